@@ -1,0 +1,485 @@
+"""Edition data (map, compass, levels, regions, abilities, cards) loaded into an immutable ``Rules``.
+
+All game content lives in TOML files in ``typhoon_edu/data/``; a teacher who owns the physical
+game can copy that folder, change it, and pass the copy to :func:`load_rules`. Every file is
+checked, and a broken file raises :class:`RulesDataError` naming the file, the entry and the
+rule that was broken.
+
+>>> rules = load_rules()
+>>> rules.ring
+('N', 'NNE', 'NE', 'E', 'WSW', 'WNW', 'NNW')
+>>> rules.regions["Taiwan"].hp, len(rules.regions["Taiwan"].cells)
+(30, 3)
+>>> sum(card.count for card in rules.cards.values())
+54
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Mapping
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+DATA_FILES = ("map.toml", "compass.toml", "levels.toml", "regions.toml", "cards.toml")
+DECK_SIZE = 54
+MAX_TYPHOONS = 8
+MIN_TYPHOONS = 3
+ORTHOGONAL = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+FOOTPRINT_SHAPES: Mapping[str, tuple[tuple[int, int], ...]] = MappingProxyType(
+    {
+        "eye": ((0, 0),),
+        "plus": ((0, 0), (0, -1), (1, 0), (0, 1), (-1, 0)),
+        "square": tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)),
+    }
+)
+
+# Effect kinds the engine knows, with the parameters each needs and the target it acts on.
+EFFECT_KINDS: Mapping[str, tuple[tuple[str, ...], str]] = MappingProxyType(
+    {
+        "level": (("delta",), "typhoon"),
+        "add_depression": ((), "zone_cell"),
+        "remove": (("max_level",), "typhoon"),
+        "steer": (("choices",), "typhoon"),
+        "hold": ((), "typhoon"),
+        "roll": (("delta", "min"), "typhoon"),
+        "heal": (("amount",), "none"),
+        "push": (("direction", "cells"), "typhoon"),
+        "level_all": (("delta",), "none"),
+        "cancel_damage": ((), "none"),
+        "halve_damage": ((), "none"),
+        "turn_away": (("choices",), "none"),
+        "weaken": (("delta",), "none"),
+        "shield_weaken": (("delta",), "none"),
+        "shield_halve": ((), "none"),
+        "shield_cancel_first": ((), "none"),
+    }
+)
+COUNTER_KINDS = frozenset({"cancel_damage", "halve_damage", "turn_away", "weaken"})
+TIMINGS = ("attack", "counter")
+
+
+class RulesDataError(ValueError):
+    """A data file of the edition breaks one of the rules the engine needs."""
+
+    def __init__(self, file: str, entry: str, rule: str) -> None:
+        super().__init__(f"{file}: {entry}: {rule}")
+        self.file, self.entry, self.rule = file, entry, rule
+
+
+@dataclass(frozen=True)
+class Effect:
+    """What a card or ability does: a ``kind`` and its parameters (see ``EFFECT_KINDS``)."""
+
+    kind: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.params.get(name, default)
+
+
+@dataclass(frozen=True)
+class CompassPoint:
+    key: str
+    name_en: str
+    name_zh: str
+    cycle: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Level:
+    level: int
+    name_en: str
+    name_zh: str
+    damage: int
+    footprint: str
+
+
+@dataclass(frozen=True)
+class Zone:
+    index: int
+    mark: str
+    name_en: str
+    name_zh: str
+    cells: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class Ability:
+    key: str
+    region: str
+    name_en: str
+    name_zh: str
+    effect: Effect
+    target: str
+    text_en: str
+    text_zh: str
+    basis_en: str
+    basis_zh: str
+
+
+@dataclass(frozen=True)
+class Region:
+    key: str
+    mark: str
+    name: str
+    name_zh: str
+    colour: str
+    hex: str
+    pattern: str
+    size: int
+    hp: int
+    cells: tuple[tuple[int, int], ...]
+    ability: Ability
+
+
+@dataclass(frozen=True)
+class Restricted:
+    regions: tuple[str, ...]
+    effect: Effect
+    text_en: str
+    text_zh: str
+
+
+@dataclass(frozen=True)
+class Card:
+    key: str
+    name_en: str
+    name_zh: str
+    count: int
+    timing: str
+    target: str
+    effect: Effect
+    text_en: str
+    text_zh: str
+    restricted: Restricted | None = None
+
+    def effect_for(self, region: str) -> Effect:
+        """The effect this card has when played by ``region`` (限定效能 if it applies)."""
+        if self.restricted is not None and region in self.restricted.regions:
+            return self.restricted.effect
+        return self.effect
+
+
+@dataclass(frozen=True)
+class MapData:
+    name: str
+    width: int
+    height: int
+    rows: tuple[str, ...]
+    zones: tuple[Zone, ...]
+    geo: Mapping[str, float]
+
+    def is_land(self, x: int, y: int) -> bool:
+        return self.rows[y][x] not in "~0123456789"
+
+    def on_map(self, x: int, y: int) -> bool:
+        return 0 <= x < self.width and 0 <= y < self.height
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The whole edition, immutable. Build it with :func:`load_rules`."""
+
+    edition: str
+    digest: str
+    map: MapData
+    ring: tuple[str, ...]
+    ring_start: str
+    edition_stops: tuple[str, ...]
+    points: Mapping[str, CompassPoint]
+    levels: tuple[Level, ...]
+    regions: Mapping[str, Region]
+    cards: Mapping[str, Card]
+
+    @property
+    def abilities(self) -> Mapping[str, Ability]:
+        return MappingProxyType({key: r.ability for key, r in self.regions.items()})
+
+    def level(self, n: int) -> Level:
+        return self.levels[n - 1]
+
+    def region_key(self, name: str) -> str:
+        """Resolve a region given by key, English or Chinese name (any case, spaces ignored).
+
+        >>> load_rules().region_key("central china")
+        'CentralChina'
+        """
+        wanted = name.replace(" ", "").replace("-", "").replace("_", "").lower()
+        for region in self.regions.values():
+            names = (region.key, region.name, region.name_zh)
+            if wanted in {n.replace(" ", "").lower() for n in names}:
+                return region.key
+        allowed = ", ".join(self.regions)
+        raise ValueError(f"unknown region {name!r}; the regions are: {allowed}")
+
+
+def _need(data: Mapping[str, Any], key: str, kind: type, file: str, entry: str) -> Any:
+    if key not in data:
+        raise RulesDataError(file, entry, f"the field '{key}' is missing")
+    value = data[key]
+    if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+        raise RulesDataError(file, entry, f"'{key}' must be a {kind.__name__}, not {value!r}")
+    if kind is str and not value.strip():
+        raise RulesDataError(file, entry, f"'{key}' must not be empty")
+    return value
+
+
+def _read(folder: Path, name: str) -> tuple[dict[str, Any], bytes]:
+    path = folder / name
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise RulesDataError(name, "file", f"cannot be read ({exc.strerror})") from exc
+    try:
+        return tomllib.loads(raw.decode("utf-8")), raw
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise RulesDataError(name, "file", f"is not valid UTF-8 TOML ({exc})") from exc
+
+
+def _load_compass(data: dict[str, Any]) -> tuple[dict[str, CompassPoint], tuple[str, ...], str, tuple[str, ...]]:
+    file = "compass.toml"
+    points: dict[str, CompassPoint] = {}
+    for i, raw in enumerate(data.get("points", [])):
+        entry = f"point #{i + 1}"
+        key = _need(raw, "key", str, file, entry)
+        entry = f"point {key}"
+        cycle = tuple(_need(raw, "cycle", list, file, entry))
+        if not cycle or any(step not in ORTHOGONAL for step in cycle):
+            raise RulesDataError(file, entry, f"a step cycle is made of N, E, S, W; got {list(cycle)}")
+        points[key] = CompassPoint(
+            key, _need(raw, "name_en", str, file, entry), _need(raw, "name_zh", str, file, entry), cycle
+        )
+    if len(points) != 16:
+        raise RulesDataError(file, "points", f"the compass has 16 points; found {len(points)}")
+    ring_data = _need(data, "ring", dict, file, "ring")
+    ring = tuple(_need(ring_data, "stops", list, file, "ring"))
+    for stop in ring:
+        if stop not in points:
+            raise RulesDataError(file, "ring", f"unknown direction {stop!r}; known: {', '.join(points)}")
+    if len(ring) < 2 or len(set(ring)) != len(ring):
+        raise RulesDataError(file, "ring", "the ring needs at least 2 different stops, each once")
+    start = _need(ring_data, "start", str, file, "ring")
+    if start not in ring:
+        raise RulesDataError(file, "ring", f"the start {start!r} is not a stop of the ring")
+    edition_stops = tuple(ring_data.get("edition_stops", ()))
+    return points, ring, start, edition_stops
+
+
+def _load_levels(data: dict[str, Any]) -> tuple[Level, ...]:
+    file = "levels.toml"
+    levels = []
+    for i, raw in enumerate(data.get("levels", [])):
+        entry = f"level #{i + 1}"
+        n = _need(raw, "level", int, file, entry)
+        if n != i + 1:
+            raise RulesDataError(file, entry, f"levels must be listed 1 to 5 in order; found level {n}")
+        shape = _need(raw, "footprint", str, file, entry)
+        if shape not in FOOTPRINT_SHAPES:
+            raise RulesDataError(file, entry, f"unknown footprint {shape!r}; allowed: {', '.join(FOOTPRINT_SHAPES)}")
+        dmg = _need(raw, "damage", int, file, entry)
+        if dmg < 0:
+            raise RulesDataError(file, entry, "damage per cell cannot be negative")
+        levels.append(Level(n, _need(raw, "name_en", str, file, entry), _need(raw, "name_zh", str, file, entry), dmg, shape))
+    if len(levels) != 5:
+        raise RulesDataError(file, "levels", f"there are 5 intensity levels; found {len(levels)}")
+    return tuple(levels)
+
+
+def _load_map(data: dict[str, Any], region_marks: set[str]) -> MapData:
+    file = "map.toml"
+    rows = tuple(_need(data, "rows", list, file, "rows"))
+    if not rows or any(not isinstance(r, str) for r in rows):
+        raise RulesDataError(file, "rows", "the map is a list of text rows")
+    width = len(rows[0])
+    for y, row in enumerate(rows):
+        if len(row) != width:
+            raise RulesDataError(file, f"row y={y}", f"every row must have {width} cells like row 0; it has {len(row)}")
+        for x, ch in enumerate(row):
+            if ch not in "~#0123456789" and ch not in region_marks:
+                raise RulesDataError(file, f"cell ({x}, {y})", f"unknown mark {ch!r}; use ~ (sea), # (land), a digit (zone) or a region letter")
+    zones = []
+    for i, raw in enumerate(data.get("zones", [])):
+        entry = f"zone {i + 1}"
+        cells = []
+        for cell in _need(raw, "cells", list, file, entry):
+            if not (isinstance(cell, list) and len(cell) == 2 and all(isinstance(v, int) for v in cell)):
+                raise RulesDataError(file, entry, f"a cell is [x, y]; got {cell!r}")
+            x, y = cell
+            if not (0 <= x < width and 0 <= y < len(rows)):
+                raise RulesDataError(file, entry, f"cell ({x}, {y}) is off the {width} x {len(rows)} map")
+            if rows[y][x] not in "~0123456789":
+                raise RulesDataError(file, entry, f"cell ({x}, {y}) is on land; a generation zone must be sea")
+            cells.append((x, y))
+        if not cells:
+            raise RulesDataError(file, entry, "a generation zone needs at least one cell")
+        zones.append(Zone(i, str(raw.get("mark", i + 1)), _need(raw, "name_en", str, file, entry), _need(raw, "name_zh", str, file, entry), tuple(cells)))
+    if len(zones) < 1:
+        raise RulesDataError(file, "zones", "the map needs generation zones")
+    seen: dict[tuple[int, int], int] = {}
+    for zone in zones:
+        for cell in zone.cells:
+            if cell in seen:
+                raise RulesDataError(file, f"zone {zone.index + 1}", f"cell {cell} is also in zone {seen[cell] + 1}")
+            seen[cell] = zone.index
+    geo = MappingProxyType(dict(data.get("geo", {})))
+    return MapData(_need(data, "name", str, file, "name"), width, len(rows), rows, tuple(zones), geo)
+
+
+def _effect(raw: Any, file: str, entry: str, points: Mapping[str, CompassPoint]) -> Effect:
+    if not isinstance(raw, dict) or "kind" not in raw:
+        raise RulesDataError(file, entry, "has no effect (an effect needs a 'kind')")
+    kind = raw["kind"]
+    if kind not in EFFECT_KINDS:
+        raise RulesDataError(file, entry, f"unknown effect kind {kind!r}; known: {', '.join(EFFECT_KINDS)}")
+    for param in EFFECT_KINDS[kind][0]:
+        if param not in raw:
+            raise RulesDataError(file, entry, f"the effect {kind!r} needs the parameter '{param}'")
+    if "direction" in raw and raw["direction"] not in points:
+        raise RulesDataError(file, entry, f"unknown direction {raw['direction']!r}; known: {', '.join(points)}")
+    if "choices" in raw and raw["choices"] not in ("ring", "all"):
+        raise RulesDataError(file, entry, "'choices' must be 'ring' (the 7 ring stops) or 'all' (16 points)")
+    params = {k: v for k, v in raw.items() if k != "kind"}
+    return Effect(kind, MappingProxyType(params))
+
+
+def _load_regions(data: dict[str, Any], rows: tuple[str, ...], points: Mapping[str, CompassPoint]) -> dict[str, Region]:
+    file = "regions.toml"
+    raw_regions: dict[str, dict[str, Any]] = {}
+    for i, raw in enumerate(data.get("regions", [])):
+        key = _need(raw, "key", str, file, f"region #{i + 1}")
+        raw_regions[key] = raw
+    abilities: dict[str, Ability] = {}
+    for i, raw in enumerate(data.get("abilities", [])):
+        entry = f"ability #{i + 1}"
+        region = _need(raw, "region", str, file, entry)
+        key = _need(raw, "key", str, file, entry)
+        entry = f"ability {key}"
+        if region not in raw_regions:
+            raise RulesDataError(file, entry, f"is for the unknown region {region!r}; regions: {', '.join(raw_regions)}")
+        if region in abilities:
+            raise RulesDataError(file, entry, f"region {region} already has an ability; each region card has one")
+        effect = _effect(raw.get("effect"), file, entry, points)
+        target = raw.get("target", EFFECT_KINDS[effect.kind][1])
+        if effect.kind in COUNTER_KINDS:
+            raise RulesDataError(file, entry, "a region ability is played in the attack phase; it cannot be a counter effect")
+        abilities[region] = Ability(
+            key, region, *(_need(raw, f, str, file, entry) for f in ("name_en", "name_zh")), effect, target,
+            *(_need(raw, f, str, file, entry) for f in ("text_en", "text_zh", "basis_en", "basis_zh")),
+        )
+    regions: dict[str, Region] = {}
+    for key, raw in raw_regions.items():
+        entry = f"region {key}"
+        mark = _need(raw, "mark", str, file, entry)
+        size = _need(raw, "size", int, file, entry)
+        hp = _need(raw, "hp", int, file, entry)
+        cells = tuple((x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == mark)
+        if len(cells) != size:
+            raise RulesDataError(file, entry, f"its size is {size} but the map has {len(cells)} cells marked {mark!r}")
+        if hp != 10 * size:
+            raise RulesDataError(file, entry, f"HP must be 10 x size = {10 * size}; found {hp}")
+        if key not in abilities:
+            raise RulesDataError(file, entry, "has no ability; every region card has one")
+        regions[key] = Region(
+            key, mark, _need(raw, "name_en", str, file, entry), _need(raw, "name_zh", str, file, entry),
+            _need(raw, "colour", str, file, entry), _need(raw, "hex", str, file, entry),
+            raw.get("pattern", "plain"), size, hp, cells, abilities[key],
+        )
+    if len(regions) < 3:
+        raise RulesDataError(file, "regions", f"the game needs at least 3 regions; found {len(regions)}")
+    return regions
+
+
+def _load_cards(data: dict[str, Any], regions: Mapping[str, Region], points: Mapping[str, CompassPoint]) -> dict[str, Card]:
+    file = "cards.toml"
+    cards: dict[str, Card] = {}
+    for i, raw in enumerate(data.get("cards", [])):
+        key = _need(raw, "key", str, file, f"card #{i + 1}")
+        entry = f"card {key}"
+        if key in cards:
+            raise RulesDataError(file, entry, "two cards have this key")
+        if " " in key:
+            raise RulesDataError(file, entry, "a card key has no spaces (it is used in action notation)")
+        count = _need(raw, "count", int, file, entry)
+        if count < 1:
+            raise RulesDataError(file, entry, "a card kind needs a count of at least 1")
+        timing = _need(raw, "timing", str, file, entry)
+        if timing not in TIMINGS:
+            raise RulesDataError(file, entry, f"timing must be one of {', '.join(TIMINGS)}; got {timing!r}")
+        effect = _effect(raw.get("effect"), file, entry, points)
+        if (effect.kind in COUNTER_KINDS) != (timing == "counter"):
+            raise RulesDataError(file, entry, f"the effect {effect.kind!r} does not fit the timing {timing!r}")
+        if effect.kind.startswith("shield") or effect.kind in ("push", "level_all"):
+            raise RulesDataError(file, entry, f"the effect {effect.kind!r} is for region abilities only")
+        target = _need(raw, "target", str, file, entry)
+        if target != EFFECT_KINDS[effect.kind][1]:
+            raise RulesDataError(file, entry, f"the effect {effect.kind!r} needs target {EFFECT_KINDS[effect.kind][1]!r}, not {target!r}")
+        restricted = None
+        if "restricted" in raw:
+            rr = raw["restricted"]
+            sub = f"{entry}, restricted effect"
+            names = tuple(_need(rr, "regions", list, file, sub))
+            for name in names:
+                if name not in regions:
+                    raise RulesDataError(file, sub, f"unknown region {name!r}; regions: {', '.join(regions)}")
+            r_effect = _effect(rr.get("effect"), file, sub, points)
+            if EFFECT_KINDS[r_effect.kind][1] != target or (r_effect.kind in COUNTER_KINDS) != (timing == "counter"):
+                raise RulesDataError(file, sub, "a restricted effect must keep the card's timing and target")
+            restricted = Restricted(names, r_effect, _need(rr, "text_en", str, file, sub), _need(rr, "text_zh", str, file, sub))
+        cards[key] = Card(
+            key, _need(raw, "name_en", str, file, entry), _need(raw, "name_zh", str, file, entry), count, timing,
+            target, effect, _need(raw, "text_en", str, file, entry), _need(raw, "text_zh", str, file, entry), restricted,
+        )
+    total = sum(c.count for c in cards.values())
+    if total != DECK_SIZE:
+        raise RulesDataError(file, "deck", f"the deck must hold {DECK_SIZE} function cards; the counts add up to {total}")
+    return cards
+
+
+def load_rules(path: str | Path | None = None) -> Rules:
+    """Load and check an edition from a folder of TOML files (default: the package's data).
+
+    The result is cached per folder; a ``Rules`` is immutable, so sharing it is safe.
+
+    >>> load_rules().level(3).name_en
+    'moderate typhoon'
+    >>> load_rules("/nonexistent")
+    Traceback (most recent call last):
+    ...
+    typhoon_edu.engine.rules.RulesDataError: map.toml: file: cannot be read (No such file or directory)
+    """
+    folder = Path(path).resolve() if path is not None else DATA_DIR
+    return _load_cached(folder)
+
+
+@lru_cache(maxsize=8)
+def _load_cached(folder: Path) -> Rules:
+    raw = {name: _read(folder, name) for name in DATA_FILES}
+    digest = hashlib.sha256(b"".join(raw[n][1] for n in DATA_FILES)).hexdigest()[:16]
+    points, ring, ring_start, edition_stops = _load_compass(raw["compass.toml"][0])
+    levels = _load_levels(raw["levels.toml"][0])
+    region_marks = {r.get("mark", "") for r in raw["regions.toml"][0].get("regions", [])}
+    game_map = _load_map(raw["map.toml"][0], region_marks)
+    regions = _load_regions(raw["regions.toml"][0], game_map.rows, points)
+    cards = _load_cards(raw["cards.toml"][0], regions, points)
+    return Rules(
+        edition=str(raw["map.toml"][0].get("edition", "typhoon-edu 1")),
+        digest=digest,
+        map=game_map,
+        ring=ring,
+        ring_start=ring_start,
+        edition_stops=edition_stops,
+        points=MappingProxyType(points),
+        levels=levels,
+        regions=MappingProxyType(regions),
+        cards=MappingProxyType(cards),
+    )
