@@ -68,6 +68,14 @@ COUNTER_KINDS = frozenset({"cancel_damage", "halve_damage", "turn_away", "weaken
 TIMINGS = ("attack", "counter")
 
 
+class IllegalActionError(ValueError):
+    """An action that the rules do not allow now; the game state is left unchanged."""
+
+
+class SaveFileError(ValueError):
+    """A save file that cannot be loaded: not JSON, a foreign format, tampered or inconsistent."""
+
+
 class RulesDataError(ValueError):
     """A data file of the edition breaks one of the rules the engine needs."""
 

@@ -1,0 +1,1241 @@
+"""The game as a state machine: one pending decision at a time, actions in, events out.
+
+A decision belongs to a player (a region key) or to ``CHANCE`` (a die roll). With
+``dice="auto"`` the game rolls its own die from a seeded generator kept outside the state; with
+``dice="manual"`` each roll is a ``CHANCE`` decision that a person answers with the face of a
+real die.
+
+>>> g = Game.new(["Taiwan", "Japan", "Korea", "Philippines"], seed=7)
+>>> g.current_player, g.phase
+('Taiwan', 'setup_place')
+>>> [a.notation for a in g.legal_actions()][:3]
+['place 8,8', 'place 9,8', 'place 8,9']
+>>> _ = g.apply("place 8,8"); _ = g.apply("place 11,7"); _ = g.apply("place 14,9")
+>>> _ = g.apply("aim T1"); _ = g.apply("aim T2")
+>>> g.phase, g.round, len(g.typhoons)
+('attack', 1, 3)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from . import events as ev
+from .actions import Action, parse_action
+from .board import Board, board_for
+from .rules import MAX_TYPHOONS, MIN_TYPHOONS, Card, Effect, IllegalActionError, Rules, load_rules
+
+CHANCE = "chance"
+VARIANTS = ("standard", "advanced")
+DICE_MODES = ("auto", "manual")
+FACES = (1, 2, 3, 4, 5, 6)
+_DIE_ACTIONS = tuple(Action("die", face=f) for f in FACES)
+_PASS = Action("pass")
+CHANCE_PHASES = frozenset({"roll_direction", "roll_move", "roll_zone", "roll_cell"})
+
+
+class Typhoon:
+    """A typhoon on the map. ``eye`` is ``(x, y)``; ``cell`` is the board index of the eye."""
+
+    __slots__ = ("id", "cell", "level", "direction", "moved", "_w")
+
+    def __init__(self, id: int, cell: int, level: int, direction: str | None, width: int) -> None:
+        self.id, self.cell, self.level, self.direction, self.moved, self._w = id, cell, level, direction, False, width
+
+    @property
+    def eye(self) -> tuple[int, int]:
+        return (self.cell % self._w, self.cell // self._w)
+
+    def copy(self) -> Typhoon:
+        t = Typhoon(self.id, self.cell, self.level, self.direction, self._w)
+        t.moved = self.moved
+        return t
+
+    def __repr__(self) -> str:
+        return f"Typhoon(T{self.id}, eye={self.eye}, level={self.level}, direction={self.direction!r})"
+
+
+class Move:
+    """A typhoon's move in progress (it may pause for counter windows)."""
+
+    __slots__ = ("tid", "face", "steps", "done", "pos", "dmg", "hits", "reached", "land", "cancel", "halve",
+                 "windows", "step_open", "shielded")
+
+    def __init__(self, tid: int, face: int, steps: int) -> None:
+        self.tid, self.face, self.steps, self.done, self.pos = tid, face, steps, 0, 0
+        self.dmg: dict[int, int] = {}
+        self.hits: dict[int, int] = {}
+        self.reached: set[int] = set()
+        self.shielded: set[int] = set()
+        self.land = False
+        self.cancel: set[int] = set()
+        self.halve: dict[int, str] = {}
+        self.windows: list[int] = []
+        self.step_open = False
+
+    def copy(self) -> Move:
+        m = Move(self.tid, self.face, self.steps)
+        m.done, m.pos, m.land, m.step_open = self.done, self.pos, self.land, self.step_open
+        m.dmg, m.hits, m.reached, m.shielded = dict(self.dmg), dict(self.hits), set(self.reached), set(self.shielded)
+        m.cancel, m.halve, m.windows = set(self.cancel), dict(self.halve), list(self.windows)
+        return m
+
+
+class Game:
+    """One game of Typhoon Alert. Build it with :meth:`Game.new` or :meth:`Game.from_json`."""
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def new(
+        cls,
+        regions: Sequence[str],
+        *,
+        seed: int | None = None,
+        variant: str = "standard",
+        dice: str = "auto",
+        start: str | None = None,
+        rules: Rules | None = None,
+    ) -> Game:
+        """Seat the players in the given (clockwise) order, shuffle and deal, and start setup.
+
+        >>> Game.new(["Taiwan", "Japan"])
+        Traceback (most recent call last):
+        ...
+        ValueError: Typhoon Alert is for 3 to 5 players; got 2 (Taiwan, Japan)
+        """
+        rules = rules or load_rules()
+        keys = [rules.region_key(r) for r in regions]
+        if not 3 <= len(keys) <= 5:
+            raise ValueError(f"Typhoon Alert is for 3 to 5 players; got {len(keys)} ({', '.join(keys)})")
+        if len(set(keys)) != len(keys):
+            raise ValueError(f"each player has a different region; got {', '.join(keys)}")
+        if variant not in VARIANTS:
+            raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
+        if dice not in DICE_MODES:
+            raise ValueError(f"dice must be 'auto' (the computer rolls) or 'manual' (type a real die's face), not {dice!r}")
+        if start is not None:
+            start_key = rules.region_key(start)
+            if start_key not in keys:
+                raise ValueError(f"the start player {start_key} is not playing; players: {', '.join(keys)}")
+        else:
+            start_key = "Taiwan" if "Taiwan" in keys else keys[0]
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"the seed is a whole number, not {seed!r}")
+        g = cls.__new__(cls)
+        g._init(rules, tuple(keys), seed, variant, dice, keys.index(start_key))
+        return g
+
+    def _init(self, rules: Rules, players: tuple[str, ...], seed: int, variant: str, dice: str, start: int) -> None:
+        self.rules = rules
+        self._b: Board = board_for(rules)
+        self.players = players
+        self.seed = seed
+        self.variant = variant
+        self.dice = dice
+        self.start_seat = start
+        self._rng = random.Random(seed)
+        self._rolls = 0
+        self.history: list[Action] = []
+        self.events: list[ev.Event] = []
+        self._log = True
+        self._legal: list[Action] | None = None
+        n = len(players)
+        self._seat_of_region = [-1] * len(self._b.region_keys)
+        for s, key in enumerate(players):
+            self._seat_of_region[self._b.region_keys.index(key)] = s
+        self._region_of_seat = [self._b.region_keys.index(k) for k in players]
+        self._max_hp = [rules.regions[k].hp for k in players]
+        self._hand_limit = [rules.regions[k].size for k in players]
+        self._dmg = (0,) + tuple(lv.damage for lv in rules.levels)
+        # --- state (everything below is copied by clone())
+        self.hp = {k: rules.regions[k].hp for k in players}
+        self._hp = [rules.regions[k].hp for k in players]
+        self.hands: list[list[str]] = [[] for _ in range(n)]
+        self.deck: list[str] = [key for key, card in rules.cards.items() for _ in range(card.count)]
+        self.discard: list[str] = []
+        self.typhoons_: list[Typhoon] = []
+        self.next_id = 1
+        self.compass_i = rules.ring.index(rules.ring_start)
+        self.round = 1
+        self.active_seat = start
+        self.phase = "setup_place"
+        self.decider = start
+        self.shuffles = 0
+        self.region_spent = [False] * n
+        self.winners_: tuple[str, ...] = ()
+        self.over_reason: str | None = None
+        self._turn_reset()
+        self.attack_queue: list[int] = []
+        self.unmoved: list[int] = []
+        self.move: Move | None = None
+        self.pending_dir: list[int] = []  # typhoons waiting for a direction roll (setup aims)
+        self.resume = ""  # phase to return to after a direction roll
+        self.roll_for = 0  # typhoon whose direction/move is being rolled
+        self.setup_zones: list[int] = list(range(len(self._b.zones)))
+        self.adv_levels: list[int] = []
+        self.adv_zone = -1
+        # --- setup
+        self._emit(ev.GameStarted(players, self.variant, players[start]))
+        self._shuffle(self.deck)
+        for k in range(max(self._hand_limit)):
+            for i in range(n):
+                s = (start + i) % n
+                if k < self._hand_limit[s]:
+                    self.hands[s].append(self.deck.pop())
+        for s in range(n):
+            self._emit(ev.CardsDrawn(players[s], len(self.hands[s]), tuple(self.hands[s])))
+        if variant == "advanced":
+            self.adv_levels = [5, 4, 3, 2, 1]
+            self._begin_advanced_placement()
+        self._run()
+
+    def _turn_reset(self) -> None:
+        n = len(self.players)
+        self.fn_played = [0] * n
+        self.region_turn = [False] * n
+        self.names_played: set[str] = set()
+        self.holds: set[int] = set()
+        self.roll_mods: dict[int, tuple[int, int]] = {}
+        self.shields: dict[int, list[str]] = {}
+        self.shield_delta: dict[int, int] = {}
+        self.cancel_first: set[int] = set()
+
+    def clone(self, keep_log: bool = False) -> Game:
+        """A copy for search: shares the immutable rules, copies the state (hand-written, not deepcopy).
+
+        The clone rolls its own dice from a fresh generator (it never sees this game's future
+        dice); without ``keep_log`` it records no events or history, which makes it faster.
+        """
+        g = Game.__new__(Game)
+        d = g.__dict__
+        d.update(self.__dict__)
+        g.hp = dict(self.hp)
+        g._hp = list(self._hp)
+        g.hands = [list(h) for h in self.hands]
+        g.deck = list(self.deck)
+        g.discard = list(self.discard)
+        g.typhoons_ = [t.copy() for t in self.typhoons_]
+        g.region_spent = list(self.region_spent)
+        g.fn_played = list(self.fn_played)
+        g.region_turn = list(self.region_turn)
+        g.names_played = set(self.names_played)
+        g.holds = set(self.holds)
+        g.roll_mods = dict(self.roll_mods)
+        g.shields = {k: list(v) for k, v in self.shields.items()}
+        g.shield_delta = dict(self.shield_delta)
+        g.cancel_first = set(self.cancel_first)
+        g.attack_queue = list(self.attack_queue)
+        g.unmoved = list(self.unmoved)
+        g.move = self.move.copy() if self.move is not None else None
+        g.pending_dir = list(self.pending_dir)
+        g.setup_zones = list(self.setup_zones)
+        g.adv_levels = list(self.adv_levels)
+        g._legal = None
+        g._rng = random.Random(self._rng.random())
+        if keep_log:
+            g.history = list(self.history)
+            g.events = list(self.events)
+        else:
+            g.history, g.events, g._log = [], [], False
+        return g
+
+    # ------------------------------------------------------------------ public view
+    @property
+    def current_player(self) -> str | None:
+        """The region key of whoever decides now, ``CHANCE`` for a die roll, None when over."""
+        if self.phase == "over":
+            return None
+        if self.phase in CHANCE_PHASES:
+            return CHANCE
+        return self.players[self.decider]
+
+    @property
+    def active(self) -> str:
+        """The region key of the active player (whose turn it is)."""
+        return self.players[self.active_seat]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        return self.winners_
+
+    @property
+    def compass(self) -> str:
+        """The stop of the compass ring the indicator is on."""
+        return self.rules.ring[self.compass_i]
+
+    @property
+    def typhoons(self) -> list[Typhoon]:
+        return list(self.typhoons_)
+
+    @property
+    def draw_pile_size(self) -> int:
+        return len(self.deck)
+
+    @property
+    def discard_pile(self) -> list[str]:
+        return list(self.discard)
+
+    @property
+    def alive(self) -> list[str]:
+        return [p for s, p in enumerate(self.players) if self._hp[s] > 0]
+
+    def hand(self, region: str) -> list[str]:
+        """The card keys in ``region``'s hand (sorted)."""
+        return sorted(self.hands[self._seat(region)])
+
+    def typhoon(self, tid: int) -> Typhoon:
+        for t in self.typhoons_:
+            if t.id == tid:
+                return t
+        raise KeyError(f"there is no typhoon T{tid} on the map")
+
+    def footprint(self, t: Typhoon) -> list[tuple[int, int]]:
+        """The cells ``t``'s storm radius covers now."""
+        return [self._b.cell(c) for c in self._b.footprint[t.level][t.cell]]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a die roll: the six faces, each with probability 1/6."""
+        if self.phase not in CHANCE_PHASES:
+            raise IllegalActionError("no die is being rolled now; chance outcomes exist only at a die roll")
+        return [(f, 1 / 6) for f in FACES]
+
+    def _seat(self, region: str) -> int:
+        try:
+            return self.players.index(region)
+        except ValueError:
+            key = self.rules.region_key(region)
+            if key not in self.players:
+                raise ValueError(f"{key} is not playing; players: {', '.join(self.players)}") from None
+            return self.players.index(key)
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self) -> list[Action]:
+        """The actions allowed now (die faces at a die roll; empty when the game is over)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def _compute_legal(self) -> list[Action]:
+        ph = self.phase
+        if ph in CHANCE_PHASES:
+            return list(_DIE_ACTIONS)
+        if ph == "attack":
+            return self._attack_actions(self.decider)
+        if ph == "counter":
+            return self._counter_actions(self.decider)
+        if ph == "move_choose":
+            return [Action("move", typhoon=tid) for tid in self.unmoved]
+        if ph == "discard":
+            return [Action("discard", card=c) for c in sorted(set(self.hands[self.active_seat]))]
+        if ph == "setup_place":
+            return [Action("place", cell=self._b.cell(c)) for c in self._free_cells(self.setup_zones)]
+        if ph == "refill":
+            return [Action("place", cell=self._b.cell(c)) for c in self._free_cells()]
+        if ph == "setup_aim":
+            return [Action("aim", typhoon=tid) for tid in self.pending_dir]
+        return []
+
+    def _free_cells(self, zones: Sequence[int] | None = None) -> list[int]:
+        covered = set()
+        fp = self._b.footprint
+        for t in self.typhoons_:
+            covered.update(fp[t.level][t.cell])
+        zs = range(len(self._b.zones)) if zones is None else zones
+        return [c for z in zs for c in self._b.zones[z] if c not in covered]
+
+    def _card_actions(self, seat: int, timing: str) -> list[Action]:
+        out: list[Action] = []
+        region = self.players[seat]
+        cards = self.rules.cards
+        for key in sorted(set(self.hands[seat])):
+            card = cards[key]
+            if card.timing != timing or key in self.names_played:
+                continue
+            out.extend(self._effect_actions(card.effect_for(region), seat, "play", key))
+        return out
+
+    def _effect_actions(self, eff: Effect, seat: int, kind: str, key: str | None) -> list[Action]:
+        k = eff.kind
+        ts = self.typhoons_
+        if k == "level":
+            d = eff.params["delta"]
+            return [Action(kind, key, t.id) for t in ts if d < 0 or t.level < 5]
+        if k == "remove":
+            mx = eff.params["max_level"]
+            return [Action(kind, key, t.id) for t in ts if t.level <= mx]
+        if k == "steer":
+            dirs = self.rules.ring if eff.params["choices"] == "ring" else tuple(self.rules.points)
+            return [Action(kind, key, t.id, None, d) for t in ts for d in dirs if d != t.direction]
+        if k == "hold":
+            return [Action(kind, key, t.id) for t in ts if t.id not in self.holds]
+        if k in ("roll", "push"):
+            return [Action(kind, key, t.id) for t in ts if t.id not in self.holds]
+        if k == "add_depression":
+            if len(ts) >= MAX_TYPHOONS:
+                return []
+            return [Action(kind, key, None, self._b.cell(c)) for c in self._free_cells()]
+        if k == "heal":
+            return [Action(kind, key)] if self._hp[seat] < self._max_hp[seat] else []
+        if k == "level_all":
+            return [Action(kind, key)] if ts else []
+        if k in ("cancel_damage", "halve_damage", "weaken") or k.startswith("shield"):
+            return [Action(kind, key)]
+        if k == "turn_away":
+            t = self._moving()
+            if t is None:
+                return []
+            dirs = self.rules.ring if eff.params["choices"] == "ring" else tuple(self.rules.points)
+            return [Action(kind, key, None, None, d) for d in dirs if d != t.direction]
+        raise AssertionError(f"unknown effect kind {k}")  # pragma: no cover - validated at load
+
+    def _attack_actions(self, seat: int) -> list[Action]:
+        out = []
+        if self.fn_played[seat] < 2 and not self.region_turn[seat]:
+            out = self._card_actions(seat, "attack")
+        if not self.region_spent[seat] and self.fn_played[seat] == 0:
+            ability = self.rules.regions[self.players[seat]].ability
+            out.extend(self._effect_actions(ability.effect, seat, "region", None))
+        out.append(_PASS)
+        return out
+
+    def _counter_actions(self, seat: int) -> list[Action]:
+        if self.fn_played[seat] >= 2 or self.region_turn[seat] or self._hp[seat] <= 0:
+            return [_PASS]
+        out = self._card_actions(seat, "counter")
+        out.append(_PASS)
+        return out
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, action: Action | str | int) -> list[ev.Event]:
+        """Make the pending decision and run the game on to the next one; return the new events.
+
+        An illegal action raises :class:`IllegalActionError` and changes nothing.
+        """
+        if self.phase == "over":
+            raise IllegalActionError("the game is over; no more actions can be made")
+        if isinstance(action, Action):
+            act = action
+        elif isinstance(action, bool):
+            raise IllegalActionError(f"{action!r} is not an action")
+        elif isinstance(action, int):
+            act = self._die_action(action)
+        elif isinstance(action, str):
+            act = parse_action(action)
+        else:
+            raise IllegalActionError(f"{action!r} is not an action; give an Action, its notation or a die face 1-6")
+        legal = self._legal if self._legal is not None else self.legal_actions()
+        if act not in legal:
+            raise IllegalActionError(self._explain(act))
+        n0 = len(self.events)
+        self.history.append(act)
+        self._legal = None
+        self._do(act)
+        self._run()
+        return self.events[n0:] if self._log else []
+
+    def _die_action(self, face: int) -> Action:
+        if self.phase not in CHANCE_PHASES:
+            raise IllegalActionError(
+                f"no die is being rolled now; {self.current_player} must choose an action ({self._phase_hint()})"
+            )
+        if not 1 <= face <= 6:
+            raise IllegalActionError(f"a die shows 1 to 6; {face} is not a face of the die")
+        return _DIE_ACTIONS[face - 1]
+
+    def _phase_hint(self) -> str:
+        return {
+            "setup_place": "place a tropical depression in a generation zone",
+            "setup_aim": "choose which typhoon gets its direction next",
+            "refill": "place a tropical depression on an empty generation-zone cell",
+            "attack": "play up to 2 function cards, or the region card, or pass",
+            "counter": "play a counter card, or pass",
+            "move_choose": "choose the next typhoon to move",
+            "discard": "discard down to the hand limit",
+        }.get(self.phase, self.phase)
+
+    def _explain(self, act: Action) -> str:
+        """A teacher-readable reason why ``act`` is not allowed now."""
+        who = self.current_player
+        if self.phase in CHANCE_PHASES:
+            if act.kind == "die":
+                return f"a die shows 1 to 6; {act.face} is not a face of the die"
+            return f"a die is being rolled now; answer with a face from 1 to 6, not {act.notation!r}"
+        if act.kind == "die":
+            return f"no die is being rolled now; {who} must {self._phase_hint()}"
+        if act.kind == "play" and act.card is not None:
+            seat = self.decider
+            card = self.rules.cards.get(act.card)
+            if card is None:
+                return f"there is no card called {act.card!r}; cards: {', '.join(self.rules.cards)}"
+            if act.card not in self.hands[seat]:
+                return f"{who} has no {card.name_en} card in hand"
+            if act.card in self.names_played:
+                return f"{card.name_en} was already played this turn; each card name may be played once per turn"
+            if self.region_turn[seat]:
+                return f"{who} used the region card this turn, so no function cards may follow"
+            if self.fn_played[seat] >= 2:
+                return f"{who} already played 2 function cards this turn (the limit is 2)"
+            want = "counter" if self.phase == "counter" else "attack"
+            if card.timing != want:
+                when = "when a typhoon reaches your region" if card.timing == "counter" else "in the attack phase"
+                return f"{card.name_en} is played {when}, not now"
+            if act.typhoon is not None and all(t.id != act.typhoon for t in self.typhoons_):
+                return f"there is no typhoon T{act.typhoon} on the map"
+            return f"{card.name_en} cannot be played like {act.notation!r} now; its rule: {card.text_en}"
+        if act.kind == "region":
+            seat = self.decider
+            if self.phase != "attack":
+                return "a region card is played in the attack phase only"
+            if self.region_spent[seat]:
+                return f"{who} has already used the region card; it works once per game"
+            if self.fn_played[seat]:
+                return f"{who} played a function card this turn, so the region card must wait"
+            return f"the region card cannot be used like {act.notation!r}; {self.rules.regions[who].ability.text_en}"
+        if act.kind == "place" and act.cell is not None:
+            x, y = act.cell
+            if not self.rules.map.on_map(x, y):
+                return f"({x}, {y}) is off the map"
+            if self._b.zone_of[self._b.index(act.cell)] < 0:
+                return f"({x}, {y}) is not in a generation zone; typhoons are placed in the green zones"
+            return f"({x}, {y}) is not free: a new typhoon may not overlap another typhoon (or that zone already has its storm)"
+        if act.kind == "move" and act.typhoon is not None:
+            return f"T{act.typhoon} cannot move now (it has moved, is held, or is not on the map)"
+        if act.kind == "discard":
+            return f"{who} has no {act.card!r} card to discard" if self.phase == "discard" else "no one discards now"
+        return f"{act.notation!r} is not allowed now: {who} must {self._phase_hint()}"
+
+    def _emit(self, e: ev.Event) -> None:
+        if self._log:
+            self.events.append(e)
+
+    # ------------------------------------------------------------------ doing actions
+    def _do(self, act: Action) -> None:
+        k = act.kind
+        if k == "die":
+            self._on_die(act.face)  # type: ignore[arg-type]
+        elif k == "pass":
+            if self.phase == "counter":
+                self._emit(ev.Passed(self.players[self.decider], True))
+                self._close_window()
+            else:
+                self._emit(ev.Passed(self.players[self.decider]))
+                self._next_attacker()
+        elif k == "play":
+            self._play_card(self.decider, act)
+        elif k == "region":
+            self._play_region(self.decider, act)
+        elif k == "move":
+            self._start_move(act.typhoon)  # type: ignore[arg-type]
+        elif k == "discard":
+            self.hands[self.active_seat].remove(act.card)  # type: ignore[arg-type]
+            self.discard.append(act.card)  # type: ignore[arg-type]
+            self._emit(ev.Discarded(self.active, act.card))  # type: ignore[arg-type]
+            if len(self.hands[self.active_seat]) <= self._hand_limit[self.active_seat]:
+                self._end_turn()
+        elif k == "place":
+            cell = self._b.index(act.cell)  # type: ignore[arg-type]
+            t = self._place(cell, 1, self.players[self.decider])
+            if self.phase == "setup_place":
+                self.setup_zones.remove(self._b.zone_of[cell])
+                self.pending_dir.append(t.id)
+                if not self.setup_zones or not self._free_cells(self.setup_zones):
+                    self.phase = "setup_aim"
+            else:
+                self._ask_direction(t.id, "refill")
+        elif k == "aim":
+            self.pending_dir.remove(act.typhoon)  # type: ignore[arg-type]
+            self._ask_direction(act.typhoon, "setup_aim")  # type: ignore[arg-type]
+
+    def _place(self, cell: int, level: int, by: str) -> Typhoon:
+        t = Typhoon(self.next_id, cell, level, None, self._b.width)
+        self.next_id += 1
+        self.typhoons_.append(t)
+        self._emit(ev.TyphoonPlaced(t.id, self._b.cell(cell), level, by))
+        return t
+
+    def _ask_direction(self, tid: int, resume: str) -> None:
+        self.roll_for = tid
+        self.resume = resume
+        self.phase = "roll_direction"
+
+    def _on_die(self, face: int) -> None:
+        ph = self.phase
+        if ph == "roll_direction":
+            ring = self.rules.ring
+            t = self._find(self.roll_for)
+            start = ring[self.compass_i]
+            self.compass_i = (self.compass_i + face) % len(ring)
+            self._emit(ev.DieRolled(face, "direction", self.roll_for))
+            if t is not None:
+                t.direction = ring[self.compass_i]
+                self._emit(ev.DirectionRolled(t.id, start, face, t.direction))
+            self.phase = self.resume
+        elif ph == "roll_move":
+            self._emit(ev.DieRolled(face, "move", self.roll_for))
+            mod = self.roll_mods.get(self.roll_for)
+            steps = face if mod is None else max(mod[1], face + mod[0])
+            self.move = Move(self.roll_for, face, steps)
+            seat_ph = self._seat_with_shield("shield_halve")
+            for s in seat_ph:
+                self.move.halve[s] = "down"
+            self._emit(ev.MoveStarted(self.roll_for, face, steps))
+            self.phase = "stepping"
+        elif ph == "roll_zone":
+            self._emit(ev.DieRolled(face, "zone"))
+            nz = len(self._b.zones)
+            z = (face - 1) % nz
+            for i in range(nz):
+                if self._free_cells([(z + i) % nz]):
+                    z = (z + i) % nz
+                    break
+            self.adv_zone = z
+            free = self._free_cells([z])
+            if len(free) == 1:
+                self._advanced_place(free[0])
+            else:
+                self.phase = "roll_cell"
+        elif ph == "roll_cell":
+            self._emit(ev.DieRolled(face, "cell"))
+            free = self._free_cells([self.adv_zone])
+            self._advanced_place(free[(face - 1) % len(free)])
+
+    def _seat_with_shield(self, kind: str) -> list[int]:
+        return [s for s, kinds in self.shields.items() if kind in kinds]
+
+    def _begin_advanced_placement(self) -> None:
+        while self.adv_levels and not self._free_cells():
+            self.adv_levels.pop(0)
+        if self.adv_levels:
+            self.phase = "roll_zone"
+        else:
+            self.phase = "turn_start"
+
+    def _advanced_place(self, cell: int) -> None:
+        level = self.adv_levels.pop(0)
+        t = self._place(cell, level, self.players[self.start_seat])
+        self._ask_direction(t.id, "adv_next")
+
+    # ------------------------------------------------------------------ cards and abilities
+    def _play_card(self, seat: int, act: Action) -> None:
+        key = act.card
+        card: Card = self.rules.cards[key]  # type: ignore[index]
+        region = self.players[seat]
+        self.hands[seat].remove(key)  # type: ignore[arg-type]
+        self.discard.append(key)  # type: ignore[arg-type]
+        self.names_played.add(key)  # type: ignore[arg-type]
+        self.fn_played[seat] += 1
+        eff = card.effect_for(region)
+        counter = self.phase == "counter"
+        self._emit(ev.CardPlayed(region, key, eff is not card.effect, act.typhoon, act.cell, act.direction, counter))  # type: ignore[arg-type]
+        self._apply_effect(eff, seat, act, key)  # type: ignore[arg-type]
+        if counter:
+            if self.phase == "counter" and (self.fn_played[seat] >= 2 or self._counter_actions(seat) == [_PASS]):
+                self._close_window()
+        elif self.phase == "attack" and self.fn_played[seat] >= 2:
+            self._next_attacker()
+        elif self.phase == "roll_direction" and self.fn_played[seat] >= 2:
+            self.resume = "attack_next"
+
+    def _play_region(self, seat: int, act: Action) -> None:
+        region = self.players[seat]
+        ability = self.rules.regions[region].ability
+        self.region_spent[seat] = True
+        self.region_turn[seat] = True
+        self._emit(ev.AbilityUsed(region, ability.key, act.typhoon))
+        self._apply_effect(ability.effect, seat, act, ability.key)
+        if self.phase == "attack":
+            self._next_attacker()
+        elif self.phase == "roll_direction":
+            self.resume = "attack_next"
+
+    def _apply_effect(self, eff: Effect, seat: int, act: Action, cause: str) -> None:
+        k = eff.kind
+        p = eff.params
+        t = self._find(act.typhoon) if act.typhoon is not None else None
+        if k == "level":
+            self._change_level(t, p["delta"], cause)  # type: ignore[arg-type]
+        elif k == "level_all":
+            for ty in list(self.typhoons_):
+                self._change_level(ty, p["delta"], cause)
+        elif k == "remove":
+            self._remove(t, "card")  # type: ignore[arg-type]
+        elif k == "steer":
+            self._set_direction(t, act.direction, cause)  # type: ignore[arg-type]
+        elif k == "hold":
+            self.holds.add(t.id)  # type: ignore[union-attr]
+            if t.id in self.unmoved:  # type: ignore[union-attr]
+                self.unmoved.remove(t.id)  # type: ignore[union-attr]
+            self._emit(ev.TyphoonHeld(t.id))  # type: ignore[union-attr]
+        elif k == "roll":
+            replaced = t.id in self.roll_mods  # type: ignore[union-attr]
+            self.roll_mods[t.id] = (p["delta"], p.get("min", 1))  # type: ignore[union-attr]
+            self._emit(ev.RollModified(t.id, p["delta"], replaced))  # type: ignore[union-attr]
+        elif k == "heal":
+            before = self._hp[seat]
+            self._set_hp(seat, min(self._max_hp[seat], before + p["amount"]))
+            self._emit(ev.Healed(self.players[seat], self._hp[seat] - before, self._hp[seat]))
+        elif k == "add_depression":
+            nt = self._place(self._b.index(act.cell), 1, self.players[seat])  # type: ignore[arg-type]
+            self._ask_direction(nt.id, "attack")
+        elif k == "push":
+            self._push(t, p["direction"], p["cells"], cause)  # type: ignore[arg-type]
+        elif k.startswith("shield"):
+            self.shields.setdefault(seat, []).append(k)
+            if k == "shield_weaken":
+                self.shield_delta[seat] = p["delta"]
+            elif k == "shield_cancel_first":
+                self.cancel_first.add(seat)
+            self._emit(ev.ShieldRaised(self.players[seat], k))
+        elif k == "cancel_damage":
+            self.move.cancel.add(seat)  # type: ignore[union-attr]
+        elif k == "halve_damage":
+            self.move.halve[seat] = "up"  # type: ignore[union-attr]
+        elif k == "turn_away":
+            mt = self._moving()
+            self._set_direction(mt, act.direction, cause)  # type: ignore[arg-type]
+            self.move.pos = 0  # type: ignore[union-attr]
+        elif k == "weaken":
+            mt = self._moving()
+            self._change_level(mt, -p["delta"], cause)  # type: ignore[arg-type]
+
+    def _find(self, tid: int | None) -> Typhoon | None:
+        for t in self.typhoons_:
+            if t.id == tid:
+                return t
+        return None
+
+    def _moving(self) -> Typhoon | None:
+        return self._find(self.move.tid) if self.move is not None else None
+
+    def _change_level(self, t: Typhoon, delta: int, cause: str) -> None:
+        old = t.level
+        new = min(5, old + delta)
+        if new < 1:
+            self._emit(ev.LevelChanged(t.id, old, 0, cause))
+            self._remove(t, "weakened")
+        elif new != old:
+            t.level = new
+            self._emit(ev.LevelChanged(t.id, old, new, cause))
+
+    def _set_direction(self, t: Typhoon, d: str, cause: str) -> None:
+        old = t.direction
+        t.direction = d
+        self._emit(ev.DirectionChanged(t.id, old or "", d, cause))
+
+    def _remove(self, t: Typhoon, reason: str) -> None:
+        self.typhoons_.remove(t)
+        self.holds.discard(t.id)
+        if t.id in self.unmoved:
+            self.unmoved.remove(t.id)
+        self._emit(ev.TyphoonRemoved(t.id, reason, self._b.cell(t.cell)))
+
+    def _push(self, t: Typhoon, direction: str, cells: int, cause: str) -> None:
+        self._set_direction(t, direction, cause)
+        cycle = self.rules.points[direction].cycle
+        frm = t.cell
+        for i in range(cells):
+            nxt = self._b.step[cycle[i % len(cycle)]][t.cell]
+            if nxt < 0:
+                self._emit(ev.TyphoonPushed(t.id, self._b.cell(frm), None))
+                self._remove(t, "edge")
+                return
+            t.cell = nxt
+        self._emit(ev.TyphoonPushed(t.id, self._b.cell(frm), self._b.cell(t.cell)))
+        self._merge_if_met(t)
+
+    def _merge_if_met(self, t: Typhoon) -> None:
+        for u in self.typhoons_:
+            if u is not t and u.cell == t.cell:
+                if u.level > t.level:
+                    survivor, absorbed = u, t
+                else:
+                    survivor, absorbed = t, u
+                level = min(5, survivor.level + 1)
+                old = survivor.level
+                survivor.level = level
+                survivor.moved = True
+                self.holds.discard(survivor.id)
+                if survivor.id in self.unmoved:
+                    self.unmoved.remove(survivor.id)
+                self._emit(ev.Merged(survivor.id, absorbed.id, level, survivor.direction or ""))
+                if level != old:
+                    self._emit(ev.LevelChanged(survivor.id, old, level, "merge"))
+                self._remove(absorbed, "merged")
+                return
+
+    def _set_hp(self, seat: int, value: int) -> None:
+        self._hp[seat] = value
+        self.hp[self.players[seat]] = value
+
+    # ------------------------------------------------------------------ the flow
+    def _run(self) -> None:
+        """Advance through automatic steps until a decision is pending (auto dice are rolled here)."""
+        while True:
+            ph = self.phase
+            if ph in CHANCE_PHASES:
+                if self.dice == "manual":
+                    return
+                self._rolls += 1
+                face = int(self._rng.random() * 6) + 1
+                act = _DIE_ACTIONS[face - 1]
+                self.history.append(act)
+                self._on_die(face)
+            elif ph == "stepping":
+                self._step_on()
+            elif ph == "attack":
+                if not self._skip_if_forced():
+                    return
+            elif ph == "attack_next":
+                self.phase = "attack"
+                self._next_attacker()
+            elif ph == "counter":
+                if self._counter_actions(self.decider) == [_PASS]:
+                    self._close_window()
+                else:
+                    return
+            elif ph == "move_choose":
+                if not self.unmoved:
+                    self._after_moves()
+                elif len(self.unmoved) == 1 or self._hp[self.active_seat] <= 0:
+                    self._start_move(self.unmoved[0])
+                else:
+                    self.decider = self.active_seat
+                    return
+            elif ph == "turn_start":
+                self._turn_start()
+            elif ph == "refill":
+                if len(self.typhoons_) < MIN_TYPHOONS and self._free_cells():
+                    self.decider = self.active_seat
+                    return
+                self._draw_phase()
+            elif ph == "setup_aim":
+                if len(self.pending_dir) == 1:
+                    self._ask_direction(self.pending_dir.pop(), "setup_aim")
+                elif not self.pending_dir:
+                    self.phase = "turn_start"
+                else:
+                    self.decider = self.start_seat
+                    return
+            elif ph == "adv_next":
+                self._begin_advanced_placement()
+            elif ph == "discard":
+                if len(self.hands[self.active_seat]) <= self._hand_limit[self.active_seat]:
+                    self._end_turn()
+                else:
+                    self.decider = self.active_seat
+                    return
+            else:  # setup_place, over
+                return
+
+    def _skip_if_forced(self) -> bool:
+        """In the attack phase, skip a player whose only choice is to pass."""
+        if self._attack_actions(self.decider) == [_PASS]:
+            self._next_attacker()
+            return True
+        return False
+
+    def _turn_start(self) -> None:
+        self._turn_reset()
+        self._emit(ev.TurnStarted(self.active, self.round))
+        if len(self.deck) == 1 and self.discard:
+            pile = self.discard
+            self.discard = []
+            self._shuffle(pile)
+            self.deck[:0] = pile
+            self._emit(ev.DeckReshuffled(len(pile), True))
+        self.phase = "refill"
+
+    def _shuffle(self, cards: list[str]) -> None:
+        random.Random(self.seed * 1_000_003 + self.shuffles).shuffle(cards)
+        self.shuffles += 1
+
+    def _draw(self, seat: int, count: int) -> None:
+        got = []
+        lost = 0
+        for _ in range(count):
+            if not self.deck:
+                if not self.discard:
+                    lost += 1
+                    continue
+                pile = self.discard
+                self.discard = []
+                self._shuffle(pile)
+                self.deck = pile
+                self._emit(ev.DeckReshuffled(len(pile), False))
+            got.append(self.deck.pop())
+        self.hands[seat].extend(got)
+        self._emit(ev.CardsDrawn(self.players[seat], len(got), tuple(got), lost))
+
+    def _draw_phase(self) -> None:
+        n = len(self.players)
+        a = self.active_seat
+        self._draw(a, 3)
+        for i in range(1, n):
+            s = (a + i) % n
+            if self._hp[s] > 0:
+                self._draw(s, 1)
+        self.attack_queue = [(a + i) % n for i in range(n) if self._hp[(a + i) % n] > 0]
+        self.phase = "attack"
+        self.decider = self.attack_queue.pop(0)
+
+    def _next_attacker(self) -> None:
+        if self.attack_queue:
+            self.decider = self.attack_queue.pop(0)
+            self.phase = "attack"
+        else:
+            self._begin_moves()
+
+    def _begin_moves(self) -> None:
+        self.unmoved = [t.id for t in self.typhoons_ if t.id not in self.holds]
+        for t in self.typhoons_:
+            t.moved = False
+        self.phase = "move_choose"
+        self.decider = self.active_seat
+
+    def _start_move(self, tid: int) -> None:
+        self.unmoved.remove(tid)
+        self.roll_for = tid
+        self.phase = "roll_move"
+
+    def _step_on(self) -> None:
+        """Take the moving typhoon's remaining steps, pausing when a counter window opens."""
+        m = self.move
+        assert m is not None
+        b = self._b
+        t = self._find(m.tid)
+        if m.step_open:
+            m.step_open = False
+            if t is not None:
+                self._count_hits(t, m)
+        while t is not None and m.done < m.steps:
+            cycle = self.rules.points[t.direction].cycle  # type: ignore[index]
+            letter = cycle[m.pos % len(cycle)]
+            m.pos += 1
+            m.done += 1
+            nxt = b.step[letter][t.cell]
+            if self._log:
+                self._emit(ev.TyphoonStepped(t.id, m.done, letter, b.cell(t.cell), b.cell(nxt) if nxt >= 0 else None, t.level))
+            if nxt < 0:
+                self._remove(t, "edge")
+                t = None
+                break
+            t.cell = nxt
+            if b.land[nxt]:
+                m.land = True
+            covered = b.hits[t.level][nxt]
+            if not covered:
+                continue
+            # shields of region abilities act the moment a storm reaches the region
+            if self.shields:
+                for r, _ in covered:
+                    s = self._seat_of_region[r]
+                    if s < 0 or r in m.shielded or r in m.reached:
+                        continue
+                    m.shielded.add(r)
+                    if s in self.cancel_first:
+                        self.cancel_first.discard(s)
+                        m.cancel.add(s)
+                    if s in self.shield_delta and self._hp[s] > 0:
+                        self._change_level(t, -self.shield_delta[s], self.rules.regions[self.players[s]].ability.key)
+                        if t not in self.typhoons_:
+                            t = None
+                            break
+                if t is None:
+                    break
+                covered = b.hits[t.level][t.cell]
+            windows = []
+            for r, _ in covered:
+                if r not in m.reached:
+                    m.reached.add(r)
+                    s = self._seat_of_region[r]
+                    if s >= 0 and self._hp[s] > 0 and self._counter_actions(s) != [_PASS]:
+                        windows.append(s)
+            if windows:
+                n = len(self.players)
+                a = self.active_seat
+                windows.sort(key=lambda s: (s - a) % n)
+                m.windows = windows
+                m.step_open = True
+                self._open_window()
+                return
+            self._count_hits(t, m)
+        self._finish_move(t, m)
+
+    def _count_hits(self, t: Typhoon, m: Move) -> None:
+        d = self._dmg[t.level]
+        for r, c in self._b.hits[t.level][t.cell]:
+            s = self._seat_of_region[r]
+            if s >= 0:
+                m.hits[s] = m.hits.get(s, 0) + c
+                m.dmg[s] = m.dmg.get(s, 0) + c * d
+                if self._log:
+                    self._emit(ev.RegionHit(self.players[s], t.id, c, t.level))
+
+    def _open_window(self) -> None:
+        m = self.move
+        assert m is not None
+        s = m.windows.pop(0)
+        self.decider = s
+        self.phase = "counter"
+        self._emit(ev.CounterWindow(self.players[s], m.tid))
+
+    def _close_window(self) -> None:
+        m = self.move
+        assert m is not None
+        if self._moving() is None:
+            m.windows = []
+        while m.windows:
+            s = m.windows[0]
+            if self._counter_actions(s) != [_PASS]:
+                self._open_window()
+                return
+            m.windows.pop(0)
+        self.phase = "stepping"
+
+    def _finish_move(self, t: Typhoon | None, m: Move) -> None:
+        b = self._b
+        if t is not None and m.land:
+            old = t.level
+            if old <= 1:
+                self._emit(ev.Landfall(t.id, old, 0))
+                self._remove(t, "landfall")
+                t = None
+            else:
+                t.level = old - 1
+                self._emit(ev.Landfall(t.id, old, old - 1))
+        end_regions = {r for r, _ in b.hits[t.level][t.cell]} if t is not None else set()
+        losses = []
+        for s, dmg in m.dmg.items():
+            if self._hp[s] <= 0:
+                continue
+            bonus = 1 if self._region_of_seat[s] in end_regions and m.hits[s] > 0 else 0
+            loss = dmg + bonus
+            modifier = None
+            if s in m.cancel:
+                loss, modifier = 0, "cancelled"
+            elif s in m.halve:
+                loss = (loss + 1) // 2 if m.halve[s] == "up" else loss // 2
+                modifier = "halved"
+            losses.append((s, m.hits[s], loss, bonus, modifier))
+        if t is not None:
+            t.moved = True
+            self._merge_if_met(t)
+        self.move = None
+        alive_before = [s for s in range(len(self.players)) if self._hp[s] > 0]
+        for s, hits, loss, bonus, modifier in losses:
+            self._set_hp(s, max(0, self._hp[s] - loss))
+            self._emit(ev.DamageDealt(self.players[s], m.tid, hits, loss, bonus, self._hp[s], modifier))
+        for s, *_ in losses:
+            if self._hp[s] == 0 and s in alive_before:
+                self._emit(ev.Eliminated(self.players[s]))
+        alive = [s for s in range(len(self.players)) if self._hp[s] > 0]
+        if len(alive) == 1 and len(alive_before) > 1:
+            self._game_over((self.players[alive[0]],), "last_standing")
+        elif not alive:
+            self._game_over(tuple(self.players[s] for s in alive_before), "all_out")
+        else:
+            self.phase = "move_choose"
+
+    def _after_moves(self) -> None:
+        if self._hp[self.active_seat] <= 0:
+            self._end_turn()
+        else:
+            self.phase = "discard"
+
+    def _end_turn(self) -> None:
+        b = self._b
+        for tid in sorted(self.holds):
+            t = self._find(tid)
+            if t is not None and not b.land[t.cell] and t.level < 5:
+                old = t.level
+                t.level += 1
+                self._emit(ev.Intensified(t.id, t.level))
+                self._emit(ev.LevelChanged(t.id, old, t.level, "growth"))
+        self._emit(ev.TurnEnded(self.active))
+        self._turn_reset()
+        n = len(self.players)
+        pos = (self.active_seat - self.start_seat) % n
+        for i in range(1, n + 1):
+            s = (self.active_seat + i) % n
+            if self._hp[s] > 0:
+                break
+        if (s - self.start_seat) % n <= pos:
+            self.round += 1
+            if self.round > (1 if self.variant == "advanced" else 3):
+                self.round -= 1
+                top = max(self._hp)
+                self._game_over(tuple(p for i, p in enumerate(self.players) if self._hp[i] == top), "rounds")
+                return
+            self._emit(ev.RoundStarted(self.round))
+        self.active_seat = s
+        self.phase = "turn_start"
+
+    def _game_over(self, winners: tuple[str, ...], reason: str) -> None:
+        self.winners_ = winners
+        self.over_reason = reason
+        self.phase = "over"
+        self._emit(ev.GameOver(winners, reason))
+
+    # ------------------------------------------------------------------ views for players
+    def observation(self, region: str) -> dict[str, Any]:
+        """What ``region``'s player may see, as JSON-able data (no other hands, no deck order)."""
+        seat = self._seat(region)
+        return {
+            "you": self.players[seat],
+            "players": list(self.players),
+            "variant": self.variant,
+            "round": self.round,
+            "active": self.active,
+            "phase": self.phase,
+            "current_player": self.current_player,
+            "compass": self.compass,
+            "hp": dict(self.hp),
+            "hand": self.hand(region),
+            "hand_sizes": {p: len(self.hands[i]) for i, p in enumerate(self.players)},
+            "region_card_used": {p: self.region_spent[i] for i, p in enumerate(self.players)},
+            "draw_pile_size": len(self.deck),
+            "discard_pile": list(self.discard),
+            "cards_played_this_turn": sorted(self.names_played),
+            "typhoons": [
+                {"id": t.id, "eye": list(t.eye), "level": t.level, "direction": t.direction, "held": t.id in self.holds}
+                for t in self.typhoons_
+            ],
+            "winners": list(self.winners_),
+            "legal_actions": [a.notation for a in self.legal_actions()] if self.current_player == region else [],
+        }
+
+    def visible_events(self, region: str | None) -> list[ev.Event]:
+        """The event log as ``region`` may see it (other players' drawn cards hidden)."""
+        return ev.filter_events(self.events, region)
+
+    def digest(self) -> str:
+        """A short hash of the whole state (hands and deck order included), for replays and tests."""
+        import hashlib
+        import json
+
+        return hashlib.sha256(json.dumps(self.state_dict(), sort_keys=True).encode()).hexdigest()[:16]
+
+    def state_dict(self) -> dict[str, Any]:
+        """The full state as plain data (hidden information included)."""
+        m = self.move
+        return {
+            "players": list(self.players),
+            "hp": list(self._hp),
+            "hands": [sorted(h) for h in self.hands],
+            "deck": list(self.deck),
+            "discard": list(self.discard),
+            "typhoons": [[t.id, t.cell, t.level, t.direction, t.moved] for t in self.typhoons_],
+            "next_id": self.next_id,
+            "compass": self.compass_i,
+            "round": self.round,
+            "active": self.active_seat,
+            "phase": self.phase,
+            "decider": self.decider,
+            "shuffles": self.shuffles,
+            "region_spent": list(self.region_spent),
+            "fn_played": list(self.fn_played),
+            "region_turn": list(self.region_turn),
+            "names_played": sorted(self.names_played),
+            "holds": sorted(self.holds),
+            "roll_mods": sorted([k, *v] for k, v in self.roll_mods.items()),
+            "shields": sorted([k, sorted(v)] for k, v in self.shields.items()),
+            "cancel_first": sorted(self.cancel_first),
+            "attack_queue": list(self.attack_queue),
+            "unmoved": list(self.unmoved),
+            "pending_dir": list(self.pending_dir),
+            "resume": self.resume,
+            "roll_for": self.roll_for,
+            "setup_zones": list(self.setup_zones),
+            "adv_levels": list(self.adv_levels),
+            "winners": list(self.winners_),
+            "move": None if m is None else [m.tid, m.face, m.steps, m.done, m.pos, sorted(m.dmg.items()),
+                                            sorted(m.hits.items()), sorted(m.reached), m.land, sorted(m.cancel),
+                                            sorted(m.halve.items()), m.windows, m.step_open, sorted(m.shielded)],
+        }
+
+    def __repr__(self) -> str:
+        return (f"<Game {self.variant} round {self.round}, {self.phase}, active {self.active}, "
+                f"{len(self.typhoons_)} typhoons, hp {self.hp}>")
+
+
+# ---------------------------------------------------------------------- replay, undo, save files
+def _setup_of(game: Game) -> dict[str, Any]:
+    return {
+        "players": list(game.players),
+        "variant": game.variant,
+        "dice": game.dice,
+        "start": game.players[game.start_seat],
+    }
+
+
+def replay(setup: dict[str, Any], seed: int, actions: Sequence[Action | str], rules: Rules | None = None) -> Game:
+    """Rebuild a game from its setup, seed and every action (die faces included).
+
+    Raises :class:`IllegalActionError` naming the first action that is not legal.
+    """
+    g = Game.new(setup["players"], seed=seed, variant=setup["variant"], dice="manual", start=setup["start"], rules=rules)
+    for i, a in enumerate(actions):
+        try:
+            g.apply(a)
+        except IllegalActionError as exc:
+            text = a.notation if isinstance(a, Action) else a
+            raise IllegalActionError(f"action #{i + 1} ({text!r}) is not legal at that point: {exc}") from None
+    g.dice = setup["dice"]
+    if g.dice == "auto":
+        rolls = sum(1 for a in g.history if a.kind == "die")
+        g._rng = random.Random(seed)
+        for _ in range(rolls):
+            g._rng.random()
+        g._run()
+    return g
+
+
+def _undo(game: Game) -> list[Action]:
+    hist = game.history
+    i = len(hist) - 1
+    while i >= 0 and hist[i].kind == "die":
+        i -= 1
+    if i < 0:
+        raise IllegalActionError("there is no decision to undo yet")
+    if i != len(hist) - 1:
+        raise IllegalActionError(
+            "the last decision was followed by a die roll, and undo never goes back across a die roll"
+        )
+    return hist[:i]
+
+
+def _restore(game: Game, other: Game) -> None:
+    game.__dict__.clear()
+    game.__dict__.update(other.__dict__)
+
+
+def undo(game: Game) -> Action:
+    """Take back the last player decision (not across a die roll); return the undone action."""
+    keep = _undo(game)
+    undone = game.history[len(keep)]
+    _restore(game, replay(_setup_of(game), game.seed, keep, game.rules))
+    return undone
+
+
+def correct_die(game: Game, face: int) -> None:
+    """Replace the face of the most recent die roll (a mistyped real die), if no decision followed it."""
+    if game.dice != "manual":
+        raise IllegalActionError("only a typed (manual) die roll can be corrected; this game rolls its own dice")
+    if not game.history or game.history[-1].kind != "die":
+        raise IllegalActionError("the last action was not a die roll, so there is no roll to correct")
+    if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
+        raise IllegalActionError(f"a die shows 1 to 6; {face!r} is not a face of the die")
+    actions = game.history[:-1] + [_DIE_ACTIONS[face - 1]]
+    _restore(game, replay(_setup_of(game), game.seed, actions, game.rules))
+
+
+Game.undo = undo  # type: ignore[attr-defined]
+Game.correct_die = correct_die  # type: ignore[attr-defined]

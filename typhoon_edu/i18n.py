@@ -1,0 +1,476 @@
+"""UI strings and event narration in English and Traditional Chinese (zh-TW).
+
+Strings live in ``typhoon_edu/data/i18n/<lang>.toml``; nested tables are read as dotted keys
+(``[die] invalid = ...`` is ``"die.invalid"``). Names of regions, levels, directions, cards and
+abilities come from the edition's :class:`~typhoon_edu.engine.rules.Rules`, so a teacher who
+renames a card in ``cards.toml`` sees the new name everywhere.
+
+>>> t("die.roll"), t("die.roll", "zh-TW")
+('Roll the die', '擲骰子')
+>>> t("die.result", "en", face=4)
+'The die shows 4.'
+>>> t("no.such.key", "zh-TW")
+Traceback (most recent call last):
+...
+KeyError: "no text for 'no.such.key' in language 'zh-TW'"
+"""
+
+from __future__ import annotations
+
+import string
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import fields
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+if TYPE_CHECKING:
+    from .engine.events import Event
+    from .engine.rules import Rules
+
+LANGS: tuple[str, ...] = ("en", "zh-TW")
+CATALOG_DIR = Path(__file__).resolve().parent / "data" / "i18n"
+_ALIASES = {"en": "en", "english": "en", "zh-tw": "zh-TW", "zh_tw": "zh-TW", "zh": "zh-TW", "zh-hant": "zh-TW"}
+
+
+def normalize_lang(lang: str) -> str:
+    """The canonical language code for ``lang`` (``"zh"``, ``"zh_TW"`` → ``"zh-TW"``).
+
+    >>> normalize_lang("zh_tw"), normalize_lang("EN")
+    ('zh-TW', 'en')
+    >>> normalize_lang("fr")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown language 'fr'; the languages are en, zh-TW
+    """
+    code = _ALIASES.get(str(lang).strip().lower())
+    if code is None:
+        raise ValueError(f"unknown language {lang!r}; the languages are {', '.join(LANGS)}")
+    return code
+
+
+def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, value in table.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            out.update(_flatten(value, f"{name}."))
+        else:
+            out[name] = str(value)
+    return out
+
+
+@lru_cache(maxsize=None)
+def catalog(lang: str = "en") -> Mapping[str, str]:
+    """All strings of one language as a flat ``{dotted.key: text}`` mapping.
+
+    >>> catalog("zh-TW")["board.sea"]
+    '海洋'
+    """
+    code = normalize_lang(lang)
+    with (CATALOG_DIR / f"{code}.toml").open("rb") as fh:
+        return _flatten(tomllib.load(fh))
+
+
+def has(key: str, lang: str = "en") -> bool:
+    """Whether ``key`` has a text in ``lang``.
+
+    >>> has("die.roll"), has("die.nothing")
+    (True, False)
+    """
+    return key in catalog(lang)
+
+
+def t(key: str, lang: str = "en", **fmt: Any) -> str:
+    """The text for ``key`` in ``lang``, with ``{placeholders}`` filled from ``fmt``.
+
+    >>> t("hp.value", "zh-TW", hp=12, max=30)
+    '12 / 30'
+    """
+    code = normalize_lang(lang)
+    try:
+        text = catalog(code)[key]
+    except KeyError:
+        raise KeyError(f"no text for {key!r} in language {code!r}") from None
+    return text.format(**fmt) if fmt else text
+
+
+def placeholders(text: str) -> frozenset[str]:
+    """The ``{names}`` a catalog text expects.
+
+    >>> sorted(placeholders("{player} drew {count} cards."))
+    ['count', 'player']
+    """
+    return frozenset(name for _, name, _, _ in string.Formatter().parse(text) if name)
+
+
+def join_names(names: Iterable[str], lang: str = "en") -> str:
+    """Join names as a sentence does: ``A, B and C`` / ``A、B和C``.
+
+    >>> join_names(["Taiwan", "Japan", "Korea"])
+    'Taiwan, Japan and Korea'
+    >>> join_names(["台灣", "日本"], "zh-TW")
+    '台灣和日本'
+    """
+    items = list(names)
+    if len(items) <= 1:
+        return "".join(items)
+    return t("lang.list_sep", lang).join(items[:-1]) + t("lang.list_last", lang) + items[-1]
+
+
+# --- names from the edition's data ------------------------------------------------------------
+
+
+def _zh(lang: str) -> bool:
+    return normalize_lang(lang) == "zh-TW"
+
+
+def region_name(rules: Rules, key: str, lang: str = "en") -> str:
+    """A region's name; unknown keys are returned unchanged.
+
+    >>> from typhoon_edu.engine.rules import load_rules
+    >>> region_name(load_rules(), "CentralChina"), region_name(load_rules(), "CentralChina", "zh-TW")
+    ('Central China', '中國華中')
+    """
+    region = rules.regions.get(key)
+    if region is None:
+        return str(key)
+    return region.name_zh if _zh(lang) else region.name
+
+
+def level_name(rules: Rules, level: int, lang: str = "en") -> str:
+    """The name of an intensity level 1–5.
+
+    >>> from typhoon_edu.engine.rules import load_rules
+    >>> level_name(load_rules(), 5), level_name(load_rules(), 5, "zh-TW")
+    ('super typhoon', '超級強颱')
+    """
+    if not 1 <= int(level) <= len(rules.levels):
+        return t("board.level_short", lang, level=level)
+    lv = rules.level(int(level))
+    return lv.name_zh if _zh(lang) else lv.name_en
+
+
+def direction_name(rules: Rules, key: str, lang: str = "en") -> str:
+    """A compass point's name (``NNW`` → ``north-northwest`` / ``北北西``).
+
+    >>> from typhoon_edu.engine.rules import load_rules
+    >>> direction_name(load_rules(), "NNW"), direction_name(load_rules(), "NNW", "zh-TW")
+    ('north-northwest', '北北西')
+    """
+    point = rules.points.get(key)
+    if point is None:
+        return str(key)
+    return point.name_zh if _zh(lang) else point.name_en
+
+
+def card_name(rules: Rules, key: str, lang: str = "en") -> str:
+    """A function card's name; an ability key gives the ability's name.
+
+    >>> from typhoon_edu.engine.rules import load_rules
+    >>> card_name(load_rules(), "warm_ocean", "zh-TW"), card_name(load_rules(), "westerlies")
+    ('暖洋加溫', 'Westerlies')
+    """
+    card = rules.cards.get(key)
+    if card is not None:
+        return card.name_zh if _zh(lang) else card.name_en
+    return ability_name(rules, key, lang)
+
+
+def ability_name(rules: Rules, key: str, lang: str = "en") -> str:
+    """A region ability's name, by ability key or region key.
+
+    >>> from typhoon_edu.engine.rules import load_rules
+    >>> ability_name(load_rules(), "Taiwan", "zh-TW")
+    '中央山脈'
+    """
+    for region in rules.regions.values():
+        if key in (region.ability.key, region.key):
+            return region.ability.name_zh if _zh(lang) else region.ability.name_en
+    return str(key)
+
+
+def cause_name(rules: Rules, cause: str, lang: str = "en") -> str:
+    """Why something changed: a card, an ability, or one of the game's own causes.
+
+    >>> from typhoon_edu.engine.rules import load_rules
+    >>> cause_name(load_rules(), "landfall", "zh-TW"), cause_name(load_rules(), "recurve")
+    ('登陸', 'Recurve')
+    """
+    if has(f"cause.{cause}", lang):
+        return t(f"cause.{cause}", lang)
+    return card_name(rules, cause, lang)
+
+
+def typhoon_label(typhoon: int | None, lang: str = "en") -> str:
+    """How a typhoon is named on the board and in sentences.
+
+    >>> typhoon_label(2), typhoon_label(None, "zh-TW")
+    ('T2', '颱風')
+    """
+    if typhoon is None:
+        return t("common.the_typhoon", lang)
+    return t("common.typhoon", lang, id=typhoon)
+
+
+def cell_label(cell: Any, lang: str = "en") -> str:
+    """A cell as ``(x, y)``; ``None`` is off the map.
+
+    >>> cell_label((8, 9)), cell_label(None, "zh-TW")
+    ('(8, 9)', '地圖外')
+    """
+    if cell is None:
+        return t("board.off_map", lang)
+    x, y = cell
+    return t("common.cell", lang, x=x, y=y)
+
+
+# --- narration ---------------------------------------------------------------------------------
+
+
+def _pick(base: str, count: int, lang: str) -> str:
+    """``base_one`` when ``count`` is 1 and such a key exists, else ``base``."""
+    return f"{base}_one" if count == 1 and has(f"{base}_one", lang) else base
+
+
+def narrate(event: Event, lang: str = "en", rules: Rules | None = None) -> str:
+    """One or two short sentences telling what ``event`` means, in ``lang``.
+
+    >>> from typhoon_edu.engine import events as ev
+    >>> narrate(ev.DirectionRolled(typhoon=1, start="N", face=3, stop="E"))
+    'The compass indicator moves 3 stops clockwise, from north to east, so T1 heads east.'
+    >>> narrate(ev.Landfall(typhoon=2, old=3, new=2), "zh-TW")
+    'T2登陸了，從中度颱風減弱為輕度颱風。'
+    >>> narrate(ev.DamageDealt("Taiwan", 1, hits=2, amount=11, bonus=1, hp=19))
+    'T1 hit Taiwan 2 times: Taiwan loses 11 HP and now has 19. That includes +1 because the storm ended its move on Taiwan.'
+    """
+    if rules is None:
+        from .engine.rules import load_rules
+
+        rules = load_rules()
+    lang = normalize_lang(lang)
+    kind = type(event).__name__
+    values = {f.name: getattr(event, f.name) for f in fields(event)}  # type: ignore[arg-type]
+    handler = _HANDLERS.get(kind)
+    if handler is None:
+        # Events without special wording: the catalog sentence gets the generic names.
+        return t(f"event.{kind}", lang, **_generic(rules, values, lang))
+    return handler(rules, values, lang)
+
+
+def _generic(rules: Rules, v: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    """Field values turned into names: players → region names, typhoons → T2, cells → (x, y)."""
+    out: dict[str, Any] = dict(v)
+    for name in ("player", "by", "start_player"):
+        if name in v and isinstance(v[name], str):
+            out[name] = region_name(rules, v[name], lang)
+    for name in ("typhoon", "survivor", "absorbed"):
+        if name in v:
+            out[name] = typhoon_label(v[name], lang)
+    for name in ("cell", "frm", "to"):
+        if name in v:
+            out[name] = cell_label(v[name], lang)
+    for name in ("level",):
+        if name in v and isinstance(v[name], int):
+            out[name] = level_name(rules, v[name], lang)
+    for name in ("direction",):
+        if name in v and isinstance(v[name], str):
+            out[name] = direction_name(rules, v[name], lang)
+    if "card" in v and isinstance(v["card"], str):
+        out["card"] = card_name(rules, v["card"], lang)
+    if "cause" in v and isinstance(v["cause"], str):
+        out["cause"] = cause_name(rules, v["cause"], lang)
+    return out
+
+
+def _sentences(*parts: str, lang: str) -> str:
+    joiner = "" if lang == "zh-TW" else " "
+    return joiner.join(p for p in parts if p)
+
+
+def _game_started(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
+    variant = t(f"variant.{v['variant']}", lang) if has(f"variant.{v['variant']}", lang) else str(v["variant"])
+    players = join_names((region_name(rules, p, lang) for p in v["players"]), lang)
+    return t("event.GameStarted", lang, variant=variant, players=players, start=region_name(rules, v["start"], lang))
+
+
+def _deck_reshuffled(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
+    return t("event.DeckReshuffled_under" if v["under"] else "event.DeckReshuffled_new", lang, cards=v["cards"])
+
+
+def _cards_drawn(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
+    g = _generic(rules, v, lang)
+    main = t(_pick("event.CardsDrawn", v["count"], lang), lang, player=g["player"], count=v["count"])
+    lost = t(_pick("event.CardsDrawn_lost", v["lost"], lang), lang, lost=v["lost"]) if v.get("lost") else ""
+    return _sentences(main, lost, lang=lang)
+
+
+def _die_rolled(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
+    typhoon = typhoon_label(v.get("typhoon"), lang)
+    key = f"purpose.{v['purpose']}"
+    purpose = t(key, lang, typhoon=typhoon) if has(key, lang) else str(v["purpose"])
+    return t("event.DieRolled", lang, face=v["face"], purpose=purpose)
+
+
+def _direction_rolled(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
+    return t(
+        "event.DirectionRolled", lang, face=v["face"], typhoon=typhoon_label(v["typhoon"], lang),
+        start=direction_name(rules, v["start"], lang), stop=direction_name(rules, v["stop"], lang),
+    )
+
+
+def _card_played(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
+    g = _generic(rules, v, lang)
+    if v.get("counter"):
+        key = "event.CardPlayed_counter"
+    elif v.get("typhoon") is not None:
+        key = "event.CardPlayed_typhoon"
+    elif v.get("cell") is not None:
+        key = "event.CardPlayed_cell"
+    else:
+        key = "event.CardPlayed"
+    parts = [t(key, lang, player=g["player"], card=g["card"], typhoon=g["typhoon"], cell=g["cell"])]
+    if v.get("direction"):
+        parts.append(t("event.CardPlayed_direction", lang, typhoon=g["typhoon"], direction=g["direction"]))
+    if v.get("restricted"):
+        parts.append(t("event.CardPlayed_restricted", lang, player=g["player"]))
+    return _sentences(*parts, lang=lang)
+
+
+def _ability_used(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
+    g = _generic(rules, v, lang)
+    key = "event.AbilityUsed_typhoon" if v.get("typhoon") is not None else "event.AbilityUsed"
+    return t(key, lang, player=g["player"], typhoon=g["typhoon"], ability=ability_name(rules, v["ability"], lang))
+
+
+def _passed(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
+    return t("event.Passed_counter" if v.get("counter") else "event.Passed", lang, player=region_name(rules, v["player"], lang))
+
+
+def _level_changed(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
+    g = _generic(rules, v, lang)
+    old, new = v["old"], v["new"]
+    key = "event.LevelChanged_gone" if new < 1 else ("event.LevelChanged_up" if new > old else "event.LevelChanged_down")
+    return t(key, lang, typhoon=g["typhoon"], old=level_name(rules, old, lang), new=level_name(rules, max(new, 1), lang), cause=g["cause"])
+
+
+def _direction_changed(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
+    g = _generic(rules, v, lang)
+    return t(
+        "event.DirectionChanged", lang, typhoon=g["typhoon"], cause=g["cause"],
+        old=direction_name(rules, v["old"], lang), new=direction_name(rules, v["new"], lang),
+    )
+
+
+def _roll_modified(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
+    delta = t("common.signed", lang, sign="+" if v["delta"] >= 0 else "−", value=abs(v["delta"]))
+    main = t("event.RollModified", lang, typhoon=typhoon_label(v["typhoon"], lang), delta=delta)
+    return _sentences(main, t("event.RollModified_replaced", lang) if v.get("replaced") else "", lang=lang)
+
+
+def _shield_raised(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
+    return t("event.ShieldRaised", lang, player=region_name(rules, v["player"], lang), shield=card_name(rules, v["shield"], lang))
+
+
+def _typhoon_pushed(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
+    g = _generic(rules, v, lang)
+    key = "event.TyphoonPushed" if v["to"] is not None else "event.TyphoonPushed_off"
+    return t(key, lang, typhoon=g["typhoon"], frm=g["frm"], to=g["to"])
+
+
+def _move_started(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
+    typhoon = typhoon_label(v["typhoon"], lang)
+    if v.get("held"):
+        return t("event.MoveStarted_held", lang, typhoon=typhoon)
+    return t(_pick("event.MoveStarted", v["steps"], lang), lang, typhoon=typhoon, steps=v["steps"], face=v["face"])
+
+
+def _typhoon_stepped(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
+    g = _generic(rules, v, lang)
+    letter = t(f"letter.{v['letter']}", lang) if has(f"letter.{v['letter']}", lang) else str(v["letter"])
+    key = "event.TyphoonStepped" if v["to"] is not None else "event.TyphoonStepped_off"
+    return t(key, lang, step=v["step"], typhoon=g["typhoon"], letter=letter, to=g["to"])
+
+
+def _region_hit(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
+    g = _generic(rules, v, lang)
+    return t(_pick("event.RegionHit", v["hits"], lang), lang, typhoon=g["typhoon"], level=g["level"], hits=v["hits"], player=g["player"])
+
+
+def _damage_dealt(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
+    g = _generic(rules, v, lang)
+    parts = [
+        t(_pick("event.DamageDealt", v["hits"], lang), lang, typhoon=g["typhoon"], player=g["player"],
+          hits=v["hits"], amount=v["amount"], hp=v["hp"])
+    ]
+    if v.get("bonus"):
+        parts.append(t("event.DamageDealt_bonus", lang, bonus=v["bonus"], player=g["player"]))
+    modifier = v.get("modifier")
+    if modifier in ("cancelled", "halved"):
+        parts.append(t(f"event.DamageDealt_{modifier}", lang))
+    elif modifier:
+        parts.append(t("event.DamageDealt_shield", lang, shield=card_name(rules, modifier, lang)))
+    return _sentences(*parts, lang=lang)
+
+
+def _landfall(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
+    typhoon = typhoon_label(v["typhoon"], lang)
+    if v["new"] < 1:
+        return t("event.Landfall_gone", lang, typhoon=typhoon)
+    return t("event.Landfall", lang, typhoon=typhoon, old=level_name(rules, v["old"], lang), new=level_name(rules, v["new"], lang))
+
+
+def _merged(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
+    g = _generic(rules, v, lang)
+    return t("event.Merged", lang, absorbed=g["absorbed"], survivor=g["survivor"], level=g["level"], direction=g["direction"])
+
+
+def _typhoon_removed(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
+    key = f"event.TyphoonRemoved_{v['reason']}"
+    return t(key if has(key, lang) else "event.TyphoonRemoved", lang, typhoon=typhoon_label(v["typhoon"], lang))
+
+
+def _game_over(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
+    winners = list(v["winners"])
+    names = join_names((region_name(rules, w, lang) for w in winners), lang)
+    reason = v["reason"]
+    if reason == "rounds":
+        key = _pick("event.GameOver_rounds", len(winners), lang)
+    elif reason == "last_standing":
+        key = "event.GameOver_last_standing" if len(winners) == 1 else "event.GameOver_last_standing_many"
+    elif reason == "all_out":
+        key = "event.GameOver_all_out"
+    else:
+        key = "event.GameOver"
+    return t(key, lang, winners=names)
+
+
+_HANDLERS = {
+    "GameStarted": _game_started,
+    "DeckReshuffled": _deck_reshuffled,
+    "CardsDrawn": _cards_drawn,
+    "DieRolled": _die_rolled,
+    "DirectionRolled": _direction_rolled,
+    "CardPlayed": _card_played,
+    "AbilityUsed": _ability_used,
+    "Passed": _passed,
+    "LevelChanged": _level_changed,
+    "DirectionChanged": _direction_changed,
+    "RollModified": _roll_modified,
+    "ShieldRaised": _shield_raised,
+    "TyphoonPushed": _typhoon_pushed,
+    "MoveStarted": _move_started,
+    "TyphoonStepped": _typhoon_stepped,
+    "RegionHit": _region_hit,
+    "DamageDealt": _damage_dealt,
+    "Landfall": _landfall,
+    "Merged": _merged,
+    "TyphoonRemoved": _typhoon_removed,
+    "GameOver": _game_over,
+}
