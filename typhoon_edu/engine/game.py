@@ -137,7 +137,7 @@ class Game:
         self.variant = variant
         self.dice = dice
         self.start_seat = start
-        self._rng = random.Random(seed)
+        self._rng: random.Random | None = random.Random(seed)
         self._rolls = 0
         self.history: list[Action] = []
         self.events: list[ev.Event] = []
@@ -235,7 +235,7 @@ class Game:
         g.setup_zones = list(self.setup_zones)
         g.adv_levels = list(self.adv_levels)
         g._legal = None
-        g._rng = random.Random(self._rng.random())
+        g._rng = None  # made on first use, from the seed and the rolls so far (never this game's generator)
         if keep_log:
             g.history = list(self.history)
             g.events = list(self.events)
@@ -783,6 +783,8 @@ class Game:
             if ph in CHANCE_PHASES:
                 if self.dice == "manual":
                     return
+                if self._rng is None:
+                    self._rng = random.Random(self.seed * 7_919 + self._rolls + 1)
                 self._rolls += 1
                 face = int(self._rng.random() * 6) + 1
                 act = _DIE_ACTIONS[face - 1]
@@ -1192,6 +1194,7 @@ def replay(setup: dict[str, Any], seed: int, actions: Sequence[Action | str], ru
     if g.dice == "auto":
         rolls = sum(1 for a in g.history if a.kind == "die")
         g._rng = random.Random(seed)
+        g._rolls = rolls
         for _ in range(rolls):
             g._rng.random()
         g._run()
@@ -1219,6 +1222,8 @@ def _restore(game: Game, other: Game) -> None:
 
 def undo(game: Game) -> Action:
     """Take back the last player decision (not across a die roll); return the undone action."""
+    if getattr(game, "_scenario", False):
+        raise IllegalActionError("a position built by hand (a scenario) has no history to undo")
     keep = _undo(game)
     undone = game.history[len(keep)]
     _restore(game, replay(_setup_of(game), game.seed, keep, game.rules))

@@ -29,6 +29,8 @@ VERSION = 1
 
 
 def game_to_dict(game: Game) -> dict[str, Any]:
+    if getattr(game, "_scenario", False):
+        raise SaveFileError("a position built by hand (a scenario) has no replayable history, so it cannot be saved")
     return {
         "format": FORMAT,
         "version": VERSION,
