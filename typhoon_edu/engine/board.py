@@ -30,6 +30,7 @@ class Board:
     hits: tuple[tuple[tuple[tuple[int, int], ...], ...], ...]  # [level][cell] -> ((region, count), ...)
     zones: tuple[tuple[int, ...], ...]  # zone -> cells in reading order
     zone_of: tuple[int, ...]  # cell -> zone index or -1
+    cells: tuple[tuple[int, int], ...]  # cell index -> (x, y)
 
     def index(self, cell: tuple[int, int]) -> int:
         return cell[1] * self.width + cell[0]
@@ -89,4 +90,5 @@ def _build(rules: Rules) -> Board:
     for z, cells in enumerate(zones):
         for c in cells:
             zone_of[c] = z
-    return Board(w, h, land, keys, tuple(region_of), step, tuple(footprint), tuple(hits), zones, tuple(zone_of))
+    cells = tuple((i % w, i // w) for i in range(w * h))
+    return Board(w, h, land, keys, tuple(region_of), step, tuple(footprint), tuple(hits), zones, tuple(zone_of), cells)

@@ -32,6 +32,12 @@ VARIANTS = ("standard", "advanced")
 DICE_MODES = ("auto", "manual")
 FACES = (1, 2, 3, 4, 5, 6)
 _DIE_ACTIONS = tuple(Action("die", face=f) for f in FACES)
+_new = tuple.__new__  # builds an Action without the Python-level NamedTuple constructor (hot path)
+
+
+def _act(kind: str, card: str | None = None, typhoon: int | None = None, cell: tuple[int, int] | None = None,
+         direction: str | None = None) -> Action:
+    return _new(Action, (kind, card, typhoon, cell, direction, None))
 _PASS = Action("pass")
 CHANCE_PHASES = frozenset({"roll_direction", "roll_move", "roll_zone", "roll_cell"})
 
@@ -332,7 +338,7 @@ class Game:
         if ph == "counter":
             return self._counter_actions(self.decider)
         if ph == "move_choose":
-            return [Action("move", typhoon=tid) for tid in self.unmoved]
+            return [_act("move", None, tid) for tid in self.unmoved]
         if ph == "discard":
             return [Action("discard", card=c) for c in sorted(set(self.hands[self.active_seat]))]
         if ph == "setup_place":
@@ -367,33 +373,34 @@ class Game:
         ts = self.typhoons_
         if k == "level":
             d = eff.params["delta"]
-            return [Action(kind, key, t.id) for t in ts if d < 0 or t.level < 5]
+            return [_new(Action, (kind, key, t.id, None, None, None)) for t in ts if d < 0 or t.level < 5]
         if k == "remove":
             mx = eff.params["max_level"]
-            return [Action(kind, key, t.id) for t in ts if t.level <= mx]
+            return [_new(Action, (kind, key, t.id, None, None, None)) for t in ts if t.level <= mx]
         if k == "steer":
             dirs = self.rules.ring if eff.params["choices"] == "ring" else tuple(self.rules.points)
-            return [Action(kind, key, t.id, None, d) for t in ts for d in dirs if d != t.direction]
+            return [_new(Action, (kind, key, t.id, None, d, None)) for t in ts for d in dirs if d != t.direction]
         if k == "hold":
-            return [Action(kind, key, t.id) for t in ts if t.id not in self.holds]
+            return [_new(Action, (kind, key, t.id, None, None, None)) for t in ts if t.id not in self.holds]
         if k in ("roll", "push"):
-            return [Action(kind, key, t.id) for t in ts if t.id not in self.holds]
+            return [_new(Action, (kind, key, t.id, None, None, None)) for t in ts if t.id not in self.holds]
         if k == "add_depression":
             if len(ts) >= MAX_TYPHOONS:
                 return []
-            return [Action(kind, key, None, self._b.cell(c)) for c in self._free_cells()]
+            cells = self._b.cells
+            return [_new(Action, (kind, key, None, cells[c], None, None)) for c in self._free_cells()]
         if k == "heal":
-            return [Action(kind, key)] if self._hp[seat] < self._max_hp[seat] else []
+            return [_new(Action, (kind, key, None, None, None, None))] if self._hp[seat] < self._max_hp[seat] else []
         if k == "level_all":
-            return [Action(kind, key)] if ts else []
+            return [_new(Action, (kind, key, None, None, None, None))] if ts else []
         if k in ("cancel_damage", "halve_damage", "weaken") or k.startswith("shield"):
-            return [Action(kind, key)]
+            return [_new(Action, (kind, key, None, None, None, None))]
         if k == "turn_away":
             t = self._moving()
             if t is None:
                 return []
             dirs = self.rules.ring if eff.params["choices"] == "ring" else tuple(self.rules.points)
-            return [Action(kind, key, None, None, d) for d in dirs if d != t.direction]
+            return [_new(Action, (kind, key, None, None, d, None)) for d in dirs if d != t.direction]
         raise AssertionError(f"unknown effect kind {k}")  # pragma: no cover - validated at load
 
     def _attack_actions(self, seat: int) -> list[Action]:
@@ -412,6 +419,14 @@ class Game:
         out = self._card_actions(seat, "counter")
         out.append(_PASS)
         return out
+
+    def _may_counter(self, seat: int) -> bool:
+        """Whether ``seat`` holds a counter card it may play now (a window opens only then)."""
+        if self.fn_played[seat] >= 2 or self.region_turn[seat] or self._hp[seat] <= 0:
+            return False
+        cards = self.rules.cards
+        names = self.names_played
+        return any(cards[k].timing == "counter" and k not in names for k in self.hands[seat])
 
     # ------------------------------------------------------------------ apply
     def apply(self, action: Action | str | int) -> list[ev.Event]:
@@ -799,9 +814,11 @@ class Game:
                 self.phase = "attack"
                 self._next_attacker()
             elif ph == "counter":
-                if self._counter_actions(self.decider) == [_PASS]:
+                acts = self._counter_actions(self.decider)
+                if len(acts) == 1:
                     self._close_window()
                 else:
+                    self._legal = acts
                     return
             elif ph == "move_choose":
                 if not self.unmoved:
@@ -839,9 +856,11 @@ class Game:
 
     def _skip_if_forced(self) -> bool:
         """In the attack phase, skip a player whose only choice is to pass."""
-        if self._attack_actions(self.decider) == [_PASS]:
+        acts = self._attack_actions(self.decider)
+        if len(acts) == 1:
             self._next_attacker()
             return True
+        self._legal = acts
         return False
 
     def _turn_start(self) -> None:
@@ -958,7 +977,7 @@ class Game:
                 if r not in m.reached:
                     m.reached.add(r)
                     s = self._seat_of_region[r]
-                    if s >= 0 and self._hp[s] > 0 and self._counter_actions(s) != [_PASS]:
+                    if s >= 0 and self._hp[s] > 0 and self._may_counter(s):
                         windows.append(s)
             if windows:
                 n = len(self.players)
@@ -996,7 +1015,7 @@ class Game:
             m.windows = []
         while m.windows:
             s = m.windows[0]
-            if self._counter_actions(s) != [_PASS]:
+            if self._may_counter(s):
                 self._open_window()
                 return
             m.windows.pop(0)
