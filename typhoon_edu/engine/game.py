@@ -157,6 +157,9 @@ class Game:
         self._max_hp = [rules.regions[k].hp for k in players]
         self._hand_limit = [rules.regions[k].size for k in players]
         self._dmg = (0,) + tuple(lv.damage for lv in rules.levels)
+        self._ceff = [{key: card.effect_for(p) for key, card in rules.cards.items()} for p in players]
+        self._ctiming = {key: card.timing for key, card in rules.cards.items()}
+        self._dirs = {"ring": rules.ring, "all": tuple(rules.points)}
         # --- state (everything below is copied by clone())
         self.hp = {k: rules.regions[k].hp for k in players}
         self._hp = [rules.regions[k].hp for k in players]
@@ -359,13 +362,13 @@ class Game:
 
     def _card_actions(self, seat: int, timing: str) -> list[Action]:
         out: list[Action] = []
-        region = self.players[seat]
-        cards = self.rules.cards
+        effects = self._ceff[seat]
+        timings = self._ctiming
+        names = self.names_played
         for key in sorted(set(self.hands[seat])):
-            card = cards[key]
-            if card.timing != timing or key in self.names_played:
+            if timings[key] != timing or key in names:
                 continue
-            out.extend(self._effect_actions(card.effect_for(region), seat, "play", key))
+            out.extend(self._effect_actions(effects[key], seat, "play", key))
         return out
 
     def _effect_actions(self, eff: Effect, seat: int, kind: str, key: str | None) -> list[Action]:
@@ -378,7 +381,7 @@ class Game:
             mx = eff.params["max_level"]
             return [_new(Action, (kind, key, t.id, None, None, None)) for t in ts if t.level <= mx]
         if k == "steer":
-            dirs = self.rules.ring if eff.params["choices"] == "ring" else tuple(self.rules.points)
+            dirs = self._dirs[eff.params["choices"]]
             return [_new(Action, (kind, key, t.id, None, d, None)) for t in ts for d in dirs if d != t.direction]
         if k == "hold":
             return [_new(Action, (kind, key, t.id, None, None, None)) for t in ts if t.id not in self.holds]
@@ -399,7 +402,7 @@ class Game:
             t = self._moving()
             if t is None:
                 return []
-            dirs = self.rules.ring if eff.params["choices"] == "ring" else tuple(self.rules.points)
+            dirs = self._dirs[eff.params["choices"]]
             return [_new(Action, (kind, key, None, None, d, None)) for d in dirs if d != t.direction]
         raise AssertionError(f"unknown effect kind {k}")  # pragma: no cover - validated at load
 
