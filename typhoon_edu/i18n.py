@@ -21,7 +21,7 @@ import string
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import fields
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -66,7 +66,7 @@ def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalog(lang: str = "en") -> Mapping[str, str]:
     """All strings of one language as a flat ``{dotted.key: text}`` mapping.
 
@@ -74,8 +74,16 @@ def catalog(lang: str = "en") -> Mapping[str, str]:
     '海洋'
     """
     code = normalize_lang(lang)
-    with (CATALOG_DIR / f"{code}.toml").open("rb") as fh:
-        return _flatten(tomllib.load(fh))
+    merged: dict[str, str] = {}
+    # The main catalog, then the parts (``en.lessons.toml`` …), so each part can be owned separately.
+    for path in [CATALOG_DIR / f"{code}.toml", *sorted(CATALOG_DIR.glob(f"{code}.*.toml"))]:
+        with path.open("rb") as fh:
+            part = _flatten(tomllib.load(fh))
+        twice = sorted(set(part) & set(merged))
+        if twice:
+            raise ValueError(f"{path.name}: the keys {', '.join(twice[:5])} are already defined in another catalog file")
+        merged.update(part)
+    return merged
 
 
 def has(key: str, lang: str = "en") -> bool:
@@ -87,7 +95,7 @@ def has(key: str, lang: str = "en") -> bool:
     return key in catalog(lang)
 
 
-def t(key: str, lang: str = "en", **fmt: Any) -> str:
+def t(key: str, lang: str = "en", /, **fmt: Any) -> str:
     """The text for ``key`` in ``lang``, with ``{placeholders}`` filled from ``fmt``.
 
     >>> t("hp.value", "zh-TW", hp=12, max=30)
@@ -374,8 +382,20 @@ def _roll_modified(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
     return _sentences(main, t("event.RollModified_replaced", lang) if v.get("replaced") else "", lang=lang)
 
 
+def _shield_name(rules: Rules, player: str, shield: str, lang: str) -> str:
+    """A shield is named by the ability that raised it; the engine may give its effect kind."""
+    region = rules.regions.get(player)
+    if region is not None and shield in (region.ability.key, region.ability.effect.kind):
+        return ability_name(rules, region.ability.key, lang)
+    for other in rules.regions.values():
+        if shield == other.ability.effect.kind:
+            return ability_name(rules, other.ability.key, lang)
+    return card_name(rules, shield, lang)
+
+
 def _shield_raised(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
-    return t("event.ShieldRaised", lang, player=region_name(rules, v["player"], lang), shield=card_name(rules, v["shield"], lang))
+    return t("event.ShieldRaised", lang, player=region_name(rules, v["player"], lang),
+             shield=_shield_name(rules, v["player"], v["shield"], lang))
 
 
 def _typhoon_pushed(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
@@ -415,7 +435,7 @@ def _damage_dealt(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
     if modifier in ("cancelled", "halved"):
         parts.append(t(f"event.DamageDealt_{modifier}", lang))
     elif modifier:
-        parts.append(t("event.DamageDealt_shield", lang, shield=card_name(rules, modifier, lang)))
+        parts.append(t("event.DamageDealt_shield", lang, shield=_shield_name(rules, v["player"], modifier, lang)))
     return _sentences(*parts, lang=lang)
 
 

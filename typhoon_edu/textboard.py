@@ -6,7 +6,7 @@ a typhoon's eye shows its number (1-9, then a-z) and its storm radius ``*``.
 >>> from typhoon_edu.engine.scenario import scenario
 >>> g = scenario(["Taiwan", "Japan", "Korea"], typhoons=[((8, 6), 3, "W")])
 >>> print(text_map(g).splitlines()[7])
- 6 ##SSS.T.*.......
+ 6 ##SSS.T*1*......
 """
 
 from __future__ import annotations

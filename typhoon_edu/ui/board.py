@@ -1,0 +1,262 @@
+"""The board widget: an ipycanvas ``MultiCanvas`` with a static map layer and a dynamic storm layer.
+
+The static layer (sea, land, regions, zones, grid, labels) is drawn once per language; the
+dynamic layer (typhoons, path preview, highlights, trail) is redrawn per event. Both are drawn
+inside ``hold_canvas()`` and drawn again in ``on_client_ready``, because a canvas has no memory:
+a browser that connects later (Voilà, a reloaded page) would otherwise see a blank map.
+
+>>> from typhoon_edu.ui.state import TyphoonView
+>>> board = BoardView(lang="en", cell=32)
+>>> board.show([TyphoonView(1, (8, 8), 1, "NNW")])
+>>> board.preview_path(1, pips=5)
+[(8, 7), (8, 6), (7, 6), (7, 5), (7, 4)]
+>>> clicked = []
+>>> board.on_cell_click(clicked.append)
+>>> board.click(16 + 8 * 32 + 5, 16 + 8 * 32 + 5)
+(8, 8)
+>>> clicked
+[(8, 8)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+from ipycanvas import MultiCanvas, hold_canvas
+
+from .. import i18n
+from .animation import FramePlayer
+from .geometry import BoardGeometry, Cell
+from .painter import paint
+from .scene import Shape, dynamic_scene, path_cells, static_scene
+from .state import BoardState, PathPreview, TyphoonView, apply_event, typhoon_views
+from .svg import board_svg
+
+if TYPE_CHECKING:
+    from ..engine.rules import Rules
+
+SECONDS_PER_FRAME = 0.45  # at speed 1: slow enough to follow each step on a projector
+
+
+class BoardView(widgets.VBox):
+    """The map with its storms; reports clicked cells and animates the engine's events.
+
+    ``rules`` defaults to the package's edition; ``cell`` is the side of a cell in canvas pixels
+    (the canvas is then scaled by CSS to the width of the page, laptop or projector).
+    """
+
+    def __init__(self, rules: Rules | None = None, lang: str = "en", cell: int = 48,
+                 state: BoardState | None = None, controls: bool = True, **kwargs: Any) -> None:
+        if rules is None:
+            from ..engine.rules import load_rules
+
+            rules = load_rules()
+        geometry = BoardGeometry.for_rules(rules, cell)
+        width, height = geometry.pixel_size
+        canvas = MultiCanvas(2, width=width, height=height,
+                             layout=widgets.Layout(width="100%", height="auto", max_width=f"{3 * width}px"))
+        lang = i18n.normalize_lang(lang)
+        speed = widgets.FloatSlider(value=1.0, min=0.25, max=4.0, step=0.25, description=i18n.t("anim.speed", lang),
+                                    layout=widgets.Layout(width="auto", flex="1 1 auto"))
+        skip = widgets.Button(description=i18n.t("anim.skip", lang), icon="forward", disabled=True)
+        status = widgets.HTML(layout=widgets.Layout(min_height="1.6em"))
+        bar = widgets.HBox([speed, skip], layout=widgets.Layout(width="100%", display="flex" if controls else "none"))
+        kwargs.setdefault("layout", widgets.Layout(width="100%"))
+        super().__init__(children=[canvas, bar, status], **kwargs)
+        self.rules = rules
+        self.lang = lang
+        self.cell = cell
+        self.geometry = geometry
+        self.canvas = canvas
+        self.speed = speed
+        self.skip_button = skip
+        self.status = status
+        self.state = state or BoardState()
+        self.player: FramePlayer[tuple[BoardState, Any]] | None = None
+        self._click_callbacks: list[Callable[[Cell], Any]] = []
+        self._static: list[Shape] | None = None
+        skip.on_click(lambda _button: self.skip())
+        canvas.on_client_ready(self.redraw)
+        canvas.on_mouse_down(self.click)
+        self.redraw()
+
+    # --- drawing -----------------------------------------------------------------------------
+
+    @property
+    def static_layer(self) -> Any:
+        return self.canvas[0]
+
+    @property
+    def dynamic_layer(self) -> Any:
+        return self.canvas[1]
+
+    def static_shapes(self) -> list[Shape]:
+        """The static layer's scene (cached per language)."""
+        if self._static is None:
+            self._static = static_scene(self.rules, self.lang, self.cell)
+        return self._static
+
+    def dynamic_shapes(self) -> list[Shape]:
+        """The dynamic layer's scene for the current state."""
+        return dynamic_scene(self.rules, self.state, self.lang, self.cell)
+
+    def redraw(self) -> None:
+        """Draw both layers from scratch (also called when a browser connects)."""
+        with hold_canvas():
+            self.static_layer.clear()
+            paint(self.static_layer, self.static_shapes())
+            self.dynamic_layer.clear()
+            paint(self.dynamic_layer, self.dynamic_shapes())
+
+    def _draw_dynamic(self) -> None:
+        with hold_canvas():
+            self.dynamic_layer.clear()
+            paint(self.dynamic_layer, self.dynamic_shapes())
+
+    # --- state -------------------------------------------------------------------------------
+
+    def show(self, state: BoardState | Iterable[Any] | Any) -> None:
+        """Show a board state, a list of typhoons, or a game (anything with ``.typhoons``)."""
+        if isinstance(state, BoardState):
+            self.state = state
+        elif hasattr(state, "typhoons"):
+            self.state = BoardState.from_game(state)
+        else:
+            self.state = BoardState(typhoons=typhoon_views(state))
+        self._draw_dynamic()
+
+    def update(self, game: Any) -> None:  # type: ignore[override]
+        """Show a game's typhoons; the path preview and trail are cleared, highlights kept."""
+        self.state = replace(BoardState.from_game(game), highlights=self.state.highlights)
+        self._draw_dynamic()
+
+    def highlight(self, cells: Iterable[Cell] = ()) -> None:
+        """Mark ``cells`` (e.g. the legal cells for a new storm); no cells clears the marks."""
+        self.state = replace(self.state, highlights=tuple(tuple(c) for c in cells))  # type: ignore[misc]
+        self._draw_dynamic()
+
+    def preview_path(self, typhoon_or_cell: Any, direction: str | None = None, pips: int = 0) -> list[Cell]:
+        """Draw the path a typhoon (id, typhoon object or start cell) would take, and return its cells.
+
+        ``direction`` defaults to the typhoon's own; ``pips=0`` clears the preview.
+        """
+        start, level, own = self._resolve(typhoon_or_cell)
+        direction = direction or own
+        if direction is None:
+            raise ValueError("a path preview needs a direction (this typhoon has none yet)")
+        if not pips:
+            self.clear_preview()
+            return []
+        self.state = replace(self.state, path=PathPreview(start, direction, int(pips), level))
+        self._draw_dynamic()
+        return path_cells(self.rules, start, direction, int(pips))
+
+    def clear_preview(self) -> None:
+        """Remove the path preview."""
+        self.state = replace(self.state, path=None)
+        self._draw_dynamic()
+
+    def _resolve(self, what: Any) -> tuple[Cell, int, str | None]:
+        if isinstance(what, int) and not isinstance(what, bool):
+            ty = self.state.typhoon(what)
+            if ty is None:
+                raise ValueError(f"there is no typhoon T{what} on the board")
+            return ty.eye, ty.level, ty.direction
+        if isinstance(what, (tuple, list)) and len(what) == 2:
+            return (int(what[0]), int(what[1])), 1, None
+        views = typhoon_views([what])
+        if not views:
+            raise ValueError(f"cannot preview a path from {what!r}: give a typhoon, its id, or a cell (x, y)")
+        return views[0].eye, views[0].level, views[0].direction
+
+    # --- animation ---------------------------------------------------------------------------
+
+    def animate(self, events: Sequence[Any], speed: float | None = None, narrate: bool = True) -> FramePlayer[tuple[BoardState, Any]]:
+        """Play the engine's events on the board, one frame per board change (each step of a move).
+
+        ``speed`` sets the speed slider (1 = one frame every 0.45 s, 2 = twice as fast; 0 =
+        no animation). The Skip button, or :meth:`skip`, jumps to the end.
+        """
+        if self.player is not None:
+            self.player.skip()
+        if speed is not None:
+            if speed <= 0:
+                frames = self._frames(events)
+                self._show_frame(frames[-1], narrate)
+                return FramePlayer([frames[-1]], lambda f: None, lambda: 0).start()
+            self.speed.value = min(max(float(speed), self.speed.min), self.speed.max)
+        frames = self._frames(events)
+        self.skip_button.disabled = False
+        self.player = FramePlayer(frames, lambda f: self._show_frame(f, narrate),
+                                  lambda: SECONDS_PER_FRAME / max(self.speed.value, 0.01), on_done=self._animation_done)
+        return self.player.start()
+
+    def _frames(self, events: Sequence[Any]) -> list[tuple[BoardState, Any]]:
+        frames: list[tuple[BoardState, Any]] = []
+        state = replace(self.state, path=None)
+        for event in events:
+            nxt = apply_event(state, event)
+            if nxt != state or not frames:
+                frames.append((nxt, event))
+            state = nxt
+        return frames or [(state, None)]
+
+    def _show_frame(self, frame: tuple[BoardState, Any], narrate: bool) -> None:
+        self.state, event = frame
+        if narrate and event is not None:
+            try:
+                self.status.value = f"<span style='font-size:1.1em'>{i18n.narrate(event, self.lang, self.rules)}</span>"
+            except KeyError:
+                pass  # an event kind this catalog has no sentence for: keep the last sentence
+        self._draw_dynamic()
+
+    def _animation_done(self) -> None:
+        self.skip_button.disabled = True
+
+    def skip(self) -> None:
+        """Jump to the end of the running animation."""
+        if self.player is not None:
+            self.player.skip()
+
+    # --- input and language ------------------------------------------------------------------
+
+    def on_cell_click(self, callback: Callable[[Cell], Any], remove: bool = False) -> None:
+        """Call ``callback((x, y))`` when a cell is clicked (clicks in the margins are ignored)."""
+        if remove:
+            self._click_callbacks.remove(callback)
+        else:
+            self._click_callbacks.append(callback)
+
+    def click(self, px: float, py: float) -> Cell | None:
+        """Handle a mouse press at canvas pixel ``(px, py)`` (ipycanvas already undoes CSS scaling)."""
+        cell = self.geometry.pixel_to_cell(px, py)
+        if cell is None:
+            return None
+        self.status.value = i18n.t("board.clicked", self.lang, cell=i18n.cell_label(cell, self.lang))
+        for callback in list(self._click_callbacks):
+            callback(cell)
+        return cell
+
+    def set_lang(self, lang: str) -> None:
+        """Switch every label of the board to ``lang`` and redraw."""
+        self.lang = i18n.normalize_lang(lang)
+        self._static = None
+        self.speed.description = i18n.t("anim.speed", self.lang)
+        self.skip_button.description = i18n.t("anim.skip", self.lang)
+        self.redraw()
+
+    def to_svg(self) -> str:
+        """The board as it is now, as SVG (for saved outputs and reports)."""
+        return board_svg(self.rules, lang=self.lang, cell=self.cell, state=self.state)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        # The widget view for live kernels, plus an SVG snapshot that GitHub and nbviewer show.
+        data = super()._repr_mimebundle_(**kwargs) or {}
+        data["image/svg+xml"] = self.to_svg()
+        return data
+
+
+__all__ = ["BoardView", "TyphoonView"]

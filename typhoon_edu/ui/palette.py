@@ -1,0 +1,54 @@
+"""Colours and fonts of the board views, in one place.
+
+Region colours come from the edition's ``regions.toml``; these are the rest. Storm levels are a
+light-to-dark red ramp, and every storm also carries its level name, so colour is never the only
+cue.
+
+>>> LEVEL_FILL[5], text_colour_on("#4c0519")
+('#4c0519', '#ffffff')
+"""
+
+from __future__ import annotations
+
+SEA = "#cfe6f5"
+MARGIN = "#ffffff"
+LAND = "#d8d2bf"
+ZONE = "#16a34a"
+GRID = "#334155"
+INK = "#0f172a"
+HALO = "#ffffff"
+PATTERN = "#0f172a"
+PATH = "#111827"
+HIGHLIGHT = "#f59e0b"
+TRAIL = "#be123c"
+FONT = "'Noto Sans TC', 'Noto Sans CJK TC', 'PingFang TC', 'Microsoft JhengHei', 'Noto Serif CJK TC', sans-serif"
+
+# Level 1..5; index 0 unused so LEVEL_FILL[level] reads naturally.
+LEVEL_FILL = ("#000000", "#fbcfe8", "#f472b6", "#e11d48", "#9f1239", "#4c0519")
+
+
+def text_colour_on(hex_colour: str) -> str:
+    """Black or white, whichever reads better on ``hex_colour`` (WCAG relative luminance).
+
+    >>> text_colour_on("#f1f5f9"), text_colour_on("#3b82f6")
+    ('#0f172a', '#0f172a')
+    """
+    h = hex_colour.lstrip("#")
+    if len(h) == 3:
+        h = "".join(c * 2 for c in h)
+    r, g, b = (int(h[i : i + 2], 16) / 255 for i in (0, 2, 4))
+
+    def lin(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    lum = 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+    return INK if lum > 0.18 else "#ffffff"
+
+
+def level_fill(level: int) -> str:
+    """The colour of a storm of ``level`` (clamped to 1..5).
+
+    >>> level_fill(0) == LEVEL_FILL[1], level_fill(9) == LEVEL_FILL[5]
+    (True, True)
+    """
+    return LEVEL_FILL[min(max(int(level), 1), 5)]

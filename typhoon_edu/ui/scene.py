@@ -1,0 +1,413 @@
+"""The board as a list of plain shapes with pixel geometry: what to draw, not how.
+
+The painter (ipycanvas) and the SVG renderer both draw these records, and tests inspect them
+without a browser. Each shape has a ``role`` (``"region"``, ``"eye"``, ``"arrow"``, …) and a
+``key`` saying what it belongs to (a region key, ``"T2"``, ``"zone1"``).
+
+>>> from typhoon_edu.engine.rules import load_rules
+>>> rules = load_rules()
+>>> shapes = static_scene(rules, "en", cell=40)
+>>> sorted({s.key for s in shapes if s.role == "region"}) == sorted(rules.regions)
+True
+>>> [s.text for s in shapes if s.role == "region-label" and s.key == "Taiwan"]
+['Taiwan']
+>>> state = BoardState(typhoons=(TyphoonView(1, (8, 8), 5, "NNW"),))
+>>> len([s for s in dynamic_scene(rules, state, cell=40) if s.role == "footprint"])
+9
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .. import i18n
+from . import palette
+from .geometry import BoardGeometry, Cell
+from .state import BoardState, PathPreview, TyphoonView
+
+if TYPE_CHECKING:
+    from ..engine.rules import Rules
+
+Point = tuple[float, float]
+
+# The 16 compass points clockwise from north; a point's arrow angle is its index × 22.5°.
+COMPASS16 = ("N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW")
+_STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: str | None = None
+    stroke: str | None = None
+    line_width: float = 1.0
+    alpha: float = 1.0
+    dash: tuple[float, ...] = ()
+    role: str = ""
+    key: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Circle:
+    cx: float
+    cy: float
+    r: float
+    fill: str | None = None
+    stroke: str | None = None
+    line_width: float = 1.0
+    alpha: float = 1.0
+    role: str = ""
+    key: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Line:
+    """A polyline through ``points``."""
+
+    points: tuple[Point, ...]
+    stroke: str = palette.INK
+    line_width: float = 1.0
+    alpha: float = 1.0
+    dash: tuple[float, ...] = ()
+    role: str = ""
+    key: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Polygon:
+    points: tuple[Point, ...]
+    fill: str | None = None
+    stroke: str | None = None
+    line_width: float = 1.0
+    alpha: float = 1.0
+    role: str = ""
+    key: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Text:
+    x: float
+    y: float
+    text: str
+    size: float
+    fill: str = palette.INK
+    bold: bool = False
+    align: str = "center"  # "left", "center", "right"
+    baseline: str = "middle"  # "top", "middle", "bottom"
+    halo: str | None = None  # outline colour that keeps text readable on any background
+    role: str = ""
+    key: str = ""
+
+
+Shape = Rect | Circle | Line | Polygon | Text
+
+
+# --- pure helpers ------------------------------------------------------------------------------
+
+
+def footprint_cells(rules: Rules, eye: Cell, level: int) -> list[Cell]:
+    """The cells a typhoon of ``level`` covers around ``eye`` (its 暴風半徑), clipped to the map.
+
+    >>> from typhoon_edu.engine.rules import load_rules
+    >>> footprint_cells(load_rules(), (0, 0), 3)
+    [(0, 0), (1, 0), (0, 1)]
+    """
+    from ..engine.rules import FOOTPRINT_SHAPES
+
+    lv = rules.level(min(max(int(level), 1), len(rules.levels)))
+    cells = [(eye[0] + dx, eye[1] + dy) for dx, dy in FOOTPRINT_SHAPES[lv.footprint]]
+    return [c for c in cells if rules.map.on_map(*c)]
+
+
+def path_cells(rules: Rules, start: Cell, direction: str, pips: int) -> list[Cell]:
+    """The cells the eye visits for a roll of ``pips`` (start excluded), following the step cycle.
+
+    The list stops at the first cell off the map (that cell is included), as the typhoon is
+    removed there.
+
+    >>> from typhoon_edu.engine.rules import load_rules
+    >>> path_cells(load_rules(), (8, 8), "NNW", 5)
+    [(8, 7), (8, 6), (7, 6), (7, 5), (7, 4)]
+    >>> path_cells(load_rules(), (1, 3), "W", 4)
+    [(0, 3), (-1, 3)]
+    """
+    point = rules.points.get(direction)
+    if point is None:
+        raise ValueError(f"unknown direction {direction!r}; the 16 compass points are {', '.join(rules.points)}")
+    cells: list[Cell] = []
+    x, y = start
+    for i in range(max(int(pips), 0)):
+        dx, dy = _STEP[point.cycle[i % len(point.cycle)]]
+        x, y = x + dx, y + dy
+        cells.append((x, y))
+        if not rules.map.on_map(x, y):
+            break
+    return cells
+
+
+def direction_vector(direction: str) -> Point:
+    """Unit vector (screen coordinates, y down) of a compass point.
+
+    >>> [tuple(round(v, 3) for v in direction_vector(d)) for d in ("N", "E", "SW")]
+    [(0.0, -1.0), (1.0, 0.0), (-0.707, 0.707)]
+    """
+    if direction not in COMPASS16:
+        raise ValueError(f"unknown direction {direction!r}; the 16 compass points are {', '.join(COMPASS16)}")
+    angle = math.radians(COMPASS16.index(direction) * 22.5)
+    # round away float noise (and -0.0) so that e.g. E is exactly (1, 0)
+    return round(math.sin(angle), 12) + 0.0, round(-math.cos(angle), 12) + 0.0
+
+
+def arrow_shapes(tail: Point, head: Point, *, width: float, colour: str, role: str, key: str) -> list[Shape]:
+    """A straight arrow from ``tail`` to ``head``: a line and a triangular head."""
+    dx, dy = head[0] - tail[0], head[1] - tail[1]
+    length = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / length, dy / length
+    size = width * 3.2
+    base = (head[0] - ux * size, head[1] - uy * size)
+    left = (base[0] - uy * size * 0.6, base[1] + ux * size * 0.6)
+    right = (base[0] + uy * size * 0.6, base[1] - ux * size * 0.6)
+    return [
+        Line(points=(tail, base), stroke=colour, line_width=width, role=role, key=key),
+        Polygon(points=(head, left, right), fill=colour, role=role, key=key),
+    ]
+
+
+def _edges(cells: Iterable[Cell], geo: BoardGeometry) -> list[tuple[Point, Point]]:
+    """Outline segments of a set of cells: the cell sides not shared with another cell of the set."""
+    cellset = set(cells)
+    segs = []
+    for x, y in sorted(cellset):
+        ox, oy = geo.cell_origin(x, y)
+        c = geo.cell
+        if (x, y - 1) not in cellset:
+            segs.append(((ox, oy), (ox + c, oy)))
+        if (x, y + 1) not in cellset:
+            segs.append(((ox, oy + c), (ox + c, oy + c)))
+        if (x - 1, y) not in cellset:
+            segs.append(((ox, oy), (ox, oy + c)))
+        if (x + 1, y) not in cellset:
+            segs.append(((ox + c, oy), (ox + c, oy + c)))
+    return segs
+
+
+def _centroid(cells: Sequence[Cell], geo: BoardGeometry) -> Point:
+    """Where a label goes: the cells' mean if it lies on one of the cells, else the nearest cell's centre."""
+    mx = sum(c[0] for c in cells) / len(cells)
+    my = sum(c[1] for c in cells) / len(cells)
+    if (round(mx), round(my)) in set(cells):
+        return geo.cell_centre(mx, my)
+    nearest = min(cells, key=lambda c: (c[0] - mx) ** 2 + (c[1] - my) ** 2)
+    return geo.cell_centre(*nearest)
+
+
+def _pattern(kind: str, ox: float, oy: float, c: float, key: str) -> list[Shape]:
+    """Per-cell hatching that tells regions apart without colour (dots, stripes, …)."""
+    lw = max(1.0, c / 28)
+    style = {"stroke": palette.PATTERN, "line_width": lw, "alpha": 0.45, "role": "pattern", "key": key}
+
+    def seg(x0: float, y0: float, x1: float, y1: float) -> Line:
+        return Line(points=((ox + x0 * c, oy + y0 * c), (ox + x1 * c, oy + y1 * c)), **style)  # type: ignore[arg-type]
+
+    if kind == "dots":
+        return [
+            Circle(cx=ox + fx * c, cy=oy + fy * c, r=c * 0.06, fill=palette.PATTERN, alpha=0.5, role="pattern", key=key)
+            for fx in (0.25, 0.75) for fy in (0.25, 0.75)
+        ]
+    if kind == "stripes":
+        return [seg(0.1, f, 0.9, f) for f in (0.2, 0.5, 0.8)]
+    if kind == "diagonal":
+        return [seg(0.1, 0.5, 0.5, 0.1), seg(0.1, 0.9, 0.9, 0.1), seg(0.5, 0.9, 0.9, 0.5)]
+    if kind == "crosshatch":
+        return [seg(0.1, 0.9, 0.9, 0.1), seg(0.1, 0.1, 0.9, 0.9), seg(0.1, 0.5, 0.5, 0.1), seg(0.5, 0.9, 0.9, 0.5),
+                seg(0.5, 0.1, 0.9, 0.5), seg(0.1, 0.5, 0.5, 0.9)]
+    if kind == "waves":
+        out: list[Shape] = []
+        for fy in (0.3, 0.7):
+            pts = tuple((ox + fx * c, oy + (fy + (0.08 if i % 2 else -0.08)) * c) for i, fx in enumerate((0.1, 0.3, 0.5, 0.7, 0.9)))
+            out.append(Line(points=pts, **style))  # type: ignore[arg-type]
+        return out
+    if kind == "grid":
+        return [seg(f, 0.1, f, 0.9) for f in (0.33, 0.67)] + [seg(0.1, f, 0.9, f) for f in (0.33, 0.67)]
+    return []
+
+
+# --- the two layers ----------------------------------------------------------------------------
+
+
+def static_scene(rules: Rules, lang: str = "en", cell: int = 48) -> list[Shape]:
+    """The static layer: margin, sea, land, regions (colour + pattern + name), zones, grid, coordinates.
+
+    >>> from typhoon_edu.engine.rules import load_rules
+    >>> [s.text for s in static_scene(load_rules(), "zh-TW") if s.role == "zone-label"]
+    ['生成區 1', '生成區 2', '生成區 3']
+    """
+    geo = BoardGeometry.for_rules(rules, cell)
+    gm = rules.map
+    pw, ph = geo.pixel_size
+    ox, oy = geo.cell_origin(0, 0)
+    shapes: list[Shape] = [
+        Rect(x=0, y=0, w=pw, h=ph, fill=palette.MARGIN, role="background"),
+        Rect(x=ox, y=oy, w=gm.width * cell, h=gm.height * cell, fill=palette.SEA, role="sea"),
+    ]
+    region_of = {c: r for r in rules.regions.values() for c in r.cells}
+    for y in range(gm.height):
+        for x in range(gm.width):
+            if gm.is_land(x, y) and (x, y) not in region_of:
+                shapes.append(Rect(x=geo.cell_origin(x, y)[0], y=geo.cell_origin(x, y)[1], w=cell, h=cell, fill=palette.LAND, role="land"))
+    for zone in gm.zones:
+        key = f"zone{zone.index + 1}"
+        for x, y in zone.cells:
+            cx, cy = geo.cell_origin(x, y)
+            shapes.append(Rect(x=cx, y=cy, w=cell, h=cell, fill=palette.ZONE, alpha=0.3, role="zone", key=key))
+    for region in rules.regions.values():
+        for x, y in region.cells:
+            cx, cy = geo.cell_origin(x, y)
+            shapes.append(Rect(x=cx, y=cy, w=cell, h=cell, fill=region.hex, role="region", key=region.key))
+    for region in rules.regions.values():
+        for x, y in region.cells:
+            shapes.extend(_pattern(region.pattern, *geo.cell_origin(x, y), cell, region.key))
+    # grid lines, faint, then outlines of regions and zones on top
+    gx0, gy0 = geo.cell_origin(0, 0)
+    gx1, gy1 = geo.cell_origin(gm.width, gm.height)
+    for x in range(gm.width + 1):
+        px = geo.cell_origin(x, 0)[0]
+        shapes.append(Line(points=((px, gy0), (px, gy1)), stroke=palette.GRID, line_width=1, alpha=0.25, role="grid"))
+    for y in range(gm.height + 1):
+        py = geo.cell_origin(0, y)[1]
+        shapes.append(Line(points=((gx0, py), (gx1, py)), stroke=palette.GRID, line_width=1, alpha=0.25, role="grid"))
+    for zone in gm.zones:
+        for a, b in _edges(zone.cells, geo):
+            shapes.append(Line(points=(a, b), stroke=palette.ZONE, line_width=max(2.0, cell / 16), dash=(cell / 8, cell / 12),
+                               role="zone-border", key=f"zone{zone.index + 1}"))
+    for region in rules.regions.values():
+        for a, b in _edges(region.cells, geo):
+            shapes.append(Line(points=(a, b), stroke=palette.INK, line_width=max(1.5, cell / 24), role="region-border", key=region.key))
+    # coordinates in the margins
+    size = max(9.0, cell * 0.26)
+    for x in range(gm.width):
+        shapes.append(Text(x=geo.cell_centre(x, 0)[0], y=geo.m / 2, text=str(x), size=size, fill=palette.GRID, role="coord", key=f"x{x}"))
+    for y in range(gm.height):
+        shapes.append(Text(x=geo.m / 2, y=geo.cell_centre(0, y)[1], text=str(y), size=size, fill=palette.GRID, role="coord", key=f"y{y}"))
+    # labels last, with a halo so they read over patterns and neighbouring cells
+    for zone in gm.zones:
+        # on the zone's top border, so a storm sitting in the zone does not hide the label
+        px = sum(geo.cell_centre(*c)[0] for c in zone.cells) / len(zone.cells)
+        py = geo.cell_origin(0, min(c[1] for c in zone.cells))[1]
+        shapes.append(Text(x=px, y=py, text=i18n.t("board.zone_short", lang, n=zone.index + 1), size=max(9.0, cell * 0.24),
+                           fill="#14532d", bold=True, halo=palette.HALO, role="zone-label", key=f"zone{zone.index + 1}"))
+    for region in rules.regions.values():
+        px, py = _centroid(region.cells, geo)
+        shapes.append(Text(x=px, y=py, text=i18n.region_name(rules, region.key, lang), size=max(10.0, cell * 0.3),
+                           fill=palette.INK, bold=True, halo=palette.HALO, role="region-label", key=region.key))
+    return shapes
+
+
+def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en", cell: int = 48) -> list[Shape]:
+    """The dynamic layer: trail, footprints, path preview, eyes, arrows, level names, highlights.
+
+    >>> from typhoon_edu.engine.rules import load_rules
+    >>> s = BoardState(typhoons=(TyphoonView(2, (9, 9), 3, "E"),))
+    >>> [x.text for x in dynamic_scene(load_rules(), s, "zh-TW") if x.role == "level-label"]
+    ['中度颱風']
+    """
+    state = state or BoardState()
+    geo = BoardGeometry.for_rules(rules, cell)
+    shapes: list[Shape] = []
+    if len(state.trail) > 1:
+        shapes.append(Line(points=tuple(geo.cell_centre(*c) for c in state.trail), stroke=palette.TRAIL,
+                           line_width=max(2.0, cell / 12), alpha=0.55, role="trail", key=f"T{state.moving}"))
+    for ty in state.typhoons:
+        colour = palette.level_fill(ty.level)
+        for x, y in footprint_cells(rules, ty.eye, ty.level):
+            ox, oy = geo.cell_origin(x, y)
+            shapes.append(Rect(x=ox + 2, y=oy + 2, w=cell - 4, h=cell - 4, fill=colour, alpha=0.35, role="footprint", key=f"T{ty.id}"))
+            shapes.append(Rect(x=ox + 2, y=oy + 2, w=cell - 4, h=cell - 4, stroke=colour, line_width=max(2.0, cell / 16),
+                               role="footprint-border", key=f"T{ty.id}"))
+    if state.path is not None:
+        shapes.extend(path_scene(rules, state.path, lang, cell))
+    for ty in state.typhoons:
+        shapes.extend(_typhoon_shapes(rules, ty, geo, lang))
+    for x, y in state.highlights:
+        ox, oy = geo.cell_origin(x, y)
+        lw = max(3.0, cell / 10)
+        shapes.append(Rect(x=ox + lw / 2, y=oy + lw / 2, w=cell - lw, h=cell - lw, stroke=palette.HIGHLIGHT, line_width=lw,
+                           role="highlight", key=f"{x},{y}"))
+        shapes.append(Rect(x=ox + lw, y=oy + lw, w=cell - 2 * lw, h=cell - 2 * lw, stroke=palette.INK, line_width=1,
+                           dash=(4, 3), role="highlight", key=f"{x},{y}"))
+    return shapes
+
+
+def _typhoon_shapes(rules: Rules, ty: TyphoonView, geo: BoardGeometry, lang: str) -> list[Shape]:
+    cell = geo.cell
+    key = f"T{ty.id}"
+    cx, cy = geo.cell_centre(*ty.eye)
+    colour = palette.level_fill(ty.level)
+    r = cell * 0.34
+    out: list[Shape] = []
+    if ty.direction in COMPASS16:
+        ux, uy = direction_vector(ty.direction)  # type: ignore[arg-type]
+        tail = (cx + ux * r, cy + uy * r)
+        head = (cx + ux * cell * 1.05, cy + uy * cell * 1.05)
+        out += arrow_shapes(tail, head, width=max(2.0, cell / 14), colour=palette.INK, role="arrow", key=key)
+    out.append(Circle(cx=cx, cy=cy, r=r, fill=colour, stroke=palette.INK, line_width=max(1.5, cell / 24), role="eye", key=key))
+    out.append(Text(x=cx, y=cy, text=i18n.typhoon_label(ty.id, lang), size=max(9.0, cell * 0.28), bold=True,
+                    fill=palette.text_colour_on(colour), role="typhoon-label", key=key))
+    out.append(Text(x=cx, y=cy + r + cell * 0.04, text=i18n.level_name(rules, ty.level, lang), size=max(8.0, cell * 0.2),
+                    bold=True, baseline="top", halo=palette.HALO, role="level-label", key=key))
+    return out
+
+
+def path_scene(rules: Rules, path: PathPreview, lang: str = "en", cell: int = 48) -> list[Shape]:
+    """A path preview: a dashed line through the cells, numbered steps, and where it ends.
+
+    >>> from typhoon_edu.engine.rules import load_rules
+    >>> shapes = path_scene(load_rules(), PathPreview((8, 8), "NNW", 5))
+    >>> [s.text for s in shapes if s.role == "path-step" and isinstance(s, Text)]
+    ['1', '2', '3', '4', '5']
+    """
+    geo = BoardGeometry.for_rules(rules, cell)
+    cells = path_cells(rules, path.start, path.direction, path.pips)
+    key = f"{path.start[0]},{path.start[1]}"
+    points = [geo.cell_centre(*path.start)] + [geo.cell_centre(*c) for c in cells]
+    shapes: list[Shape] = []
+    if not cells:
+        return shapes
+    off = not rules.map.on_map(*cells[-1])
+    if off:
+        # stop the line at the board's edge: the storm is gone the moment it steps off
+        (ax, ay), (bx, by) = points[-2], points[-1]
+        points[-1] = ((ax + bx) / 2, (ay + by) / 2)
+    shapes.append(Line(points=tuple(points), stroke=palette.PATH, line_width=max(2.0, cell / 14), dash=(cell / 6, cell / 10),
+                       role="path", key=key))
+    for i, c in enumerate(cells, start=1):
+        if not rules.map.on_map(*c):
+            break
+        px, py = geo.cell_centre(*c)
+        shapes.append(Circle(cx=px, cy=py, r=cell * 0.17, fill="#ffffff", stroke=palette.PATH, line_width=max(1.5, cell / 28),
+                             role="path-step", key=key))
+        shapes.append(Text(x=px, y=py, text=str(i), size=max(8.0, cell * 0.22), bold=True, role="path-step", key=key))
+    if off:
+        ex, ey = points[-1]
+        shapes.append(Text(x=ex, y=ey, text="✕", size=max(10.0, cell * 0.4), fill="#b91c1c", bold=True, halo=palette.HALO,
+                           role="path-off", key=key))
+        shapes.append(Text(x=ex, y=ey + cell * 0.3, text=i18n.t("board.path_off", lang), size=max(8.0, cell * 0.2),
+                           fill="#b91c1c", bold=True, halo=palette.HALO, role="path-off", key=key))
+    else:
+        end = cells[-1]
+        for x, y in footprint_cells(rules, end, path.level):
+            ox, oy = geo.cell_origin(x, y)
+            shapes.append(Rect(x=ox + 3, y=oy + 3, w=cell - 6, h=cell - 6, stroke=palette.PATH, line_width=max(2.0, cell / 20),
+                               dash=(cell / 10, cell / 14), role="path-end", key=key))
+    return shapes
+
+
+def board_scene(rules: Rules, state: BoardState | None = None, lang: str = "en", cell: int = 48) -> list[Shape]:
+    """Both layers, static first: everything a still picture of the board needs."""
+    return static_scene(rules, lang, cell) + dynamic_scene(rules, state, lang, cell)
