@@ -87,6 +87,15 @@ def threat(game: Game) -> list[float]:
             steps = face if mod is None else max(mod[1], face + mod[0])
             for s, d in move_damage(game, t, steps).items():
                 total[s] += d / 6
+    # Shields raised by region abilities this turn (rough factors; they act on every storm this turn).
+    for s, kinds in game.shields.items():
+        for kind in kinds:
+            if kind == "shield_halve":
+                total[s] *= 0.5
+            elif kind == "shield_weaken":
+                total[s] *= 0.3
+        if s in game.cancel_first:
+            total[s] *= 0.5
     if m is not None:
         for s, d in m.dmg.items():
             extra = total[s]
@@ -110,16 +119,20 @@ def evaluate(game: Game, seat: int, known_hand: Counter[str]) -> float:
     th = threat(game)
     after = [max(0.0, hp[s] - th[s]) for s in range(len(hp))]
     others = [after[s] for s in range(len(hp)) if s != seat and hp[s] > 0]
-    lead = after[seat] - (max(others) if others else 0.0)
+    # Hurting the leader matters most, but every rival counts a little (smoother choices).
+    lead = after[seat] - ((max(others) + sum(others) / len(others)) / 2 if others else 0.0)
     if after[seat] <= 0:
         lead -= 100.0
     cards = game.rules.cards
-    hand = Counter(game.hands[seat])
-    value = 0.0
-    for key, cnt in hand.items():
+    values = []
+    for key, cnt in Counter(game.hands[seat]).items():
         known = min(cnt, known_hand.get(key, 0))
         v = CARD_VALUE_COUNTER if cards[key].timing == "counter" else CARD_VALUE_ATTACK
-        value += known * v + (cnt - known) * (CARD_VALUE_ATTACK + CARD_VALUE_COUNTER) / 2
+        values += [v] * known + [(CARD_VALUE_ATTACK + CARD_VALUE_COUNTER) / 2] * (cnt - known)
+    # Cards beyond the hand limit will be discarded at the end of one's own turn: worth little.
+    values.sort(reverse=True)
+    limit = game._hand_limit[seat]
+    value = sum(values[:limit]) + 0.1 * sum(values[limit:])
     if not game.region_spent[seat]:
         value += REGION_CARD_VALUE
     return lead + 0.4 * value
