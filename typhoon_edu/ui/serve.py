@@ -9,8 +9,9 @@ Settings and why:
 * **Preheated kernels** (``--preheat_kernel=True --pool_size=1``): Voilà starts a kernel and runs
   the dashboard notebook *before* anyone opens the page, so opening the URL only has to send the
   already-rendered page and connect the widgets. Measured with ``benchmarks/startup.py`` on the
-  one-button notebook, the time to a visible widget fell from about 2.5 s to about 0.6-0.9 s
-  (2-core machine). One spare kernel is enough for one projector; the pool refills itself.
+  one-button notebook (2 cores, shared with other work), the median time from opening the URL
+  to a visible button fell from 4.1 s to 2.7 s (first visit: 4.4 s to 1.8-2.0 s). One spare
+  kernel is enough for one projector; the pool refills itself about a second after each use.
   Canvases must (and do, per DESIGN.md §3) draw in ``on_client_ready``, because with a
   preheated kernel the notebook ran before the browser connected.
 * **Kernel culling**: a kernel whose tab crashed or lost its network is shut down after

@@ -1,0 +1,1 @@
+"""Real-browser tests: Voilà pages driven by Playwright in Debian's Chromium (see conftest.py)."""

@@ -1,0 +1,323 @@
+"""Helpers for the real-browser tests: Chromium, viewports, screenshots, canvas pixels, Jupyter Server.
+
+The fixtures in ``conftest.py`` wrap these; tests in this folder may also import them directly
+(``from .harness import assert_canvas_not_blank``).
+
+Voilà itself is started through :class:`typhoon_edu.ui.serve.VoilaProcess`, i.e. with the very
+command line ``typhoon-edu serve`` uses, so the tests check what a teacher runs.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # playwright is imported lazily so that collecting the tests never needs it
+    from playwright.sync_api import Browser, Page, Playwright
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOT_DIR = REPO_ROOT / "artifacts" / "screenshots"
+LOG_DIR = REPO_ROOT / "artifacts" / "logs"
+
+#: Debian's chromium; Playwright's own browser download does not work on our machines.
+CHROMIUM_PATH = Path(os.environ.get("TYPHOON_EDU_CHROMIUM", "/usr/bin/chromium"))
+
+#: Flags needed as root, without a GPU, on a machine whose network is closed.
+CHROMIUM_ARGS: tuple[str, ...] = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+)
+
+#: Viewport presets: a classroom laptop and a 1080p projector.
+VIEWPORTS: dict[str, dict[str, int]] = {
+    "laptop": {"width": 1366, "height": 768},
+    "projector": {"width": 1920, "height": 1080},
+}
+
+
+def under_ci() -> bool:
+    """True when running in CI (``CI`` set to a true-ish value), where a missing browser is an error."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def chromium_problem() -> str | None:
+    """Return why the browser tests cannot run here, or ``None`` if they can."""
+    if not CHROMIUM_PATH.is_file():
+        return f"{CHROMIUM_PATH} is missing (install Debian's chromium: apt-get install -y chromium fonts-noto-cjk)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright Python package is missing (pip install -e '.[test]')"
+    return None
+
+
+def launch_chromium(playwright: Playwright, *, headless: bool = True) -> Browser:
+    """Launch Debian's Chromium through Playwright with the flags this environment needs."""
+    return playwright.chromium.launch(executable_path=str(CHROMIUM_PATH), headless=headless, args=list(CHROMIUM_ARGS))
+
+
+def slugify(name: str) -> str:
+    """A file-name-safe version of ``name`` (test ids contain brackets and slashes).
+
+    >>> slugify("test_smoke[laptop-zh-TW]")
+    'test_smoke-laptop-zh-TW'
+    """
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-")
+
+
+_INNER_OVERFLOW_JS = """
+() => {
+    // Voilà's page does not scroll: its #rendered_cells panel does. Find how much is hidden.
+    let extra = 0;
+    for (const el of document.querySelectorAll('body *')) {
+        const style = getComputedStyle(el);
+        if ((style.overflowY === 'auto' || style.overflowY === 'scroll') && el.clientHeight > 0) {
+            extra = Math.max(extra, el.scrollHeight - el.clientHeight);
+        }
+    }
+    return extra;
+}
+"""
+
+#: Tallest screenshot taken by :func:`save_screenshot` (pixels), so a runaway page cannot eat memory.
+MAX_SCREENSHOT_HEIGHT = 8000
+
+
+def save_screenshot(page: Page, name: str, *, full_page: bool = True, directory: Path | None = None) -> Path:
+    """Save a PNG of ``page`` as ``artifacts/screenshots/<name>.png`` and return its path.
+
+    With ``full_page`` the whole app is captured even though, in Voilà, the page itself never
+    scrolls (an inner panel does): the viewport is made tall enough for a moment, then restored.
+    """
+    target_dir = directory or SCREENSHOT_DIR
+    target_dir.mkdir(parents=True, exist_ok=True)
+    path = target_dir / f"{slugify(name)}.png"
+    size = page.viewport_size
+    extra = int(page.evaluate(_INNER_OVERFLOW_JS)) if full_page and size else 0
+    if extra > 0 and size:
+        height = min(size["height"] + extra, MAX_SCREENSHOT_HEIGHT)
+        page.set_viewport_size({"width": size["width"], "height": height})
+        page.wait_for_timeout(300)  # let widgets re-lay out at the new height
+        try:
+            page.screenshot(path=str(path), full_page=True)
+        finally:
+            page.set_viewport_size(size)
+    else:
+        page.screenshot(path=str(path), full_page=full_page)
+    return path
+
+
+@dataclass(frozen=True)
+class CanvasStats:
+    """What the pixels of a canvas (or of the stacked layers of a MultiCanvas) look like.
+
+    ``painted_fraction`` counts pixels that are neither transparent nor the most common colour
+    (the background); ``colours`` counts distinct colours, quantised to 4 bits per channel.
+    """
+
+    width: int
+    height: int
+    layers: int
+    opaque_fraction: float
+    painted_fraction: float
+    colours: int
+
+    @property
+    def blank(self) -> bool:
+        """A canvas is blank if nothing is painted on it, or all of it is one colour."""
+        return self.layers == 0 or self.opaque_fraction == 0.0 or self.colours < 2
+
+
+_CANVAS_STATS_JS = """
+(element) => {
+    const layers = element.tagName === 'CANVAS' ? [element] : Array.from(element.querySelectorAll('canvas'));
+    const sized = layers.filter((c) => c.width > 0 && c.height > 0);
+    if (sized.length === 0) {
+        return {width: 0, height: 0, layers: 0, opaque: 0, painted: 0, colours: 0};
+    }
+    const width = Math.max(...sized.map((c) => c.width));
+    const height = Math.max(...sized.map((c) => c.height));
+    // Composite the layers in DOM order (MultiCanvas stacks them so) onto one scratch canvas.
+    const scratch = document.createElement('canvas');
+    scratch.width = width;
+    scratch.height = height;
+    const ctx = scratch.getContext('2d');
+    for (const layer of sized) { ctx.drawImage(layer, 0, 0); }
+    const data = ctx.getImageData(0, 0, width, height).data;
+    const counts = new Map();
+    let opaque = 0;
+    for (let i = 0; i < data.length; i += 4) {
+        if (data[i + 3] === 0) { continue; }
+        opaque += 1;
+        const key = ((data[i] >> 4) << 12) | ((data[i + 1] >> 4) << 8) | ((data[i + 2] >> 4) << 4) | (data[i + 3] >> 4);
+        counts.set(key, (counts.get(key) || 0) + 1);
+    }
+    let top = 0;
+    for (const n of counts.values()) { if (n > top) { top = n; } }
+    const total = width * height;
+    return {width, height, layers: sized.length, opaque: opaque / total, painted: (opaque - top) / total, colours: counts.size};
+}
+"""
+
+
+def canvas_stats(page: Page, selector: str = "canvas") -> CanvasStats:
+    """Sample every pixel of the first element matching ``selector`` (a canvas, or a MultiCanvas container)."""
+    raw: dict[str, Any] = page.locator(selector).first.evaluate(_CANVAS_STATS_JS)
+    return CanvasStats(
+        width=int(raw["width"]),
+        height=int(raw["height"]),
+        layers=int(raw["layers"]),
+        opaque_fraction=float(raw["opaque"]),
+        painted_fraction=float(raw["painted"]),
+        colours=int(raw["colours"]),
+    )
+
+
+def canvas_pixel(page: Page, selector: str, x: int, y: int) -> tuple[int, int, int, int]:
+    """RGBA of canvas pixel (``x``, ``y``) of the top-most layer that is not transparent there."""
+    rgba: list[int] = page.locator(selector).first.evaluate(
+        """(element, [x, y]) => {
+            const layers = element.tagName === 'CANVAS' ? [element] : Array.from(element.querySelectorAll('canvas'));
+            for (const layer of layers.reverse()) {
+                const px = layer.getContext('2d').getImageData(x, y, 1, 1).data;
+                if (px[3] !== 0) { return Array.from(px); }
+            }
+            return [0, 0, 0, 0];
+        }""",
+        [x, y],
+    )
+    return (rgba[0], rgba[1], rgba[2], rgba[3])
+
+
+def assert_canvas_not_blank(
+    page: Page, selector: str = "canvas", *, timeout: float = 15.0, min_painted: float = 0.01
+) -> CanvasStats:
+    """Wait until the canvas at ``selector`` shows a drawing, and return its stats.
+
+    ipycanvas draws asynchronously after the widget appears (and in Voilà only once the client
+    said it is ready), so this polls rather than sampling once. Fails with the last stats seen.
+    """
+    page.locator(selector).first.wait_for(state="visible", timeout=timeout * 1000)
+    deadline = time.monotonic() + timeout
+    while True:
+        stats = canvas_stats(page, selector)
+        if not stats.blank and stats.painted_fraction >= min_painted:
+            return stats
+        if time.monotonic() > deadline:
+            raise AssertionError(f"canvas {selector!r} is still blank after {timeout:.0f} s: {stats}")
+        page.wait_for_timeout(200)
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class JupyterServerProcess:
+    """Jupyter Server with the Voilà extension, serving ``root_dir``: the way Binder serves.
+
+    ``voila_url("notebooks/dashboard.ipynb")`` is the page a ``urlpath=voila/render/…`` badge
+    opens. ``python`` may point at another environment (e.g. a fresh venv built from binder/).
+    """
+
+    root_dir: Path
+    port: int = 0
+    python: str = sys.executable
+    env: Mapping[str, str] | None = None
+    log_path: Path | None = None
+    token: str = ""
+    extra_args: Sequence[str] = ()
+    process: subprocess.Popen[bytes] | None = field(default=None, init=False, repr=False)
+
+    @property
+    def url(self) -> str:
+        """The server's base URL."""
+        return f"http://127.0.0.1:{self.port}/"
+
+    def voila_url(self, notebook: str) -> str:
+        """URL of ``notebook`` (relative to ``root_dir``) rendered by the Voilà server extension."""
+        return f"{self.url}voila/render/{notebook.lstrip('/')}"
+
+    def command(self) -> list[str]:
+        """The ``jupyter server`` command line."""
+        return [
+            self.python,
+            "-m",
+            "jupyter",
+            "server",
+            f"--ServerApp.root_dir={self.root_dir}",
+            f"--ServerApp.port={self.port}",
+            "--ServerApp.port_retries=0",
+            "--ServerApp.ip=127.0.0.1",
+            "--ServerApp.open_browser=False",
+            "--ServerApp.allow_root=True",  # CI and these machines run as root
+            f"--IdentityProvider.token={self.token}",
+            *self.extra_args,
+        ]
+
+    def start(self) -> JupyterServerProcess:
+        """Start the server without waiting; returns ``self``."""
+        if not self.port:
+            self.port = _free_port()
+        env = dict(os.environ if self.env is None else self.env)
+        log = open(self.log_path, "wb") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
+        try:
+            self.process = subprocess.Popen(
+                self.command(),
+                env=env,
+                cwd=self.root_dir,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+            )
+        finally:
+            if self.log_path:
+                log.close()  # type: ignore[union-attr]
+        return self
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        """Block until ``/api/status`` answers."""
+        assert self.process is not None, "start() first"
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"jupyter server exited with {self.process.returncode} (log: {self.log_path})")
+            try:
+                with urllib.request.urlopen(self.url + "api/status", timeout=5):
+                    return
+            except urllib.error.HTTPError as err:
+                if err.code < 500:
+                    return
+            except (urllib.error.URLError, OSError):
+                pass
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"jupyter server not ready within {timeout:.0f} s (log: {self.log_path})")
+            time.sleep(0.2)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop the server (SIGTERM, then SIGKILL)."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=timeout)

@@ -1,0 +1,63 @@
+"""Generic test configuration: markers and the rule for tests that need a real browser.
+
+Tests marked ``@pytest.mark.browser`` need Debian's Chromium (``/usr/bin/chromium``) and the
+``playwright`` package. Without them they are *skipped* on a developer machine, but *fail* under
+CI (``CI=true``), where ``.ci/run`` installs Chromium: a CI run must never go green by skipping
+its browser tests. Deselect them locally with ``-m "not browser"``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM_PATH = Path(os.environ.get("TYPHOON_EDU_CHROMIUM", "/usr/bin/chromium"))
+
+
+def _under_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def _browser_problem() -> str | None:
+    if not CHROMIUM_PATH.is_file():
+        return f"{CHROMIUM_PATH} is missing (apt-get install -y chromium fonts-noto-cjk)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is missing (pip install -e '.[test]')"
+    return None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the markers (also declared in pyproject.toml, repeated so any config works)."""
+    config.addinivalue_line("markers", "browser: real headless Chromium tests (Playwright driving Debian's chromium)")
+    config.addinivalue_line("markers", "slow: long property or simulation tests")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Skip (locally) or fail (under CI) a browser test when the browser cannot run."""
+    if item.get_closest_marker("browser") is None:
+        return
+    problem = _browser_problem()
+    if problem is None:
+        return
+    if _under_ci():
+        pytest.fail(f"browser test cannot run under CI: {problem}", pytrace=False)
+    pytest.skip(f"browser test skipped: {problem}")
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    """The repository's root folder."""
+    return REPO_ROOT
+
+
+@pytest.fixture(scope="session")
+def artifacts_dir() -> Path:
+    """``artifacts/`` at the repository root (gitignored): screenshots, logs, reports."""
+    path = REPO_ROOT / "artifacts"
+    path.mkdir(exist_ok=True)
+    return path
