@@ -343,22 +343,24 @@ class Game:
         if ph == "move_choose":
             return [_act("move", None, tid) for tid in self.unmoved]
         if ph == "discard":
-            return [Action("discard", card=c) for c in sorted(set(self.hands[self.active_seat]))]
+            return [_new(Action, ("discard", c, None, None, None, None)) for c in sorted(set(self.hands[self.active_seat]))]
+        cells = self._b.cells
         if ph == "setup_place":
-            return [Action("place", cell=self._b.cell(c)) for c in self._free_cells(self.setup_zones)]
+            return [_new(Action, ("place", None, None, cells[c], None, None)) for c in self._free_cells(self.setup_zones)]
         if ph == "refill":
-            return [Action("place", cell=self._b.cell(c)) for c in self._free_cells()]
+            return [_new(Action, ("place", None, None, cells[c], None, None)) for c in self._free_cells()]
         if ph == "setup_aim":
-            return [Action("aim", typhoon=tid) for tid in self.pending_dir]
+            return [_new(Action, ("aim", None, tid, None, None, None)) for tid in self.pending_dir]
         return []
 
     def _free_cells(self, zones: Sequence[int] | None = None) -> list[int]:
-        covered = set()
+        """Generation-zone cells that no typhoon's storm radius covers (in zone order)."""
         fp = self._b.footprint
-        for t in self.typhoons_:
-            covered.update(fp[t.level][t.cell])
-        zs = range(len(self._b.zones)) if zones is None else zones
-        return [c for z in zs for c in self._b.zones[z] if c not in covered]
+        covered = {c for t in self.typhoons_ for c in fp[t.level][t.cell]}
+        if zones is None:
+            return [c for c in self._b.zone_cells if c not in covered]
+        zs = self._b.zones
+        return [c for z in zones for c in zs[z] if c not in covered]
 
     def _card_actions(self, seat: int, timing: str) -> list[Action]:
         out: list[Action] = []
@@ -385,8 +387,10 @@ class Game:
             return [_new(Action, (kind, key, t.id, None, d, None)) for t in ts for d in dirs if d != t.direction]
         if k == "hold":
             return [_new(Action, (kind, key, t.id, None, None, None)) for t in ts if t.id not in self.holds]
-        if k in ("roll", "push"):
+        if k == "roll":
             return [_new(Action, (kind, key, t.id, None, None, None)) for t in ts if t.id not in self.holds]
+        if k == "push":
+            return [_new(Action, (kind, key, t.id, None, None, None)) for t in ts]
         if k == "add_depression":
             if len(ts) >= MAX_TYPHOONS:
                 return []

@@ -29,6 +29,7 @@ from ipycanvas import MultiCanvas, hold_canvas
 
 from .. import i18n
 from .animation import FramePlayer
+from .canvas_ready import when_client_ready
 from .geometry import BoardGeometry, Cell
 from .painter import paint
 from .scene import Shape, dynamic_scene, path_cells, static_scene
@@ -79,7 +80,7 @@ class BoardView(widgets.VBox):
         self._click_callbacks: list[Callable[[Cell], Any]] = []
         self._static: list[Shape] | None = None
         skip.on_click(lambda _button: self.skip())
-        canvas.on_client_ready(self.redraw)
+        when_client_ready(canvas, self.redraw)
         canvas.on_mouse_down(self.click)
         self.redraw()
 

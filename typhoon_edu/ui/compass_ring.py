@@ -20,6 +20,7 @@ from ipycanvas import Canvas, hold_canvas
 from .. import i18n
 from . import palette
 from .animation import FramePlayer
+from .canvas_ready import when_client_ready
 from .painter import paint
 from .scene import Circle, Polygon, Shape, Text, arrow_shapes
 from .svg import shapes_to_svg
@@ -139,7 +140,7 @@ class CompassRing(widgets.VBox):
         self.player: FramePlayer[str] | None = None
         self._callbacks: list[Callable[[str], Any]] = []
         self._last_roll: tuple[int, str, str] | None = None
-        canvas.on_client_ready(self.redraw)
+        when_client_ready(canvas, self.redraw)
         self.redraw()
 
     def shapes(self) -> list[Shape]:
