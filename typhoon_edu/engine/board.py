@@ -31,6 +31,7 @@ class Board:
     zones: tuple[tuple[int, ...], ...]  # zone -> cells in reading order
     zone_of: tuple[int, ...]  # cell -> zone index or -1
     cells: tuple[tuple[int, int], ...]  # cell index -> (x, y)
+    zone_cells: tuple[int, ...]  # every zone cell, zone by zone
 
     def index(self, cell: tuple[int, int]) -> int:
         return cell[1] * self.width + cell[0]
@@ -91,4 +92,5 @@ def _build(rules: Rules) -> Board:
         for c in cells:
             zone_of[c] = z
     cells = tuple((i % w, i // w) for i in range(w * h))
-    return Board(w, h, land, keys, tuple(region_of), step, tuple(footprint), tuple(hits), zones, tuple(zone_of), cells)
+    return Board(w, h, land, keys, tuple(region_of), step, tuple(footprint), tuple(hits), zones, tuple(zone_of), cells,
+                 tuple(c for z in zones for c in z))

@@ -209,6 +209,7 @@ class Game:
         self.names_played: set[str] = set()
         self.holds: set[int] = set()
         self.roll_mods: dict[int, tuple[int, int]] = {}
+        self.level_base: dict[int, int] = {}  # level before this turn's first level card, per typhoon
         self.shields: dict[int, list[str]] = {}
         self.shield_delta: dict[int, int] = {}
         self.cancel_first: set[int] = set()
@@ -234,6 +235,7 @@ class Game:
         g.names_played = set(self.names_played)
         g.holds = set(self.holds)
         g.roll_mods = dict(self.roll_mods)
+        g.level_base = dict(self.level_base)
         g.shields = {k: list(v) for k, v in self.shields.items()}
         g.shield_delta = dict(self.shield_delta)
         g.cancel_first = set(self.cancel_first)
@@ -428,12 +430,12 @@ class Game:
         return out
 
     def _may_counter(self, seat: int) -> bool:
-        """Whether ``seat`` holds a counter card it may play now (a window opens only then)."""
-        if self.fn_played[seat] >= 2 or self.region_turn[seat] or self._hp[seat] <= 0:
-            return False
-        cards = self.rules.cards
-        names = self.names_played
-        return any(cards[k].timing == "counter" and k not in names for k in self.hands[seat])
+        """Whether ``seat`` is entitled to a counter window (RULES §6.5).
+
+        It does not depend on the cards held, so a window (or its absence) never tells the
+        table whether a player holds a counter card.
+        """
+        return self.fn_played[seat] < 2 and not self.region_turn[seat] and self._hp[seat] > 0
 
     # ------------------------------------------------------------------ apply
     def apply(self, action: Action | str | int) -> list[ev.Event]:
@@ -521,6 +523,10 @@ class Game:
             if self.fn_played[seat]:
                 return f"{who} played a function card this turn, so the region card must wait"
             return f"the region card cannot be used like {act.notation!r}; {self.rules.regions[who].ability.text_en}"
+        allowed_now = {"place": ("setup_place", "refill"), "aim": ("setup_aim",), "move": ("move_choose",),
+                       "discard": ("discard",), "region": ("attack",)}
+        if act.kind in allowed_now and self.phase not in allowed_now[act.kind]:
+            return f"{act.notation!r} is not possible now: {who} must {self._phase_hint()}"
         if act.kind == "place" and act.cell is not None:
             x, y = act.cell
             if not self.rules.map.on_map(x, y):
@@ -659,7 +665,7 @@ class Game:
         self._emit(ev.CardPlayed(region, key, eff is not card.effect, act.typhoon, act.cell, act.direction, counter))  # type: ignore[arg-type]
         self._apply_effect(eff, seat, act, key)  # type: ignore[arg-type]
         if counter:
-            if self.phase == "counter" and (self.fn_played[seat] >= 2 or self._counter_actions(seat) == [_PASS]):
+            if self.phase == "counter" and self.fn_played[seat] >= 2:
                 self._close_window()
         elif self.phase == "attack" and self.fn_played[seat] >= 2:
             self._next_attacker()
@@ -683,7 +689,14 @@ class Game:
         p = eff.params
         t = self._find(act.typhoon) if act.typhoon is not None else None
         if k == "level":
-            self._change_level(t, p["delta"], cause)  # type: ignore[arg-type]
+            # Alike effects (same kind, same typhoon, this turn): the later replaces the earlier.
+            base = self.level_base.get(t.id)  # type: ignore[union-attr]
+            if base is None:
+                self.level_base[t.id] = t.level  # type: ignore[union-attr]
+                self._change_level(t, p["delta"], cause)  # type: ignore[arg-type]
+            else:
+                target = min(5, base + p["delta"])
+                self._change_level(t, target - t.level, cause) if target != t.level or target < 1 else None  # type: ignore[union-attr,arg-type]
         elif k == "level_all":
             for ty in list(self.typhoons_):
                 self._change_level(ty, p["delta"], cause)
@@ -815,18 +828,14 @@ class Game:
             elif ph == "stepping":
                 self._step_on()
             elif ph == "attack":
-                if not self._skip_if_forced():
-                    return
+                return
             elif ph == "attack_next":
                 self.phase = "attack"
                 self._next_attacker()
             elif ph == "counter":
-                acts = self._counter_actions(self.decider)
-                if len(acts) == 1:
-                    self._close_window()
-                else:
-                    self._legal = acts
+                if self._may_counter(self.decider):
                     return
+                self._close_window()
             elif ph == "move_choose":
                 if not self.unmoved:
                     self._after_moves()
@@ -860,15 +869,6 @@ class Game:
                     return
             else:  # setup_place, over
                 return
-
-    def _skip_if_forced(self) -> bool:
-        """In the attack phase, skip a player whose only choice is to pass."""
-        acts = self._attack_actions(self.decider)
-        if len(acts) == 1:
-            self._next_attacker()
-            return True
-        self._legal = acts
-        return False
 
     def _turn_start(self) -> None:
         self._turn_reset()
@@ -1174,6 +1174,7 @@ class Game:
             "names_played": sorted(self.names_played),
             "holds": sorted(self.holds),
             "roll_mods": sorted([k, *v] for k, v in self.roll_mods.items()),
+            "level_base": sorted(self.level_base.items()),
             "shields": sorted([k, sorted(v)] for k, v in self.shields.items()),
             "cancel_first": sorted(self.cancel_first),
             "attack_queue": list(self.attack_queue),

@@ -83,6 +83,9 @@ class RulesDataError(ValueError):
         super().__init__(f"{file}: {entry}: {rule}")
         self.file, self.entry, self.rule = file, entry, rule
 
+    def __reduce__(self) -> tuple[type, tuple[str, str, str]]:  # picklable across processes
+        return (type(self), (self.file, self.entry, self.rule))
+
 
 @dataclass(frozen=True)
 class Effect:

@@ -104,8 +104,8 @@ def game_from_json(text: str | bytes, rules: Rules | None = None) -> Game:
         game = replay(setup, seed, parsed, rules)
     except (IllegalActionError, ValueError) as exc:
         raise SaveFileError(f"the save file cannot be replayed: {exc}") from None
-    want = data.get("state_digest")
-    if want is not None and want != game.digest():
+    want = _need(data, "state_digest", str, "the digest of the saved state")
+    if want != game.digest():
         raise SaveFileError("the replayed game does not match the state recorded in the file; it was edited or damaged")
     return game
 

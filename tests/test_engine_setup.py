@@ -1,0 +1,156 @@
+"""Setup (RULES.md section 5) and the advanced variant (section 10)."""
+
+from __future__ import annotations
+
+import pytest
+from engine_helpers import P3, P4, check_invariants, notations, of, roll, setup_manual
+
+from typhoon_edu import CHANCE, Game, load_rules
+
+RULES = load_rules()
+ZONE_CELLS = {z.index: set(z.cells) for z in RULES.map.zones}
+
+
+def test_setup_hp_hands_round_and_indicator():
+    g = Game.new(P4, seed=11, dice="manual")
+    assert g.hp == {"Taiwan": 30, "Japan": 50, "Korea": 40, "Philippines": 40}
+    for p in P4:
+        assert len(g.hand(p)) == RULES.regions[p].size  # starting hand = region size
+    assert g.round == 1
+    assert g.compass == "N"
+    assert g.draw_pile_size == 54 - (3 + 5 + 4 + 4)
+    assert g.discard_pile == []
+    assert g.typhoons == []
+    assert (g.phase, g.current_player, g.active) == ("setup_place", "Taiwan", "Taiwan")
+
+
+def test_start_player_is_taiwan_even_when_not_seated_first():
+    g = Game.new(["Japan", "Korea", "Taiwan"], seed=1)
+    assert g.current_player == "Taiwan" and g.active == "Taiwan"
+
+
+def test_start_player_without_taiwan_is_first_or_chosen():
+    assert Game.new(["Japan", "Korea", "Philippines"], seed=1).active == "Japan"
+    g = Game.new(["Japan", "Korea", "Philippines"], seed=1, start="Korea")
+    assert g.active == "Korea" and g.current_player == "Korea"
+
+
+@pytest.mark.parametrize("players", [["Taiwan", "Japan"], P4 + ["CentralChina", "SouthChina"], ["Taiwan", "Taiwan", "Japan"]])
+def test_player_count_and_distinct_regions(players):
+    with pytest.raises(ValueError):
+        Game.new(players, seed=1)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_three_to_five_players(n):
+    players = ["Taiwan", "Philippines", "Korea", "CentralChina", "SouthChina"][:n]
+    g = Game.new(players, seed=2)
+    assert g.players == tuple(players)  # seated in the order given (clockwise)
+    assert sum(len(g.hand(p)) for p in players) + g.draw_pile_size == 54
+
+
+def test_setup_places_one_depression_in_each_zone():
+    g = Game.new(P3, seed=4, dice="manual")
+    all_zone_cells = set().union(*ZONE_CELLS.values())
+    assert {a.cell for a in g.legal_actions()} == all_zone_cells
+    g.apply("place 9,9")  # zone 1
+    offered = {a.cell for a in g.legal_actions()}
+    assert offered == ZONE_CELLS[1] | ZONE_CELLS[2]  # zone 1 already has its storm
+    g.apply("place 12,8")
+    assert {a.cell for a in g.legal_actions()} == ZONE_CELLS[2]
+    g.apply("place 15,10")
+    assert g.phase == "setup_aim" and g.current_player == "Taiwan"
+    assert [(t.eye, t.level, t.direction) for t in g.typhoons] == [((9, 9), 1, None), ((12, 8), 1, None), ((15, 10), 1, None)]
+
+
+def test_setup_direction_order_is_chosen_by_the_start_player():
+    g = Game.new(P3, seed=4, dice="manual")
+    for cell in ("8,8", "11,7", "14,9"):
+        g.apply(f"place {cell}")
+    assert notations(g) == ["aim T1", "aim T2", "aim T3"]
+    g.apply("aim T3")
+    assert g.current_player == CHANCE
+    roll(g, 4)  # N -> 4 -> WSW for T3
+    assert g.typhoon(3).direction == "WSW"
+    assert notations(g) == ["aim T1", "aim T2"]
+    g.apply("aim T2")
+    roll(g, 1)  # WSW -> WNW
+    evs = roll(g, 2)  # the last one is aimed without asking: WNW -> N
+    assert g.typhoon(2).direction == "WNW"
+    assert g.typhoon(1).direction == "N"
+    assert of(evs, "DirectionRolled")[0].typhoon == 1
+    assert g.phase == "attack" and g.round == 1
+
+
+def test_first_turn_after_setup_start_player_draws_three_others_one():
+    g = setup_manual(P4, seed=5)
+    drawn = of(g.events, "CardsDrawn")[-4:]
+    assert [(e.player, e.count) for e in drawn] == [("Taiwan", 3), ("Japan", 1), ("Korea", 1), ("Philippines", 1)]
+    assert len(g.hand("Taiwan")) == 3 + 3
+    assert len(g.hand("Japan")) == 5 + 1
+    check_invariants(g)
+
+
+def test_unused_region_is_land_with_no_owner():
+    """Philippines is not playing: a storm over it damages no one, but it still makes landfall."""
+    from engine_helpers import scn
+
+    g = scn(P3, typhoons=[((7, 8), 3, "S")], phase="move")
+    evs = roll(g, 2)  # (7,9) then (7,10): Philippine cells, nobody owns them in this game
+    assert of(evs, "RegionHit") == [] and of(evs, "DamageDealt") == []
+    assert [(e.old, e.new) for e in of(evs, "Landfall")] == [(3, 2)]
+    assert g.hp == {"Taiwan": 30, "Japan": 50, "Korea": 40}
+
+
+# ---------------------------------------------------------------- advanced variant (section 10)
+def test_advanced_setup_places_levels_one_to_five_by_dice():
+    g = Game.new(["Japan", "Korea", "Philippines"], seed=3, dice="manual", variant="advanced")
+    assert g.current_player == CHANCE
+    placed = []
+    while g.current_player == CHANCE:
+        placed += of(g.apply(2), "TyphoonPlaced")
+    assert sorted(e.level for e in placed) == [1, 2, 3, 4, 5]
+    all_zone_cells = set().union(*ZONE_CELLS.values())
+    for e in placed:
+        assert e.cell in all_zone_cells and e.by == "Japan"
+    # no new tile's eye is under an earlier typhoon's footprint
+    for i, t in enumerate(g.typhoons):
+        for u in g.typhoons[:i]:
+            assert t.eye not in g.footprint(u)
+    assert all(t.direction in RULES.ring for t in g.typhoons)
+    assert g.phase == "attack" and g.active == "Japan" and g.round == 1
+
+
+def test_advanced_is_one_round():
+    g = Game.new(["Japan", "Korea", "Philippines"], seed=8, variant="advanced")
+    turns = []
+    import random
+
+    rng = random.Random(0)
+    while not g.is_over:
+        turns += [e.player for e in g.apply(rng.choice(g.legal_actions())) if e.kind == "TurnStarted"]
+    assert g.round == 1
+    assert len(turns) <= 3 and len(set(turns)) == len(turns)
+    assert of(g.events, "RoundStarted") == []
+    assert g.events[-1].kind == "GameOver"
+
+
+def test_advanced_refill_still_uses_tropical_depressions():
+    import random
+
+    for seed in range(40):
+        g = Game.new(["Japan", "Korea", "Philippines"], seed=seed, variant="advanced")
+        rng = random.Random(seed)
+        while not g.is_over:
+            for e in g.apply(rng.choice(g.legal_actions())):
+                if e.kind == "TyphoonPlaced" and e.by != "Japan":
+                    assert e.level == 1
+        placed_later = [e for e in of(g.events, "TyphoonPlaced")[5:]]
+        assert all(e.level == 1 for e in placed_later)
+
+
+def test_invalid_variant_and_dice_mode():
+    with pytest.raises(ValueError):
+        Game.new(P3, seed=1, variant="expert")
+    with pytest.raises(ValueError):
+        Game.new(P3, seed=1, dice="loaded")

@@ -1,0 +1,175 @@
+"""A broken edition data file raises RulesDataError naming the file, the entry and the rule broken."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+
+import pytest
+
+from typhoon_edu import Game, RulesDataError, load_rules
+from typhoon_edu.engine.rules import DATA_DIR
+
+
+@pytest.fixture
+def data(tmp_path):
+    folder = tmp_path / "edition"
+    shutil.copytree(DATA_DIR, folder)
+    return folder
+
+
+def edit(folder, name, old, new, count=1):
+    path = folder / name
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) >= count, f"{old!r} not found in {name}: the test needs updating"
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
+
+
+def broken(folder) -> RulesDataError:
+    with pytest.raises(RulesDataError) as info:
+        load_rules(folder)
+    err = info.value
+    assert str(err) == f"{err.file}: {err.entry}: {err.rule}"
+    return err
+
+
+def test_the_copy_loads_and_plays(data):
+    rules = load_rules(data)
+    assert rules.digest == load_rules().digest
+    g = Game.new(["Taiwan", "Japan", "Korea"], seed=1, rules=rules)
+    assert g.current_player == "Taiwan"
+
+
+def test_region_with_the_wrong_cell_count(data):
+    edit(data, "regions.toml", 'key = "Taiwan"\nmark = "T"\nname_en = "Taiwan"\nname_zh = "台灣"\ncolour = "blue"\nhex = "#3b82f6"\npattern = "dots"\nsize = 3\nhp = 30',
+         'key = "Taiwan"\nmark = "T"\nname_en = "Taiwan"\nname_zh = "台灣"\ncolour = "blue"\nhex = "#3b82f6"\npattern = "dots"\nsize = 4\nhp = 40')
+    err = broken(data)
+    assert (err.file, err.entry) == ("regions.toml", "region Taiwan")
+    assert "size is 4" in err.rule and "3 cells" in err.rule
+
+
+def test_region_hp_not_ten_times_its_size(data):
+    edit(data, "regions.toml", "size = 5\nhp = 50", "size = 5\nhp = 55")
+    err = broken(data)
+    assert (err.file, err.entry) == ("regions.toml", "region Japan")
+    assert "10 x size" in err.rule
+
+
+def test_unknown_direction_in_the_ring(data):
+    edit(data, "compass.toml", 'stops = ["N", "NNE", "NE", "E", "WSW", "WNW", "NNW"]', 'stops = ["N", "NNE", "NE", "E", "WSW", "XYZ", "NNW"]')
+    err = broken(data)
+    assert (err.file, err.entry) == ("compass.toml", "ring")
+    assert "unknown direction 'XYZ'" in err.rule
+
+
+def test_step_cycle_with_a_diagonal_letter(data):
+    edit(data, "compass.toml", 'key = "NNE"\nname_en = "north-northeast"\nname_zh = "北北東"\ncycle = ["N", "N", "E"]',
+         'key = "NNE"\nname_en = "north-northeast"\nname_zh = "北北東"\ncycle = ["N", "X"]')
+    err = broken(data)
+    assert (err.file, err.entry) == ("compass.toml", "point NNE")
+    assert "N, E, S, W" in err.rule
+
+
+def test_deck_not_54(data):
+    edit(data, "cards.toml", 'key = "warm_ocean"\nname_en = "Warm Ocean"\nname_zh = "暖洋加溫"\ncount = 6',
+         'key = "warm_ocean"\nname_en = "Warm Ocean"\nname_zh = "暖洋加溫"\ncount = 7')
+    err = broken(data)
+    assert (err.file, err.entry) == ("cards.toml", "deck")
+    assert "54" in err.rule and "55" in err.rule
+
+
+def test_card_with_no_effect(data):
+    edit(data, "cards.toml", 'target = "zone_cell"\neffect = { kind = "add_depression" }\n', 'target = "zone_cell"\n')
+    err = broken(data)
+    assert (err.file, err.entry) == ("cards.toml", "card tropical_disturbance")
+    assert "no effect" in err.rule
+
+
+def test_card_with_an_unknown_effect_kind(data):
+    edit(data, "cards.toml", 'effect = { kind = "hold" }', 'effect = { kind = "teleport" }')
+    err = broken(data)
+    assert (err.file, err.entry) == ("cards.toml", "card blocking_high")
+    assert "unknown effect kind 'teleport'" in err.rule
+
+
+def test_card_timing_that_does_not_fit_its_effect(data):
+    edit(data, "cards.toml", 'count = 4\ntiming = "counter"\ntarget = "none"\neffect = { kind = "cancel_damage" }',
+         'count = 4\ntiming = "attack"\ntarget = "none"\neffect = { kind = "cancel_damage" }')
+    err = broken(data)
+    assert (err.file, err.entry) == ("cards.toml", "card evacuation")
+    assert "does not fit the timing" in err.rule
+
+
+def test_restricted_effect_for_an_unknown_region(data):
+    edit(data, "cards.toml", 'regions = ["Philippines"]', 'regions = ["Atlantis"]')
+    err = broken(data)
+    assert (err.file, err.entry) == ("cards.toml", "card warm_ocean, restricted effect")
+    assert "unknown region 'Atlantis'" in err.rule
+
+
+def test_ability_for_an_unknown_region(data):
+    edit(data, "regions.toml", '[[abilities]]\nregion = "Korea"', '[[abilities]]\nregion = "Atlantis"')
+    err = broken(data)
+    assert (err.file, err.entry) == ("regions.toml", "ability cool_yellow_sea")
+    assert "unknown region 'Atlantis'" in err.rule
+
+
+def test_ability_that_is_a_counter_effect(data):
+    edit(data, "regions.toml", 'effect = { kind = "level_all", delta = -1 }', 'effect = { kind = "cancel_damage" }')
+    err = broken(data)
+    assert (err.file, err.entry) == ("regions.toml", "ability cold_surge")
+    assert "counter effect" in err.rule
+
+
+def test_zone_on_land(data):
+    edit(data, "map.toml", "cells = [[8, 8], [9, 8], [8, 9], [9, 9]]", "cells = [[8, 8], [9, 8], [6, 6], [9, 9]]")
+    err = broken(data)
+    assert (err.file, err.entry) == ("map.toml", "zone 1")
+    assert "(6, 6) is on land" in err.rule
+
+
+def test_zone_off_the_map(data):
+    edit(data, "map.toml", "cells = [[14, 9], [15, 9], [14, 10], [15, 10]]", "cells = [[14, 9], [16, 9]]")
+    err = broken(data)
+    assert (err.file, err.entry) == ("map.toml", "zone 3")
+    assert "off the" in err.rule
+
+
+def test_ragged_map_row(data):
+    edit(data, "map.toml", '"##SSS~T~~~~~~~~~",', '"##SSS~T~~~~~~~~",')
+    err = broken(data)
+    assert (err.file, err.entry) == ("map.toml", "row y=6")
+
+
+def test_unknown_footprint(data):
+    edit(data, "levels.toml", 'footprint = "square"', 'footprint = "circle"')
+    err = broken(data)
+    assert (err.file, err.entry) == ("levels.toml", "level #5")
+    assert "unknown footprint 'circle'" in err.rule
+
+
+@pytest.mark.parametrize("name", ["map.toml", "compass.toml", "levels.toml", "regions.toml", "cards.toml"])
+def test_invalid_toml(data, name):
+    (data / name).write_text((data / name).read_text(encoding="utf-8") + "\nthis is = = not toml [\n", encoding="utf-8")
+    err = broken(data)
+    assert (err.file, err.entry) == (name, "file")
+    assert "not valid UTF-8 TOML" in err.rule
+
+
+def test_missing_file(data):
+    (data / "levels.toml").unlink()
+    err = broken(data)
+    assert (err.file, err.entry) == ("levels.toml", "file")
+    assert "cannot be read" in err.rule
+
+
+def test_rules_data_error_is_a_value_error():
+    assert issubclass(RulesDataError, ValueError)
+
+
+def test_rules_are_immutable():
+    rules = load_rules()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.ring = ("N",)  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        rules.cards["warm_ocean"] = None  # type: ignore[index]
