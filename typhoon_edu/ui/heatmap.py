@@ -1,0 +1,357 @@
+"""A risk heat map on the board: each cell coloured by how often storms covered it, with its number.
+
+Three parts, as for the board (DESIGN.md §3):
+
+* pure functions that turn a rows x cols array of hit probabilities into scene shapes
+  (:func:`heat_scene`: coloured cells, a number in every reached cell, region outlines and
+  names on top, and a legend strip under the map);
+* :func:`heatmap_svg` / :class:`HeatMapSVG` for saved notebook outputs, GitHub and nbviewer;
+* :class:`HeatMapView`, an ipycanvas ``MultiCanvas`` (board layer + heat layer) that draws in
+  ``on_client_ready`` so the map is not blank in Voilà.
+
+The colours are ColorBrewer's 7-class *YlOrRd* ramp (light yellow → dark red), a sequential
+scheme that stays in order for the common colour-vision deficiencies because its lightness falls
+steadily; every reached cell also shows its percentage, so colour is never the only cue. The bins
+are fixed (not scaled to the data), so two maps made with different settings can be compared by
+eye.
+
+>>> import numpy as np
+>>> from typhoon_edu.engine.rules import load_rules
+>>> rules = load_rules()
+>>> p = np.zeros((12, 16)); p[8, 8] = 0.25; p[0, 0] = 0.003
+>>> shapes = heat_scene(rules, p, "en", cell=32)
+>>> [(s.key, s.fill) for s in shapes if s.role == "heat-cell"]
+[('0,0', '#ffffb2'), ('8,8', '#e31a1c')]
+>>> [s.text for s in shapes if s.role == "heat-value"]
+['<1', '25']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+import numpy as np
+from ipycanvas import MultiCanvas, hold_canvas
+
+from .. import i18n
+from . import palette
+from .canvas_ready import when_client_ready
+from .geometry import BoardGeometry
+from .painter import paint
+from .scene import Rect, Shape, Text, static_scene
+from .svg import shapes_to_svg
+
+if TYPE_CHECKING:
+    from ..engine.rules import Rules
+
+#: ColorBrewer YlOrRd, 7 classes (colorbrewer2.org marks it colour-blind safe): low → high risk.
+HEAT_COLOURS: tuple[str, ...] = ("#ffffb2", "#fed976", "#feb24c", "#fd8d3c", "#fc4e2a", "#e31a1c", "#b10026")
+
+#: Bin edges (probabilities). Bin i holds ``EDGES[i] < p <= EDGES[i + 1]``, except that bin 0 starts just above 0.
+HEAT_EDGES: tuple[float, ...] = (0.0, 0.01, 0.02, 0.05, 0.10, 0.20, 0.50, 1.0)
+
+HEAT_ALPHA = 0.88  # the board shows through a little: land stays a shade darker than sea
+LEGEND_ROWS = 1.7
+# roles of the board's static scene that the heat layer draws again above the colours (borders first)
+_REDRAWN = ("zone-border", "region-border", "zone-label", "region-label")  # height of the legend strip, in cells
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    """One swatch of the legend: its colour and its range in per cent (``"5–10"``)."""
+
+    colour: str
+    label: str
+
+
+def heat_bins(p: np.ndarray | Sequence[float]) -> np.ndarray:
+    """The colour bin (0–6) of each probability; ``-1`` where ``p`` is 0 (no storm got there).
+
+    Upper edges are inclusive, so exactly 1 %, 2 %, 5 % … fall in the lower bin.
+
+    >>> heat_bins([0.0, 0.004, 0.01, 0.011, 0.2, 0.21, 1.0]).tolist()
+    [-1, 0, 0, 1, 4, 5, 6]
+    """
+    arr = np.asarray(p, dtype=float)
+    if arr.size and (np.nanmin(arr) < 0.0 or np.nanmax(arr) > 1.0):
+        raise ValueError("hit probabilities must lie between 0 and 1")
+    bins = np.searchsorted(np.asarray(HEAT_EDGES[1:-1]), arr, side="left")
+    return np.where(arr > 0.0, bins, -1)
+
+
+def heat_colour(p: float) -> str | None:
+    """The fill colour of one probability (``None`` for 0: the board shows through).
+
+    >>> heat_colour(0.0), heat_colour(0.07), heat_colour(0.9)
+    (None, '#fd8d3c', '#b10026')
+    """
+    b = int(heat_bins([p])[0])
+    return None if b < 0 else HEAT_COLOURS[b]
+
+
+def percent_label(p: float) -> str:
+    """A probability as a whole percentage for a cell: ``""`` for 0, ``"<1"`` below half a per cent.
+
+    A value under 100 % never rounds up to ``"100"`` (that would claim every storm came).
+
+    >>> [percent_label(v) for v in (0.0, 0.004, 0.013, 0.5, 0.998, 1.0)]
+    ['', '<1', '1', '50', '99', '100']
+    """
+    if p <= 0.0:
+        return ""
+    if p < 0.005:
+        return "<1"
+    if p < 1.0:
+        # half up (Python's round() would turn 0.5 % into "0"), never 0 and never 100
+        return str(min(max(int(np.floor(p * 100 + 0.5)), 1), 99))
+    return "100"
+
+
+def legend_entries() -> list[LegendEntry]:
+    """The seven swatches with their ranges in per cent.
+
+    >>> [e.label for e in legend_entries()]
+    ['<1', '1–2', '2–5', '5–10', '10–20', '20–50', '50–100']
+    """
+    out = [LegendEntry(HEAT_COLOURS[0], "<1")]
+    for i in range(1, len(HEAT_COLOURS)):
+        lo, hi = (round(HEAT_EDGES[j] * 100) for j in (i, i + 1))
+        out.append(LegendEntry(HEAT_COLOURS[i], f"{lo}–{hi}"))
+    return out
+
+
+def heat_geometry(rules: Rules, cell: int = 48) -> tuple[BoardGeometry, int, int]:
+    """The board's geometry and the full drawing size (board + legend strip) in pixels.
+
+    >>> from typhoon_edu.engine.rules import load_rules
+    >>> heat_geometry(load_rules(), 48)[1:]
+    (816, 706)
+    """
+    geo = BoardGeometry.for_rules(rules, cell)
+    width, height = geo.pixel_size
+    return geo, width, height + int(round(LEGEND_ROWS * cell))
+
+
+def _check_shape(rules: Rules, p: np.ndarray) -> np.ndarray:
+    arr = np.asarray(p, dtype=float)
+    want = (rules.map.height, rules.map.width)
+    if arr.shape != want:
+        raise ValueError(f"hit probabilities must be a rows x cols array of shape {want} (the map), not {arr.shape}")
+    return arr
+
+
+def heat_cells_scene(rules: Rules, p: np.ndarray, cell: int = 48) -> list[Shape]:
+    """One coloured square and one number per cell that any storm reached (row by row).
+
+    A land cell that no storm reached is painted plain grey, so a region's own colour (Korea's
+    orange, say) can never be mistaken for a heat colour; unreached sea stays sea blue. Neither
+    grey nor blue is on the heat ramp.
+
+    >>> from typhoon_edu.engine.rules import load_rules
+    >>> p = np.zeros((12, 16)); p[5, 6] = 0.6
+    >>> shapes = heat_cells_scene(load_rules(), p)
+    >>> [(s.role, getattr(s, "text", None) or s.fill) for s in shapes if s.role != "heat-none"]
+    [('heat-cell', '#b10026'), ('heat-value', '60')]
+    >>> sorted({s.fill for s in shapes if s.role == "heat-none"}) == [palette.LAND]
+    True
+    """
+    arr = _check_shape(rules, p)
+    geo = BoardGeometry.for_rules(rules, cell)
+    bins = heat_bins(arr)
+    squares: list[Shape] = []
+    numbers: list[Shape] = []
+    size = max(9.0, cell * 0.3)
+    for y, x in zip(*np.nonzero(bins >= 0), strict=True):
+        colour = HEAT_COLOURS[int(bins[y, x])]
+        ox, oy = geo.cell_origin(int(x), int(y))
+        key = f"{int(x)},{int(y)}"
+        squares.append(Rect(x=ox, y=oy, w=cell, h=cell, fill=colour, alpha=HEAT_ALPHA, role="heat-cell", key=key))
+        # low in the cell, so a region's name (at a cell centre) and the number do not overlap
+        numbers.append(Text(x=ox + cell / 2, y=oy + cell * 0.8, text=percent_label(float(arr[y, x])), size=size,
+                            fill=palette.text_colour_on(colour), role="heat-value", key=key))
+    unreached_land: list[Shape] = []
+    for y, x in zip(*np.nonzero(bins < 0), strict=True):
+        if rules.map.is_land(int(x), int(y)):
+            ox, oy = geo.cell_origin(int(x), int(y))
+            unreached_land.append(Rect(x=ox, y=oy, w=cell, h=cell, fill=palette.LAND, role="heat-none",
+                                       key=f"{int(x)},{int(y)}"))
+    return unreached_land + squares + numbers
+
+
+def legend_scene(rules: Rules, lang: str = "en", cell: int = 48, *, note: str = "") -> list[Shape]:
+    """The legend strip under the map: a title, seven labelled swatches, and an optional note.
+
+    >>> from typhoon_edu.engine.rules import load_rules
+    >>> [s.text for s in legend_scene(load_rules(), "zh-TW") if s.role == "legend-title"]
+    ['每格的數字：颱風暴風半徑掃過這一格的機率（%）']
+    """
+    geo, width, height = heat_geometry(rules, cell)
+    top = geo.pixel_size[1]
+    shapes: list[Shape] = [Rect(x=0, y=top, w=width, h=height - top, fill=palette.MARGIN, role="legend-background")]
+    left = geo.m
+    title_size = max(11.0, cell * 0.3)
+    shapes.append(Text(x=left, y=top + cell * 0.05, text=i18n.t("risk.map.legend_title", lang), size=title_size, bold=True,
+                       align="left", baseline="top", role="legend-title"))
+    sw_w, sw_h = cell * 1.25, cell * 0.72
+    sy = top + cell * 0.55
+    for i, entry in enumerate(legend_entries()):
+        sx = left + i * sw_w
+        shapes.append(Rect(x=sx, y=sy, w=sw_w, h=sw_h, fill=entry.colour, stroke=palette.INK, line_width=1,
+                           role="legend-swatch", key=entry.label))
+        shapes.append(Text(x=sx + sw_w / 2, y=sy + sw_h / 2, text=entry.label, size=max(9.0, cell * 0.27), bold=True,
+                           fill=palette.text_colour_on(entry.colour), role="legend-label", key=entry.label))
+    note_x = left + len(HEAT_COLOURS) * sw_w + cell * 0.3
+    blank = note or i18n.t("risk.map.legend_blank", lang)
+    shapes.append(Text(x=note_x, y=sy + sw_h / 2, text=blank, size=max(9.0, cell * 0.26), align="left",
+                       role="legend-note"))
+    return shapes
+
+
+def heat_scene(rules: Rules, p: np.ndarray, lang: str = "en", cell: int = 48, *, note: str = "") -> list[Shape]:
+    """The heat layer: coloured cells with numbers, then zone and region outlines and names, then the legend.
+
+    The outlines and names are copied from the board's static scene and drawn again on top, so
+    regions stay recognisable under the colours.
+
+    >>> from typhoon_edu.engine.rules import load_rules
+    >>> shapes = heat_scene(load_rules(), np.zeros((12, 16)), "en")
+    >>> sorted({s.role for s in shapes} - {"legend-label", "legend-swatch", "legend-background"})
+    ['heat-none', 'legend-note', 'legend-title', 'region-border', 'region-label', 'zone-border', 'zone-label']
+    """
+    shapes = heat_cells_scene(rules, p, cell)
+    board = static_scene(rules, lang, cell)
+    shapes += [s for s in board if s.role in _REDRAWN[:2]]
+    shapes += [s for s in board if s.role in _REDRAWN[2:]]
+    return shapes + legend_scene(rules, lang, cell, note=note)
+
+
+def heatmap_svg(rules: Rules | None, p: np.ndarray, lang: str = "en", cell: int = 48, *, title: str = "",
+                note: str = "") -> str:
+    """The board with the heat map and legend, as one SVG document (for saved outputs).
+
+    >>> svg = heatmap_svg(None, np.full((12, 16), 0.03))
+    >>> svg.count('data-role="heat-cell"'), 'data-role="legend-swatch"' in svg
+    (192, True)
+    """
+    if rules is None:
+        from ..engine.rules import load_rules
+
+        rules = load_rules()
+    _, width, height = heat_geometry(rules, cell)
+    # the heat layer draws the outlines and names again on top; the SVG needs them only once
+    board = [s for s in static_scene(rules, lang, cell) if s.role not in _REDRAWN]
+    shapes = board + heat_scene(rules, p, lang, cell, note=note)
+    return shapes_to_svg(shapes, width, height, title=title or i18n.t("risk.map.svg_title", lang))
+
+
+class HeatMapSVG:
+    """A heat map that Jupyter, GitHub and nbviewer show as SVG.
+
+    >>> HeatMapSVG(None, np.zeros((12, 16)), lang="zh-TW").svg.count('data-role="region-label"')
+    6
+    """
+
+    def __init__(self, rules: Rules | None, p: np.ndarray, lang: str = "en", cell: int = 48, *, title: str = "",
+                 note: str = "") -> None:
+        self.svg = heatmap_svg(rules, p, lang, cell, title=title, note=note)
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+    def __str__(self) -> str:
+        return self.svg
+
+
+class HeatMapView(widgets.VBox):
+    """The board with a heat map on top (ipycanvas). ``show(p)`` paints new probabilities.
+
+    ``cell`` is the canvas side of a cell; CSS scales the canvas to the page width.
+    """
+
+    def __init__(self, rules: Rules | None = None, p: np.ndarray | None = None, lang: str = "en", cell: int = 48,
+                 *, caption: str = "", note: str = "", **kwargs: Any) -> None:
+        if rules is None:
+            from ..engine.rules import load_rules
+
+            rules = load_rules()
+        geo, width, height = heat_geometry(rules, cell)
+        canvas = MultiCanvas(2, width=width, height=height,
+                             layout=widgets.Layout(width="100%", height="auto", max_width=f"{2 * width}px"))
+        canvas.add_class("risk-map")
+        label = widgets.HTML(layout=widgets.Layout(min_height="1.5em"))
+        kwargs.setdefault("layout", widgets.Layout(width="100%"))
+        super().__init__(children=[label, canvas], **kwargs)
+        self.rules = rules
+        self.lang = i18n.normalize_lang(lang)
+        self.cell = cell
+        self.geometry = geo
+        self.canvas = canvas
+        self.label = label
+        self.note = note
+        self.p = _check_shape(rules, p if p is not None else np.zeros((rules.map.height, rules.map.width)))
+        self.caption = caption
+        # drawn again each time a browser connects: in Voilà a canvas has no memory (DESIGN.md §3)
+        when_client_ready(canvas, self.redraw)
+        self.redraw()
+
+    @property
+    def caption(self) -> str:
+        """The line above the map (plain text)."""
+        return self._caption
+
+    @caption.setter
+    def caption(self, text: str) -> None:
+        self._caption = text
+        self.label.value = f"<b style='font-size:1.15em'>{escape(text)}</b>" if text else ""
+
+    def heat_shapes(self) -> list[Shape]:
+        """The heat layer's scene for the current probabilities."""
+        return heat_scene(self.rules, self.p, self.lang, self.cell, note=self.note)
+
+    def redraw(self) -> None:
+        """Draw both layers from scratch (also when a browser connects)."""
+        with hold_canvas():
+            self.canvas[0].clear()
+            paint(self.canvas[0], static_scene(self.rules, self.lang, self.cell))
+            self.canvas[1].clear()
+            paint(self.canvas[1], self.heat_shapes())
+
+    def show(self, p: np.ndarray, caption: str | None = None) -> None:
+        """Paint new hit probabilities (rows x cols); optionally change the caption."""
+        self.p = _check_shape(self.rules, p)
+        if caption is not None:
+            self.caption = caption
+        with hold_canvas():
+            self.canvas[1].clear()
+            paint(self.canvas[1], self.heat_shapes())
+
+    def to_svg(self) -> str:
+        """The map as it is now, as SVG."""
+        return heatmap_svg(self.rules, self.p, self.lang, self.cell, title=self.caption, note=self.note)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        data = super()._repr_mimebundle_(**kwargs) or {}
+        data["image/svg+xml"] = self.to_svg()
+        return data
+
+
+__all__ = [
+    "HEAT_COLOURS",
+    "HEAT_EDGES",
+    "HeatMapSVG",
+    "HeatMapView",
+    "LegendEntry",
+    "heat_bins",
+    "heat_cells_scene",
+    "heat_colour",
+    "heat_geometry",
+    "heatmap_svg",
+    "legend_entries",
+    "legend_scene",
+    "heat_scene",
+    "percent_label",
+]
