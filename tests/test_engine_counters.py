@@ -92,7 +92,8 @@ def test_one_attack_card_leaves_room_for_one_counter_card():
     assert g.phase == "counter" and g.current_player == "Taiwan"
     evs = g.apply("play flood_defences") + pass_empty_windows(g)
     assert g.phase != "counter"  # the 2nd function card this turn closes the window
-    assert dealt(evs, "Taiwan").amount == 10
+    d = dealt(evs, "Taiwan")  # Taiwan's Flood Defences is restricted (限定效能): it cancels
+    assert (d.amount, d.modifier) == (0, "cancelled")
     assert "evacuation" in g.hand("Taiwan")
 
 
@@ -103,7 +104,7 @@ def test_two_counter_cards_in_one_window():
     assert g.phase == "counter" and notations(g) == ["play flood_defences", "pass"]
     evs = g.apply("play flood_defences") + pass_empty_windows(g)
     d = dealt(evs, "Taiwan")
-    assert (d.hits, d.amount, d.modifier) == (1, 2, "halved")
+    assert (d.hits, d.amount, d.modifier) == (1, 0, "cancelled")  # Taiwan's restricted Flood Defences
 
 
 def test_counter_limit_holds_across_moves_of_the_same_turn():
@@ -155,12 +156,25 @@ def test_evacuation_cancels_the_whole_move_including_the_stay_bonus():
 
 
 def test_flood_defences_halves_rounding_up_including_the_stay_bonus():
+    # a strong typhoon heading north past Japan: 1 hit at (10, 2) on step 2 and it stays there
+    g = scn(P3, active="Taiwan", typhoons=[((11, 4), 4, "N")], phase="move", hands={"Japan": ["flood_defences"]})
+    roll(g, 2)
+    assert (g.phase, g.current_player) == ("counter", "Japan")
+    evs = g.apply("play flood_defences") + pass_empty_windows(g)
+    assert of(evs, "CardPlayed")[0].restricted is False
+    d = dealt(evs, "Japan")
+    assert (d.hits, d.amount, d.bonus, d.modifier) == (1, 3, 1, "halved")  # (1 x 5 + 1) / 2 rounded up
+    assert g.hp["Japan"] == 47
+
+
+def test_flood_defences_restricted_for_taiwan_cancels():
     g = scn(P3, active="Japan", typhoons=ALONG_TAIWAN, phase="move", hands={"Taiwan": ["flood_defences"]})
     roll(g, 2)
     evs = g.apply("play flood_defences") + pass_empty_windows(g)
+    assert of(evs, "CardPlayed")[0].restricted is True
     d = dealt(evs, "Taiwan")
-    assert (d.hits, d.amount, d.modifier) == (2, 6, "halved")  # (2 x 5 + 1) / 2 rounded up
-    assert g.hp["Taiwan"] == 24
+    assert (d.hits, d.amount, d.modifier) == (2, 0, "cancelled")
+    assert g.hp["Taiwan"] == 30
 
 
 def test_recurve_turns_the_storm_away_hits_so_far_still_count():

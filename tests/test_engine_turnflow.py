@@ -172,23 +172,23 @@ def test_draw_is_lost_when_both_piles_are_empty():
 
 # ---------------------------------------------------------------- discard (phase 7)
 def test_only_the_active_player_discards_down_to_the_hand_limit():
-    g = scn(P3, typhoons=FAR, hands={"Taiwan": ["dry_air"] * 3 + ["headwind"] * 2, "Japan": ["recurve"] * 4 + ["evacuation"] * 3})
+    g = scn(P3, typhoons=FAR, hands={"Taiwan": ["steering_flow"] * 3 + ["headwind"] * 2, "Japan": ["recurve"] * 4 + ["evacuation"] * 3})
     pass_attacks(g)
     roll(g, 1)
     assert g.phase == "discard" and g.current_player == "Taiwan"
-    assert notations(g) == ["discard dry_air", "discard headwind"]
+    assert notations(g) == ["discard headwind", "discard steering_flow"]
     assert_illegal(g, "discard recurve", "no", "recurve")
     g.apply("discard headwind")
     assert g.phase == "discard"
-    evs = g.apply("discard dry_air")
+    evs = g.apply("discard steering_flow")
     assert "TurnEnded" in kinds(evs)
-    assert sorted(g.hand("Taiwan")) == ["dry_air", "dry_air", "headwind"]
+    assert sorted(g.hand("Taiwan")) == ["headwind", "steering_flow", "steering_flow"]
     assert len(g.hand("Japan")) >= 7  # Japan (limit 5) never discards on Taiwan's turn
-    assert g.discard_pile[-2:] == ["headwind", "dry_air"]
+    assert g.discard_pile[-2:] == ["headwind", "steering_flow"]
 
 
 def test_no_discard_at_or_below_the_hand_limit():
-    g = scn(P3, typhoons=FAR, hands={"Taiwan": ["dry_air"] * 3})
+    g = scn(P3, typhoons=FAR, hands={"Taiwan": ["steering_flow"] * 3})
     pass_attacks(g)
     evs = roll(g, 1)
     assert "Discarded" not in kinds(evs) and g.active == "Japan"

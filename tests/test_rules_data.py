@@ -71,8 +71,8 @@ def test_step_cycle_with_a_diagonal_letter(data):
 
 
 def test_deck_not_54(data):
-    edit(data, "cards.toml", 'key = "warm_ocean"\nname_en = "Warm Ocean"\nname_zh = "暖洋加溫"\ncount = 6',
-         'key = "warm_ocean"\nname_en = "Warm Ocean"\nname_zh = "暖洋加溫"\ncount = 7')
+    edit(data, "cards.toml", 'key = "warm_ocean"\nname_en = "Warm Ocean"\nname_zh = "暖洋加溫"\ncount = 9',
+         'key = "warm_ocean"\nname_en = "Warm Ocean"\nname_zh = "暖洋加溫"\ncount = 10')
     err = broken(data)
     assert (err.file, err.entry) == ("cards.toml", "deck")
     assert "54" in err.rule and "55" in err.rule
@@ -93,7 +93,7 @@ def test_card_with_an_unknown_effect_kind(data):
 
 
 def test_card_timing_that_does_not_fit_its_effect(data):
-    edit(data, "cards.toml", 'count = 4\ntiming = "counter"\ntarget = "none"\neffect = { kind = "cancel_damage" }',
+    edit(data, "cards.toml", 'count = 3\ntiming = "counter"\ntarget = "none"\neffect = { kind = "cancel_damage" }',
          'count = 4\ntiming = "attack"\ntarget = "none"\neffect = { kind = "cancel_damage" }')
     err = broken(data)
     assert (err.file, err.entry) == ("cards.toml", "card evacuation")

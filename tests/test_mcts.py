@@ -1,0 +1,149 @@
+"""The hard bot (typhoon_edu.ai.mcts): legal, reproducible, blind to hidden information, harmless."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from typhoon_edu.ai.bots import GreedyBot, evaluate, threat
+from typhoon_edu.ai.mcts import MCTSBot, fast_threat, fast_value
+from typhoon_edu.engine.game import Game
+
+PLAYERS = ["Taiwan", "Japan", "Korea", "Philippines"]
+PHASES = ("setup_place", "setup_aim", "refill", "attack", "counter", "move_choose", "discard")
+
+
+def _positions(max_games: int = 30) -> dict[str, list[Game]]:
+    """Positions (copies with their dice generator) with a real choice, by phase, from greedy games."""
+    found: dict[str, list[Game]] = {}
+    for seed in range(max_games):
+        g = Game.new(PLAYERS, seed=seed)
+        g._log = False
+        bots = {p: GreedyBot(seed=i) for i, p in enumerate(g.players)}
+        while not g.is_over:
+            if len(g.legal_actions()) > 1 and len(found.get(g.phase, [])) < 3:
+                found.setdefault(g.phase, []).append(_copy(g))
+            g.apply(bots[g.current_player].choose(g))
+        if all(len(found.get(p, [])) >= 2 for p in PHASES):
+            break
+    return found
+
+
+def _copy(g: Game) -> Game:
+    c = g.clone()
+    c.dice = g.dice
+    c._rng = random.Random(g.seed * 7_919 + g._rolls + 1)  # a real game's future dice, as the engine makes them
+    return c
+
+
+@pytest.fixture(scope="module")
+def positions() -> dict[str, list[Game]]:
+    return _positions()
+
+
+def _hidden_variant(g: Game, seed: int) -> Game:
+    """The same position for the deciding player, but other hands, deck order, seed and future dice."""
+    v = _copy(g)
+    me = g.decider
+    pool = [c for s, h in enumerate(g.hands) if s != me for c in h] + list(g.deck)
+    random.Random(seed).shuffle(pool)
+    i = 0
+    for s in range(len(g.players)):
+        if s != me:
+            v.hands[s] = pool[i:i + len(g.hands[s])]
+            i += len(g.hands[s])
+    v.deck = pool[i:]
+    v.seed = g.seed + 1_000 + seed
+    v._rng = random.Random(v.seed)
+    return v
+
+
+def test_every_phase_is_covered(positions: dict[str, list[Game]]) -> None:
+    assert set(PHASES) <= set(positions)
+
+
+@pytest.mark.parametrize("phase", PHASES)
+def test_returns_a_legal_action_in_every_phase(positions: dict[str, list[Game]], phase: str) -> None:
+    for g in positions[phase][:2]:
+        for mode in ("flat", "tree"):
+            a = MCTSBot(iterations=12, seed=3, mode=mode).choose(g)
+            assert a in g.legal_actions()
+
+
+def test_deterministic_for_a_seed_and_budget(positions: dict[str, list[Game]]) -> None:
+    for phase in ("attack", "discard", "refill"):
+        g = positions[phase][0]
+        for mode in ("flat", "tree"):
+            a = MCTSBot(iterations=18, seed=7, mode=mode).choose(g)
+            b = MCTSBot(iterations=18, seed=7, mode=mode).choose(g)
+            assert a == b
+
+
+def test_never_reads_hidden_information(positions: dict[str, list[Game]]) -> None:
+    for phase in ("attack", "counter", "discard", "move_choose"):
+        g = positions[phase][0]
+        v = _hidden_variant(g, seed=99)
+        assert v.observation(v.current_player) == g.observation(g.current_player)
+        assert v.hands != g.hands or v.deck != g.deck
+        assert v.digest() != g.digest()
+        for mode in ("flat", "tree"):
+            assert MCTSBot(iterations=18, seed=5, mode=mode).choose(g) == \
+                MCTSBot(iterations=18, seed=5, mode=mode).choose(v)
+
+
+def test_does_not_change_the_game(positions: dict[str, list[Game]]) -> None:
+    for phase in ("attack", "counter", "discard"):
+        g = positions[phase][0]
+        before = g.digest()
+        rng_state = g._rng.getstate()  # type: ignore[union-attr]
+        n_hist = len(g.history)
+        MCTSBot(iterations=18, seed=1, mode="flat").choose(g)
+        MCTSBot(iterations=18, seed=1, mode="tree").choose(g)
+        assert g.digest() == before
+        assert g._rng.getstate() == rng_state  # type: ignore[union-attr]
+        assert len(g.history) == n_hist and g.dice == "auto"
+
+
+def test_forced_decision_returns_at_once(positions: dict[str, list[Game]]) -> None:
+    g = _copy(positions["discard"][0])
+    hand = g.hands[g.active_seat]
+    g.hands[g.active_seat] = [hand[0]] * len(hand)  # only one kind of card to discard
+    g._legal = None
+    assert len(g.legal_actions()) == 1
+    bot = MCTSBot(iterations=500, seed=0)
+    assert bot.choose(g) == g.legal_actions()[0]
+    assert bot.last_iterations == 0
+
+
+def test_time_limit_stops_the_search(positions: dict[str, list[Game]]) -> None:
+    g = positions["attack"][0]
+    bot = MCTSBot(time_limit=0.05, seed=0)
+    assert bot.choose(g) in g.legal_actions()
+    assert bot.last_iterations >= 1
+
+
+def test_bad_budgets_are_refused() -> None:
+    with pytest.raises(ValueError):
+        MCTSBot(iterations=0)
+    with pytest.raises(ValueError):
+        MCTSBot(time_limit=-1)
+    with pytest.raises(ValueError):
+        MCTSBot(mode="minimax")
+
+
+def test_fast_heuristic_matches_the_greedy_one(positions: dict[str, list[Game]]) -> None:
+    for games in positions.values():
+        for g in games:
+            assert fast_threat(g) == pytest.approx(threat(g))
+            for s in range(len(g.players)):
+                assert fast_value(g, s) == pytest.approx(evaluate(g, s, Counter(g.hands[s])))
+
+
+def test_plays_a_whole_game() -> None:
+    from typhoon_edu.ai.play import play_game
+
+    r = play_game([MCTSBot(iterations=6, seed=1), GreedyBot(2), GreedyBot(3)], seed=12,
+                  regions=["Taiwan", "Japan", "Korea"])
+    assert r.winners and set(r.winners) <= set(r.hp)
