@@ -230,16 +230,24 @@ def _progress(it: Iterable, total: int) -> Iterable:
     return tqdm(it, total=total, unit="game", file=sys.stderr, mininterval=0.5)
 
 
+def _pad(text: str, width: int) -> str:
+    """Pad to ``width`` terminal columns (Chinese characters take two)."""
+    import unicodedata
+
+    cols = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    return text + " " * max(0, width - cols)
+
+
 def summary_lines(res: TournamentResult, lang: str = "en") -> list[str]:
     rules = load_rules()
     lines = [t("cli.sim_head", lang, games=len(res.games))]
     for name, games, rate, lo, hi in res.table("region"):
-        lines.append(f"  {region_name(rules, name, lang):<16} {games:6d}  {rate:6.1%}  [{lo:.1%}, {hi:.1%}]")
+        lines.append(f"  {_pad(region_name(rules, name, lang), 16)} {games:6d}  {rate:6.1%}  [{lo:.1%}, {hi:.1%}]")
     kinds = {b for g in res.games for b in g.bots}
     if len(kinds) > 1:
         lines.append(t("cli.sim_bots", lang))
         for name, games, rate, lo, hi in res.table("bot"):
-            lines.append(f"  {name:<16} {games:6d}  {rate:6.1%}  [{lo:.1%}, {hi:.1%}]")
+            lines.append(f"  {_pad(name, 16)} {games:6d}  {rate:6.1%}  [{lo:.1%}, {hi:.1%}]")
     lines.append(t("cli.sim_length", lang, rounds=f"{res.mean_rounds:.2f}", decisions=f"{res.mean_decisions:.1f}"))
     lines.append(t("cli.sim_early", lang, share=f"{res.early_share:.1%}"))
     return lines
