@@ -260,7 +260,8 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     if args.jobs < 1:
         raise CliError(f"--jobs must be at least 1, not {args.jobs}")
     players = _players(args.players, None, 0) if args.players else None
-    seats = len(players) if players else args.seats
+    listed = [k for k in (args.bots or "").split(",") if k.strip()]
+    seats = len(players) if players else (len(listed) if len(listed) > 1 else args.seats)
     if not 3 <= seats <= 5:
         raise CliError(f"a game has 3 to 5 seats, not {seats}")
     kinds = _seat_kinds(args.bots, seats, ["greedy"])

@@ -177,10 +177,30 @@ class ClassSession:
 
     def step_bot(self) -> list[Event]:
         """Let the bot whose turn it is make one decision; returns its events ([] if a person decides)."""
+        action = self.choose_bot_action()
+        if action is None:
+            return []
+        return self.apply_bot(action)
+
+    def choose_bot_action(self) -> Action | None:
+        """The decision the bot whose turn it is would make, or ``None`` if a person (or a typed die) decides.
+
+        The bot thinks on a copy of the game, so the dashboard may run this in a worker thread
+        (a hard bot thinks for seconds) while the page stays responsive.
+        """
         who = self.game.current_player
         if who is None or who == CHANCE or self.seat(who).is_person:
-            return []
-        return self._after(self.game.apply(self._bot(who).choose(self.game)))
+            return None
+        return self._bot(who).choose(self.game.clone())
+
+    def apply_bot(self, action: Action) -> list[Event]:
+        """Apply a bot's decision (from :meth:`choose_bot_action`), autosaving as for a person."""
+        return self._after(self.game.apply(action))
+
+    @property
+    def decisions(self) -> int:
+        """How many actions (decisions and die rolls) the game has had; a change means the game moved on."""
+        return len(self.game.history)
 
     def apply(self, action: Action | str | int) -> list[Event]:
         """A person's decision (or a typed die face); illegal ones raise and change nothing."""
@@ -246,6 +266,10 @@ class ClassSession:
         return {"winners": list(self.game.winners), "hp": dict(self.game.hp), "biggest_level": biggest,
                 "biggest_typhoon": biggest_id, "most_damaged": worst, "damage_taken": taken,
                 "rounds": self.game.round}
+
+    def record_json(self) -> str:
+        """The game record (the save file's content) as indented JSON, for download."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=1)
 
     def events_csv(self) -> str:
         """The public event log as CSV (one row per event), for a data lesson."""

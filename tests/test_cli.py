@@ -1,0 +1,98 @@
+"""The typhoon-edu command: play (people and bots), simulate, bad arguments."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from typhoon_edu.cli import main
+from typhoon_edu.engine.savefile import game_from_json
+
+
+def run(argv, answers=()):
+    out = io.StringIO()
+    it = iter(answers)
+
+    def ask(prompt: str) -> str:
+        out.write(prompt)
+        try:
+            return next(it)
+        except StopIteration:
+            raise EOFError from None
+
+    code = main(argv, out=out, ask=ask)
+    return code, out.getvalue()
+
+
+def test_bots_play_a_whole_game_narrated_in_both_languages():
+    code, text = run(["play", "--bots", "greedy", "--seed", "4", "--players", "Taiwan,Japan,Korea"])
+    assert code == 0
+    assert "Game over. Winner" in text
+    code, text = run(["play", "--bots", "random", "--seed", "4", "--players", "Taiwan,Japan,Korea", "--lang", "zh-TW"])
+    assert code == 0 and "遊戲結束" in text and "颱風" in text
+
+
+def test_a_person_chooses_from_numbered_actions_and_bad_input_is_explained(tmp_path):
+    save = tmp_path / "game.json"
+    code, text = run(["play", "--bots", "human,greedy,greedy", "--players", "Taiwan,Japan,Korea", "--seed", "2",
+                      "--save", str(save)], answers=["99", "x", "1", "q"])
+    assert code == 0
+    assert "“99” is not one of the choices" in text and "“x” is not one of the choices" in text
+    assert "Taiwan placed T1" in text  # choice 1 was applied
+    game = game_from_json(save.read_text())
+    assert [a.notation for a in game.history] == ["place 8,8"]
+
+
+def test_manual_dice_rejects_bad_faces(tmp_path):
+    code, text = run(["play", "--bots", "greedy", "--players", "Taiwan,Japan,Korea", "--seed", "1", "--dice", "manual"],
+                     answers=["0", "7", "three", "4", "q"])
+    assert code == 0
+    assert text.count("is not a die face") == 3
+    assert "moves 4 stops clockwise" in text
+
+
+def test_undo_at_the_terminal(tmp_path):
+    code, text = run(["play", "--bots", "human,greedy,greedy", "--players", "Taiwan,Japan,Korea", "--seed", "2"],
+                     answers=["1", "u", "q"])
+    assert code == 0 and "taken back" in text
+
+
+def test_load_a_saved_game_and_reject_a_damaged_one(tmp_path, capsys):
+    save = tmp_path / "g.json"
+    run(["play", "--bots", "human,greedy,greedy", "--players", "Taiwan,Japan,Korea", "--seed", "2",
+         "--save", str(save)], answers=["1", "q"])
+    code, text = run(["play", "--load", str(save), "--bots", "greedy"])
+    assert code == 0 and "Game over" in text
+    data = json.loads(save.read_text())
+    data["actions"][0] = "place 0,0"
+    save.write_text(json.dumps(data))
+    code, _ = run(["play", "--load", str(save)])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "g.json" in err and "not legal" in err
+
+
+def test_simulate_prints_rates_with_intervals_and_writes_csv(tmp_path):
+    csv_path = tmp_path / "games.csv"
+    code, text = run(["simulate", "8", "--bots", "random,greedy,random", "--seed", "3", "--csv", str(csv_path)])
+    assert code == 0
+    assert "Win rate per region" in text and "Win rate per bot" in text and "%" in text
+    rows = csv_path.read_text().splitlines()
+    assert rows[0].startswith("seed,seat,region,bot") and len(rows) == 1 + 8 * 3
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["simulate", "0"], "at least 1"),
+    (["simulate", "5", "--bots", "wizard"], "unknown player kind 'wizard'"),
+    (["simulate", "5", "--seats", "7"], "3 to 5 seats"),
+    (["play", "--players", "Taiwan,Mars,Japan"], "unknown region 'Mars'"),
+    (["play", "--players", "Taiwan,Japan"], "3 to 5 players"),
+    (["play", "--lang", "fr", "--bots", "greedy"], "unknown language 'fr'"),
+    (["play", "--bots", "greedy,greedy", "--players", "Taiwan,Japan,Korea"], "one per seat"),
+])
+def test_bad_arguments_say_what_is_allowed(argv, needle, capsys):
+    code, _ = run(argv)
+    assert code == 2
+    assert needle in capsys.readouterr().err
