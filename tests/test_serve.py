@@ -155,3 +155,16 @@ def test_serve_command_line_prints_the_url_and_stops_on_interrupt() -> None:
         except subprocess.TimeoutExpired:
             proc.kill()
             pytest.fail("serve did not stop on Ctrl+C")
+
+
+def test_installed_package_writes_the_same_dashboard_notebook(tmp_path, monkeypatch):
+    import json
+
+    from typhoon_edu.ui import serve as serve_mod
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    path = serve_mod.written_dashboard_notebook()
+    assert path.is_file() and str(path).startswith(str(tmp_path))
+    written = "".join(json.loads(path.read_text())["cells"][0]["source"])
+    repo = Path(__file__).resolve().parent.parent / "notebooks" / "dashboard.ipynb"
+    assert written == "".join(json.loads(repo.read_text())["cells"][0]["source"])

@@ -93,7 +93,35 @@ def default_notebook() -> Path:
     in_repo = _PACKAGE_DIR.parent / "notebooks" / _DASHBOARD_NAME
     if not packaged.is_file() and in_repo.is_file():
         return in_repo
+    if not packaged.is_file():
+        return written_dashboard_notebook()
     return packaged
+
+
+DASHBOARD_CODE = """# 颱風不要來 · Typhoon Alert: the class-play dashboard (served by `typhoon-edu serve`).
+# The start-up language comes from TYPHOON_EDU_LANG; it can be switched on the page.
+import os
+
+from typhoon_edu.ui.dashboard import ClassPlayApp
+
+app = ClassPlayApp(lang=os.environ.get("TYPHOON_EDU_LANG", "zh-TW")).show()"""
+
+
+def written_dashboard_notebook() -> Path:
+    """An installed package has no ``notebooks/`` folder: write the one-cell dashboard notebook
+    (the same code as the repository's ``notebooks/dashboard.ipynb``) into the user's cache."""
+    import json
+
+    from platformdirs import user_cache_dir
+
+    path = Path(user_cache_dir("typhoon-edu", appauthor=False)) / _DASHBOARD_NAME
+    cell = {"cell_type": "code", "execution_count": None, "id": "dashboard", "metadata": {}, "outputs": [],
+            "source": DASHBOARD_CODE.splitlines(keepends=True)}
+    nb = {"cells": [cell], "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                                        "name": "python3"}}, "nbformat": 4, "nbformat_minor": 5}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(nb, indent=1), encoding="utf-8")
+    return path
 
 
 def find_free_port(host: str = "127.0.0.1") -> int:

@@ -1,0 +1,114 @@
+"""How strong and how fast is the hard bot? 1 MCTSBot against 3 GreedyBots.
+
+    python benchmarks/mcts.py [--games 400] [--iterations N | --time-limit S] [--jobs 2] [--seed 0]
+
+Game ``i`` puts the MCTS bot in seat ``i % 4`` and gives it region ``i // 4 % 6`` of the six
+(so every 24 games cover every seat × region pair); the three greedy opponents get three of the
+other regions at random. Dice are automatic (the game's own generator; the bots never see it).
+A shared win counts 1/k for each of the k winners. The report gives the MCTS bot's win share
+with a 95 % Wilson interval (fair share: 1/4), per seat and per region, and the distribution of
+its decision times (only decisions with more than one legal action: the others return at once,
+without a search). Each decision is timed on one core (``--jobs`` runs whole games in parallel).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from multiprocessing import get_context
+from pathlib import Path
+from random import Random
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from typhoon_edu.ai.bots import GreedyBot  # noqa: E402
+from typhoon_edu.ai.mcts import MCTSBot  # noqa: E402
+from typhoon_edu.ai.tournament import wilson  # noqa: E402
+from typhoon_edu.engine.game import Game  # noqa: E402
+from typhoon_edu.engine.rules import load_rules  # noqa: E402
+
+SEATS = 4
+
+
+def play(job: tuple[int, int | None, float | None, dict[str, float]]) -> tuple[int, str, float, list[float], float]:
+    """One game; returns (mcts seat, mcts region, its win share, its search times, wall seconds)."""
+    i, iterations, time_limit, params = job
+    regions_all = list(load_rules().regions)
+    seat = i % SEATS
+    mine = regions_all[(i // SEATS) % len(regions_all)]
+    rng = Random(1_000 + i)
+    others = rng.sample([r for r in regions_all if r != mine], SEATS - 1)
+    regions = others[:seat] + [mine] + others[seat:]
+    mcts = MCTSBot(iterations=iterations, time_limit=time_limit, seed=i, **params)  # type: ignore[arg-type]
+    bots = {r: (mcts if r == mine else GreedyBot(seed=i * 31 + k)) for k, r in enumerate(regions)}
+    game = Game.new(regions, seed=i)
+    game._log = False
+    times: list[float] = []
+    t_game = time.perf_counter()
+    while not game.is_over:
+        bot = bots[game.current_player]  # type: ignore[index]
+        if bot is mcts and len(game.legal_actions()) > 1:
+            t = time.process_time()
+            a = bot.choose(game)
+            times.append(time.process_time() - t)
+        else:
+            a = bot.choose(game)
+        game.apply(a)
+    share = 1 / len(game.winners) if mine in game.winners else 0.0
+    return seat, mine, share, times, time.perf_counter() - t_game
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=400)
+    budget = ap.add_mutually_exclusive_group()
+    budget.add_argument("--iterations", type=int, default=None, help="search iterations per decision")
+    budget.add_argument("--time-limit", type=float, default=None, help="seconds per decision (not reproducible)")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0, help="first game number")
+    ap.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                    help="an MCTSBot keyword (top_k, exploration, prior_weight, horizon, mode)")
+    args = ap.parse_args(argv)
+    params: dict[str, float | str] = {}
+    for p in args.param:
+        k, v = p.split("=", 1)
+        params[k] = v if k in ("horizon", "mode") else (int(v) if k == "top_k" else float(v))
+    jobs = [(args.seed + i, args.iterations, args.time_limit, params) for i in range(args.games)]
+    budget_txt = (f"{args.iterations} iterations" if args.iterations else
+                  f"{args.time_limit} s" if args.time_limit else "default budget")
+    print(f"MCTSBot ({budget_txt}{', ' + str(params) if params else ''}) vs 3 GreedyBots, "
+          f"{args.games} games, {args.jobs} jobs", flush=True)
+    t0 = time.perf_counter()
+    results = []
+    with get_context("fork").Pool(args.jobs) as pool:
+        for k, r in enumerate(pool.imap(play, jobs), 1):
+            results.append(r)
+            if k % max(1, args.games // 20) == 0 or k == args.games:
+                w = sum(x[2] for x in results)
+                lo, hi = wilson(w, k)
+                ts = sorted(t for x in results for t in x[3])
+                print(f"  {k:4d}/{args.games} games, win share so far {w / k:.3f} (CI {lo:.3f}–{hi:.3f}), "
+                      f"decision median {statistics.median(ts) if ts else 0:.3f} s "
+                      f"p90 {ts[int(0.9 * len(ts))] if ts else 0:.3f} s, {time.perf_counter() - t0:.0f} s", flush=True)
+    n = len(results)
+    wins = sum(r[2] for r in results)
+    lo, hi = wilson(wins, n)
+    print(f"\nMCTS win share: {wins:.1f}/{n} = {wins / n:.3f}  (95 % Wilson CI {lo:.3f}–{hi:.3f}; fair share 0.250)")
+    for label, key in (("seat", lambda r: f"seat {r[0] + 1}"), ("region", lambda r: r[1])):
+        groups: dict[str, list[float]] = {}
+        for r in results:
+            groups.setdefault(key(r), []).append(r[2])
+        print(f"by {label}: " + ", ".join(f"{g} {sum(v) / len(v):.2f} (n={len(v)})" for g, v in sorted(groups.items())))
+    times = sorted(t for r in results for t in r[3])
+    if times:
+        p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
+        print(f"decision time (CPU s, {len(times)} searched decisions, {len(times) / n:.1f} per game): "
+              f"median {statistics.median(times):.3f}, mean {statistics.fmean(times):.3f}, "
+              f"p90 {p90:.3f}, max {times[-1]:.3f}")
+    print(f"wall time {time.perf_counter() - t0:.0f} s, mean game {statistics.fmean(r[4] for r in results):.1f} s")
+
+
+if __name__ == "__main__":
+    main()

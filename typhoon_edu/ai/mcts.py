@@ -1,0 +1,457 @@
+"""The 'hard' bot: information-set Monte Carlo search over the rest of the turn.
+
+The bot sees only what its player may see: its own hand, the public discard pile, hand sizes,
+the draw-pile size and the board. Every sample of the search
+
+1. *determinizes* (:meth:`MCTSBot.determinize`): copies the game (``Game.clone``), deals the
+   cards it cannot see (all 54 cards minus its own hand minus the discard pile) at random into
+   the other players' hands and the draw pile, with the right sizes, and gives the copy a fresh
+   shuffle seed, so neither the real hands, the deck order nor future reshuffles can leak in;
+2. switches the copy to ``dice="manual"`` and rolls every die itself from its own generator
+   (it never sees, nor touches, the game's dice generator);
+3. plays the candidate action and then on to the end of the current turn: every player (the
+   bot included, for its later decisions) uses a fast one-ply greedy policy with the same
+   heuristic as :class:`~typhoon_edu.ai.bots.GreedyBot`, so opponents in the search behave like
+   the sensible players they are;
+4. scores the end of the turn with that heuristic (:func:`~typhoon_edu.ai.bots.evaluate`: HP
+   lead after the expected damage of the next moves, plus the cards in hand).
+
+Two search modes (measured with ``benchmarks/mcts.py``; ``flat`` won more at the same cost):
+
+- ``mode="flat"`` (default): determinized flat Monte Carlo with *common random numbers*. The
+  ``top_k`` actions by a one-ply greedy evaluation are the candidates (progressive bias; that
+  evaluation also counts as ``prior_weight`` samples); each determinization, with one shared
+  dice stream, is played out once for *every* candidate, so candidates are compared on the
+  same luck, which removes most of the dice noise from the comparison. ``iterations`` counts
+  play-outs (``iterations // top_k`` determinizations).
+- ``mode="tree"``: single-observer ISMCTS with an open-loop tree of the bot's own decisions
+  this turn, UCB1 with availability counts, values seeded by the greedy evaluation.
+
+With ``iterations`` the bot is deterministic for a given ``seed`` (the same sequence of
+positions gives the same choices). ``time_limit`` (seconds) stops the search by the clock
+instead, which makes the choice depend on the machine's speed and load, so it is *not*
+reproducible. If both are given the search stops at whichever comes first.
+
+>>> from typhoon_edu import Game
+>>> g = Game.new(["Taiwan", "Japan", "Korea", "Philippines"], seed=11)
+>>> bot = MCTSBot(iterations=30, seed=1)
+>>> a = bot.choose(g)
+>>> a in g.legal_actions()
+True
+>>> a == MCTSBot(iterations=30, seed=1).choose(g)
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import Counter
+from collections.abc import Sequence
+
+from ..engine.actions import Action
+from ..engine.board import Board
+from ..engine.game import CHANCE, FACES, Game
+from .bots import CARD_VALUE_ATTACK, CARD_VALUE_COUNTER, REGION_CARD_VALUE
+
+DEFAULT_ITERATIONS = 120
+_DIE_ACTIONS = tuple(Action("die", face=f) for f in FACES)
+_WIN = 1000.0
+
+# (board, cell, level, direction, steps, start_pos) -> ((region index, damage), ...), as bots.move_damage
+_MOVE_CACHE: dict[tuple[int, int, int, str, int, int], tuple[tuple[int, float], ...]] = {}
+# (board, cell, level, direction) -> ((region index, expected damage over the six faces), ...)
+_EXPECT_CACHE: dict[tuple[int, int, int, str], tuple[tuple[int, float], ...]] = {}
+_BOARDS: dict[int, Board] = {}  # keeps the boards the caches refer to alive (their ids stay unique)
+
+
+def _move_damage(game: Game, cell: int, level: int, direction: str, steps: int, pos: int) -> tuple[tuple[int, float], ...]:
+    """Damage per *region* of a move; the same numbers as :func:`bots.move_damage` (cached)."""
+    b = game._b
+    key = (id(b), cell, level, direction, steps, pos)
+    hit = _MOVE_CACHE.get(key)
+    if hit is not None:
+        return hit
+    _BOARDS[id(b)] = b
+    cycle = game.rules.points[direction].cycle
+    dmg_per = game._dmg[level]
+    hits_tab = b.hits[level]
+    out: dict[int, float] = {}
+    land = False
+    edge = False
+    for i in range(steps):
+        cell = b.step[cycle[(pos + i) % len(cycle)]][cell]
+        if cell < 0:
+            edge = True
+            break
+        land = land or b.land[cell]
+        for r, c in hits_tab[cell]:
+            out[r] = out.get(r, 0.0) + c * dmg_per
+    if out and not edge:
+        lv = level - 1 if land else level
+        if lv >= 1:
+            for r, _ in b.hits[lv][cell]:
+                if r in out:
+                    out[r] += 1
+    res = tuple(out.items())
+    _MOVE_CACHE[key] = res
+    return res
+
+
+def _expected_damage(game: Game, cell: int, level: int, direction: str) -> tuple[tuple[int, float], ...]:
+    key = (id(game._b), cell, level, direction)
+    hit = _EXPECT_CACHE.get(key)
+    if hit is not None:
+        return hit
+    out: dict[int, float] = {}
+    for face in FACES:
+        for r, d in _move_damage(game, cell, level, direction, face, 0):
+            out[r] = out.get(r, 0.0) + d / 6
+    res = tuple(out.items())
+    _EXPECT_CACHE[key] = res
+    return res
+
+
+def fast_threat(game: Game) -> list[float]:
+    """The same forecast as :func:`typhoon_edu.ai.bots.threat`, with cached move tables.
+
+    >>> from typhoon_edu import Game
+    >>> from typhoon_edu.ai.bots import threat
+    >>> g = Game.new(["Taiwan", "Japan", "Korea"], seed=2)
+    >>> for a in ["place 8,8", "place 11,7", "place 14,9", "aim T1", "aim T2"]:
+    ...     _ = g.apply(a)
+    >>> all(abs(x - y) < 1e-9 for x, y in zip(fast_threat(g), threat(g)))
+    True
+    """
+    total = [0.0] * len(game.players)
+    sor = game._seat_of_region
+    m = game.move
+    holds = game.holds
+    late = game.phase in ("move_choose", "roll_move")
+    for t in game.typhoons_:
+        d = t.direction
+        if d is None or t.id in holds:
+            continue
+        if m is not None and m.tid == t.id:
+            for r, x in _move_damage(game, t.cell, t.level, d, m.steps - m.done, m.pos):
+                s = sor[r]
+                if s >= 0:
+                    total[s] += x
+            continue
+        if late and t.id not in game.unmoved and t.id != game.roll_for:
+            continue
+        mod = game.roll_mods.get(t.id)
+        if mod is None:
+            for r, x in _expected_damage(game, t.cell, t.level, d):
+                s = sor[r]
+                if s >= 0:
+                    total[s] += x
+        else:
+            for face in FACES:
+                for r, x in _move_damage(game, t.cell, t.level, d, max(mod[1], face + mod[0]), 0):
+                    s = sor[r]
+                    if s >= 0:
+                        total[s] += x / 6
+    for s, kinds in game.shields.items():  # shields raised by region abilities this turn
+        for kind in kinds:
+            if kind == "shield_halve":
+                total[s] *= 0.5
+            elif kind == "shield_weaken":
+                total[s] *= 0.3
+        if s in game.cancel_first:
+            total[s] *= 0.5
+    if m is not None:
+        for s, dm in m.dmg.items():
+            done = dm + total[s]
+            if s in m.cancel:
+                done = 0.0
+            elif s in m.halve:
+                done /= 2
+            total[s] = done
+    return total
+
+
+def fast_value(game: Game, seat: int) -> float:
+    """:func:`typhoon_edu.ai.bots.evaluate` for ``seat``, knowing its whole hand (faster).
+
+    >>> from collections import Counter
+    >>> from typhoon_edu import Game
+    >>> from typhoon_edu.ai.bots import evaluate
+    >>> g = Game.new(["Taiwan", "Japan", "Korea"], seed=2)
+    >>> abs(fast_value(g, 1) - evaluate(g, 1, Counter(g.hands[1]))) < 1e-9
+    True
+    """
+    if game.phase == "over":
+        return _WIN / len(game.winners_) if game.players[seat] in game.winners_ else -_WIN
+    hp = game._hp
+    th = fast_threat(game)
+    mine = max(0.0, float(hp[seat]) - th[seat])
+    others = [max(0.0, float(h) - th[s]) for s, h in enumerate(hp) if s != seat and h > 0]
+    # hurting the leader matters most, but every rival counts a little (as in bots.evaluate)
+    lead = mine - ((max(others) + sum(others) / len(others)) / 2 if others else 0.0)
+    if mine <= 0:
+        lead -= 100.0
+    cards = game.rules.cards
+    hand = game.hands[seat]
+    limit = game._hand_limit[seat]
+    if len(hand) <= limit:
+        value = sum(CARD_VALUE_COUNTER if cards[k].timing == "counter" else CARD_VALUE_ATTACK for k in hand)
+    else:  # cards beyond the hand limit will be discarded: worth little
+        values = sorted((CARD_VALUE_COUNTER if cards[k].timing == "counter" else CARD_VALUE_ATTACK for k in hand),
+                        reverse=True)
+        value = sum(values[:limit]) + 0.1 * sum(values[limit:])
+    if not game.region_spent[seat]:
+        value += REGION_CARD_VALUE
+    return lead + 0.4 * value
+
+
+def _one_ply(game: Game, seat: int, actions: Sequence[Action]) -> list[float]:
+    """The greedy value of each action for ``seat`` (the copy stops at every die roll)."""
+    out = []
+    for a in actions:
+        c = game.clone()
+        c.dice = "manual"
+        c.apply(a)
+        out.append(fast_value(c, seat))
+    return out
+
+
+def _greedy(game: Game, seat: int, actions: Sequence[Action], rng: random.Random) -> Action:
+    vals = _one_ply(game, seat, actions)
+    top = max(vals)
+    best = [a for a, v in zip(actions, vals, strict=True) if v > top - 1e-9]
+    return best[0] if len(best) == 1 else best[int(rng.random() * len(best))]
+
+
+class _Node:
+    """One decision of the searching player, reached by a sequence of its own actions."""
+
+    __slots__ = ("stats", "children")
+
+    def __init__(self) -> None:
+        # action -> [visits, total value, availability, prior, allowed]
+        self.stats: dict[Action, list[float]] = {}
+        self.children: dict[Action, _Node] = {}
+
+
+class MCTSBot:
+    """Information-set Monte Carlo search to the end of the turn with greedy opponents ('hard').
+
+    ``iterations`` (play-outs; 120 when neither limit is given) or ``time_limit`` (seconds)
+    bound each decision; ``seed`` makes it reproducible with ``iterations``. ``top_k`` actions
+    (ranked by a one-ply greedy evaluation) are searched, ``prior_weight`` is how many samples
+    that evaluation counts for, ``exploration`` is the UCB1 constant (HP) of ``mode="tree"``,
+    and ``horizon`` is ``"turn"`` (play to the end of the turn) or ``"attack"`` (stop before
+    the storms move and use the expected damage instead). ``last_iterations`` tells how many
+    play-outs the last decision used (0 when it had one legal action).
+    """
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        iterations: int | None = None,
+        time_limit: float | None = None,
+        seed: int | None = None,
+        *,
+        top_k: int = 6,
+        exploration: float = 8.0,
+        prior_weight: float = 2.0,
+        horizon: str = "turn",
+        mode: str = "flat",
+    ) -> None:
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        if time_limit is not None and time_limit <= 0:
+            raise ValueError(f"time_limit is a number of seconds above 0, not {time_limit}")
+        if horizon not in ("turn", "attack"):
+            raise ValueError(f"horizon must be 'turn' or 'attack', not {horizon!r}")
+        if mode not in ("flat", "tree"):
+            raise ValueError(f"mode must be 'flat' or 'tree', not {mode!r}")
+        self.iterations = iterations if iterations is not None or time_limit is not None else DEFAULT_ITERATIONS
+        self.time_limit = time_limit
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.top_k = top_k
+        self.exploration = exploration
+        self.prior_weight = prior_weight
+        self.horizon = horizon
+        self.mode = mode
+        self.last_iterations = 0
+
+    # ------------------------------------------------------------------ determinization
+    def determinize(self, game: Game, seat: int, rng: random.Random) -> Game:
+        """A copy of ``game`` with the cards ``seat`` cannot see dealt at random, and manual dice.
+
+        Only public information and ``seat``'s own hand are read: the unseen cards are the full
+        deck minus that hand minus the discard pile; other hands keep their sizes, the draw pile
+        its size. The copy gets a new shuffle seed, so later reshuffles are unknown too.
+        """
+        c = game.clone()
+        c.dice = "manual"
+        c.seed = rng.randrange(2**31)
+        c._rng = None
+        unseen = Counter({k: card.count for k, card in game.rules.cards.items()})
+        unseen.subtract(game.hands[seat])
+        unseen.subtract(game.discard)
+        pool = sorted(unseen.elements())
+        rng.shuffle(pool)
+        i = 0
+        for s in range(len(game.players)):
+            if s != seat:
+                n = len(game.hands[s])
+                c.hands[s] = pool[i:i + n]
+                i += n
+        c.deck = pool[i:]
+        if len(c.deck) != len(game.deck):  # pragma: no cover - the 54 cards are always accounted for
+            raise RuntimeError("the unseen cards do not match the hand sizes and the draw pile")
+        return c
+
+    # ------------------------------------------------------------------ search
+    def choose(self, game: Game) -> Action:
+        """Search and return the action to play now (at once when there is only one)."""
+        actions = game.legal_actions()
+        if len(actions) == 1:
+            self.last_iterations = 0
+            return actions[0]
+        player = game.current_player
+        if player == CHANCE or player is None:
+            return actions[int(self.rng.random() * len(actions))]
+        seat = game.players.index(player)
+        rng = random.Random(self.rng.random())
+        deadline = time.perf_counter() + self.time_limit if self.time_limit is not None else None
+        if self.mode == "flat":
+            return self._flat(game, seat, actions, rng, deadline)
+        root = _Node()
+        it = 0
+        while True:
+            if self.iterations is not None and it >= self.iterations:
+                break
+            if deadline is not None and it > 0 and time.perf_counter() >= deadline:
+                break
+            self._iterate(game, seat, root, rng)
+            it += 1
+        self.last_iterations = it
+        legal = set(actions)
+        best: Action | None = None
+        best_key = (-1.0, -math.inf)
+        for a, st in root.stats.items():
+            if a not in legal:
+                continue
+            key = (st[0], (st[1] + self.prior_weight * st[3]) / (st[0] + self.prior_weight))
+            if key > best_key:
+                best, best_key = a, key
+        return best if best is not None else actions[0]
+
+    def _select(self, node: _Node, d: Game, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        stats = node.stats
+        new = [a for a in legal if a not in stats]
+        if new:
+            for a, v in zip(new, _one_ply(d, seat, new), strict=True):
+                stats[a] = [0.0, 0.0, 0.0, v, 0.0]
+        cand = [a for a in legal if stats[a][4]]
+        if new or not cand:
+            # the best top_k available actions by the greedy evaluation are searched (progressive bias)
+            ranked = sorted(range(len(legal)), key=lambda i: -stats[legal[i]][3])[: self.top_k]
+            for i in ranked:
+                stats[legal[i]][4] = 1.0
+            cand = [a for a in legal if stats[a][4]]
+        w = self.prior_weight
+        c = self.exploration
+        for a in cand:
+            stats[a][2] += 1
+        best = cand[0]
+        best_u = -math.inf
+        for a in cand:
+            n, tot, avail, prior, _ = stats[a]
+            u = (tot + w * prior) / (n + w) + c * math.sqrt(math.log(avail + 1) / (n + 1))
+            if u > best_u:
+                best, best_u = a, u
+        return best
+
+    def _rollout(self, d: Game, seat: int, rng: random.Random) -> float:
+        """Play ``d`` on to the horizon with the greedy default policy; the value for ``seat``."""
+        start = (d.round, d.active_seat)
+        attack_only = self.horizon == "attack"
+        while d.phase != "over":
+            if (d.round, d.active_seat) != start:
+                break
+            ph = d.phase
+            if attack_only and ph in ("move_choose", "roll_move"):
+                break
+            if ph in ("roll_direction", "roll_move", "roll_zone", "roll_cell"):
+                d.apply(_DIE_ACTIONS[int(rng.random() * 6)])
+                continue
+            legal = d.legal_actions()
+            d.apply(legal[0] if len(legal) == 1 else _greedy(d, d.decider, legal, rng))
+        return max(-150.0, min(150.0, fast_value(d, seat)))
+
+    def _flat(self, game: Game, seat: int, actions: list[Action], rng: random.Random,
+              deadline: float | None) -> Action:
+        """Determinized flat Monte Carlo with common random numbers.
+
+        Every determinization (hands, deck, dice stream) is shared by all candidate actions, so
+        their values are compared on the same luck; candidates are the ``top_k`` by the greedy
+        evaluation, whose value also counts as ``prior_weight`` samples.
+        """
+        d0 = self.determinize(game, seat, rng)
+        prior = _one_ply(d0, seat, actions)
+        order = sorted(range(len(actions)), key=lambda i: -prior[i])[: self.top_k]
+        cand = [actions[i] for i in order]
+        tot = [self.prior_weight * prior[i] for i in order]
+        n = 0
+        budget = self.iterations
+        while True:
+            if budget is not None and n * len(cand) >= budget:
+                break
+            if deadline is not None and n > 0 and time.perf_counter() >= deadline:
+                break
+            d = self.determinize(game, seat, rng)
+            stream = rng.random()
+            for j, a in enumerate(cand):
+                c = d.clone()
+                c.apply(a)
+                tot[j] += self._rollout(c, seat, random.Random(stream))
+            n += 1
+        self.last_iterations = n * len(cand)
+        best = max(range(len(cand)), key=lambda j: tot[j])
+        return cand[best]
+
+    def _iterate(self, game: Game, seat: int, root: _Node, rng: random.Random) -> None:
+        d = self.determinize(game, seat, rng)
+        start = (d.round, d.active_seat)
+        node: _Node | None = root
+        path: list[tuple[_Node, Action]] = []
+        attack_only = self.horizon == "attack"
+        while d.phase != "over":
+            if (d.round, d.active_seat) != start:
+                break
+            ph = d.phase
+            if attack_only and ph in ("move_choose", "roll_move") and path:
+                break
+            if ph in ("roll_direction", "roll_move", "roll_zone", "roll_cell"):
+                d.apply(_DIE_ACTIONS[int(rng.random() * 6)])
+                continue
+            legal = d.legal_actions()
+            s = d.decider
+            if len(legal) == 1:
+                d.apply(legal[0])
+                continue
+            if s == seat and node is not None:
+                a = self._select(node, d, seat, legal, rng)
+                path.append((node, a))
+                child = node.children.get(a)
+                if child is None:
+                    node.children[a] = _Node()
+                    node = None  # expanded one node: the rest is played by the default policy
+                else:
+                    node = child
+                d.apply(a)
+                continue
+            d.apply(_greedy(d, s, legal, rng))
+        v = max(-150.0, min(150.0, fast_value(d, seat)))
+        for nd, a in path:
+            st = nd.stats[a]
+            st[0] += 1
+            st[1] += v
