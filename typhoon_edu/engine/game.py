@@ -188,7 +188,8 @@ class Game:
         self.adv_levels: list[int] = []
         self.adv_zone = -1
         # --- setup
-        self._emit(ev.GameStarted(players, self.variant, players[start]))
+        if self._log:
+            self._emit(ev.GameStarted(players, self.variant, players[start]))
         self._shuffle(self.deck)
         for k in range(max(self._hand_limit)):
             for i in range(n):
@@ -196,7 +197,8 @@ class Game:
                 if k < self._hand_limit[s]:
                     self.hands[s].append(self.deck.pop())
         for s in range(n):
-            self._emit(ev.CardsDrawn(players[s], len(self.hands[s]), tuple(self.hands[s])))
+            if self._log:
+                self._emit(ev.CardsDrawn(players[s], len(self.hands[s]), tuple(self.hands[s])))
         if variant == "advanced":
             self.adv_levels = [5, 4, 3, 2, 1]
             self._begin_advanced_placement()
@@ -551,10 +553,12 @@ class Game:
             self._on_die(act.face)  # type: ignore[arg-type]
         elif k == "pass":
             if self.phase == "counter":
-                self._emit(ev.Passed(self.players[self.decider], True))
+                if self._log:
+                    self._emit(ev.Passed(self.players[self.decider], True))
                 self._close_window()
             else:
-                self._emit(ev.Passed(self.players[self.decider]))
+                if self._log:
+                    self._emit(ev.Passed(self.players[self.decider]))
                 self._next_attacker()
         elif k == "play":
             self._play_card(self.decider, act)
@@ -586,7 +590,8 @@ class Game:
         t = Typhoon(self.next_id, cell, level, None, self._b.width)
         self.next_id += 1
         self.typhoons_.append(t)
-        self._emit(ev.TyphoonPlaced(t.id, self._b.cell(cell), level, by))
+        if self._log:
+            self._emit(ev.TyphoonPlaced(t.id, self._b.cell(cell), level, by))
         return t
 
     def _ask_direction(self, tid: int, resume: str) -> None:
@@ -601,23 +606,28 @@ class Game:
             t = self._find(self.roll_for)
             start = ring[self.compass_i]
             self.compass_i = (self.compass_i + face) % len(ring)
-            self._emit(ev.DieRolled(face, "direction", self.roll_for))
+            if self._log:
+                self._emit(ev.DieRolled(face, "direction", self.roll_for))
             if t is not None:
                 t.direction = ring[self.compass_i]
-                self._emit(ev.DirectionRolled(t.id, start, face, t.direction))
+                if self._log:
+                    self._emit(ev.DirectionRolled(t.id, start, face, t.direction))
             self.phase = self.resume
         elif ph == "roll_move":
-            self._emit(ev.DieRolled(face, "move", self.roll_for))
+            if self._log:
+                self._emit(ev.DieRolled(face, "move", self.roll_for))
             mod = self.roll_mods.get(self.roll_for)
             steps = face if mod is None else max(mod[1], face + mod[0])
             self.move = Move(self.roll_for, face, steps)
             seat_ph = self._seat_with_shield("shield_halve")
             for s in seat_ph:
                 self.move.halve[s] = "down"
-            self._emit(ev.MoveStarted(self.roll_for, face, steps))
+            if self._log:
+                self._emit(ev.MoveStarted(self.roll_for, face, steps))
             self.phase = "stepping"
         elif ph == "roll_zone":
-            self._emit(ev.DieRolled(face, "zone"))
+            if self._log:
+                self._emit(ev.DieRolled(face, "zone"))
             nz = len(self._b.zones)
             z = (face - 1) % nz
             for i in range(nz):
@@ -631,7 +641,8 @@ class Game:
             else:
                 self.phase = "roll_cell"
         elif ph == "roll_cell":
-            self._emit(ev.DieRolled(face, "cell"))
+            if self._log:
+                self._emit(ev.DieRolled(face, "cell"))
             free = self._free_cells([self.adv_zone])
             self._advanced_place(free[(face - 1) % len(free)])
 
@@ -677,7 +688,8 @@ class Game:
         ability = self.rules.regions[region].ability
         self.region_spent[seat] = True
         self.region_turn[seat] = True
-        self._emit(ev.AbilityUsed(region, ability.key, act.typhoon))
+        if self._log:
+            self._emit(ev.AbilityUsed(region, ability.key, act.typhoon))
         self._apply_effect(ability.effect, seat, act, ability.key)
         if self.phase == "attack":
             self._next_attacker()
@@ -716,7 +728,8 @@ class Game:
         elif k == "heal":
             before = self._hp[seat]
             self._set_hp(seat, min(self._max_hp[seat], before + p["amount"]))
-            self._emit(ev.Healed(self.players[seat], self._hp[seat] - before, self._hp[seat]))
+            if self._log:
+                self._emit(ev.Healed(self.players[seat], self._hp[seat] - before, self._hp[seat]))
         elif k == "add_depression":
             nt = self._place(self._b.index(act.cell), 1, self.players[seat])  # type: ignore[arg-type]
             self._ask_direction(nt.id, "attack")
@@ -728,7 +741,8 @@ class Game:
                 self.shield_delta[seat] = p["delta"]
             elif k == "shield_cancel_first":
                 self.cancel_first.add(seat)
-            self._emit(ev.ShieldRaised(self.players[seat], k))
+            if self._log:
+                self._emit(ev.ShieldRaised(self.players[seat], k))
         elif k == "cancel_damage":
             self.move.cancel.add(seat)  # type: ignore[union-attr]
         elif k == "halve_damage":
@@ -754,23 +768,27 @@ class Game:
         old = t.level
         new = min(5, old + delta)
         if new < 1:
-            self._emit(ev.LevelChanged(t.id, old, 0, cause))
+            if self._log:
+                self._emit(ev.LevelChanged(t.id, old, 0, cause))
             self._remove(t, "weakened")
         elif new != old:
             t.level = new
-            self._emit(ev.LevelChanged(t.id, old, new, cause))
+            if self._log:
+                self._emit(ev.LevelChanged(t.id, old, new, cause))
 
     def _set_direction(self, t: Typhoon, d: str, cause: str) -> None:
         old = t.direction
         t.direction = d
-        self._emit(ev.DirectionChanged(t.id, old or "", d, cause))
+        if self._log:
+            self._emit(ev.DirectionChanged(t.id, old or "", d, cause))
 
     def _remove(self, t: Typhoon, reason: str) -> None:
         self.typhoons_.remove(t)
         self.holds.discard(t.id)
         if t.id in self.unmoved:
             self.unmoved.remove(t.id)
-        self._emit(ev.TyphoonRemoved(t.id, reason, self._b.cell(t.cell)))
+        if self._log:
+            self._emit(ev.TyphoonRemoved(t.id, reason, self._b.cell(t.cell)))
 
     def _push(self, t: Typhoon, direction: str, cells: int, cause: str) -> None:
         self._set_direction(t, direction, cause)
@@ -779,11 +797,13 @@ class Game:
         for i in range(cells):
             nxt = self._b.step[cycle[i % len(cycle)]][t.cell]
             if nxt < 0:
-                self._emit(ev.TyphoonPushed(t.id, self._b.cell(frm), None))
+                if self._log:
+                    self._emit(ev.TyphoonPushed(t.id, self._b.cell(frm), None))
                 self._remove(t, "edge")
                 return
             t.cell = nxt
-        self._emit(ev.TyphoonPushed(t.id, self._b.cell(frm), self._b.cell(t.cell)))
+        if self._log:
+            self._emit(ev.TyphoonPushed(t.id, self._b.cell(frm), self._b.cell(t.cell)))
         self._merge_if_met(t)
 
     def _merge_if_met(self, t: Typhoon) -> None:
@@ -800,9 +820,11 @@ class Game:
                 self.holds.discard(survivor.id)
                 if survivor.id in self.unmoved:
                     self.unmoved.remove(survivor.id)
-                self._emit(ev.Merged(survivor.id, absorbed.id, level, survivor.direction or ""))
+                if self._log:
+                    self._emit(ev.Merged(survivor.id, absorbed.id, level, survivor.direction or ""))
                 if level != old:
-                    self._emit(ev.LevelChanged(survivor.id, old, level, "merge"))
+                    if self._log:
+                        self._emit(ev.LevelChanged(survivor.id, old, level, "merge"))
                 self._remove(absorbed, "merged")
                 return
 
@@ -872,13 +894,15 @@ class Game:
 
     def _turn_start(self) -> None:
         self._turn_reset()
-        self._emit(ev.TurnStarted(self.active, self.round))
+        if self._log:
+            self._emit(ev.TurnStarted(self.active, self.round))
         if len(self.deck) == 1 and self.discard:
             pile = self.discard
             self.discard = []
             self._shuffle(pile)
             self.deck[:0] = pile
-            self._emit(ev.DeckReshuffled(len(pile), True))
+            if self._log:
+                self._emit(ev.DeckReshuffled(len(pile), True))
         self.phase = "refill"
 
     def _shuffle(self, cards: list[str]) -> None:
@@ -897,10 +921,12 @@ class Game:
                 self.discard = []
                 self._shuffle(pile)
                 self.deck = pile
-                self._emit(ev.DeckReshuffled(len(pile), False))
+                if self._log:
+                    self._emit(ev.DeckReshuffled(len(pile), False))
             got.append(self.deck.pop())
         self.hands[seat].extend(got)
-        self._emit(ev.CardsDrawn(self.players[seat], len(got), tuple(got), lost))
+        if self._log:
+            self._emit(ev.CardsDrawn(self.players[seat], len(got), tuple(got), lost))
 
     def _draw_phase(self) -> None:
         n = len(self.players)
@@ -1013,7 +1039,8 @@ class Game:
         s = m.windows.pop(0)
         self.decider = s
         self.phase = "counter"
-        self._emit(ev.CounterWindow(self.players[s], m.tid))
+        if self._log:
+            self._emit(ev.CounterWindow(self.players[s], m.tid))
 
     def _close_window(self) -> None:
         m = self.move
@@ -1033,12 +1060,14 @@ class Game:
         if t is not None and m.land:
             old = t.level
             if old <= 1:
-                self._emit(ev.Landfall(t.id, old, 0))
+                if self._log:
+                    self._emit(ev.Landfall(t.id, old, 0))
                 self._remove(t, "landfall")
                 t = None
             else:
                 t.level = old - 1
-                self._emit(ev.Landfall(t.id, old, old - 1))
+                if self._log:
+                    self._emit(ev.Landfall(t.id, old, old - 1))
         end_regions = {r for r, _ in b.hits[t.level][t.cell]} if t is not None else set()
         losses = []
         for s, dmg in m.dmg.items():
@@ -1060,10 +1089,12 @@ class Game:
         alive_before = [s for s in range(len(self.players)) if self._hp[s] > 0]
         for s, hits, loss, bonus, modifier in losses:
             self._set_hp(s, max(0, self._hp[s] - loss))
-            self._emit(ev.DamageDealt(self.players[s], m.tid, hits, loss, bonus, self._hp[s], modifier))
+            if self._log:
+                self._emit(ev.DamageDealt(self.players[s], m.tid, hits, loss, bonus, self._hp[s], modifier))
         for s, *_ in losses:
             if self._hp[s] == 0 and s in alive_before:
-                self._emit(ev.Eliminated(self.players[s]))
+                if self._log:
+                    self._emit(ev.Eliminated(self.players[s]))
         alive = [s for s in range(len(self.players)) if self._hp[s] > 0]
         if len(alive) == 1 and len(alive_before) > 1:
             self._game_over((self.players[alive[0]],), "last_standing")
@@ -1085,9 +1116,12 @@ class Game:
             if t is not None and not b.land[t.cell] and t.level < 5:
                 old = t.level
                 t.level += 1
-                self._emit(ev.Intensified(t.id, t.level))
-                self._emit(ev.LevelChanged(t.id, old, t.level, "growth"))
-        self._emit(ev.TurnEnded(self.active))
+                if self._log:
+                    self._emit(ev.Intensified(t.id, t.level))
+                if self._log:
+                    self._emit(ev.LevelChanged(t.id, old, t.level, "growth"))
+        if self._log:
+            self._emit(ev.TurnEnded(self.active))
         self._turn_reset()
         n = len(self.players)
         pos = (self.active_seat - self.start_seat) % n
@@ -1102,7 +1136,8 @@ class Game:
                 top = max(self._hp)
                 self._game_over(tuple(p for i, p in enumerate(self.players) if self._hp[i] == top), "rounds")
                 return
-            self._emit(ev.RoundStarted(self.round))
+            if self._log:
+                self._emit(ev.RoundStarted(self.round))
         self.active_seat = s
         self.phase = "turn_start"
 
@@ -1110,7 +1145,8 @@ class Game:
         self.winners_ = winners
         self.over_reason = reason
         self.phase = "over"
-        self._emit(ev.GameOver(winners, reason))
+        if self._log:
+            self._emit(ev.GameOver(winners, reason))
 
     # ------------------------------------------------------------------ views for players
     def observation(self, region: str) -> dict[str, Any]:

@@ -1,0 +1,94 @@
+"""Lessons 01-03 in Voilà in headless Chromium, in both languages, at laptop and projector widths.
+
+Each test opens one lesson, waits until its canvas (the map; the compass ring in lesson 01) shows a
+drawing, answers one quiz question, checks that no error output appeared, and saves a full-page
+screenshot ``artifacts/screenshots/lesson-<nn>-<lang>-<viewport>.png`` for a person to look at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from typhoon_edu.ui.serve import VoilaProcess
+
+from .harness import REPO_ROOT, assert_canvas_not_blank, canvas_stats
+
+pytestmark = pytest.mark.browser
+
+LESSONS = {
+    "01": ("01_compass_rolls.ipynb", ".lesson-ring"),
+    "02": ("02_grid_pathing.ipynb", ".lesson-map"),
+    "03": ("03_typhoon_intensity.ipynb", ".lesson-map"),
+}
+QUIZ_TITLE = {"en": "Check yourself", "zh-TW": "自我檢測"}
+FEEDBACK = {"en": ("Right!", "Not quite."), "zh-TW": ("答對了！", "還差一點。")}
+
+
+def _no_error_outputs(page: Page) -> None:
+    """Voilà (run with tracebacks shown) puts a failing cell's error in the page: there must be none."""
+    errors = page.locator("[data-mime-type='application/vnd.jupyter.stderr'], .jp-RenderedText[data-mime-type*='error']")
+    assert errors.count() == 0, errors.first.inner_text()
+    assert "Traceback (most recent call last)" not in page.content()
+
+
+@pytest.mark.parametrize("viewport", ["laptop", "projector"])
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+@pytest.mark.parametrize("lesson", sorted(LESSONS))
+def test_lesson_renders_in_voila(
+    voila: Callable[..., VoilaProcess],
+    page: Page,
+    page_errors: list[str],
+    screenshot: Callable[..., Path],
+    lesson: str,
+    lang: str,
+    viewport: str,
+) -> None:
+    notebook, canvas_selector = LESSONS[lesson]
+    server = voila(REPO_ROOT / "notebooks" / lang / notebook, lang=lang, timeout=120)
+    page.goto(server.url, timeout=120_000)
+
+    # The page has run the whole notebook: the quiz near its end is there, in the lesson's language.
+    expect(page.locator(".quiz-option").first).to_be_visible(timeout=120_000)
+    expect(page.get_by_role("heading", name=QUIZ_TITLE[lang]).first).to_be_visible()
+
+    # The canvas is drawn after the browser connected (on_client_ready): sample its pixels.
+    stats = assert_canvas_not_blank(page, canvas_selector, timeout=30)
+    assert stats.colours >= 4, stats
+    if lesson == "03":
+        sandbox = assert_canvas_not_blank(page, ".sandbox-map", timeout=30)
+        assert sandbox.colours >= 4, sandbox
+    # The canvas fits the page width (scaled by CSS), at laptop and projector widths alike.
+    box = page.locator(canvas_selector).first.bounding_box()
+    assert box is not None and 200 < box["width"] <= page.viewport_size["width"], box
+
+    # One check-yourself answer gives instant feedback in the lesson's language.
+    page.locator(".quiz-option").first.click()
+    feedback = page.locator(".quiz-feedback").first
+    first_is_right = {"01": False, "02": True, "03": False}[lesson]  # option (a) of each quiz's first question
+    expect(feedback).to_contain_text(FEEDBACK[lang][0 if first_is_right else 1], timeout=15_000)
+
+    if lesson == "02":
+        # A landing-cell puzzle answered by clicking the map.
+        page.get_by_role("button", name="New puzzle" if lang == "en" else "新題目").click()
+        canvas = page.locator(canvas_selector).first
+        before = canvas_stats(page, canvas_selector)
+        canvas.click(position={"x": box["width"] * 0.55, "y": box["height"] * 0.5})
+        expect(page.get_by_text("✘").or_(page.get_by_text("✔")).first).to_be_visible(timeout=15_000)
+        page.wait_for_timeout(500)
+        after = canvas_stats(page, canvas_selector)
+        assert after != before  # the answer drew the path on the map
+
+    _no_error_outputs(page)
+    page.mouse.move(0, 0)
+    page.evaluate("window.scrollTo(0, 0)")
+    path = screenshot(page, f"lesson-{lesson}-{lang}-{viewport}")
+    assert path.stat().st_size > 10_000
+    # What the class sees with the map (or ring) on screen: a full-page capture stretches the
+    # viewport, so CSS that fits the map to the screen's height only shows in this one.
+    page.locator(canvas_selector).first.scroll_into_view_if_needed()
+    screenshot(page, f"lesson-{lesson}-{lang}-{viewport}-screen", full_page=False)
+    assert not [e for e in page_errors if "pageerror" in e], page_errors

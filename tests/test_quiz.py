@@ -1,0 +1,176 @@
+"""The check-yourself widget: right and wrong answers get the right feedback, in both languages,
+and every answer in the question banks agrees with the engine."""
+
+from __future__ import annotations
+
+from html import escape
+
+import pytest
+
+from typhoon_edu import damage, i18n, load_rules
+from typhoon_edu.ui.lessons import bank
+from typhoon_edu.ui.lessons.compass import long_run_shares, one_roll_stops, replay_rulebook
+from typhoon_edu.ui.lessons.pathing import km_per_cell, landing_cell
+from typhoon_edu.ui.quiz import Feedback, Question, QuestionWidget, Quiz, check, parse_cell, parse_number, quiz
+
+RULES = load_rules()
+ALL = [q for questions in bank.BANKS.values() for q in questions]
+
+
+def wrong_answer(q: Question):
+    if q.kind == "choice":
+        return next(o for o in q.options if o != q.answer)
+    if q.kind == "cell":
+        return f"{q.answer[0] + 1}, {q.answer[1]}"
+    return str(float(q.answer) + 10 * (q.tolerance + 1))
+
+
+def right_answer(q: Question):
+    if q.kind == "choice":
+        return q.answer
+    if q.kind == "cell":
+        return f"{q.answer[0]}, {q.answer[1]}"
+    return str(q.answer)
+
+
+# --- feedback -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+@pytest.mark.parametrize("q", ALL, ids=lambda q: f"{q.lesson}.{q.id}")
+def test_right_answer_is_marked_right_with_the_why(q, lang):
+    fb = check(q, right_answer(q), lang)
+    assert fb.correct and not fb.problem
+    assert fb.verdict == i18n.t("lesson.common.right", lang)
+    assert fb.why == q.why(lang) and fb.why
+    html = fb.html(lang)
+    assert "✔" in html and i18n.t("lesson.common.right", lang) in html
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+@pytest.mark.parametrize("q", ALL, ids=lambda q: f"{q.lesson}.{q.id}")
+def test_wrong_answer_is_marked_wrong_with_answer_and_why(q, lang):
+    fb = check(q, wrong_answer(q), lang)
+    assert not fb.correct and not fb.problem
+    assert fb.verdict == i18n.t("lesson.common.wrong", lang)
+    html = fb.html(lang)
+    assert "✘" in html
+    assert escape(q.expected(lang)) in html  # the right answer is shown
+    assert escape(q.why(lang)) in html  # and the explanation
+
+
+def test_feedback_is_in_the_lessons_language():
+    q = bank.COMPASS[0]
+    zh = check(q, "a", "zh-TW")
+    en = check(q, "a", "en")
+    assert zh.verdict == "還差一點。" and en.verdict == "Not quite."
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in zh.why)
+    assert not any("\u4e00" <= ch <= "\u9fff" for ch in en.why)
+
+
+def test_unreadable_answers_explain_and_do_not_count():
+    n = Question("intensity", "moderate_five", "number", answer=20)
+    fb = check(n, "twenty", "zh-TW")
+    assert fb.problem == i18n.t("lesson.common.bad_number", "zh-TW") and not fb.correct
+    c = Question("pathing", "nnw_five", "cell", answer=(7, 4))
+    assert check(c, "7", "en").problem == i18n.t("lesson.common.bad_cell", "en")
+    ch = bank.COMPASS[0]
+    assert check(ch, "z", "en").problem == i18n.t("lesson.common.pick_one", "en")
+
+
+def test_number_tolerance_and_formats():
+    q = Question("compass", "long_run", "number", answer=1 / 7, tolerance=0.005)
+    for typed in ("1/7", "0.143", "0.14", "14.3%", " ０.１４３ "):
+        assert check(q, typed, "en").correct, typed
+    assert not check(q, "0.2", "en").correct
+    assert parse_number("1,800") == 1800 and parse_number(18) == 18.0
+    assert parse_cell("（７，４）") == (7, 4) and parse_cell((3, 2)) == (3, 2)
+
+
+def test_question_rejects_bad_data():
+    with pytest.raises(ValueError, match="kind"):
+        Question("x", "y", "essay", answer="a")
+    with pytest.raises(ValueError, match="not one of its options"):
+        Question("x", "y", "choice", answer="e", options=("a", "b"))
+
+
+# --- the widgets ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_choice_buttons_give_instant_feedback(lang):
+    w = QuestionWidget(bank.COMPASS[0], lang)
+    w.buttons["a"].click()
+    assert w.result is not None and not w.result.correct
+    assert w.buttons["a"].button_style == "danger" and w.buttons["c"].button_style == "success"
+    assert i18n.t("lesson.common.wrong", lang) in w.feedback.value
+    w.buttons["c"].click()
+    assert w.result.correct and w.buttons["a"].button_style == ""
+    assert i18n.t("lesson.common.right", lang) in w.feedback.value
+
+
+def test_typed_answers_and_score():
+    qz = quiz("pathing", "zh-TW")
+    cell_item = next(i for i in qz.items if i.question.kind == "cell")
+    assert cell_item.entry is not None
+    cell_item.entry.value = "7, 4"  # typing + Enter (continuous_update is off)
+    assert cell_item.result is not None and cell_item.result.correct == (cell_item.question.answer == (7, 4))
+    number_item = next(i for i in qz.items if i.question.kind == "number")
+    number_item.answer("12345")
+    assert qz.answered == 2 and qz.right == 1
+    assert "答對 1 題" in qz.score.value
+
+
+@pytest.mark.parametrize("lesson", sorted(bank.BANKS))
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_quiz_builds_and_saves_html(lesson, lang):
+    qz = quiz(lesson, lang)
+    assert isinstance(qz, Quiz) and len(qz.items) >= 5
+    data = qz._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in data
+    html = data["text/html"]
+    assert all(escape(q.prompt(lang)) in html for q in qz.questions)
+    assert html.count("<li>") >= len(qz.questions)
+
+
+def test_unknown_quiz():
+    with pytest.raises(ValueError, match="compass"):
+        quiz("nothing")
+
+
+def test_feedback_html_escapes():
+    fb = Feedback(False, "<b>", "<script>", "x")
+    assert "<script>" not in fb.html("en")
+
+
+# --- the bank agrees with the engine ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("q", [q for q in bank.PATHING if q.kind == "cell"], ids=lambda q: q.id)
+def test_cell_answers_follow_the_rules(q):
+    eye, _, direction = q.board
+    pips = {"nnw_five": 5, "sw_six": 6, "e_four": 4}[q.id]
+    assert landing_cell(eye, direction, pips, RULES) == q.answer
+
+
+def test_number_and_choice_answers_follow_the_rules():
+    by = {q.id: q for q in ALL}
+    assert replay_rulebook()[0].stop == "E" and by["first_roll"].option_text("c", "en").startswith("E")
+    assert replay_rulebook()[-1].stop == "WSW" and by["rulebook_last"].option_text("b", "en").startswith("WSW")
+    assert by["reachable"].answer == len(set(one_roll_stops("N").values()))
+    assert by["long_run"].answer == pytest.approx(long_run_shares()["E"])
+    assert RULES.ring[RULES.ring.index("E") + 1] == "WSW"
+    assert by["km"].answer == 5 * km_per_cell(RULES)
+    assert by["hours"].answer == km_per_cell(RULES) / 20
+    assert by["moderate_five"].answer == damage(3, 5, False)
+    assert by["strong_two"].answer == damage(4, 2, True)
+    assert by["super_three"].answer == damage(5, 3, False)
+    assert len(RULES.levels) == 5 and by["footprint"].option_text("b", "en") == "5"
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_every_question_has_all_its_texts(lang):
+    for q in ALL:
+        for key in q.text_keys():
+            assert i18n.has(key, lang), f"{key} missing in {lang}"
+        assert "{" not in q.prompt(lang)

@@ -1,0 +1,312 @@
+"""Shared pieces of the lesson widgets: lesson texts, small SVG charts, and a box that also saves a picture.
+
+Every lesson string lives under ``[lesson]`` in ``data/i18n/<lang>.lessons.toml``; :func:`lt` reads
+one. Charts are SVG strings (no matplotlib), so they display live and in saved notebooks alike.
+
+>>> lt("common.right", "zh-TW")
+'答對了！'
+>>> svg = bar_chart_svg(["N", "E"], [("rolls", [0.5, 0.25], "#2563eb")], title="demo")
+>>> svg.count('data-role="bar"')
+2
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+
+from ... import i18n
+from .. import palette
+
+
+def lt(key: str, lang: str = "en", /, **fmt: Any) -> str:
+    """A lesson text: ``lt("compass.title", "en")`` is the catalog entry ``lesson.compass.title``.
+
+    >>> lt("common.wrong", "en")
+    'Not quite.'
+    """
+    return i18n.t(f"lesson.{key}", lang, **fmt)
+
+
+def _n(v: float) -> str:
+    return f"{v:.1f}".rstrip("0").rstrip(".")
+
+
+def nice_step(raw: float) -> float:
+    """A round step for axis ticks, at least ``raw``: 1, 2, 2.5 or 5 times a power of ten.
+
+    >>> nice_step(0.043), nice_step(0.09), nice_step(7)
+    (0.05, 0.1, 10.0)
+    """
+    if raw <= 0:
+        return 1.0
+    power = 10.0 ** math.floor(math.log10(raw))
+    for m in (1, 2, 2.5, 5, 10):
+        if m * power >= raw - 1e-12:
+            return round(m * power, 12)
+    return 10 * power  # pragma: no cover - the loop always returns
+
+
+def bar_chart_svg(
+    labels: Sequence[str],
+    series: Sequence[tuple[str, Sequence[float], str]],
+    *,
+    title: str = "",
+    reference: float | None = None,
+    reference_label: str = "",
+    percent: bool = True,
+    width: int = 640,
+    height: int = 300,
+) -> str:
+    """A grouped bar chart as an SVG string.
+
+    ``series`` is ``[(name, values, colour), ...]``, one value per label; values are shares
+    (0–1) when ``percent`` is true, and are then written as percentages above the bars.
+    ``reference`` draws a dashed line (for example the long-run share 1/7). Each series also gets
+    a pattern of its own (solid or striped), so colour is never the only cue.
+
+    >>> svg = bar_chart_svg(["a", "b", "c"], [("x", [0.2, 0.3, 0.5], "#000"), ("y", [0.1, 0.1, 0.8], "#999")],
+    ...                     reference=1 / 3)
+    >>> svg.count('data-role="bar"'), 'data-role="reference"' in svg
+    (6, True)
+    """
+    left, right, top, bottom = 56, 16, 44 if title else 16, 56
+    legend_h = 26 if len(series) > 1 else 0
+    plot_w, plot_h = width - left - right, height - top - bottom - legend_h
+    top_value = max([v for _, values, _ in series for v in values] + [reference or 0.0, 1e-9])
+    tick = nice_step(top_value * 1.15 / 4)
+    ticks = math.ceil(top_value * 1.15 / tick)
+    ymax = tick * ticks
+    group_w = plot_w / max(len(labels), 1)
+    bar_w = group_w * 0.8 / max(len(series), 1)
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}"'
+        f' style="width:100%;height:auto" font-family="{escape(palette.FONT)}" role="img">',  # fills its box
+        "<defs>",
+    ]
+    for k, (_, _, colour) in enumerate(series):
+        if k % 2:
+            parts.append(f'<pattern id="stripe{k}" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
+                         f'<rect width="8" height="8" fill="{colour}"/><rect width="3" height="8" fill="#ffffff" opacity="0.55"/></pattern>')
+    parts.append("</defs>")
+    if title:
+        parts.append(f'<title>{escape(title)}</title><text x="{width / 2}" y="26" font-size="18" font-weight="bold"'
+                     f' text-anchor="middle" fill="{palette.INK}">{escape(title)}</text>')
+    base_y = top + plot_h
+    # horizontal grid lines with their values
+    for g in range(ticks + 1):
+        value = tick * g
+        y = base_y - plot_h * g / ticks
+        text = f"{value * 100:.0f}%" if percent else _n(value)
+        parts.append(f'<line x1="{left}" y1="{_n(y)}" x2="{width - right}" y2="{_n(y)}" stroke="#cbd5e1" stroke-width="1"/>'
+                     f'<text x="{left - 6}" y="{_n(y)}" font-size="12" text-anchor="end" dominant-baseline="central"'
+                     f' fill="{palette.GRID}">{text}</text>')
+    for i, label in enumerate(labels):
+        gx = left + i * group_w + group_w * 0.1
+        for k, (name, values, colour) in enumerate(series):
+            value = float(values[i])
+            h = plot_h * value / ymax
+            x = gx + k * bar_w
+            fill = f"url(#stripe{k})" if k % 2 else colour
+            parts.append(f'<rect x="{_n(x)}" y="{_n(base_y - h)}" width="{_n(bar_w - 2)}" height="{_n(h)}" fill="{fill}"'
+                         f' stroke="{palette.INK}" stroke-width="1" data-role="bar" data-key="{escape(label)}">'
+                         f"<title>{escape(name)}: {escape(label)}</title></rect>")
+            text = f"{value * 100:.1f}%" if percent else _n(value)
+            parts.append(f'<text x="{_n(x + (bar_w - 2) / 2)}" y="{_n(base_y - h - 4)}" font-size="11" text-anchor="middle"'
+                         f' fill="{palette.INK}">{text}</text>')
+        parts.append(f'<text x="{_n(left + (i + 0.5) * group_w)}" y="{_n(base_y + 18)}" font-size="14" font-weight="bold"'
+                     f' text-anchor="middle" fill="{palette.INK}">{escape(label)}</text>')
+    parts.append(f'<line x1="{left}" y1="{_n(base_y)}" x2="{width - right}" y2="{_n(base_y)}" stroke="{palette.INK}" stroke-width="2"/>')
+    if reference is not None:
+        y = base_y - plot_h * reference / ymax
+        parts.append(f'<line x1="{left}" y1="{_n(y)}" x2="{width - right}" y2="{_n(y)}" stroke="#b91c1c" stroke-width="2"'
+                     f' stroke-dasharray="8 5" data-role="reference"/>')
+        if reference_label:
+            parts.append(f'<text x="{width - right - 4}" y="{_n(y - 6)}" font-size="13" text-anchor="end" fill="#b91c1c"'
+                         f' font-weight="bold">{escape(reference_label)}</text>')
+    if legend_h:
+        lx = left
+        ly = height - legend_h + 4
+        for k, (name, _, colour) in enumerate(series):
+            fill = f"url(#stripe{k})" if k % 2 else colour
+            parts.append(f'<rect x="{lx}" y="{ly}" width="18" height="14" fill="{fill}" stroke="{palette.INK}"/>'
+                         f'<text x="{lx + 24}" y="{ly + 7}" font-size="13" dominant-baseline="central" fill="{palette.INK}">'
+                         f"{escape(name)}</text>")
+            lx += 34 + 8 * len(name) + (6 * len(name) if any(ord(c) > 0x2E80 for c in name) else 0)
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def html_table(header: Sequence[str], rows: Iterable[Sequence[Any]], *, caption: str = "") -> str:
+    """A plain, readable HTML table (cells are escaped).
+
+    >>> html_table(["a"], [[1]]).count("<td")
+    1
+    """
+    style = "border-collapse:collapse;font-size:1.05em;margin:.3em 0"
+    cell = "border:1px solid #94a3b8;padding:.25em .6em;text-align:left"
+    out = [f"<table style='{style}'>"]
+    if caption:
+        out.append(f"<caption style='text-align:left;font-weight:bold;padding:.2em 0'>{escape(caption)}</caption>")
+    out.append("<tr>" + "".join(f"<th style='{cell};background:#e2e8f0'>{escape(str(h))}</th>" for h in header) + "</tr>")
+    for row in rows:
+        out.append("<tr>" + "".join(f"<td style='{cell}'>{escape(str(v))}</td>" for v in row) + "</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def heading(text: str, level: int = 3) -> widgets.HTML:
+    """A heading widget (a lesson part's title).
+
+    >>> heading("1. Roll", 3).value
+    "<h3 style='margin:.6em 0 .2em 0'>1. Roll</h3>"
+    """
+    return widgets.HTML(f"<h{level} style='margin:.6em 0 .2em 0'>{escape(text)}</h{level}>")
+
+
+def note(text: str) -> widgets.HTML:
+    """A short instruction under a heading (plain text, escaped).
+
+    >>> "&lt;b&gt;" in note("<b>").value
+    True
+    """
+    return widgets.HTML(f"<div style='font-size:1.05em;margin:0 0 .4em 0;max-width:60em'>{escape(text)}</div>")
+
+
+def _forget_current_canvas() -> None:
+    from ipycanvas.canvas import _CANVAS_MANAGER
+
+    _CANVAS_MANAGER._current_canvas = None
+
+
+def reset_canvas_manager_on_ready(widget: Any) -> int:
+    """Make every canvas inside ``widget`` re-select itself when a browser connects; return how many.
+
+    ipycanvas sends "switch to canvas X" only when the kernel's idea of the current canvas
+    changes. A browser that connects later (Voilà) has no current canvas yet, so if the first
+    drawing it is sent targets the canvas the kernel drew last, the switch is skipped and the
+    drawing is lost: the map stays blank. Forgetting the current canvas first fixes that.
+
+    >>> from ipycanvas import Canvas
+    >>> import ipywidgets as widgets
+    >>> box = widgets.VBox([Canvas(width=10, height=10)])
+    >>> reset_canvas_manager_on_ready(box), reset_canvas_manager_on_ready(box)  # once per canvas
+    (1, 0)
+    """
+    from ipycanvas import Canvas
+
+    forget = _forget_current_canvas
+    count = 0
+    stack = [widget]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Canvas):
+            dispatcher = item._client_ready_callbacks
+            if forget not in dispatcher.callbacks:
+                dispatcher.callbacks.insert(0, forget)
+                count += 1
+        stack.extend(getattr(item, "_canvases", ()) or ())
+        stack.extend(getattr(item, "children", ()) or ())
+    return count
+
+
+#: The widest a lesson's map may get: the whole map fits the screen's height (the map is about
+#: 0.77 times as tall as it is wide; 140 px are left for the buttons above and the bar below).
+MAP_MAX_WIDTH = "calc((100vh - 140px) * 1.3)"
+
+
+def fit_map(board: Any) -> Any:
+    """Keep a board view small enough that the whole map is seen at once on a laptop or projector.
+
+    >>> from typhoon_edu.ui.board import BoardView
+    >>> fit_map(BoardView(cell=20)).layout.max_width == MAP_MAX_WIDTH
+    True
+    """
+    board.layout.max_width = MAP_MAX_WIDTH
+    board.layout.min_width = "320px"
+    return board
+
+
+class LessonBox(widgets.VBox):
+    """A lesson part: a VBox whose saved output also carries a static HTML/SVG picture.
+
+    ``snapshot()`` returns that picture (HTML, SVG allowed); it is what GitHub and nbviewer show
+    in place of the live widgets.
+    """
+
+    def __init__(self, children: Sequence[widgets.Widget], snapshot: Callable[[], str], svg: Callable[[], str] | None = None,
+                 **kwargs: Any) -> None:
+        kwargs.setdefault("layout", widgets.Layout(width="100%"))
+        super().__init__(children=list(children), **kwargs)
+        self._snapshot = snapshot
+        self._svg = svg
+        reset_canvas_manager_on_ready(self)
+
+    def snapshot(self) -> str:
+        """The static picture of this part, as HTML."""
+        return self._snapshot()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        data = super()._repr_mimebundle_(**kwargs) or {}
+        data["text/html"] = self.snapshot()
+        if self._svg is not None:
+            data["image/svg+xml"] = self._svg()
+        return data
+
+
+#: The players of the lessons' scenarios: five of the six regions (the most a game allows), with
+#: empty hands so that no counter card interrupts a demonstration.
+PLAYERS: tuple[str, ...] = ("Taiwan", "Philippines", "Japan", "Korea", "SouthChina")
+
+#: Events that belong to a typhoon's move (the rest of a turn, e.g. drawing cards, is left out).
+MOVE_EVENTS = frozenset({"DieRolled", "MoveStarted", "TyphoonStepped", "RegionHit", "DamageDealt", "Landfall", "Merged",
+                         "TyphoonRemoved", "LevelChanged", "Intensified", "TyphoonHeld", "CardPlayed", "Eliminated"})
+
+
+def play_moves(typhoons: Sequence[tuple[tuple[int, int], int, str]], faces: Sequence[int], *,
+               order: Sequence[int] | None = None, hp: dict[str, int] | None = None, hold: int | None = None,
+               rules: Any = None) -> tuple[Any, list[Any]]:
+    """Run one move phase of the engine on hand-placed typhoons; return the game and the move events.
+
+    ``typhoons`` are ``((x, y), level, direction)`` and get ids 1, 2, …; typhoon ``order[k]`` (default
+    1, 2, …) moves ``faces[k]`` cells. ``hold`` plays the Blocking High card on that typhoon first,
+    so it stays put, and a storm held over the sea grows 1 level at the end of the turn.
+
+    >>> game, events = play_moves([((8, 8), 1, "E")], [4])
+    >>> [e.to for e in events if e.kind == "TyphoonStepped"]
+    [(9, 8), (10, 8), (11, 8), (12, 8)]
+    """
+    from ...engine.actions import Action
+    from ...engine.scenario import scenario
+
+    hands: dict[str, list[str]] = {p: [] for p in PLAYERS}
+    if hold is not None:
+        hands[PLAYERS[0]] = ["blocking_high"]
+    game = scenario(list(PLAYERS), typhoons=list(typhoons), phase="attack" if hold is not None else "move",
+                    hands=hands, hp=hp, active=PLAYERS[0], rules=rules)
+    events: list[Any] = []
+    if hold is not None:
+        events += game.apply(Action("play", "blocking_high", hold))
+        while game.phase == "attack":
+            events += game.apply(Action("pass"))
+    ids = list(order) if order is not None else [t.id for t in game.typhoons]
+    faces = list(faces)
+    for tid in ids:
+        if not faces:
+            break
+        if game.phase == "move_choose":
+            if tid not in game.unmoved:
+                continue
+            events += game.apply(Action("move", typhoon=tid))
+        if game.phase == "roll_move":  # a lone typhoon is chosen without asking
+            events += game.apply(faces.pop(0))
+        while game.phase == "counter":  # nobody holds a counter card here: every owner passes
+            events += game.apply(Action("pass"))
+    return game, [e for e in events if e.kind in MOVE_EVENTS]
+
+
+__all__ = ["MAP_MAX_WIDTH", "MOVE_EVENTS", "PLAYERS", "LessonBox", "bar_chart_svg", "fit_map", "heading", "html_table", "lt", "note", "play_moves", "reset_canvas_manager_on_ready"]

@@ -1,0 +1,458 @@
+"""Lesson 03, typhoon intensity: five levels and Taiwan's wind classes, footprints, damage worked on the
+map, landfall, growth over warm sea, two storms meeting, and a sandbox.
+
+>>> w = worked_example("moderate_five")
+>>> w.hits, w.per_hit, w.bonus, w.total
+(5, 4, 0, 20)
+>>> w = worked_example("strong_two")
+>>> w.hits, w.per_hit, w.bonus, w.total
+(2, 5, 1, 11)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+
+from ... import i18n
+from .. import palette
+from ..scene import COMPASS16, footprint_cells
+from ..state import BoardState, TyphoonView
+from .common import PLAYERS, LessonBox, fit_map, heading, html_table, lt, note, play_moves
+
+if TYPE_CHECKING:
+    from ...engine.rules import Rules
+
+Cell = tuple[int, int]
+Placement = tuple[Cell, int, str]
+
+#: Wind speed near the centre for each game level. Levels 1–4 are Taiwan's Central Weather
+#: Administration (CWA) classes (10-minute mean wind); CWA has no class above "strong typhoon",
+#: so level 5 uses the US Joint Typhoon Warning Center's "super typhoon" (1-minute wind ≥ 130 kt).
+LEVEL_WIND: dict[int, tuple[str, str, str]] = {
+    1: ("≤ 17.1", "< 62", "≤ 7"),
+    2: ("17.2–32.6", "62–117", "8–11"),
+    3: ("32.7–50.9", "118–183", "12–15"),
+    4: ("≥ 51.0", "≥ 184", "≥ 16"),
+    5: ("≥ 67", "≥ 241", "—"),
+}
+
+
+def _rules(rules: Rules | None) -> Rules:
+    if rules is None:
+        from ...engine.rules import load_rules
+
+        return load_rules()
+    return rules
+
+
+def level_rows(lang: str = "en", rules: Rules | None = None) -> list[tuple[Any, ...]]:
+    """One row per level: level, game name, the matching real class, m/s, km/h, damage per hit, cells covered.
+
+    >>> level_rows("zh-TW")[2][:2], level_rows()[2][5:]
+    ((3, '中度颱風'), (4, 5))
+    """
+    r = _rules(rules)
+    rows = []
+    for lv in r.levels:
+        ms, kmh, _ = LEVEL_WIND[lv.level]
+        cells = len(footprint_cells(r, (5, 5), lv.level))
+        rows.append((lv.level, i18n.level_name(r, lv.level, lang), lt(f"intensity.class_{lv.level}", lang), ms, kmh, lv.damage, cells))
+    return rows
+
+
+def levels_table_html(lang: str = "en", rules: Rules | None = None) -> str:
+    """The five levels as a table.
+
+    >>> levels_table_html("zh-TW").count("<tr>")
+    6
+    """
+    header = [lt(f"intensity.col_{k}", lang) for k in ("level", "name", "class", "ms", "kmh", "damage", "cells")]
+    return html_table(header, level_rows(lang, rules))
+
+
+def footprints_svg(lang: str = "en", rules: Rules | None = None, cell: int = 26) -> str:
+    """The storm radius (暴風半徑) of each level on a small grid, the eye (颱風眼) marked.
+
+    >>> svg = footprints_svg()
+    >>> svg.count('data-role="covered"')
+    21
+    """
+    r = _rules(rules)
+    n = len(r.levels)
+    box = cell * 5
+    gap = cell
+    w, h = n * box + (n - 1) * gap, box + 2 * cell
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}"'
+           f' style="max-width:100%;height:auto" font-family="{escape(palette.FONT)}" role="img">',
+           f"<title>{escape(lt('intensity.footprints_title', lang))}</title>"]
+    for k, lv in enumerate(r.levels):
+        ox = k * (box + gap)
+        covered = set(footprint_cells(r, (2, 2), lv.level))
+        for y in range(5):
+            for x in range(5):
+                on = (x, y) in covered
+                fill = palette.level_fill(lv.level) if on else palette.SEA
+                role = ' data-role="covered"' if on else ""
+                out.append(f'<rect x="{ox + x * cell}" y="{y * cell}" width="{cell}" height="{cell}" fill="{fill}"'
+                           f' stroke="#64748b" stroke-width="1"{role}/>')
+        cx, cy = ox + 2.5 * cell, 2.5 * cell
+        out.append(f'<circle cx="{cx}" cy="{cy}" r="{cell * 0.3}" fill="#ffffff" stroke="{palette.INK}" stroke-width="2"/>')
+        out.append(f'<text x="{ox + box / 2}" y="{box + cell * 0.7}" font-size="{cell * 0.55}" font-weight="bold"'
+                   f' text-anchor="middle" fill="{palette.INK}">{lv.level}. {escape(i18n.level_name(r, lv.level, lang))}</text>')
+        out.append(f'<text x="{ox + box / 2}" y="{box + cell * 1.5}" font-size="{cell * 0.5}" text-anchor="middle"'
+                   f' fill="{palette.GRID}">{escape(lt("intensity.footprint_caption", lang, cells=len(covered), damage=lv.damage))}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def levels_table(lang: str = "en") -> LessonBox:
+    """The Background figure: the levels with real wind classes, and the five footprints.
+
+    >>> "JTWC" in levels_table("en").snapshot()
+    True
+    """
+    lang = i18n.normalize_lang(lang)
+    table, svg = levels_table_html(lang), footprints_svg(lang)
+    source = lt("intensity.class_source", lang)
+    parts = [widgets.HTML(table), widgets.HTML(f"<div style='font-size:.95em;color:#334155;max-width:60em'>{escape(source)}</div>"),
+             widgets.HTML(f"<div style='max-width:760px'>{svg}</div>")]
+    return LessonBox(parts, snapshot=lambda: f"<div>{table}<p>{escape(source)}</p>{svg}</div>", svg=lambda: svg)
+
+
+# --- worked examples ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a move: where the eye went and how many cells of each region the storm radius covered."""
+
+    number: int
+    letter: str
+    to: Cell | None
+    level: int
+    hits: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Worked:
+    """A move played by the engine, with its damage taken apart."""
+
+    key: str
+    typhoons: tuple[Placement, ...]
+    faces: tuple[int, ...]
+    hold: int | None
+    events: tuple[Any, ...]
+    steps: tuple[Step, ...]
+    region: str | None
+    hits: int
+    per_hit: int
+    bonus: int
+    total: int
+
+
+#: The demonstrations of the lesson: typhoons ``((x, y), level, direction)``, the die faces of the
+#: moves (typhoon 1 moves first), and an optional typhoon held in place by Blocking High.
+DEMOS: dict[str, tuple[tuple[Placement, ...], tuple[int, ...], int | None]] = {
+    # the rulebook's two damage examples (seed 000), placed on this map
+    "moderate_five": ((((8, 6), 3, "WSW"),), (4,), None),
+    "strong_two": ((((8, 8), 4, "NNW"),), (4,), None),
+    # a mild typhoon crosses Luzon and comes out weaker
+    "landfall": ((((8, 9), 2, "W"),), (3,), None),
+    # a blocking high holds a mild typhoon over the warm Philippine Sea: it grows
+    "growth": ((((9, 9), 2, "NNW"),), (), 1),
+    # a mild typhoon runs into a moderate one: they merge (Fujiwhara effect, game rule)
+    "merge": ((((8, 8), 2, "E"), ((11, 8), 3, "NNW")), (3,), None),
+}
+
+
+def worked_example(key: str, rules: Rules | None = None) -> Worked:
+    """Play demonstration ``key`` (see :data:`DEMOS`) with the engine and take its damage apart.
+
+    >>> worked_example("merge").events[-3].kind
+    'Merged'
+    """
+    if key not in DEMOS:
+        raise ValueError(f"there is no demonstration {key!r}; choose from {', '.join(DEMOS)}")
+    r = _rules(rules)
+    typhoons, faces, hold = DEMOS[key]
+    _, events = play_moves(typhoons, faces, hold=hold, rules=rules)
+    steps: list[Step] = []
+    for e in events:
+        if e.kind == "TyphoonStepped" and e.typhoon == 1:
+            steps.append(Step(e.step, e.letter, e.to, e.level))
+        elif e.kind == "RegionHit" and steps and e.typhoon == 1:
+            steps[-1].hits[e.player] = steps[-1].hits.get(e.player, 0) + e.hits
+    dealt = [e for e in events if e.kind == "DamageDealt" and e.typhoon == 1]
+    region = dealt[0].player if dealt else None
+    hits = sum(e.hits for e in dealt)
+    bonus = sum(e.bonus for e in dealt)
+    level = typhoons[0][1]
+    return Worked(key, typhoons, faces, hold, tuple(events), tuple(steps), region, hits, r.level(level).damage, bonus,
+                  sum(e.amount for e in dealt))
+
+
+def worked_html(w: Worked, lang: str = "en", rules: Rules | None = None) -> str:
+    """The worked calculation of a demonstration, step by step, in ``lang``.
+
+    >>> "5 × 4 = 20" in worked_html(worked_example("moderate_five"), "zh-TW")
+    True
+    """
+    r = _rules(rules)
+    lines = [f"<b>{escape(lt(f'intensity.demo_{w.key}', lang))}</b>"]
+    for s in w.steps:
+        if s.to is None:
+            lines.append(escape(lt("intensity.step_off", lang, n=s.number, letter=s.letter)))
+            continue
+        covered = i18n.join_names([lt("intensity.hits_of", lang, hits=h, region=i18n.region_name(r, p, lang)) for p, h in s.hits.items()], lang)
+        text = lt("intensity.step_hits" if s.hits else "intensity.step_none", lang, n=s.number, letter=s.letter,
+                  cell=i18n.cell_label(s.to, lang), covered=covered)
+        lines.append(escape(text))
+    if w.region is not None:
+        name = i18n.region_name(r, w.region, lang)
+        lines.append("<b style='font-size:1.15em'>" + escape(lt("intensity.formula_bonus" if w.bonus else "intensity.formula", lang,
+                     hits=w.hits, per_hit=w.per_hit, bonus=w.bonus, total=w.total, region=name)) + "</b>")
+    for e in w.events:
+        if e.kind in ("Landfall", "Merged", "Intensified", "TyphoonHeld"):
+            lines.append("➜ " + escape(i18n.narrate(e, lang, r)))
+    lines.append(f"<i>{escape(lt(f'intensity.why_{w.key}', lang))}</i>")
+    return "<div style='font-size:1.08em;line-height:1.55'>" + "<br>".join(lines) + "</div>"
+
+
+# --- sandbox -----------------------------------------------------------------------------------
+
+
+class SandboxModel:
+    """The sandbox without widgets: storms placed by hand, one move phase at a time, HP kept across turns.
+
+    >>> s = SandboxModel(seed=1)
+    >>> s.place((8, 8), 3, "NNW"), s.place((4, 4), 1, "N")
+    (None, 'land')
+    >>> events = s.run(faces=[4])
+    >>> s.typhoons[0][0], s.hp["Taiwan"]
+    ((7, 5), 21)
+    """
+
+    MAX_STORMS = 8
+
+    def __init__(self, seed: int | None = 0, rules: Rules | None = None) -> None:
+        self.rules = _rules(rules)
+        self.rng = random.Random(seed)
+        self.typhoons: list[Placement] = []
+        self.hp: dict[str, int] = {p: self.rules.regions[p].hp for p in PLAYERS}
+        self.last_faces: list[int] = []
+
+    def place(self, cell: Cell, level: int, direction: str) -> str | None:
+        """Put a storm on ``cell``; ``None`` if done, else why not (``"land"``, ``"full"``, ``"taken"``)."""
+        cell = (int(cell[0]), int(cell[1]))
+        if self.rules.map.is_land(*cell):
+            return "land"
+        if any(eye == cell for eye, _, _ in self.typhoons):
+            return "taken"
+        if len(self.typhoons) >= self.MAX_STORMS:
+            return "full"
+        self.typhoons.append((cell, int(level), direction))
+        return None
+
+    def remove_at(self, cell: Cell) -> bool:
+        """Remove the storm whose eye is on ``cell``; whether there was one."""
+        before = len(self.typhoons)
+        self.typhoons = [t for t in self.typhoons if t[0] != tuple(cell)]
+        return len(self.typhoons) < before
+
+    def clear(self) -> None:
+        """No storms, full HP."""
+        self.typhoons = []
+        self.hp = {p: self.rules.regions[p].hp for p in PLAYERS}
+
+    def board_state(self) -> BoardState:
+        """The storms as the board shows them (ids 1, 2, … in placing order)."""
+        return BoardState(typhoons=tuple(TyphoonView(i + 1, eye, lv, d) for i, (eye, lv, d) in enumerate(self.typhoons)))
+
+    def run(self, faces: Sequence[int] | None = None, hold: int | None = None) -> list[Any]:
+        """Move every storm once (storm ``hold`` is held instead); the dice are rolled unless ``faces`` are given."""
+        if not self.typhoons:
+            return []
+        movers = len(self.typhoons) - (1 if hold is not None else 0)
+        self.last_faces = list(faces) if faces is not None else [self.rng.randint(1, 6) for _ in range(movers)]
+        game, events = play_moves(self.typhoons, self.last_faces, hold=hold, rules=self.rules)
+        for e in events:
+            if e.kind == "DamageDealt":
+                self.hp[e.player] = max(0, self.hp[e.player] - e.amount)
+        self.typhoons = [(t.eye, t.level, t.direction) for t in game.typhoons]
+        return events
+
+
+# --- the lesson widgets ------------------------------------------------------------------------
+
+
+class IntensityLesson(LessonBox):
+    """The damage examples and the other demonstrations, played by the engine on the board."""
+
+    def __init__(self, lang: str = "en", rules: Rules | None = None, cell: int = 44) -> None:
+        from ..board import BoardView
+
+        lang = i18n.normalize_lang(lang)
+        r = _rules(rules)
+        self.rules, self.lang = r, lang
+        self.board = BoardView(r, lang=lang, cell=cell)
+        self.board.canvas.add_class("lesson-map")
+        fit_map(self.board)
+        self.explain = widgets.HTML(layout=widgets.Layout(min_height="8em"))
+        buttons = []
+        for key in DEMOS:
+            b = widgets.Button(description=lt(f"intensity.button_{key}", lang), icon="play", button_style="info",
+                               layout=widgets.Layout(width="auto"))
+            b.on_click(lambda _b, k=key: self.play(k))
+            buttons.append(b)
+        # the worked sum sits beside the map on a wide screen (and below it on a narrow one)
+        self.explain.layout = widgets.Layout(min_height="8em", flex="1 1 300px", min_width="280px", padding="0 0 0 .8em")
+        beside = widgets.HBox([widgets.VBox([self.board], layout=widgets.Layout(flex="3 1 560px")), self.explain],
+                              layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"))
+        parts = [heading(lt("intensity.part_demos", lang)), note(lt("intensity.part_demos_note", lang)),
+                 widgets.HBox(buttons, layout=widgets.Layout(flex_flow="row wrap")), beside]
+        super().__init__(parts, snapshot=self._snapshot, svg=self.board.to_svg)
+        self.worked: Worked | None = None
+        self.play("moderate_five", speed=0)
+
+    def play(self, key: str, speed: float | None = None) -> Worked:
+        """Set up demonstration ``key``, animate it, and show the worked calculation."""
+        w = worked_example(key, self.rules)
+        self.worked = w
+        self.board.skip()
+        region_cells = tuple(self.rules.regions[w.region].cells) if w.region else ()
+        self.board.show(BoardState(typhoons=tuple(TyphoonView(i + 1, eye, lv, d) for i, (eye, lv, d) in enumerate(w.typhoons)),
+                                   highlights=region_cells))
+        self.board.animate(list(w.events), speed=speed)
+        self.explain.value = worked_html(w, self.lang, self.rules)
+        return w
+
+    def _snapshot(self) -> str:
+        return (f"<div><h3>{escape(lt('intensity.part_demos', self.lang))}</h3>{self.explain.value}"
+                f"<div style='max-width:760px'>{self.board.to_svg()}</div></div>")
+
+
+class IntensitySandbox(LessonBox):
+    """Place storms on the map by clicking, then move them all and watch damage, landfall, growth and merges."""
+
+    def __init__(self, lang: str = "en", seed: int | None = 0, rules: Rules | None = None, cell: int = 44) -> None:
+        from ..board import BoardView
+        from ..hp_track import HPTrack
+
+        lang = i18n.normalize_lang(lang)
+        r = _rules(rules)
+        self.rules, self.lang = r, lang
+        self.model = SandboxModel(seed, r)
+        self.board = BoardView(r, lang=lang, cell=cell)
+        self.board.canvas.add_class("sandbox-map")
+        fit_map(self.board)
+        self.level = widgets.ToggleButtons(options=[(f"{lv.level} {i18n.level_name(r, lv.level, lang)}", lv.level) for lv in r.levels],
+                                           value=3, description=lt("intensity.sandbox_level", lang),
+                                           style={"description_width": "initial", "button_width": "auto"})
+        self.direction = widgets.Dropdown(options=[(f"{k} {i18n.direction_name(r, k, lang)}", k) for k in COMPASS16], value="NNW",
+                                          description=lt("intensity.sandbox_direction", lang), style={"description_width": "initial"},
+                                          layout=widgets.Layout(width="auto"))
+        self.hold = widgets.Dropdown(options=[(lt("intensity.sandbox_no_hold", lang), 0)], value=0,
+                                     description=lt("intensity.sandbox_hold", lang), style={"description_width": "initial"},
+                                     layout=widgets.Layout(width="auto"))
+        go = widgets.Button(description=lt("intensity.sandbox_move", lang), icon="play", button_style="primary",
+                            layout=widgets.Layout(width="auto"))
+        go.on_click(lambda _b: self.run())
+        clear = widgets.Button(description=lt("intensity.sandbox_clear", lang), icon="trash", layout=widgets.Layout(width="auto"))
+        clear.on_click(lambda _b: self.clear())
+        self.message = widgets.HTML(layout=widgets.Layout(min_height="1.6em"))
+        self.log_view = widgets.HTML(layout=widgets.Layout(max_height="16em", overflow="auto"))
+        self.hp = HPTrack(r, hp=self.model.hp, lang=lang, regions=PLAYERS)
+        self.board.on_cell_click(self.click)
+        side = widgets.VBox([self.hp, self.log_view], layout=widgets.Layout(flex="1 1 300px", min_width="280px"))
+        main = widgets.VBox([self.board], layout=widgets.Layout(flex="3 1 560px"))
+        parts = [heading(lt("intensity.part_sandbox", lang)), note(lt("intensity.part_sandbox_note", lang)),
+                 self.level, widgets.HBox([self.direction, self.hold, go, clear], layout=widgets.Layout(flex_flow="row wrap")),
+                 self.message, widgets.HBox([main, side], layout=widgets.Layout(flex_flow="row wrap", width="100%"))]
+        super().__init__(parts, snapshot=self._snapshot, svg=self.board.to_svg)
+        # a starting position worth moving: two storms that may meet, one near Taiwan
+        for cell_, level, direction in (((8, 8), 2, "E"), ((11, 8), 3, "NNW"), ((9, 5), 4, "WSW")):
+            self.model.place(cell_, level, direction)
+        self._refresh()
+
+    def click(self, cell: Cell) -> None:
+        """Place a storm of the chosen level and direction on ``cell``, or remove the storm whose eye is there."""
+        self.board.skip()
+        if self.model.remove_at(cell):
+            self.message.value = escape(lt("intensity.sandbox_removed", self.lang, cell=i18n.cell_label(cell, self.lang)))
+        else:
+            problem = self.model.place(cell, self.level.value, self.direction.value)
+            key = f"intensity.sandbox_{problem}" if problem else "intensity.sandbox_placed"
+            self.message.value = escape(lt(key, self.lang, cell=i18n.cell_label(cell, self.lang),
+                                           level=i18n.level_name(self.rules, self.level.value, self.lang)))
+        self._refresh()
+
+    def run(self, faces: Sequence[int] | None = None) -> list[Any]:
+        """Move every storm once (the chosen one held), animate it, and update HP and the log."""
+        self.board.skip()
+        self.board.show(self.model.board_state())
+        hold = self.hold.value or None
+        events = self.model.run(faces, hold=hold)
+        if not events:
+            self.message.value = escape(lt("intensity.sandbox_empty", self.lang))
+            return events
+        self.message.value = escape(lt("intensity.sandbox_rolled", self.lang, faces=", ".join(map(str, self.model.last_faces))))
+        self.board.animate(events)
+        self.hp.update(self.model.hp)
+        lines = [i18n.narrate(e, self.lang, self.rules) for e in events if e.kind not in ("DieRolled", "TyphoonStepped")]
+        self.log_view.value = "<ul style='margin:.2em 0;padding-left:1.2em'>" + "".join(f"<li>{escape(x)}</li>" for x in lines) + "</ul>"
+        self._refresh(redraw=False)
+        return events
+
+    def clear(self) -> None:
+        """Remove every storm and give every region its full HP back."""
+        self.model.clear()
+        self.log_view.value = ""
+        self.message.value = ""
+        self.hp.update(self.model.hp)
+        self._refresh()
+
+    def _refresh(self, redraw: bool = True) -> None:
+        options = [(lt("intensity.sandbox_no_hold", self.lang), 0)]
+        options += [(f"T{i + 1} {i18n.cell_label(eye, self.lang)}", i + 1) for i, (eye, _, _) in enumerate(self.model.typhoons)]
+        self.hold.options = options
+        self.hold.value = 0
+        if redraw:
+            self.board.show(self.model.board_state())
+
+    def _snapshot(self) -> str:
+        return (f"<div><h3>{escape(lt('intensity.part_sandbox', self.lang))}</h3><div style='max-width:760px'>{self.board.to_svg()}</div>"
+                f"{self.hp.to_html()}</div>")
+
+
+def intensity_lesson(lang: str = "en") -> IntensityLesson:
+    """Lesson 03's demonstrations (the rulebook's damage examples, landfall, growth, merge) on the board.
+
+    >>> w = intensity_lesson("zh-TW")
+    >>> w.worked.total, w.play("strong_two").total
+    (20, 11)
+    """
+    return IntensityLesson(lang)
+
+
+def intensity_sandbox(lang: str = "en", seed: int | None = 0) -> IntensitySandbox:
+    """Lesson 03's sandbox: click the map to place storms, then move them all.
+
+    >>> s = intensity_sandbox("en", seed=2)
+    >>> s.click((14, 2)); len(s.model.typhoons)
+    4
+    >>> _ = s.run(faces=[1, 1, 1, 1]); s.hp.hp["Taiwan"] <= 30
+    True
+    """
+    return IntensitySandbox(lang, seed)
+
+
+__all__ = [
+    "DEMOS", "LEVEL_WIND", "IntensityLesson", "IntensitySandbox", "SandboxModel", "Step", "Worked", "footprints_svg",
+    "intensity_lesson", "intensity_sandbox", "level_rows", "levels_table", "levels_table_html", "worked_example", "worked_html",
+]
