@@ -99,7 +99,7 @@ class TerminalGame:
         self.out = out
         self.ask = ask
         self.save = save
-        self.kinds = dict(zip(game.players, kinds))
+        self.kinds = dict(zip(game.players, kinds, strict=True))
         self.bots = {p: make_bot(k, seed * 17 + i) for i, (p, k) in enumerate(self.kinds.items()) if k not in PEOPLE}
         people = [p for p, k in self.kinds.items() if k in PEOPLE]
         self.viewer = people[0] if len(people) == 1 else None

@@ -21,9 +21,9 @@ def text_map(game: Game) -> str:
     m = game.rules.map
     b = game._b
     grid = []
-    for y, row in enumerate(m.rows):
+    for row in m.rows:
         line = []
-        for x, ch in enumerate(row):
+        for ch in row:
             if ch == "~":
                 ch = "."
             elif ch.isdigit():

@@ -47,7 +47,7 @@ def play_game(
         raise ValueError(f"{len(bots)} bots need {len(bots)} regions; got {len(regions)}")
     game = Game.new(regions, seed=seed, variant=variant, rules=rules)
     game._log = False
-    by_region = dict(zip(game.players, bots))
+    by_region = dict(zip(game.players, bots, strict=True))
     decisions = 0
     while not game.is_over:
         player = game.current_player
