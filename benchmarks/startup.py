@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from typhoon_edu.ui.serve import VoilaProcess
+from typhoon_edu.ui.serve import CHROMIUM_ARGS, CHROMIUM_PATH, VoilaProcess
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -39,17 +39,6 @@ if TYPE_CHECKING:
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SMOKE_NOTEBOOK = REPO_ROOT / "notebooks" / "smoke" / "one_button.ipynb"
 SMOKE_SELECTOR = ".smoke-button"
-CHROMIUM_PATH = os.environ.get("TYPHOON_EDU_CHROMIUM", "/usr/bin/chromium")
-# The same flags as tests/browser/harness.py: root, no GPU, closed network.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from typhoon_edu.ui.serve import CHROMIUM_ARGS
+from typhoon_edu.ui.serve import CHROMIUM_PATH as _CHROMIUM
+
 if TYPE_CHECKING:  # playwright is imported lazily so that collecting the tests never needs it
     from playwright.sync_api import Browser, Page, Playwright
 
@@ -29,19 +32,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOT_DIR = REPO_ROOT / "artifacts" / "screenshots"
 LOG_DIR = REPO_ROOT / "artifacts" / "logs"
 
-#: Debian's chromium; Playwright's own browser download does not work on our machines.
-CHROMIUM_PATH = Path(os.environ.get("TYPHOON_EDU_CHROMIUM", "/usr/bin/chromium"))
-
-#: Flags needed as root, without a GPU, on a machine whose network is closed.
-CHROMIUM_ARGS: tuple[str, ...] = (
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-)
+CHROMIUM_PATH = Path(_CHROMIUM)
 
 #: Viewport presets: a classroom laptop and a 1080p projector.
 VIEWPORTS: dict[str, dict[str, int]] = {

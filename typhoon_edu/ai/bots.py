@@ -67,6 +67,18 @@ def move_damage(game: Game, t: Typhoon, steps: int, start_pos: int = 0) -> dict[
     return out
 
 
+def apply_shields(game: Game, total: list[float]) -> None:
+    """Scale expected damage by the shields raised this turn (rough factors; they act on every storm)."""
+    for s, kinds in game.shields.items():
+        for kind in kinds:
+            if kind == "shield_halve":
+                total[s] *= 0.5
+            elif kind == "shield_weaken":
+                total[s] *= 0.3
+        if s in game.cancel_first:
+            total[s] *= 0.5
+
+
 def threat(game: Game) -> list[float]:
     """Expected damage to each seat from the next move of every typhoon (a one-turn forecast)."""
     n = len(game.players)
@@ -87,15 +99,7 @@ def threat(game: Game) -> list[float]:
             steps = face if mod is None else max(mod[1], face + mod[0])
             for s, d in move_damage(game, t, steps).items():
                 total[s] += d / 6
-    # Shields raised by region abilities this turn (rough factors; they act on every storm this turn).
-    for s, kinds in game.shields.items():
-        for kind in kinds:
-            if kind == "shield_halve":
-                total[s] *= 0.5
-            elif kind == "shield_weaken":
-                total[s] *= 0.3
-        if s in game.cancel_first:
-            total[s] *= 0.5
+    apply_shields(game, total)
     if m is not None:
         for s, d in m.dmg.items():
             extra = total[s]

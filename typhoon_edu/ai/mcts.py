@@ -53,7 +53,7 @@ from collections.abc import Sequence
 from ..engine.actions import Action
 from ..engine.board import Board
 from ..engine.game import CHANCE, FACES, Game
-from .bots import CARD_VALUE_ATTACK, CARD_VALUE_COUNTER, REGION_CARD_VALUE
+from .bots import CARD_VALUE_ATTACK, CARD_VALUE_COUNTER, REGION_CARD_VALUE, apply_shields
 
 DEFAULT_ITERATIONS = 120
 _DIE_ACTIONS = tuple(Action("die", face=f) for f in FACES)
@@ -153,14 +153,7 @@ def fast_threat(game: Game) -> list[float]:
                     s = sor[r]
                     if s >= 0:
                         total[s] += x / 6
-    for s, kinds in game.shields.items():  # shields raised by region abilities this turn
-        for kind in kinds:
-            if kind == "shield_halve":
-                total[s] *= 0.5
-            elif kind == "shield_weaken":
-                total[s] *= 0.3
-        if s in game.cancel_first:
-            total[s] *= 0.5
+    apply_shields(game, total)  # shields raised by region abilities this turn
     if m is not None:
         for s, dm in m.dmg.items():
             done = dm + total[s]

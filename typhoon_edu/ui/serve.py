@@ -77,6 +77,19 @@ READY_PROBE_PATH = "voila/static/extension.js"
 _PACKAGE_DIR = Path(__file__).resolve().parent.parent
 _DASHBOARD_NAME = "dashboard.ipynb"
 
+#: Debian's chromium, for the browser tests and benchmarks (Playwright's own download does not work here).
+CHROMIUM_PATH = os.environ.get("TYPHOON_EDU_CHROMIUM", "/usr/bin/chromium")
+#: Flags needed as root, without a GPU, on a machine whose network is closed.
+CHROMIUM_ARGS: tuple[str, ...] = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+)
+
 
 def default_notebook() -> Path:
     """Return the dashboard notebook to serve.
