@@ -61,3 +61,14 @@ def artifacts_dir() -> Path:
     path = REPO_ROOT / "artifacts"
     path.mkdir(exist_ok=True)
     return path
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Run the browser tests last.
+
+    Playwright's sync API keeps an asyncio loop marked as running in the main thread for as
+    long as its session-scoped browser lives; widgets that check for a running loop (the
+    dashboard's bot pacing, animations) would then schedule work that never runs in the other
+    tests. Running every other test first keeps them independent of the browser.
+    """
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
