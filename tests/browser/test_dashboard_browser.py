@@ -117,6 +117,14 @@ def choose_seats(page: Page, kinds: list[int], regions: list[int] | None = None,
     """Seat kinds by index (0 person, 1 easy, 2 medium), optional regions by index, seat 1's name."""
     for i, kind in enumerate(kinds):
         page.locator(f".typhoon-seat-kind-{i} select").select_option(index=kind)
+    # The kernel hides the name box of a computer seat: waiting for that means it got every choice
+    # (a Start click sent earlier could otherwise race the seat changes on a busy machine).
+    for i, kind in enumerate(kinds):
+        name_box = expect(page.locator(f".typhoon-seat-name-{i}"))
+        if kind == 0:
+            name_box.to_be_visible(timeout=30_000)
+        else:
+            name_box.to_be_hidden(timeout=30_000)
     if name:
         page.locator(".typhoon-seat-name-0 input").fill(name)
     if regions is not None:
@@ -159,7 +167,7 @@ def test_four_bot_game_plays_to_the_results_screen(voila: Any, page: Page, page_
     choose_speed(page, 4)
     shots(page, "setup")
     page.locator(".typhoon-setup-start").click()
-    assert_canvas_not_blank(page, ".typhoon-board")
+    assert_canvas_not_blank(page, ".typhoon-board", timeout=60)
     expect(page.locator(".typhoon-results")).to_be_visible(timeout=150_000)
     expect(page.locator(".typhoon-chart svg")).to_be_visible()
     assert page.locator('.typhoon-chart [data-role="hp-line"]').count() == 4
@@ -186,7 +194,7 @@ def test_person_places_by_click_plays_counters_discards_and_undoes(voila: Any, p
     page.locator(".typhoon-setup-start").click()
     s = wait_for_person(page)
     assert s["phase"] == "setup_place" and s["who"] == "Taiwan"
-    assert_canvas_not_blank(page, ".typhoon-board")
+    assert_canvas_not_blank(page, ".typhoon-board", timeout=60)
     expect(page.locator(".typhoon-banner")).to_contain_text("Mei")
     # place by clicking the map; undo it; place all three
     game = session(tmp_path).game
@@ -268,7 +276,7 @@ def test_reload_mid_game_resumes_the_same_state(voila: Any, page: Page, page_err
     assert page.locator(".typhoon-banner").inner_text() == banner
     assert page.locator(".typhoon-hp").inner_text() == hp
     assert session(tmp_path).game.digest() == before.game.digest()
-    assert_canvas_not_blank(page, ".typhoon-board")
+    assert_canvas_not_blank(page, ".typhoon-board", timeout=60)
     shots(page, "resumed")
     assert not [e for e in page_errors if "pageerror" in e], page_errors
 
