@@ -167,7 +167,8 @@ def test_four_bot_game_plays_to_the_results_screen(voila: Any, page: Page, page_
     choose_speed(page, 4)
     shots(page, "setup")
     page.locator(".typhoon-setup-start").click()
-    assert_canvas_not_blank(page, ".typhoon-board", timeout=60)
+    # With no animation four computers can finish before a board check would even start, so
+    # this test waits for the results; tests (2) and (3) sample the board's canvas.
     expect(page.locator(".typhoon-results")).to_be_visible(timeout=150_000)
     expect(page.locator(".typhoon-chart svg")).to_be_visible()
     assert page.locator('.typhoon-chart [data-role="hp-line"]').count() == 4
