@@ -306,7 +306,7 @@ def test_damaged_saves_are_listed_with_their_reason_and_the_others_resume(tmp_pa
     assert setup.resume_box.layout.display == "flex"
     assert setup.latest == s.save_path
     damaged = [w.value for w in walk(setup.saves_box) if "typhoon-save-damaged" in getattr(w, "_dom_classes", ())]
-    assert any("broken.json" in v for v in damaged) and any("foreign.json" in v and "not a typhoon-edu save" in v
+    assert any("broken.json" in v for v in damaged) and any("foreign.json" in v and "not a Typhoon Alert save" in v
                                                             for v in damaged)
     click(app, "typhoon-resume-latest")
     assert app.screen == "game" and app.session.game.digest() == digest
@@ -315,6 +315,7 @@ def test_damaged_saves_are_listed_with_their_reason_and_the_others_resume(tmp_pa
     app2 = ClassPlayApp(lang="zh-TW", save_dir=tmp_path)
     assert app2.resume(tmp_path / "broken.json") is None
     assert "broken.json" in app2.setup.message.value
+    assert "不是有效的 JSON" in app2.setup.message.value  # the reason in the app's language
 
 
 def test_finished_game_save_opens_its_results(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from .describe import banner, describe_action
 from .engine.game import CHANCE, Game
 from .engine.rules import IllegalActionError, SaveFileError, load_rules
 from .engine.savefile import game_from_json, game_to_json
-from .i18n import card_name, level_name, narrate, normalize_lang, region_name, t
+from .i18n import card_name, error_text, level_name, narrate, normalize_lang, region_name, t
 from .textboard import text_map
 
 PEOPLE = ("human", "person", "you")
@@ -150,7 +150,7 @@ class TerminalGame:
                     self.say(t("cli.undone", lang))
                     return True
                 except IllegalActionError as exc:
-                    self.say(t("cli.error", lang, error=str(exc)))
+                    self.say(t("cli.error", lang, error=error_text(exc, lang)))
                     continue
             if answer.isdigit() and 1 <= int(answer) <= len(actions):
                 self.narrate(g.apply(actions[int(answer) - 1]))

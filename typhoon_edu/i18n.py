@@ -109,6 +109,19 @@ def t(key: str, lang: str = "en", /, **fmt: Any) -> str:
     return text.format(**fmt) if fmt else text
 
 
+def error_text(exc: BaseException, lang: str = "en") -> str:
+    """A translated sentence for an engine error that has a ``kind`` (save files, undo); otherwise its text.
+
+    >>> from typhoon_edu.engine.rules import SaveFileError
+    >>> error_text(SaveFileError("x", kind="not_json"), "zh-TW")
+    '這個存檔不是有效的 JSON 檔，可能已經損壞。'
+    """
+    kind = getattr(exc, "kind", "")
+    group = "save" if type(exc).__name__ == "SaveFileError" else "action"
+    key = f"error.{group}.{kind}"
+    return t(key, lang) if kind and has(key, lang) else str(exc)
+
+
 def placeholders(text: str) -> frozenset[str]:
     """The ``{names}`` a catalog text expects.
 

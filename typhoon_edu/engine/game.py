@@ -1270,10 +1270,10 @@ def _undo(game: Game) -> list[Action]:
     while i >= 0 and hist[i].kind == "die":
         i -= 1
     if i < 0:
-        raise IllegalActionError("there is no decision to undo yet")
+        raise IllegalActionError("there is no decision to undo yet", kind="undo_none")
     if i != len(hist) - 1:
         raise IllegalActionError(
-            "the last decision was followed by a die roll, and undo never goes back across a die roll"
+            "the last decision was followed by a die roll, and undo never goes back across a die roll", kind="undo_die"
         )
     return hist[:i]
 
@@ -1286,7 +1286,7 @@ def _restore(game: Game, other: Game) -> None:
 def undo(game: Game) -> Action:
     """Take back the last player decision (not across a die roll); return the undone action."""
     if getattr(game, "_scenario", False):
-        raise IllegalActionError("a position built by hand (a scenario) has no history to undo")
+        raise IllegalActionError("a position built by hand (a scenario) has no history to undo", kind="undo_none")
     keep = _undo(game)
     undone = game.history[len(keep)]
     _restore(game, replay(_setup_of(game), game.seed, keep, game.rules))

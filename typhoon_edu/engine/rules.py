@@ -70,11 +70,37 @@ TIMINGS = ("attack", "counter")
 
 
 class IllegalActionError(ValueError):
-    """An action that the rules do not allow now; the game state is left unchanged."""
+    """An action that the rules do not allow now; the game state is left unchanged.
+
+    ``kind`` names the case for translated messages (``typhoon_edu.i18n.error_text``); the
+    English text is the exception's message.
+    """
+
+    def __init__(self, message: str, *, kind: str = "") -> None:
+        super().__init__(message)
+        self.kind = kind
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild, (type(self), str(self), self.kind))
 
 
 class SaveFileError(ValueError):
-    """A save file that cannot be loaded: not JSON, a foreign format, tampered or inconsistent."""
+    """A save file that cannot be loaded: not JSON, a foreign format, tampered or inconsistent.
+
+    ``kind`` is one of ``unreadable``, ``not_json``, ``foreign``, ``version``, ``rules``,
+    ``replay``, ``tampered``, ``damaged`` (for translated messages).
+    """
+
+    def __init__(self, message: str, *, kind: str = "damaged") -> None:
+        super().__init__(message)
+        self.kind = kind
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild, (type(self), str(self), self.kind))
+
+
+def _rebuild(cls: type, message: str, kind: str) -> ValueError:
+    return cls(message, kind=kind)
 
 
 class RulesDataError(ValueError):

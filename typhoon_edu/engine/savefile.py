@@ -30,7 +30,8 @@ VERSION = 1
 
 def game_to_dict(game: Game) -> dict[str, Any]:
     if getattr(game, "_scenario", False):
-        raise SaveFileError("a position built by hand (a scenario) has no replayable history, so it cannot be saved")
+        raise SaveFileError("a position built by hand (a scenario) has no replayable history, so it cannot be saved",
+                            kind="damaged")
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -68,19 +69,21 @@ def game_from_json(text: str | bytes, rules: Rules | None = None) -> Game:
     try:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
-        raise SaveFileError(f"the save file is not valid JSON ({exc})") from None
+        raise SaveFileError(f"the save file is not valid JSON ({exc})", kind="not_json") from None
     if not isinstance(data, dict):
-        raise SaveFileError("the save file must hold a JSON object")
+        raise SaveFileError("the save file must hold a JSON object", kind="not_json")
     if data.get("format") != FORMAT:
-        raise SaveFileError(f"this is not a typhoon-edu save file (its 'format' is {data.get('format')!r})")
+        raise SaveFileError(f"this is not a typhoon-edu save file (its 'format' is {data.get('format')!r})", kind="foreign")
     version = _need(data, "version", int, "a version number")
     if version != VERSION:
-        raise SaveFileError(f"save file version {version} is not supported; this program reads version {VERSION}")
+        raise SaveFileError(f"save file version {version} is not supported; this program reads version {VERSION}",
+                            kind="version")
     rules = rules or load_rules()
     digest = _need(data, "rules_digest", str, "the rules data digest")
     if digest != rules.digest:
         raise SaveFileError(
-            f"the game was saved with different rules data (digest {digest}); these rules have digest {rules.digest}"
+            f"the game was saved with different rules data (digest {digest}); these rules have digest {rules.digest}",
+            kind="rules",
         )
     setup = _need(data, "setup", dict, "the game setup")
     players = _need(setup, "players", list, "a list of regions")
@@ -99,14 +102,15 @@ def game_from_json(text: str | bytes, rules: Rules | None = None) -> Game:
         try:
             parsed.append(parse_action(a))
         except IllegalActionError as exc:
-            raise SaveFileError(f"action #{i + 1}: {exc}") from None
+            raise SaveFileError(f"action #{i + 1}: {exc}", kind="replay") from None
     try:
         game = replay(setup, seed, parsed, rules)
     except (IllegalActionError, ValueError) as exc:
-        raise SaveFileError(f"the save file cannot be replayed: {exc}") from None
+        raise SaveFileError(f"the save file cannot be replayed: {exc}", kind="replay") from None
     want = _need(data, "state_digest", str, "the digest of the saved state")
     if want != game.digest():
-        raise SaveFileError("the replayed game does not match the state recorded in the file; it was edited or damaged")
+        raise SaveFileError("the replayed game does not match the state recorded in the file; it was edited or damaged",
+                            kind="tampered")
     return game
 
 

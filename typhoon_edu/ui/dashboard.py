@@ -200,7 +200,7 @@ class ClassPlayApp:
         try:
             session = ClassSession.resume(path)
         except SaveFileError as exc:
-            self.setup.show_error(str(exc))
+            self.setup.show_error(f"{Path(path).name}: {i18n.error_text(exc, self.lang)}")
             self.setup.refresh_saves()
             self._go("setup")
             return None
@@ -274,7 +274,7 @@ class ClassPlayApp:
         try:
             events = s.apply(action)
         except IllegalActionError as exc:
-            screen.show_message(d("error.illegal", self.lang, error=str(exc)))
+            screen.show_message(d("error.illegal", self.lang, error=i18n.error_text(exc, self.lang)))
             return False
         screen.pending_card = None
         screen.show_message("")
@@ -318,7 +318,7 @@ class ClassPlayApp:
         try:
             s.undo()
         except IllegalActionError as exc:
-            self._game_screen.show_message(d("error.illegal", self.lang, error=str(exc)))
+            self._game_screen.show_message(d("error.illegal", self.lang, error=i18n.error_text(exc, self.lang)))
             return False
         self._game_screen.bind(s)
         self._game_screen.show_message(d("game.undone", self.lang), error=False)

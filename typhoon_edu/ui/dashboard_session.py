@@ -68,6 +68,7 @@ class SaveInfo:
     round: int = 0
     over: bool = False
     saved_at: float = 0.0
+    kind: str = ""  # why it cannot be read, for a translated message (SaveFileError.kind)
 
 
 @dataclass
@@ -105,16 +106,16 @@ class ClassSession:
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
-            raise SaveFileError(f"{path.name}: cannot be read ({exc.strerror})") from None
+            raise SaveFileError(f"{path.name}: cannot be read ({exc.strerror})", kind="unreadable") from None
         except UnicodeDecodeError:
-            raise SaveFileError(f"{path.name}: is not a text file") from None
+            raise SaveFileError(f"{path.name}: is not a text file", kind="unreadable") from None
         try:
             game = game_from_json(text)
             data = json.loads(text)
             meta = data.get("session") or {}
             seats = [Seat(**s) for s in meta.get("seats", [])] or [Seat(p) for p in game.players]
         except SaveFileError as exc:
-            raise SaveFileError(f"{path.name}: {exc}") from None
+            raise SaveFileError(f"{path.name}: {exc}", kind=exc.kind) from None
         except (TypeError, ValueError) as exc:
             raise SaveFileError(f"{path.name}: the session part of the file is damaged ({exc})") from None
         if [s.region for s in seats] != list(game.players):
@@ -135,10 +136,16 @@ class ClassSession:
             try:
                 data = json.loads(path.read_text(encoding="utf-8"))
                 if not isinstance(data, dict) or data.get("format") != "typhoon-edu-save":
-                    raise SaveFileError("this is not a typhoon-edu save file")
+                    raise SaveFileError("this is not a typhoon-edu save file", kind="foreign")
                 game = game_from_json(json.dumps(data))
-            except (OSError, UnicodeDecodeError, ValueError) as exc:
-                out.append(SaveInfo(path, False, str(exc)))
+            except SaveFileError as exc:
+                out.append(SaveInfo(path, False, str(exc), kind=exc.kind))
+                continue
+            except (OSError, UnicodeDecodeError) as exc:
+                out.append(SaveInfo(path, False, str(exc), kind="unreadable"))
+                continue
+            except ValueError as exc:
+                out.append(SaveInfo(path, False, str(exc), kind="not_json"))
                 continue
             out.append(SaveInfo(path, True, "", game.players, game.round, game.is_over, path.stat().st_mtime))
         return out
@@ -224,7 +231,8 @@ class ClassSession:
     def undo(self) -> None:
         """Take back the last decision, if a person made it and no die was rolled after it."""
         if not self.can_undo():
-            raise IllegalActionError("only a person's last decision can be taken back, and never across a die roll")
+            raise IllegalActionError("only a person's last decision can be taken back, and never across a die roll",
+                                     kind="undo_not_person")
         self.game.undo()  # type: ignore[attr-defined]
         if len(self.hp_track) > 1:
             self.hp_track.pop()

@@ -32,6 +32,12 @@ def speed_options(lang: str) -> list[tuple[str, float]]:
     return [(d(names[s], lang), s) for s in SPEEDS]
 
 
+def save_reason(info: SaveInfo, lang: str) -> str:
+    """Why a save file cannot be used, in ``lang`` (the English detail when the case has no text)."""
+    key = f"error.save.{info.kind}"
+    return i18n.t(key, lang) if info.kind and i18n.has(key, lang) else info.error
+
+
 class SeatRow:
     """One seat of the setup screen: kind (person or bot level), name, region."""
 
@@ -228,7 +234,7 @@ class SetupScreen:
             if not info.ok:
                 rows.append(html("typhoon-save-damaged", value=(
                     f"<span style='color:#b91c1c'>⚠ <b>{escape(info.path.name)}</b>: "
-                    f"{escape(d('saves.damaged', lang, reason=info.error))}</span>")))
+                    f"{escape(d('saves.damaged', lang, reason=save_reason(info, lang)))}</span>")))
                 continue
             label = html(value=f"<b>{escape(info.path.stem)}</b> · {escape(save_title(info, self.rules, lang))}")
             b = button(["typhoon-save-open", f"typhoon-save-{info.path.stem}"], icon="folder-open")
