@@ -17,7 +17,7 @@ from .describe import banner, describe_action
 from .engine.game import CHANCE, Game
 from .engine.rules import IllegalActionError, SaveFileError, load_rules
 from .engine.savefile import game_from_json, game_to_json
-from .i18n import card_name, error_text, level_name, narrate, normalize_lang, region_name, t
+from .i18n import card_name, error_text, in_log, level_name, narrate, normalize_lang, region_name, t
 from .textboard import text_map
 
 PEOPLE = ("human", "person", "you")
@@ -111,7 +111,7 @@ class TerminalGame:
         from .engine.events import filter_events
 
         for e in filter_events(list(events), self.viewer):
-            if e.kind in ("DieRolled", "TyphoonStepped", "RegionHit"):
+            if not in_log(e) or e.kind == "TyphoonStepped":
                 continue
             self.say("  " + narrate(e, self.lang, self.game.rules))
 

@@ -109,6 +109,26 @@ def t(key: str, lang: str = "en", /, **fmt: Any) -> str:
     return text.format(**fmt) if fmt else text
 
 
+#: Events a game log leaves out: the next sentence tells the same in plainer words.
+LOG_QUIET = frozenset({"TurnEnded", "DieRolled", "RegionHit"})
+#: Removals already told by the event just before them (landfall, weakening, merging).
+_TOLD_BEFORE = frozenset({"landfall", "weakened", "merged"})
+
+
+def in_log(event: Event) -> bool:
+    """Whether a narrated game log should show ``event`` (no repeats, no dice noise).
+
+    >>> from typhoon_edu.engine import events as ev
+    >>> in_log(ev.Landfall(1, 1, 0)), in_log(ev.TyphoonRemoved(1, "landfall", (6, 6)))
+    (True, False)
+    >>> in_log(ev.TyphoonRemoved(1, "edge", (15, 0)))
+    True
+    """
+    if event.kind in LOG_QUIET:
+        return False
+    return not (event.kind == "TyphoonRemoved" and getattr(event, "reason", "") in _TOLD_BEFORE)
+
+
 def error_text(exc: BaseException, lang: str = "en") -> str:
     """A translated sentence for an engine error that has a ``kind`` (save files, undo); otherwise its text.
 

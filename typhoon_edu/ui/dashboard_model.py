@@ -399,9 +399,6 @@ def needs_privacy(session: ClassSession) -> bool:
 
 # --------------------------------------------------------------------------------- log and results
 
-_QUIET = frozenset({"TurnEnded", "DieRolled", "RegionHit"})
-
-
 def log_lines(session: ClassSession, lang: str, limit: int = 60) -> list[tuple[str, str]]:
     """The last ``limit`` public events narrated in ``lang``, newest first, as ``(kind, sentence)``.
 
@@ -411,7 +408,7 @@ def log_lines(session: ClassSession, lang: str, limit: int = 60) -> list[tuple[s
     rules = session.game.rules
     out: list[tuple[str, str]] = []
     for e in reversed(session.game.visible_events(None)):
-        if e.kind in _QUIET:
+        if not i18n.in_log(e):
             continue
         try:
             out.append((e.kind, i18n.narrate(e, lang, rules)))
