@@ -12,7 +12,6 @@ True
 
 from __future__ import annotations
 
-from .engine import savefile as _savefile  # noqa: F401  (adds Game.to_json / Game.from_json)
 from .engine.actions import Action, parse_action
 from .engine.compass import advance, damage, path_steps, step_cycle
 from .engine.events import Event

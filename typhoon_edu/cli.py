@@ -146,7 +146,7 @@ class TerminalGame:
                 return False
             if answer in ("u", "undo"):
                 try:
-                    g.undo()  # type: ignore[attr-defined]
+                    g.undo()
                     self.say(t("cli.undone", lang))
                     return True
                 except IllegalActionError as exc:

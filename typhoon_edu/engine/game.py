@@ -1226,6 +1226,28 @@ class Game:
                                             sorted(m.halve.items()), m.windows, m.step_open, sorted(m.shielded)],
         }
 
+    # ------------------------------------------------------------------ undo and save files
+    def undo(self) -> Action:
+        """Take back the last player decision (never across a die roll); return the undone action."""
+        return undo(self)
+
+    def correct_die(self, face: int) -> None:
+        """Replace the face of the most recent (typed) die roll, if no decision followed it."""
+        correct_die(self, face)
+
+    def to_json(self) -> str:
+        """The game as a save file: versioned JSON with the setup, the seed and every action."""
+        from .savefile import game_to_json
+
+        return game_to_json(self)
+
+    @staticmethod
+    def from_json(text: str | bytes, rules: Rules | None = None) -> Game:
+        """Load a save file: replay every action and verify the result (SaveFileError if anything is wrong)."""
+        from .savefile import game_from_json
+
+        return game_from_json(text, rules)
+
     def __repr__(self) -> str:
         return (f"<Game {self.variant} round {self.round}, {self.phase}, active {self.active}, "
                 f"{len(self.typhoons_)} typhoons, hp {self.hp}>")
@@ -1304,6 +1326,3 @@ def correct_die(game: Game, face: int) -> None:
     actions = game.history[:-1] + [_DIE_ACTIONS[face - 1]]
     _restore(game, replay(_setup_of(game), game.seed, actions, game.rules))
 
-
-Game.undo = undo  # type: ignore[attr-defined]
-Game.correct_die = correct_die  # type: ignore[attr-defined]

@@ -113,6 +113,3 @@ def game_from_json(text: str | bytes, rules: Rules | None = None) -> Game:
                             kind="tampered")
     return game
 
-
-Game.to_json = game_to_json  # type: ignore[attr-defined]
-Game.from_json = staticmethod(game_from_json)  # type: ignore[attr-defined]

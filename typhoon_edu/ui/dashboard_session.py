@@ -223,7 +223,7 @@ class ClassSession:
     def _decider_of_last(self) -> str | None:
         try:
             probe = self.game.clone(keep_log=True)
-            probe.undo()  # type: ignore[attr-defined]
+            probe.undo()
         except IllegalActionError:
             return None
         return probe.current_player
@@ -233,7 +233,7 @@ class ClassSession:
         if not self.can_undo():
             raise IllegalActionError("only a person's last decision can be taken back, and never across a die roll",
                                      kind="undo_not_person")
-        self.game.undo()  # type: ignore[attr-defined]
+        self.game.undo()
         if len(self.hp_track) > 1:
             self.hp_track.pop()
         self.save()
