@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from typhoon_edu.ui.serve import CHROMIUM_ARGS
+from typhoon_edu.ui.serve import CHROMIUM_ARGS, stop_process
 from typhoon_edu.ui.serve import CHROMIUM_PATH as _CHROMIUM
 
 if TYPE_CHECKING:  # playwright is imported lazily so that collecting the tests never needs it
@@ -304,11 +304,4 @@ class JupyterServerProcess:
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the server (SIGTERM, then SIGKILL)."""
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=timeout)
+        stop_process(self.process, timeout)

@@ -137,6 +137,20 @@ def written_dashboard_notebook() -> Path:
     return path
 
 
+def stop_process(process: subprocess.Popen[bytes] | None, timeout: float = 10.0) -> int | None:
+    """Stop a server process: SIGTERM, then SIGKILL after ``timeout`` s; returns its exit code."""
+    if process is None:
+        return None
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=timeout)
+    return process.returncode
+
+
 def find_free_port(host: str = "127.0.0.1") -> int:
     """Return a TCP port that is free on ``host`` right now.
 
@@ -319,16 +333,7 @@ class VoilaProcess:
 
     def stop(self, timeout: float = 10.0) -> int | None:
         """Stop the server (SIGTERM, then SIGKILL after ``timeout`` s); returns its exit code."""
-        if self.process is None:
-            return None
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=timeout)
-        return self.process.returncode
+        return stop_process(self.process, timeout)
 
     def _log_hint(self) -> str:
         return f" (log: {self.log_path})" if self.log_path is not None else ""
