@@ -33,6 +33,7 @@ DICE_MODES = ("auto", "manual")
 FACES = (1, 2, 3, 4, 5, 6)
 _DIE_ACTIONS = tuple(Action("die", face=f) for f in FACES)
 _new = tuple.__new__  # builds an Action without the Python-level NamedTuple constructor (hot path)
+_new_object = object.__new__
 
 
 def _act(kind: str, card: str | None = None, typhoon: int | None = None, cell: tuple[int, int] | None = None,
@@ -40,6 +41,48 @@ def _act(kind: str, card: str | None = None, typhoon: int | None = None, cell: t
     return _new(Action, (kind, card, typhoon, cell, direction, None))
 _PASS = Action("pass")
 CHANCE_PHASES = frozenset({"roll_direction", "roll_move", "roll_zone", "roll_cell"})
+
+class _Templates:
+    """Legal-action building blocks derived from one ``Rules``, shared by all its games and clones.
+
+    ``steer``: (kind, card key, choices, typhoon id, typhoon direction) -> the steering actions for
+    that typhoon, one look-up instead of 6 or 15 new actions. ``playable``: (region, timing, the
+    set of card keys in a hand) -> that hand's cards of that timing in sorted order, with their
+    effect specs (see :func:`_effect_spec`). Each key holds everything its value depends on and
+    the values are immutable, so no change of a game's state can make an entry stale: nothing
+    invalidates them. Both maps stay small (an edition has few cards, regions and directions).
+    """
+
+    __slots__ = ("steer", "playable")
+
+    def __init__(self) -> None:
+        self.steer: dict[tuple[Any, ...], tuple[Action, ...]] = {}
+        self.playable: dict[tuple[Any, ...], tuple[tuple[str, tuple[str, Any, tuple[str, ...]]], ...]] = {}
+
+
+_TEMPLATES: dict[int, tuple[Rules, _Templates]] = {}
+
+
+def _templates_for(rules: Rules) -> _Templates:
+    """The (cached) legal-action templates of ``rules``."""
+    hit = _TEMPLATES.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    templates = _Templates()
+    _TEMPLATES[id(rules)] = (rules, templates)
+    return templates
+
+
+def _effect_spec(eff: Effect, dirs: dict[str, tuple[str, ...]]) -> tuple[str, Any, tuple[str, ...]]:
+    """An effect reduced to what listing its actions needs: (kind, main parameter, direction choices)."""
+    k = eff.kind
+    if k == "level":
+        return (k, eff.params["delta"], ())
+    if k == "remove":
+        return (k, eff.params["max_level"], ())
+    if k in ("steer", "turn_away"):
+        return (k, eff.params["choices"], dirs[eff.params["choices"]])
+    return (k, None, ())
 
 
 class Typhoon:
@@ -55,8 +98,8 @@ class Typhoon:
         return (self.cell % self._w, self.cell // self._w)
 
     def copy(self) -> Typhoon:
-        t = Typhoon(self.id, self.cell, self.level, self.direction, self._w)
-        t.moved = self.moved
+        t = _new_object(Typhoon)  # no __init__ call: every slot is set here
+        t.id, t.cell, t.level, t.direction, t.moved, t._w = self.id, self.cell, self.level, self.direction, self.moved, self._w
         return t
 
     def __repr__(self) -> str:
@@ -160,6 +203,13 @@ class Game:
         self._ceff = [{key: card.effect_for(p) for key, card in rules.cards.items()} for p in players]
         self._ctiming = {key: card.timing for key, card in rules.cards.items()}
         self._dirs = {"ring": rules.ring, "all": tuple(rules.points)}
+        # Derived once from the rules (never state; clones share them): what listing legal actions
+        # and stepping need, so the hot paths do no rules look-ups.
+        self._cspec = [{key: (card.timing, _effect_spec(card.effect_for(p), self._dirs))
+                        for key, card in rules.cards.items()} for p in players]
+        self._aspec = [_effect_spec(rules.regions[p].ability.effect, self._dirs) for p in players]
+        self._tpl = _templates_for(rules)
+        self._cycles = {key: point.cycle for key, point in rules.points.items()}
         # --- state (everything below is copied by clone())
         self.hp = {k: rules.regions[k].hp for k in players}
         self._hp = [rules.regions[k].hp for k in players]
@@ -225,35 +275,36 @@ class Game:
         g = Game.__new__(Game)
         d = g.__dict__
         d.update(self.__dict__)
-        g.hp = dict(self.hp)
-        g._hp = list(self._hp)
-        g.hands = [list(h) for h in self.hands]
-        g.deck = list(self.deck)
-        g.discard = list(self.discard)
-        g.typhoons_ = [t.copy() for t in self.typhoons_]
-        g.region_spent = list(self.region_spent)
-        g.fn_played = list(self.fn_played)
-        g.region_turn = list(self.region_turn)
-        g.names_played = set(self.names_played)
-        g.holds = set(self.holds)
-        g.roll_mods = dict(self.roll_mods)
-        g.level_base = dict(self.level_base)
-        g.shields = {k: list(v) for k, v in self.shields.items()}
-        g.shield_delta = dict(self.shield_delta)
-        g.cancel_first = set(self.cancel_first)
-        g.attack_queue = list(self.attack_queue)
-        g.unmoved = list(self.unmoved)
-        g.move = self.move.copy() if self.move is not None else None
-        g.pending_dir = list(self.pending_dir)
-        g.setup_zones = list(self.setup_zones)
-        g.adv_levels = list(self.adv_levels)
-        g._legal = None
-        g._rng = None  # made on first use, from the seed and the rolls so far (never this game's generator)
+        # item assignment on the new instance dict: the same as setting the attributes, a little faster
+        d["hp"] = self.hp.copy()
+        d["_hp"] = self._hp.copy()
+        d["hands"] = [h.copy() for h in self.hands]
+        d["deck"] = self.deck.copy()
+        d["discard"] = self.discard.copy()
+        d["typhoons_"] = [t.copy() for t in self.typhoons_]
+        d["region_spent"] = self.region_spent.copy()
+        d["fn_played"] = self.fn_played.copy()
+        d["region_turn"] = self.region_turn.copy()
+        d["names_played"] = self.names_played.copy()
+        d["holds"] = self.holds.copy()
+        d["roll_mods"] = self.roll_mods.copy()
+        d["level_base"] = self.level_base.copy()
+        d["shields"] = {k: v.copy() for k, v in self.shields.items()} if self.shields else {}
+        d["shield_delta"] = self.shield_delta.copy()
+        d["cancel_first"] = self.cancel_first.copy()
+        d["attack_queue"] = self.attack_queue.copy()
+        d["unmoved"] = self.unmoved.copy()
+        d["move"] = self.move.copy() if self.move is not None else None
+        d["pending_dir"] = self.pending_dir.copy()
+        d["setup_zones"] = self.setup_zones.copy()
+        d["adv_levels"] = self.adv_levels.copy()
+        d["_legal"] = None
+        d["_rng"] = None  # made on first use, from the seed and the rolls so far (never this game's generator)
         if keep_log:
-            g.history = list(self.history)
-            g.events = list(self.events)
+            d["history"] = self.history.copy()
+            d["events"] = self.events.copy()
         else:
-            g.history, g.events, g._log = [], [], False
+            d["history"], d["events"], d["_log"] = [], [], False
         return g
 
     # ------------------------------------------------------------------ public view
@@ -338,16 +389,16 @@ class Game:
 
     def _compute_legal(self) -> list[Action]:
         ph = self.phase
-        if ph in CHANCE_PHASES:
-            return list(_DIE_ACTIONS)
         if ph == "attack":
             return self._attack_actions(self.decider)
-        if ph == "counter":
-            return self._counter_actions(self.decider)
+        if ph in CHANCE_PHASES:
+            return list(_DIE_ACTIONS)
         if ph == "move_choose":
-            return [_act("move", None, tid) for tid in self.unmoved]
+            return [_new(Action, ("move", None, tid, None, None, None)) for tid in self.unmoved]
         if ph == "discard":
             return [_new(Action, ("discard", c, None, None, None, None)) for c in sorted(set(self.hands[self.active_seat]))]
+        if ph == "counter":
+            return self._counter_actions(self.decider)
         cells = self._b.cells
         if ph == "setup_place":
             return [_new(Action, ("place", None, None, cells[c], None, None)) for c in self._free_cells(self.setup_zones)]
@@ -366,68 +417,84 @@ class Game:
         zs = self._b.zones
         return [c for z in zones for c in zs[z] if c not in covered]
 
-    def _card_actions(self, seat: int, timing: str) -> list[Action]:
-        out: list[Action] = []
-        effects = self._ceff[seat]
-        timings = self._ctiming
+    def _card_actions(self, seat: int, timing: str, out: list[Action]) -> list[Action]:
+        """Append to ``out`` the plays of ``seat``'s cards of ``timing`` (card keys in sorted order)."""
+        hand = self.hands[seat]
+        if not hand:
+            return out
+        playable = self._tpl.playable
+        hkey = (self.players[seat], timing, frozenset(hand))
+        cards = playable.get(hkey)
+        if cards is None:
+            specs = self._cspec[seat]
+            cards = playable[hkey] = tuple((key, specs[key][1]) for key in sorted(hkey[2]) if specs[key][0] == timing)
         names = self.names_played
-        for key in sorted(set(self.hands[seat])):
-            if timings[key] != timing or key in names:
-                continue
-            out.extend(self._effect_actions(effects[key], seat, "play", key))
+        add = self._effect_actions
+        for key, spec in cards:
+            if key not in names:
+                add(spec, seat, "play", key, out)
         return out
 
-    def _effect_actions(self, eff: Effect, seat: int, kind: str, key: str | None) -> list[Action]:
-        k = eff.kind
+    def _effect_actions(self, spec: tuple[str, Any, tuple[str, ...]], seat: int, kind: str, key: str | None,
+                        out: list[Action]) -> None:
+        """Append to ``out`` the ways to use an effect (``spec`` from :func:`_effect_spec`)."""
+        k, param, dirs = spec
         ts = self.typhoons_
-        if k == "level":
-            d = eff.params["delta"]
-            return [_new(Action, (kind, key, t.id, None, None, None)) for t in ts if d < 0 or t.level < 5]
-        if k == "remove":
-            mx = eff.params["max_level"]
-            return [_new(Action, (kind, key, t.id, None, None, None)) for t in ts if t.level <= mx]
         if k == "steer":
-            dirs = self._dirs[eff.params["choices"]]
-            return [_new(Action, (kind, key, t.id, None, d, None)) for t in ts for d in dirs if d != t.direction]
-        if k == "hold":
-            return [_new(Action, (kind, key, t.id, None, None, None)) for t in ts if t.id not in self.holds]
-        if k == "roll":
-            return [_new(Action, (kind, key, t.id, None, None, None)) for t in ts if t.id not in self.holds]
-        if k == "push":
-            return [_new(Action, (kind, key, t.id, None, None, None)) for t in ts]
-        if k == "add_depression":
-            if len(ts) >= MAX_TYPHOONS:
-                return []
-            cells = self._b.cells
-            return [_new(Action, (kind, key, None, cells[c], None, None)) for c in self._free_cells()]
-        if k == "heal":
-            return [_new(Action, (kind, key, None, None, None, None))] if self._hp[seat] < self._max_hp[seat] else []
-        if k == "level_all":
-            return [_new(Action, (kind, key, None, None, None, None))] if ts else []
-        if k in ("cancel_damage", "halve_damage", "weaken") or k.startswith("shield"):
-            return [_new(Action, (kind, key, None, None, None, None))]
-        if k == "turn_away":
+            templates = self._tpl.steer  # see _Templates
+            for t in ts:
+                tkey = (kind, key, param, t.id, t.direction)
+                acts = templates.get(tkey)
+                if acts is None:
+                    tid, td = t.id, t.direction
+                    acts = templates[tkey] = tuple(_new(Action, (kind, key, tid, None, d, None)) for d in dirs if d != td)
+                out += acts
+        elif k == "level":
+            if param < 0:
+                out += [_new(Action, (kind, key, t.id, None, None, None)) for t in ts]
+            else:
+                out += [_new(Action, (kind, key, t.id, None, None, None)) for t in ts if t.level < 5]
+        elif k == "remove":
+            out += [_new(Action, (kind, key, t.id, None, None, None)) for t in ts if t.level <= param]
+        elif k == "hold" or k == "roll":
+            holds = self.holds
+            out += [_new(Action, (kind, key, t.id, None, None, None)) for t in ts if t.id not in holds]
+        elif k == "push":
+            out += [_new(Action, (kind, key, t.id, None, None, None)) for t in ts]
+        elif k == "add_depression":
+            if len(ts) < MAX_TYPHOONS:
+                cells = self._b.cells
+                out += [_new(Action, (kind, key, None, cells[c], None, None)) for c in self._free_cells()]
+        elif k == "heal":
+            if self._hp[seat] < self._max_hp[seat]:
+                out.append(_new(Action, (kind, key, None, None, None, None)))
+        elif k == "level_all":
+            if ts:
+                out.append(_new(Action, (kind, key, None, None, None, None)))
+        elif k in ("cancel_damage", "halve_damage", "weaken") or k.startswith("shield"):
+            out.append(_new(Action, (kind, key, None, None, None, None)))
+        elif k == "turn_away":
             t = self._moving()
-            if t is None:
-                return []
-            dirs = self._dirs[eff.params["choices"]]
-            return [_new(Action, (kind, key, None, None, d, None)) for d in dirs if d != t.direction]
-        raise AssertionError(f"unknown effect kind {k}")  # pragma: no cover - validated at load
+            if t is not None:
+                td = t.direction
+                out += [_new(Action, (kind, key, None, None, d, None)) for d in dirs if d != td]
+        else:  # pragma: no cover - validated at load
+            raise AssertionError(f"unknown effect kind {k}")
 
     def _attack_actions(self, seat: int) -> list[Action]:
-        out = []
-        if self.fn_played[seat] < 2 and not self.region_turn[seat]:
-            out = self._card_actions(seat, "attack")
-        if not self.region_spent[seat] and self.fn_played[seat] == 0:
-            ability = self.rules.regions[self.players[seat]].ability
-            out.extend(self._effect_actions(ability.effect, seat, "region", None))
+        out: list[Action] = []
+        fn = self.fn_played[seat]
+        if fn < 2 and not self.region_turn[seat]:
+            self._card_actions(seat, "attack", out)
+        if fn == 0 and not self.region_spent[seat]:
+            self._effect_actions(self._aspec[seat], seat, "region", None, out)
         out.append(_PASS)
         return out
 
     def _counter_actions(self, seat: int) -> list[Action]:
         if self.fn_played[seat] >= 2 or self.region_turn[seat] or self._hp[seat] <= 0:
             return [_PASS]
-        out = self._card_actions(seat, "counter")
+        out = self._card_actions(seat, "counter", [])
         out.append(_PASS)
         return out
 
@@ -457,15 +524,23 @@ class Game:
             act = parse_action(action)
         else:
             raise IllegalActionError(f"{action!r} is not an action; give an Action, its notation or a die face 1-6")
-        legal = self._legal if self._legal is not None else self.legal_actions()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        # An action taken from legal_actions() is usually the very object in this list, which
+        # ``in`` finds by identity; any other Action is compared by value.
         if act not in legal:
             raise IllegalActionError(self._explain(act))
-        n0 = len(self.events)
         self.history.append(act)
         self._legal = None
+        if self._log:
+            n0 = len(self.events)
+            self._do(act)
+            self._run()
+            return self.events[n0:]
         self._do(act)
         self._run()
-        return self.events[n0:] if self._log else []
+        return []
 
     def _die_action(self, face: int) -> Action:
         if self.phase not in CHANCE_PHASES:
@@ -548,8 +623,10 @@ class Game:
 
     # ------------------------------------------------------------------ doing actions
     def _do(self, act: Action) -> None:
-        k = act.kind
-        if k == "die":
+        k = act.kind  # the kinds in the order of how often they come up
+        if k == "play":
+            self._play_card(self.decider, act)
+        elif k == "die":
             self._on_die(act.face)  # type: ignore[arg-type]
         elif k == "pass":
             if self.phase == "counter":
@@ -560,18 +637,19 @@ class Game:
                 if self._log:
                     self._emit(ev.Passed(self.players[self.decider]))
                 self._next_attacker()
-        elif k == "play":
-            self._play_card(self.decider, act)
-        elif k == "region":
-            self._play_region(self.decider, act)
         elif k == "move":
             self._start_move(act.typhoon)  # type: ignore[arg-type]
         elif k == "discard":
-            self.hands[self.active_seat].remove(act.card)  # type: ignore[arg-type]
+            seat = self.active_seat
+            hand = self.hands[seat]
+            hand.remove(act.card)  # type: ignore[arg-type]
             self.discard.append(act.card)  # type: ignore[arg-type]
-            self._emit(ev.Discarded(self.active, act.card))  # type: ignore[arg-type]
-            if len(self.hands[self.active_seat]) <= self._hand_limit[self.active_seat]:
+            if self._log:
+                self._emit(ev.Discarded(self.players[seat], act.card))  # type: ignore[arg-type]
+            if len(hand) <= self._hand_limit[seat]:
                 self._end_turn()
+        elif k == "region":
+            self._play_region(self.decider, act)
         elif k == "place":
             cell = self._b.index(act.cell)  # type: ignore[arg-type]
             t = self._place(cell, 1, self.players[self.decider])
@@ -619,9 +697,9 @@ class Game:
             mod = self.roll_mods.get(self.roll_for)
             steps = face if mod is None else max(mod[1], face + mod[0])
             self.move = Move(self.roll_for, face, steps)
-            seat_ph = self._seat_with_shield("shield_halve")
-            for s in seat_ph:
-                self.move.halve[s] = "down"
+            if self.shields:
+                for s in self._seat_with_shield("shield_halve"):
+                    self.move.halve[s] = "down"
             if self._log:
                 self._emit(ev.MoveStarted(self.roll_for, face, steps))
             self.phase = "stepping"
@@ -664,24 +742,27 @@ class Game:
 
     # ------------------------------------------------------------------ cards and abilities
     def _play_card(self, seat: int, act: Action) -> None:
-        key = act.card
-        card: Card = self.rules.cards[key]  # type: ignore[index]
-        region = self.players[seat]
-        self.hands[seat].remove(key)  # type: ignore[arg-type]
-        self.discard.append(key)  # type: ignore[arg-type]
-        self.names_played.add(key)  # type: ignore[arg-type]
+        key: str = act.card  # type: ignore[assignment]
+        self.hands[seat].remove(key)
+        self.discard.append(key)
+        self.names_played.add(key)
         self.fn_played[seat] += 1
-        eff = card.effect_for(region)
+        eff = self._ceff[seat][key]
         counter = self.phase == "counter"
-        self._emit(ev.CardPlayed(region, key, eff is not card.effect, act.typhoon, act.cell, act.direction, counter))  # type: ignore[arg-type]
-        self._apply_effect(eff, seat, act, key)  # type: ignore[arg-type]
-        if counter:
-            if self.phase == "counter" and self.fn_played[seat] >= 2:
-                self._close_window()
-        elif self.phase == "attack" and self.fn_played[seat] >= 2:
-            self._next_attacker()
-        elif self.phase == "roll_direction" and self.fn_played[seat] >= 2:
-            self.resume = "attack_next"
+        if self._log:
+            card: Card = self.rules.cards[key]
+            self._emit(ev.CardPlayed(self.players[seat], key, eff is not card.effect, act.typhoon, act.cell,
+                                     act.direction, counter))
+        self._apply_effect(eff, seat, act, key)
+        if self.fn_played[seat] >= 2:
+            ph = self.phase
+            if counter:
+                if ph == "counter":
+                    self._close_window()
+            elif ph == "attack":
+                self._next_attacker()
+            elif ph == "roll_direction":
+                self.resume = "attack_next"
 
     def _play_region(self, seat: int, act: Action) -> None:
         region = self.players[seat]
@@ -720,11 +801,13 @@ class Game:
             self.holds.add(t.id)  # type: ignore[union-attr]
             if t.id in self.unmoved:  # type: ignore[union-attr]
                 self.unmoved.remove(t.id)  # type: ignore[union-attr]
-            self._emit(ev.TyphoonHeld(t.id))  # type: ignore[union-attr]
+            if self._log:
+                self._emit(ev.TyphoonHeld(t.id))  # type: ignore[union-attr]
         elif k == "roll":
             replaced = t.id in self.roll_mods  # type: ignore[union-attr]
             self.roll_mods[t.id] = (p["delta"], p.get("min", 1))  # type: ignore[union-attr]
-            self._emit(ev.RollModified(t.id, p["delta"], replaced))  # type: ignore[union-attr]
+            if self._log:
+                self._emit(ev.RollModified(t.id, p["delta"], replaced))  # type: ignore[union-attr]
         elif k == "heal":
             before = self._hp[seat]
             self._set_hp(seat, min(self._max_hp[seat], before + p["amount"]))
@@ -837,6 +920,8 @@ class Game:
         """Advance through automatic steps until a decision is pending (auto dice are rolled here)."""
         while True:
             ph = self.phase
+            if ph == "attack":
+                return
             if ph in CHANCE_PHASES:
                 if self.dice == "manual":
                     return
@@ -849,8 +934,6 @@ class Game:
                 self._on_die(face)
             elif ph == "stepping":
                 self._step_on()
-            elif ph == "attack":
-                return
             elif ph == "attack_next":
                 self.phase = "attack"
                 self._next_attacker()
@@ -910,6 +993,14 @@ class Game:
         self.shuffles += 1
 
     def _draw(self, seat: int, count: int) -> None:
+        deck = self.deck
+        if len(deck) >= count:  # fast path, no reshuffle: the same cards in the same order as popping one by one
+            got = deck[:-count - 1:-1]
+            del deck[-count:]
+            self.hands[seat].extend(got)
+            if self._log:
+                self._emit(ev.CardsDrawn(self.players[seat], count, tuple(got), 0))
+            return
         got = []
         lost = 0
         for _ in range(count):
@@ -969,67 +1060,81 @@ class Game:
             m.step_open = False
             if t is not None:
                 self._count_hits(t, m)
-        while t is not None and m.done < m.steps:
-            cycle = self.rules.points[t.direction].cycle  # type: ignore[index]
-            letter = cycle[m.pos % len(cycle)]
-            m.pos += 1
-            m.done += 1
-            nxt = b.step[letter][t.cell]
-            if self._log:
-                self._emit(ev.TyphoonStepped(t.id, m.done, letter, b.cell(t.cell), b.cell(nxt) if nxt >= 0 else None, t.level))
-            if nxt < 0:
-                self._remove(t, "edge")
-                t = None
-                break
-            t.cell = nxt
-            if b.land[nxt]:
-                m.land = True
-            covered = b.hits[t.level][nxt]
-            if not covered:
-                continue
-            # shields of region abilities act the moment a storm reaches the region
-            if self.shields:
-                for r, _ in covered:
-                    s = self._seat_of_region[r]
-                    if s < 0 or r in m.shielded or r in m.reached:
-                        continue
-                    m.shielded.add(r)
-                    if s in self.cancel_first:
-                        self.cancel_first.discard(s)
-                        m.cancel.add(s)
-                    if s in self.shield_delta and self._hp[s] > 0:
-                        self._change_level(t, -self.shield_delta[s], self.rules.regions[self.players[s]].ability.key)
-                        if t not in self.typhoons_:
-                            t = None
-                            break
-                if t is None:
+        if t is not None and m.done < m.steps:
+            # Nothing in this loop changes the typhoon's direction (only a counter card does, and
+            # that is played in a window, after this method has returned), so its cycle is fixed.
+            cycle = self._cycles[t.direction]  # type: ignore[index]
+            ncycle = len(cycle)
+            step, land, hits = b.step, b.land, b.hits
+            seat_of, hp, reached = self._seat_of_region, self._hp, m.reached
+            log = self._log
+            while m.done < m.steps:
+                letter = cycle[m.pos % ncycle]
+                m.pos += 1
+                m.done += 1
+                here = t.cell
+                nxt = step[letter][here]
+                if log:
+                    self._emit(ev.TyphoonStepped(t.id, m.done, letter, b.cell(here), b.cell(nxt) if nxt >= 0 else None,
+                                                 t.level))
+                if nxt < 0:
+                    self._remove(t, "edge")
+                    t = None
                     break
-                covered = b.hits[t.level][t.cell]
-            windows = []
-            for r, _ in covered:
-                if r not in m.reached:
-                    m.reached.add(r)
-                    s = self._seat_of_region[r]
-                    if s >= 0 and self._hp[s] > 0 and self._may_counter(s):
-                        windows.append(s)
-            if windows:
-                n = len(self.players)
-                a = self.active_seat
-                windows.sort(key=lambda s: (s - a) % n)
-                m.windows = windows
-                m.step_open = True
-                self._open_window()
-                return
-            self._count_hits(t, m)
+                t.cell = nxt
+                if land[nxt]:
+                    m.land = True
+                covered = hits[t.level][nxt]
+                if not covered:
+                    continue
+                # shields of region abilities act the moment a storm reaches the region
+                if self.shields:
+                    for r, _ in covered:
+                        s = seat_of[r]
+                        if s < 0 or r in m.shielded or r in reached:
+                            continue
+                        m.shielded.add(r)
+                        if s in self.cancel_first:
+                            self.cancel_first.discard(s)
+                            m.cancel.add(s)
+                        if s in self.shield_delta and hp[s] > 0:
+                            self._change_level(t, -self.shield_delta[s], self.rules.regions[self.players[s]].ability.key)
+                            if t not in self.typhoons_:
+                                t = None
+                                break
+                    if t is None:
+                        break
+                    covered = hits[t.level][t.cell]
+                windows = []
+                fn, region_turn = self.fn_played, self.region_turn
+                for r, _ in covered:
+                    if r not in reached:
+                        reached.add(r)
+                        s = seat_of[r]
+                        # s is entitled to a counter window: see _may_counter
+                        if s >= 0 and hp[s] > 0 and fn[s] < 2 and not region_turn[s]:
+                            windows.append(s)
+                if windows:
+                    if len(windows) > 1:
+                        n = len(self.players)
+                        a = self.active_seat
+                        windows.sort(key=lambda s: (s - a) % n)
+                    m.windows = windows
+                    m.step_open = True
+                    self._open_window()
+                    return
+                self._count_hits(t, m)
         self._finish_move(t, m)
 
     def _count_hits(self, t: Typhoon, m: Move) -> None:
         d = self._dmg[t.level]
+        seat_of = self._seat_of_region
+        hits, dmg = m.hits, m.dmg
         for r, c in self._b.hits[t.level][t.cell]:
-            s = self._seat_of_region[r]
+            s = seat_of[r]
             if s >= 0:
-                m.hits[s] = m.hits.get(s, 0) + c
-                m.dmg[s] = m.dmg.get(s, 0) + c * d
+                hits[s] = hits.get(s, 0) + c
+                dmg[s] = dmg.get(s, 0) + c * d
                 if self._log:
                     self._emit(ev.RegionHit(self.players[s], t.id, c, t.level))
 
@@ -1057,45 +1162,53 @@ class Game:
 
     def _finish_move(self, t: Typhoon | None, m: Move) -> None:
         b = self._b
+        log = self._log
         if t is not None and m.land:
             old = t.level
             if old <= 1:
-                if self._log:
+                if log:
                     self._emit(ev.Landfall(t.id, old, 0))
                 self._remove(t, "landfall")
                 t = None
             else:
                 t.level = old - 1
-                if self._log:
+                if log:
                     self._emit(ev.Landfall(t.id, old, old - 1))
-        end_regions = {r for r, _ in b.hits[t.level][t.cell]} if t is not None else set()
+        hp = self._hp
         losses = []
-        for s, dmg in m.dmg.items():
-            if self._hp[s] <= 0:
-                continue
-            bonus = 1 if self._region_of_seat[s] in end_regions and m.hits[s] > 0 else 0
-            loss = dmg + bonus
-            modifier = None
-            if s in m.cancel:
-                loss, modifier = 0, "cancelled"
-            elif s in m.halve:
-                loss = (loss + 1) // 2 if m.halve[s] == "up" else loss // 2
-                modifier = "halved"
-            losses.append((s, m.hits[s], loss, bonus, modifier))
+        if m.dmg:
+            end_regions = {r for r, _ in b.hits[t.level][t.cell]} if t is not None else set()
+            region_of_seat = self._region_of_seat
+            for s, dmg in m.dmg.items():
+                if hp[s] <= 0:
+                    continue
+                bonus = 1 if region_of_seat[s] in end_regions and m.hits[s] > 0 else 0
+                loss = dmg + bonus
+                modifier = None
+                if s in m.cancel:
+                    loss, modifier = 0, "cancelled"
+                elif s in m.halve:
+                    loss = (loss + 1) // 2 if m.halve[s] == "up" else loss // 2
+                    modifier = "halved"
+                losses.append((s, m.hits[s], loss, bonus, modifier))
         if t is not None:
             t.moved = True
             self._merge_if_met(t)
         self.move = None
-        alive_before = [s for s in range(len(self.players)) if self._hp[s] > 0]
-        for s, hits, loss, bonus, modifier in losses:
-            self._set_hp(s, max(0, self._hp[s] - loss))
-            if self._log:
-                self._emit(ev.DamageDealt(self.players[s], m.tid, hits, loss, bonus, self._hp[s], modifier))
-        for s, *_ in losses:
-            if self._hp[s] == 0 and s in alive_before:
-                if self._log:
-                    self._emit(ev.Eliminated(self.players[s]))
-        alive = [s for s in range(len(self.players)) if self._hp[s] > 0]
+        seats = range(len(self.players))
+        alive_before = [s for s in seats if hp[s] > 0]
+        if not losses:  # nobody was damaged: who is alive has not changed
+            alive = alive_before
+        else:
+            for s, hits, loss, bonus, modifier in losses:
+                self._set_hp(s, max(0, hp[s] - loss))
+                if log:
+                    self._emit(ev.DamageDealt(self.players[s], m.tid, hits, loss, bonus, hp[s], modifier))
+            for s, *_ in losses:
+                if hp[s] == 0 and s in alive_before:
+                    if log:
+                        self._emit(ev.Eliminated(self.players[s]))
+            alive = [s for s in seats if hp[s] > 0]
         if len(alive) == 1 and len(alive_before) > 1:
             self._game_over((self.players[alive[0]],), "last_standing")
         elif not alive:
