@@ -25,7 +25,7 @@ from typing import Any
 from . import events as ev
 from .actions import Action, parse_action
 from .board import Board, board_for
-from .rules import MAX_TYPHOONS, MIN_TYPHOONS, Card, Effect, IllegalActionError, Rules, load_rules
+from .rules import MAX_TYPHOONS, MIN_TYPHOONS, TIMINGS, Card, Effect, IllegalActionError, Rules, load_rules
 
 CHANCE = "chance"
 VARIANTS = ("standard", "advanced")
@@ -45,19 +45,39 @@ CHANCE_PHASES = frozenset({"roll_direction", "roll_move", "roll_zone", "roll_cel
 class _Templates:
     """Legal-action building blocks derived from one ``Rules``, shared by all its games and clones.
 
-    ``steer``: (kind, card key, choices, typhoon id, typhoon direction) -> the steering actions for
-    that typhoon, one look-up instead of 6 or 15 new actions. ``playable``: (region, timing, the
-    set of card keys in a hand) -> that hand's cards of that timing in sorted order, with their
-    effect specs (see :func:`_effect_spec`). Each key holds everything its value depends on and
-    the values are immutable, so no change of a game's state can make an entry stale: nothing
-    invalidates them. Both maps stay small (an edition has few cards, regions and directions).
+    Read-only tables per region (card effects and timings, effect specs, direction cycles) and
+    templates. ``steer``: (kind, card key, choices, typhoon id, typhoon direction) -> the steering actions for
+    that typhoon, one look-up instead of 6 or 15 new actions. ``zone_mask[level][cell]``: the
+    generation-zone cells a storm of that level there covers, as bits (bit i is
+    ``Board.zone_cells[i]``). ``free``: such a mask of covered cells -> the free zone cells, and
+    ``place``: (kind, card key, mask) -> the actions placing a depression on them.
+
+    Each key holds everything its value depends on and the values are immutable (tuples of
+    cells or of actions), so no change of a game's state can make an entry stale: nothing
+    invalidates them. The maps stay small: typhoon ids a game reaches times 16 directions and the
+    few steering cards; at most 2 ** (number of zone cells) masks, far fewer in play.
     """
 
-    __slots__ = ("steer", "playable")
+    __slots__ = ("steer", "zone_mask", "free", "place", "ceff", "ctiming", "dirs", "cspec", "aspec", "cycles")
 
-    def __init__(self) -> None:
+    def __init__(self, rules: Rules, board: Board) -> None:
+        # read-only tables of the edition, per region where cards or abilities differ
+        self.ceff = {p: {key: card.effect_for(p) for key, card in rules.cards.items()} for p in rules.regions}
+        self.ctiming = {key: card.timing for key, card in rules.cards.items()}
+        self.dirs = {"ring": rules.ring, "all": tuple(rules.points)}
+        self.cspec = {p: {timing: {key: _effect_spec(card.effect_for(p), self.dirs)
+                                   for key, card in rules.cards.items() if card.timing == timing}
+                          for timing in TIMINGS} for p in rules.regions}
+        self.aspec = {p: _effect_spec(region.ability.effect, self.dirs) for p, region in rules.regions.items()}
+        self.cycles = {key: point.cycle for key, point in rules.points.items()}
+        # the templates, filled as games need them
         self.steer: dict[tuple[Any, ...], tuple[Action, ...]] = {}
-        self.playable: dict[tuple[Any, ...], tuple[tuple[str, tuple[str, Any, tuple[str, ...]]], ...]] = {}
+        bit = {c: 1 << i for i, c in enumerate(board.zone_cells)}
+        self.zone_mask: tuple[tuple[int, ...], ...] = tuple(
+            tuple(sum(bit.get(c, 0) for c in cells) for cells in level) for level in board.footprint
+        )
+        self.free: dict[int, tuple[int, ...]] = {}
+        self.place: dict[tuple[Any, ...], tuple[Action, ...]] = {}
 
 
 _TEMPLATES: dict[int, tuple[Rules, _Templates]] = {}
@@ -68,7 +88,7 @@ def _templates_for(rules: Rules) -> _Templates:
     hit = _TEMPLATES.get(id(rules))
     if hit is not None and hit[0] is rules:
         return hit[1]
-    templates = _Templates()
+    templates = _Templates(rules, board_for(rules))
     _TEMPLATES[id(rules)] = (rules, templates)
     return templates
 
@@ -83,6 +103,26 @@ def _effect_spec(eff: Effect, dirs: dict[str, tuple[str, ...]]) -> tuple[str, An
     if k in ("steer", "turn_away"):
         return (k, eff.params["choices"], dirs[eff.params["choices"]])
     return (k, None, ())
+
+
+def _shuffle_like_random(rng: random.Random, x: list[Any]) -> None:
+    """``rng.shuffle(x)``, the same draws in the same order, without a method call per card.
+
+    CPython's ``Random.shuffle``: Fisher-Yates from the end, each index drawn by
+    ``_randbelow_with_getrandbits`` (tests/test_engine_seeds.py checks the two agree).
+
+    >>> a, b = list(range(54)), list(range(54))
+    >>> random.Random(5).shuffle(a); _shuffle_like_random(random.Random(5), b); a == b
+    True
+    """
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
 
 
 class Typhoon:
@@ -200,16 +240,15 @@ class Game:
         self._max_hp = [rules.regions[k].hp for k in players]
         self._hand_limit = [rules.regions[k].size for k in players]
         self._dmg = (0,) + tuple(lv.damage for lv in rules.levels)
-        self._ceff = [{key: card.effect_for(p) for key, card in rules.cards.items()} for p in players]
-        self._ctiming = {key: card.timing for key, card in rules.cards.items()}
-        self._dirs = {"ring": rules.ring, "all": tuple(rules.points)}
-        # Derived once from the rules (never state; clones share them): what listing legal actions
-        # and stepping need, so the hot paths do no rules look-ups.
-        self._cspec = [{key: (card.timing, _effect_spec(card.effect_for(p), self._dirs))
-                        for key, card in rules.cards.items()} for p in players]
-        self._aspec = [_effect_spec(rules.regions[p].ability.effect, self._dirs) for p in players]
-        self._tpl = _templates_for(rules)
-        self._cycles = {key: point.cycle for key, point in rules.points.items()}
+        # Derived once per rules and shared by every game and clone (read-only, never state): what
+        # listing legal actions, playing cards and stepping need, so the hot paths do no rules look-ups.
+        tpl = self._tpl = _templates_for(rules)
+        self._ceff = [tpl.ceff[p] for p in players]
+        self._ctiming = tpl.ctiming
+        self._dirs = tpl.dirs
+        self._cspec = [tpl.cspec[p] for p in players]
+        self._aspec = [tpl.aspec[p] for p in players]
+        self._cycles = tpl.cycles
         # --- state (everything below is copied by clone())
         self.hp = {k: rules.regions[k].hp for k in players}
         self._hp = [rules.regions[k].hp for k in players]
@@ -403,35 +442,50 @@ class Game:
         if ph == "setup_place":
             return [_new(Action, ("place", None, None, cells[c], None, None)) for c in self._free_cells(self.setup_zones)]
         if ph == "refill":
-            return [_new(Action, ("place", None, None, cells[c], None, None)) for c in self._free_cells()]
+            return list(self._place_actions("place", None))
         if ph == "setup_aim":
             return [_new(Action, ("aim", None, tid, None, None, None)) for tid in self.pending_dir]
         return []
 
+    def _covered_mask(self) -> int:
+        """The generation-zone cells some typhoon's storm radius covers, as bits (see ``_Templates``)."""
+        zone_mask = self._tpl.zone_mask
+        mask = 0
+        for t in self.typhoons_:
+            mask |= zone_mask[t.level][t.cell]
+        return mask
+
     def _free_cells(self, zones: Sequence[int] | None = None) -> list[int]:
         """Generation-zone cells that no typhoon's storm radius covers (in zone order)."""
+        if zones is None:
+            mask = self._covered_mask()
+            free = self._tpl.free.get(mask)
+            if free is None:
+                free = self._tpl.free[mask] = tuple(c for i, c in enumerate(self._b.zone_cells) if not mask >> i & 1)
+            return list(free)
         fp = self._b.footprint
         covered = {c for t in self.typhoons_ for c in fp[t.level][t.cell]}
-        if zones is None:
-            return [c for c in self._b.zone_cells if c not in covered]
         zs = self._b.zones
         return [c for z in zones for c in zs[z] if c not in covered]
 
+    def _place_actions(self, kind: str, key: str | None) -> tuple[Action, ...]:
+        """The actions placing a depression on each free generation-zone cell (templates: see ``_Templates``)."""
+        tkey = (kind, key, self._covered_mask())
+        acts = self._tpl.place.get(tkey)
+        if acts is None:
+            cells = self._b.cells
+            acts = self._tpl.place[tkey] = tuple(_new(Action, (kind, key, None, cells[c], None, None))
+                                                 for c in self._free_cells())
+        return acts
+
     def _card_actions(self, seat: int, timing: str, out: list[Action]) -> list[Action]:
         """Append to ``out`` the plays of ``seat``'s cards of ``timing`` (card keys in sorted order)."""
-        hand = self.hands[seat]
-        if not hand:
-            return out
-        playable = self._tpl.playable
-        hkey = (self.players[seat], timing, frozenset(hand))
-        cards = playable.get(hkey)
-        if cards is None:
-            specs = self._cspec[seat]
-            cards = playable[hkey] = tuple((key, specs[key][1]) for key in sorted(hkey[2]) if specs[key][0] == timing)
+        specs = self._cspec[seat][timing]
         names = self.names_played
         add = self._effect_actions
-        for key, spec in cards:
-            if key not in names:
+        for key in sorted(set(self.hands[seat])):
+            spec = specs.get(key)
+            if spec is not None and key not in names:
                 add(spec, seat, "play", key, out)
         return out
 
@@ -463,8 +517,7 @@ class Game:
             out += [_new(Action, (kind, key, t.id, None, None, None)) for t in ts]
         elif k == "add_depression":
             if len(ts) < MAX_TYPHOONS:
-                cells = self._b.cells
-                out += [_new(Action, (kind, key, None, cells[c], None, None)) for c in self._free_cells()]
+                out += self._place_actions(kind, key)
         elif k == "heal":
             if self._hp[seat] < self._max_hp[seat]:
                 out.append(_new(Action, (kind, key, None, None, None, None)))
@@ -485,7 +538,14 @@ class Game:
         out: list[Action] = []
         fn = self.fn_played[seat]
         if fn < 2 and not self.region_turn[seat]:
-            self._card_actions(seat, "attack", out)
+            # _card_actions(seat, "attack", out), inline (the most frequent list)
+            specs = self._cspec[seat]["attack"]
+            names = self.names_played
+            add = self._effect_actions
+            for key in sorted(set(self.hands[seat])):
+                spec = specs.get(key)
+                if spec is not None and key not in names:
+                    add(spec, seat, "play", key, out)
         if fn == 0 and not self.region_spent[seat]:
             self._effect_actions(self._aspec[seat], seat, "region", None, out)
         out.append(_PASS)
@@ -533,14 +593,50 @@ class Game:
             raise IllegalActionError(self._explain(act))
         self.history.append(act)
         self._legal = None
-        if self._log:
-            n0 = len(self.events)
-            self._do(act)
-            self._run()
-            return self.events[n0:]
-        self._do(act)
+        n0 = len(self.events)
+        # make the decision (inline rather than a method of its own: this is the hottest path)
+        k = act.kind  # the kinds in the order of how often they come up
+        if k == "play":
+            self._play_card(self.decider, act)
+        elif k == "die":
+            self._on_die(act.face)  # type: ignore[arg-type]
+        elif k == "pass":
+            if self.phase == "counter":
+                if self._log:
+                    self._emit(ev.Passed(self.players[self.decider], True))
+                self._close_window()
+            else:
+                if self._log:
+                    self._emit(ev.Passed(self.players[self.decider]))
+                self._next_attacker()
+        elif k == "move":
+            self._start_move(act.typhoon)  # type: ignore[arg-type]
+        elif k == "discard":
+            seat = self.active_seat
+            hand = self.hands[seat]
+            hand.remove(act.card)  # type: ignore[arg-type]
+            self.discard.append(act.card)  # type: ignore[arg-type]
+            if self._log:
+                self._emit(ev.Discarded(self.players[seat], act.card))  # type: ignore[arg-type]
+            if len(hand) <= self._hand_limit[seat]:
+                self._end_turn()
+        elif k == "region":
+            self._play_region(self.decider, act)
+        elif k == "place":
+            cell = self._b.index(act.cell)  # type: ignore[arg-type]
+            t = self._place(cell, 1, self.players[self.decider])
+            if self.phase == "setup_place":
+                self.setup_zones.remove(self._b.zone_of[cell])
+                self.pending_dir.append(t.id)
+                if not self.setup_zones or not self._free_cells(self.setup_zones):
+                    self.phase = "setup_aim"
+            else:
+                self._ask_direction(t.id, "refill")
+        elif k == "aim":
+            self.pending_dir.remove(act.typhoon)  # type: ignore[arg-type]
+            self._ask_direction(act.typhoon, "setup_aim")  # type: ignore[arg-type]
         self._run()
-        return []
+        return self.events[n0:] if self._log else []
 
     def _die_action(self, face: int) -> Action:
         if self.phase not in CHANCE_PHASES:
@@ -622,48 +718,6 @@ class Game:
             self.events.append(e)
 
     # ------------------------------------------------------------------ doing actions
-    def _do(self, act: Action) -> None:
-        k = act.kind  # the kinds in the order of how often they come up
-        if k == "play":
-            self._play_card(self.decider, act)
-        elif k == "die":
-            self._on_die(act.face)  # type: ignore[arg-type]
-        elif k == "pass":
-            if self.phase == "counter":
-                if self._log:
-                    self._emit(ev.Passed(self.players[self.decider], True))
-                self._close_window()
-            else:
-                if self._log:
-                    self._emit(ev.Passed(self.players[self.decider]))
-                self._next_attacker()
-        elif k == "move":
-            self._start_move(act.typhoon)  # type: ignore[arg-type]
-        elif k == "discard":
-            seat = self.active_seat
-            hand = self.hands[seat]
-            hand.remove(act.card)  # type: ignore[arg-type]
-            self.discard.append(act.card)  # type: ignore[arg-type]
-            if self._log:
-                self._emit(ev.Discarded(self.players[seat], act.card))  # type: ignore[arg-type]
-            if len(hand) <= self._hand_limit[seat]:
-                self._end_turn()
-        elif k == "region":
-            self._play_region(self.decider, act)
-        elif k == "place":
-            cell = self._b.index(act.cell)  # type: ignore[arg-type]
-            t = self._place(cell, 1, self.players[self.decider])
-            if self.phase == "setup_place":
-                self.setup_zones.remove(self._b.zone_of[cell])
-                self.pending_dir.append(t.id)
-                if not self.setup_zones or not self._free_cells(self.setup_zones):
-                    self.phase = "setup_aim"
-            else:
-                self._ask_direction(t.id, "refill")
-        elif k == "aim":
-            self.pending_dir.remove(act.typhoon)  # type: ignore[arg-type]
-            self._ask_direction(act.typhoon, "setup_aim")  # type: ignore[arg-type]
-
     def _place(self, cell: int, level: int, by: str) -> Typhoon:
         t = Typhoon(self.next_id, cell, level, None, self._b.width)
         self.next_id += 1
@@ -918,7 +972,7 @@ class Game:
     # ------------------------------------------------------------------ the flow
     def _run(self) -> None:
         """Advance through automatic steps until a decision is pending (auto dice are rolled here)."""
-        while True:
+        while True:  # the phases in the order of how often they come up here
             ph = self.phase
             if ph == "attack":
                 return
@@ -932,15 +986,6 @@ class Game:
                 act = _DIE_ACTIONS[face - 1]
                 self.history.append(act)
                 self._on_die(face)
-            elif ph == "stepping":
-                self._step_on()
-            elif ph == "attack_next":
-                self.phase = "attack"
-                self._next_attacker()
-            elif ph == "counter":
-                if self._may_counter(self.decider):
-                    return
-                self._close_window()
             elif ph == "move_choose":
                 if not self.unmoved:
                     self._after_moves()
@@ -949,13 +994,25 @@ class Game:
                 else:
                     self.decider = self.active_seat
                     return
-            elif ph == "turn_start":
-                self._turn_start()
+            elif ph == "stepping":
+                self._step_on()
             elif ph == "refill":
                 if len(self.typhoons_) < MIN_TYPHOONS and self._free_cells():
                     self.decider = self.active_seat
                     return
                 self._draw_phase()
+            elif ph == "discard":
+                if len(self.hands[self.active_seat]) <= self._hand_limit[self.active_seat]:
+                    self._end_turn()
+                else:
+                    self.decider = self.active_seat
+                    return
+            elif ph == "turn_start":
+                self._turn_start()
+            elif ph == "counter":
+                if self._may_counter(self.decider):
+                    return
+                self._close_window()
             elif ph == "setup_aim":
                 if len(self.pending_dir) == 1:
                     self._ask_direction(self.pending_dir.pop(), "setup_aim")
@@ -964,14 +1021,11 @@ class Game:
                 else:
                     self.decider = self.start_seat
                     return
+            elif ph == "attack_next":
+                self.phase = "attack"
+                self._next_attacker()
             elif ph == "adv_next":
                 self._begin_advanced_placement()
-            elif ph == "discard":
-                if len(self.hands[self.active_seat]) <= self._hand_limit[self.active_seat]:
-                    self._end_turn()
-                else:
-                    self.decider = self.active_seat
-                    return
             else:  # setup_place, over
                 return
 
@@ -989,7 +1043,7 @@ class Game:
         self.phase = "refill"
 
     def _shuffle(self, cards: list[str]) -> None:
-        random.Random(self.seed * 1_000_003 + self.shuffles).shuffle(cards)
+        _shuffle_like_random(random.Random(self.seed * 1_000_003 + self.shuffles), cards)
         self.shuffles += 1
 
     def _draw(self, seat: int, count: int) -> None:
