@@ -231,7 +231,7 @@ class Game:
         self.history: list[Action] = []
         self.events: list[ev.Event] = []
         self._log = True
-        self._legal: list[Action] | None = None
+        self._legal: Sequence[Action] | None = None  # the legal actions, computed on demand; None when stale
         n = len(players)
         self._seat_of_region = [-1] * len(self._b.region_keys)
         for s, key in enumerate(players):
@@ -278,7 +278,7 @@ class Game:
         self.adv_zone = -1
         # --- setup
         if self._log:
-            self._emit(ev.GameStarted(players, self.variant, players[start]))
+            self.events.append(ev.GameStarted(players, self.variant, players[start]))
         self._shuffle(self.deck)
         for k in range(max(self._hand_limit)):
             for i in range(n):
@@ -287,7 +287,7 @@ class Game:
                     self.hands[s].append(self.deck.pop())
         for s in range(n):
             if self._log:
-                self._emit(ev.CardsDrawn(players[s], len(self.hands[s]), tuple(self.hands[s])))
+                self.events.append(ev.CardsDrawn(players[s], len(self.hands[s]), tuple(self.hands[s])))
         if variant == "advanced":
             self.adv_levels = [5, 4, 3, 2, 1]
             self._begin_advanced_placement()
@@ -426,12 +426,12 @@ class Game:
             self._legal = self._compute_legal()
         return list(self._legal)
 
-    def _compute_legal(self) -> list[Action]:
+    def _compute_legal(self) -> Sequence[Action]:
         ph = self.phase
         if ph == "attack":
             return self._attack_actions(self.decider)
         if ph in CHANCE_PHASES:
-            return list(_DIE_ACTIONS)
+            return _DIE_ACTIONS  # immutable, so it can be shared; legal_actions() hands out a list copy
         if ph == "move_choose":
             return [_new(Action, ("move", None, tid, None, None, None)) for tid in self.unmoved]
         if ph == "discard":
@@ -481,12 +481,12 @@ class Game:
     def _card_actions(self, seat: int, timing: str, out: list[Action]) -> list[Action]:
         """Append to ``out`` the plays of ``seat``'s cards of ``timing`` (card keys in sorted order)."""
         specs = self._cspec[seat][timing]
-        names = self.names_played
+        playable = specs.keys() & self.hands[seat]  # a new set: the hand's distinct cards of this timing
+        if self.names_played:
+            playable -= self.names_played
         add = self._effect_actions
-        for key in sorted(set(self.hands[seat])):
-            spec = specs.get(key)
-            if spec is not None and key not in names:
-                add(spec, seat, "play", key, out)
+        for key in sorted(playable):
+            add(specs[key], seat, "play", key, out)
         return out
 
     def _effect_actions(self, spec: tuple[str, Any, tuple[str, ...]], seat: int, kind: str, key: str | None,
@@ -538,14 +538,7 @@ class Game:
         out: list[Action] = []
         fn = self.fn_played[seat]
         if fn < 2 and not self.region_turn[seat]:
-            # _card_actions(seat, "attack", out), inline (the most frequent list)
-            specs = self._cspec[seat]["attack"]
-            names = self.names_played
-            add = self._effect_actions
-            for key in sorted(set(self.hands[seat])):
-                spec = specs.get(key)
-                if spec is not None and key not in names:
-                    add(spec, seat, "play", key, out)
+            self._card_actions(seat, "attack", out)
         if fn == 0 and not self.region_spent[seat]:
             self._effect_actions(self._aspec[seat], seat, "region", None, out)
         out.append(_PASS)
@@ -603,11 +596,11 @@ class Game:
         elif k == "pass":
             if self.phase == "counter":
                 if self._log:
-                    self._emit(ev.Passed(self.players[self.decider], True))
+                    self.events.append(ev.Passed(self.players[self.decider], True))
                 self._close_window()
             else:
                 if self._log:
-                    self._emit(ev.Passed(self.players[self.decider]))
+                    self.events.append(ev.Passed(self.players[self.decider]))
                 self._next_attacker()
         elif k == "move":
             self._start_move(act.typhoon)  # type: ignore[arg-type]
@@ -617,7 +610,7 @@ class Game:
             hand.remove(act.card)  # type: ignore[arg-type]
             self.discard.append(act.card)  # type: ignore[arg-type]
             if self._log:
-                self._emit(ev.Discarded(self.players[seat], act.card))  # type: ignore[arg-type]
+                self.events.append(ev.Discarded(self.players[seat], act.card))  # type: ignore[arg-type]
             if len(hand) <= self._hand_limit[seat]:
                 self._end_turn()
         elif k == "region":
@@ -635,7 +628,8 @@ class Game:
         elif k == "aim":
             self.pending_dir.remove(act.typhoon)  # type: ignore[arg-type]
             self._ask_direction(act.typhoon, "setup_aim")  # type: ignore[arg-type]
-        self._run()
+        if self.phase != "attack":  # in the attack phase _run() has nothing to do
+            self._run()
         return self.events[n0:] if self._log else []
 
     def _die_action(self, face: int) -> Action:
@@ -714,6 +708,7 @@ class Game:
         return f"{act.notation!r} is not allowed now: {who} must {self._phase_hint()}"
 
     def _emit(self, e: ev.Event) -> None:
+        # the engine appends to self.events directly, always behind an ``if self._log`` test
         if self._log:
             self.events.append(e)
 
@@ -723,7 +718,7 @@ class Game:
         self.next_id += 1
         self.typhoons_.append(t)
         if self._log:
-            self._emit(ev.TyphoonPlaced(t.id, self._b.cell(cell), level, by))
+            self.events.append(ev.TyphoonPlaced(t.id, self._b.cell(cell), level, by))
         return t
 
     def _ask_direction(self, tid: int, resume: str) -> None:
@@ -739,15 +734,15 @@ class Game:
             start = ring[self.compass_i]
             self.compass_i = (self.compass_i + face) % len(ring)
             if self._log:
-                self._emit(ev.DieRolled(face, "direction", self.roll_for))
+                self.events.append(ev.DieRolled(face, "direction", self.roll_for))
             if t is not None:
                 t.direction = ring[self.compass_i]
                 if self._log:
-                    self._emit(ev.DirectionRolled(t.id, start, face, t.direction))
+                    self.events.append(ev.DirectionRolled(t.id, start, face, t.direction))
             self.phase = self.resume
         elif ph == "roll_move":
             if self._log:
-                self._emit(ev.DieRolled(face, "move", self.roll_for))
+                self.events.append(ev.DieRolled(face, "move", self.roll_for))
             mod = self.roll_mods.get(self.roll_for)
             steps = face if mod is None else max(mod[1], face + mod[0])
             self.move = Move(self.roll_for, face, steps)
@@ -755,11 +750,11 @@ class Game:
                 for s in self._seat_with_shield("shield_halve"):
                     self.move.halve[s] = "down"
             if self._log:
-                self._emit(ev.MoveStarted(self.roll_for, face, steps))
+                self.events.append(ev.MoveStarted(self.roll_for, face, steps))
             self.phase = "stepping"
         elif ph == "roll_zone":
             if self._log:
-                self._emit(ev.DieRolled(face, "zone"))
+                self.events.append(ev.DieRolled(face, "zone"))
             nz = len(self._b.zones)
             z = (face - 1) % nz
             for i in range(nz):
@@ -774,7 +769,7 @@ class Game:
                 self.phase = "roll_cell"
         elif ph == "roll_cell":
             if self._log:
-                self._emit(ev.DieRolled(face, "cell"))
+                self.events.append(ev.DieRolled(face, "cell"))
             free = self._free_cells([self.adv_zone])
             self._advanced_place(free[(face - 1) % len(free)])
 
@@ -805,7 +800,7 @@ class Game:
         counter = self.phase == "counter"
         if self._log:
             card: Card = self.rules.cards[key]
-            self._emit(ev.CardPlayed(self.players[seat], key, eff is not card.effect, act.typhoon, act.cell,
+            self.events.append(ev.CardPlayed(self.players[seat], key, eff is not card.effect, act.typhoon, act.cell,
                                      act.direction, counter))
         self._apply_effect(eff, seat, act, key)
         if self.fn_played[seat] >= 2:
@@ -824,7 +819,7 @@ class Game:
         self.region_spent[seat] = True
         self.region_turn[seat] = True
         if self._log:
-            self._emit(ev.AbilityUsed(region, ability.key, act.typhoon))
+            self.events.append(ev.AbilityUsed(region, ability.key, act.typhoon))
         self._apply_effect(ability.effect, seat, act, ability.key)
         if self.phase == "attack":
             self._next_attacker()
@@ -856,17 +851,17 @@ class Game:
             if t.id in self.unmoved:  # type: ignore[union-attr]
                 self.unmoved.remove(t.id)  # type: ignore[union-attr]
             if self._log:
-                self._emit(ev.TyphoonHeld(t.id))  # type: ignore[union-attr]
+                self.events.append(ev.TyphoonHeld(t.id))  # type: ignore[union-attr]
         elif k == "roll":
             replaced = t.id in self.roll_mods  # type: ignore[union-attr]
             self.roll_mods[t.id] = (p["delta"], p.get("min", 1))  # type: ignore[union-attr]
             if self._log:
-                self._emit(ev.RollModified(t.id, p["delta"], replaced))  # type: ignore[union-attr]
+                self.events.append(ev.RollModified(t.id, p["delta"], replaced))  # type: ignore[union-attr]
         elif k == "heal":
             before = self._hp[seat]
             self._set_hp(seat, min(self._max_hp[seat], before + p["amount"]))
             if self._log:
-                self._emit(ev.Healed(self.players[seat], self._hp[seat] - before, self._hp[seat]))
+                self.events.append(ev.Healed(self.players[seat], self._hp[seat] - before, self._hp[seat]))
         elif k == "add_depression":
             nt = self._place(self._b.index(act.cell), 1, self.players[seat])  # type: ignore[arg-type]
             self._ask_direction(nt.id, "attack")
@@ -879,7 +874,7 @@ class Game:
             elif k == "shield_cancel_first":
                 self.cancel_first.add(seat)
             if self._log:
-                self._emit(ev.ShieldRaised(self.players[seat], k))
+                self.events.append(ev.ShieldRaised(self.players[seat], k))
         elif k == "cancel_damage":
             self.move.cancel.add(seat)  # type: ignore[union-attr]
         elif k == "halve_damage":
@@ -906,18 +901,18 @@ class Game:
         new = min(5, old + delta)
         if new < 1:
             if self._log:
-                self._emit(ev.LevelChanged(t.id, old, 0, cause))
+                self.events.append(ev.LevelChanged(t.id, old, 0, cause))
             self._remove(t, "weakened")
         elif new != old:
             t.level = new
             if self._log:
-                self._emit(ev.LevelChanged(t.id, old, new, cause))
+                self.events.append(ev.LevelChanged(t.id, old, new, cause))
 
     def _set_direction(self, t: Typhoon, d: str, cause: str) -> None:
         old = t.direction
         t.direction = d
         if self._log:
-            self._emit(ev.DirectionChanged(t.id, old or "", d, cause))
+            self.events.append(ev.DirectionChanged(t.id, old or "", d, cause))
 
     def _remove(self, t: Typhoon, reason: str) -> None:
         self.typhoons_.remove(t)
@@ -925,7 +920,7 @@ class Game:
         if t.id in self.unmoved:
             self.unmoved.remove(t.id)
         if self._log:
-            self._emit(ev.TyphoonRemoved(t.id, reason, self._b.cell(t.cell)))
+            self.events.append(ev.TyphoonRemoved(t.id, reason, self._b.cell(t.cell)))
 
     def _push(self, t: Typhoon, direction: str, cells: int, cause: str) -> None:
         self._set_direction(t, direction, cause)
@@ -935,12 +930,12 @@ class Game:
             nxt = self._b.step[cycle[i % len(cycle)]][t.cell]
             if nxt < 0:
                 if self._log:
-                    self._emit(ev.TyphoonPushed(t.id, self._b.cell(frm), None))
+                    self.events.append(ev.TyphoonPushed(t.id, self._b.cell(frm), None))
                 self._remove(t, "edge")
                 return
             t.cell = nxt
         if self._log:
-            self._emit(ev.TyphoonPushed(t.id, self._b.cell(frm), self._b.cell(t.cell)))
+            self.events.append(ev.TyphoonPushed(t.id, self._b.cell(frm), self._b.cell(t.cell)))
         self._merge_if_met(t)
 
     def _merge_if_met(self, t: Typhoon) -> None:
@@ -958,10 +953,10 @@ class Game:
                 if survivor.id in self.unmoved:
                     self.unmoved.remove(survivor.id)
                 if self._log:
-                    self._emit(ev.Merged(survivor.id, absorbed.id, level, survivor.direction or ""))
+                    self.events.append(ev.Merged(survivor.id, absorbed.id, level, survivor.direction or ""))
                 if level != old:
                     if self._log:
-                        self._emit(ev.LevelChanged(survivor.id, old, level, "merge"))
+                        self.events.append(ev.LevelChanged(survivor.id, old, level, "merge"))
                 self._remove(absorbed, "merged")
                 return
 
@@ -1032,14 +1027,14 @@ class Game:
     def _turn_start(self) -> None:
         self._turn_reset()
         if self._log:
-            self._emit(ev.TurnStarted(self.active, self.round))
+            self.events.append(ev.TurnStarted(self.active, self.round))
         if len(self.deck) == 1 and self.discard:
             pile = self.discard
             self.discard = []
             self._shuffle(pile)
             self.deck[:0] = pile
             if self._log:
-                self._emit(ev.DeckReshuffled(len(pile), True))
+                self.events.append(ev.DeckReshuffled(len(pile), True))
         self.phase = "refill"
 
     def _shuffle(self, cards: list[str]) -> None:
@@ -1053,7 +1048,7 @@ class Game:
             del deck[-count:]
             self.hands[seat].extend(got)
             if self._log:
-                self._emit(ev.CardsDrawn(self.players[seat], count, tuple(got), 0))
+                self.events.append(ev.CardsDrawn(self.players[seat], count, tuple(got), 0))
             return
         got = []
         lost = 0
@@ -1067,11 +1062,11 @@ class Game:
                 self._shuffle(pile)
                 self.deck = pile
                 if self._log:
-                    self._emit(ev.DeckReshuffled(len(pile), False))
+                    self.events.append(ev.DeckReshuffled(len(pile), False))
             got.append(self.deck.pop())
         self.hands[seat].extend(got)
         if self._log:
-            self._emit(ev.CardsDrawn(self.players[seat], len(got), tuple(got), lost))
+            self.events.append(ev.CardsDrawn(self.players[seat], len(got), tuple(got), lost))
 
     def _draw_phase(self) -> None:
         n = len(self.players)
@@ -1129,8 +1124,8 @@ class Game:
                 here = t.cell
                 nxt = step[letter][here]
                 if log:
-                    self._emit(ev.TyphoonStepped(t.id, m.done, letter, b.cell(here), b.cell(nxt) if nxt >= 0 else None,
-                                                 t.level))
+                    self.events.append(ev.TyphoonStepped(t.id, m.done, letter, b.cells[here],
+                                                         b.cells[nxt] if nxt >= 0 else None, t.level))
                 if nxt < 0:
                     self._remove(t, "edge")
                     t = None
@@ -1190,7 +1185,7 @@ class Game:
                 hits[s] = hits.get(s, 0) + c
                 dmg[s] = dmg.get(s, 0) + c * d
                 if self._log:
-                    self._emit(ev.RegionHit(self.players[s], t.id, c, t.level))
+                    self.events.append(ev.RegionHit(self.players[s], t.id, c, t.level))
 
     def _open_window(self) -> None:
         m = self.move
@@ -1199,7 +1194,7 @@ class Game:
         self.decider = s
         self.phase = "counter"
         if self._log:
-            self._emit(ev.CounterWindow(self.players[s], m.tid))
+            self.events.append(ev.CounterWindow(self.players[s], m.tid))
 
     def _close_window(self) -> None:
         m = self.move
@@ -1221,13 +1216,13 @@ class Game:
             old = t.level
             if old <= 1:
                 if log:
-                    self._emit(ev.Landfall(t.id, old, 0))
+                    self.events.append(ev.Landfall(t.id, old, 0))
                 self._remove(t, "landfall")
                 t = None
             else:
                 t.level = old - 1
                 if log:
-                    self._emit(ev.Landfall(t.id, old, old - 1))
+                    self.events.append(ev.Landfall(t.id, old, old - 1))
         hp = self._hp
         losses = []
         if m.dmg:
@@ -1249,20 +1244,23 @@ class Game:
             t.moved = True
             self._merge_if_met(t)
         self.move = None
+        if not losses:  # nobody was damaged, so who is alive has not changed
+            if max(hp) > 0:
+                self.phase = "move_choose"
+            else:
+                self._game_over((), "all_out")
+            return
         seats = range(len(self.players))
         alive_before = [s for s in seats if hp[s] > 0]
-        if not losses:  # nobody was damaged: who is alive has not changed
-            alive = alive_before
-        else:
-            for s, hits, loss, bonus, modifier in losses:
-                self._set_hp(s, max(0, hp[s] - loss))
+        for s, hits, loss, bonus, modifier in losses:
+            self._set_hp(s, max(0, hp[s] - loss))
+            if log:
+                self.events.append(ev.DamageDealt(self.players[s], m.tid, hits, loss, bonus, hp[s], modifier))
+        for s, *_ in losses:
+            if hp[s] == 0 and s in alive_before:
                 if log:
-                    self._emit(ev.DamageDealt(self.players[s], m.tid, hits, loss, bonus, hp[s], modifier))
-            for s, *_ in losses:
-                if hp[s] == 0 and s in alive_before:
-                    if log:
-                        self._emit(ev.Eliminated(self.players[s]))
-            alive = [s for s in seats if hp[s] > 0]
+                    self.events.append(ev.Eliminated(self.players[s]))
+        alive = [s for s in seats if hp[s] > 0]
         if len(alive) == 1 and len(alive_before) > 1:
             self._game_over((self.players[alive[0]],), "last_standing")
         elif not alive:
@@ -1284,11 +1282,11 @@ class Game:
                 old = t.level
                 t.level += 1
                 if self._log:
-                    self._emit(ev.Intensified(t.id, t.level))
+                    self.events.append(ev.Intensified(t.id, t.level))
                 if self._log:
-                    self._emit(ev.LevelChanged(t.id, old, t.level, "growth"))
+                    self.events.append(ev.LevelChanged(t.id, old, t.level, "growth"))
         if self._log:
-            self._emit(ev.TurnEnded(self.active))
+            self.events.append(ev.TurnEnded(self.active))
         self._turn_reset()
         n = len(self.players)
         pos = (self.active_seat - self.start_seat) % n
@@ -1304,7 +1302,7 @@ class Game:
                 self._game_over(tuple(p for i, p in enumerate(self.players) if self._hp[i] == top), "rounds")
                 return
             if self._log:
-                self._emit(ev.RoundStarted(self.round))
+                self.events.append(ev.RoundStarted(self.round))
         self.active_seat = s
         self.phase = "turn_start"
 
@@ -1313,7 +1311,7 @@ class Game:
         self.over_reason = reason
         self.phase = "over"
         if self._log:
-            self._emit(ev.GameOver(winners, reason))
+            self.events.append(ev.GameOver(winners, reason))
 
     # ------------------------------------------------------------------ views for players
     def observation(self, region: str) -> dict[str, Any]:
