@@ -19,7 +19,7 @@ real die.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import events as ev
@@ -42,36 +42,55 @@ def _act(kind: str, card: str | None = None, typhoon: int | None = None, cell: t
 _PASS = Action("pass")
 CHANCE_PHASES = frozenset({"roll_direction", "roll_move", "roll_zone", "roll_cell"})
 
+
+class _Memo(dict):  # type: ignore[type-arg]
+    """A dict that makes a missing value with ``make(key)`` and keeps it (see ``_Templates``)."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: Any) -> Any:
+        value = self[key] = self.make(key)
+        return value
+
+
+# An effect reduced to what listing its actions needs: (kind, main parameter, direction choices,
+# action templates or None); see _effect_spec.
+Spec = tuple[str, Any, tuple[str, ...], _Memo | None]
+
+
 class _Templates:
-    """Legal-action building blocks derived from one ``Rules``, shared by all its games and clones.
+    """Read-only tables and legal-action templates derived from one ``Rules``, shared by all its games.
 
-    Read-only tables per region (card effects and timings, effect specs, direction cycles) and
-    templates. ``steer``: (kind, card key, choices, typhoon id, typhoon direction) -> the steering actions for
-    that typhoon, one look-up instead of 6 or 15 new actions. ``zone_mask[level][cell]``: the
-    generation-zone cells a storm of that level there covers, as bits (bit i is
-    ``Board.zone_cells[i]``). ``free``: such a mask of covered cells -> the free zone cells, and
-    ``place``: (kind, card key, mask) -> the actions placing a depression on them.
+    The tables, per region where cards or abilities differ: card effects and timings, effect specs
+    (:func:`_effect_spec`) and direction cycles. The templates, filled as games need them: an effect
+    spec's ``_Memo`` maps a typhoon id to the action aimed at it (or, for steering, a typhoon id
+    and direction to the tuple of 6 or 15 steering actions); ``zone_mask[level][cell]`` is the set
+    of generation-zone cells a storm of that level there covers, as bits (bit i is
+    ``Board.zone_cells[i]``); ``free`` maps such a mask of covered cells to the free zone cells and
+    ``place`` maps (kind, card key, mask) to the actions placing a depression on them.
 
-    Each key holds everything its value depends on and the values are immutable (tuples of
-    cells or of actions), so no change of a game's state can make an entry stale: nothing
-    invalidates them. The maps stay small: typhoon ids a game reaches times 16 directions and the
-    few steering cards; at most 2 ** (number of zone cells) masks, far fewer in play.
+    Each template key holds everything its value depends on, and the values are immutable (actions,
+    tuples of cells or of actions), so no change of a game's state can make an entry stale:
+    nothing invalidates them, and games and clones share them. They stay small: the typhoon ids
+    games reach (times 16 directions for steering), and at most 2 ** (number of zone cells) masks.
     """
 
-    __slots__ = ("steer", "zone_mask", "free", "place", "ceff", "ctiming", "dirs", "cspec", "aspec", "cycles")
+    __slots__ = ("zone_mask", "free", "place", "ceff", "ctiming", "dirs", "cspec", "aspec", "cycles")
 
     def __init__(self, rules: Rules, board: Board) -> None:
-        # read-only tables of the edition, per region where cards or abilities differ
         self.ceff = {p: {key: card.effect_for(p) for key, card in rules.cards.items()} for p in rules.regions}
         self.ctiming = {key: card.timing for key, card in rules.cards.items()}
         self.dirs = {"ring": rules.ring, "all": tuple(rules.points)}
-        self.cspec = {p: {timing: {key: _effect_spec(card.effect_for(p), self.dirs)
+        self.cspec = {p: {timing: {key: _effect_spec(card.effect_for(p), self.dirs, "play", key)
                                    for key, card in rules.cards.items() if card.timing == timing}
                           for timing in TIMINGS} for p in rules.regions}
-        self.aspec = {p: _effect_spec(region.ability.effect, self.dirs) for p, region in rules.regions.items()}
+        self.aspec = {p: _effect_spec(region.ability.effect, self.dirs, "region", None)
+                      for p, region in rules.regions.items()}
         self.cycles = {key: point.cycle for key, point in rules.points.items()}
-        # the templates, filled as games need them
-        self.steer: dict[tuple[Any, ...], tuple[Action, ...]] = {}
         bit = {c: 1 << i for i, c in enumerate(board.zone_cells)}
         self.zone_mask: tuple[tuple[int, ...], ...] = tuple(
             tuple(sum(bit.get(c, 0) for c in cells) for cells in level) for level in board.footprint
@@ -84,7 +103,7 @@ _TEMPLATES: dict[int, tuple[Rules, _Templates]] = {}
 
 
 def _templates_for(rules: Rules) -> _Templates:
-    """The (cached) legal-action templates of ``rules``."""
+    """The (cached) tables and templates of ``rules``."""
     hit = _TEMPLATES.get(id(rules))
     if hit is not None and hit[0] is rules:
         return hit[1]
@@ -93,16 +112,23 @@ def _templates_for(rules: Rules) -> _Templates:
     return templates
 
 
-def _effect_spec(eff: Effect, dirs: dict[str, tuple[str, ...]]) -> tuple[str, Any, tuple[str, ...]]:
-    """An effect reduced to what listing its actions needs: (kind, main parameter, direction choices)."""
+def _effect_spec(eff: Effect, dirs: dict[str, tuple[str, ...]], kind: str, key: str | None) -> Spec:
+    """What listing the ``kind`` actions (``"play"`` card ``key``, or ``"region"``) of ``eff`` needs."""
     k = eff.kind
-    if k == "level":
-        return (k, eff.params["delta"], ())
-    if k == "remove":
-        return (k, eff.params["max_level"], ())
-    if k in ("steer", "turn_away"):
-        return (k, eff.params["choices"], dirs[eff.params["choices"]])
-    return (k, None, ())
+    if k in ("level", "remove", "hold", "roll", "push"):
+        param = eff.params["delta"] if k == "level" else eff.params["max_level"] if k == "remove" else None
+        return (k, param, (), _Memo(lambda tid: _new(Action, (kind, key, tid, None, None, None))))
+    if k == "steer":
+        choices = dirs[eff.params["choices"]]
+
+        def steer(typhoon: tuple[int, str | None]) -> tuple[Action, ...]:
+            tid, td = typhoon
+            return tuple(_new(Action, (kind, key, tid, None, d, None)) for d in choices if d != td)
+
+        return (k, eff.params["choices"], choices, _Memo(steer))
+    if k == "turn_away":
+        return (k, eff.params["choices"], dirs[eff.params["choices"]], None)
+    return (k, None, (), None)
 
 
 def _shuffle_like_random(rng: random.Random, x: list[Any]) -> None:
@@ -489,32 +515,26 @@ class Game:
             add(specs[key], seat, "play", key, out)
         return out
 
-    def _effect_actions(self, spec: tuple[str, Any, tuple[str, ...]], seat: int, kind: str, key: str | None,
-                        out: list[Action]) -> None:
-        """Append to ``out`` the ways to use an effect (``spec`` from :func:`_effect_spec`)."""
-        k, param, dirs = spec
+    def _effect_actions(self, spec: Spec, seat: int, kind: str, key: str | None, out: list[Action]) -> None:
+        """Append to ``out`` the ways to use an effect (``spec`` from :func:`_effect_spec`, for ``kind`` and ``key``)."""
+        k, param, dirs, memo = spec
         ts = self.typhoons_
+        # memo: the action templates of this effect (see _Templates)
         if k == "steer":
-            templates = self._tpl.steer  # see _Templates
             for t in ts:
-                tkey = (kind, key, param, t.id, t.direction)
-                acts = templates.get(tkey)
-                if acts is None:
-                    tid, td = t.id, t.direction
-                    acts = templates[tkey] = tuple(_new(Action, (kind, key, tid, None, d, None)) for d in dirs if d != td)
-                out += acts
+                out += memo[t.id, t.direction]  # type: ignore[index]
         elif k == "level":
             if param < 0:
-                out += [_new(Action, (kind, key, t.id, None, None, None)) for t in ts]
+                out += [memo[t.id] for t in ts]  # type: ignore[index]
             else:
-                out += [_new(Action, (kind, key, t.id, None, None, None)) for t in ts if t.level < 5]
+                out += [memo[t.id] for t in ts if t.level < 5]  # type: ignore[index]
         elif k == "remove":
-            out += [_new(Action, (kind, key, t.id, None, None, None)) for t in ts if t.level <= param]
+            out += [memo[t.id] for t in ts if t.level <= param]  # type: ignore[index]
         elif k == "hold" or k == "roll":
             holds = self.holds
-            out += [_new(Action, (kind, key, t.id, None, None, None)) for t in ts if t.id not in holds]
+            out += [memo[t.id] for t in ts if t.id not in holds]  # type: ignore[index]
         elif k == "push":
-            out += [_new(Action, (kind, key, t.id, None, None, None)) for t in ts]
+            out += [memo[t.id] for t in ts]  # type: ignore[index]
         elif k == "add_depression":
             if len(ts) < MAX_TYPHOONS:
                 out += self._place_actions(kind, key)
