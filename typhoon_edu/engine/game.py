@@ -19,7 +19,7 @@ real die.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from . import events as ev
@@ -40,6 +40,7 @@ def _act(kind: str, card: str | None = None, typhoon: int | None = None, cell: t
          direction: str | None = None) -> Action:
     return _new(Action, (kind, card, typhoon, cell, direction, None))
 _PASS = Action("pass")
+_NO_KEY = (None,)  # the region ability has no card key
 CHANCE_PHASES = frozenset({"roll_direction", "roll_move", "roll_zone", "roll_cell"})
 
 
@@ -60,6 +61,11 @@ class _Memo(dict):  # type: ignore[type-arg]
 # An effect reduced to what listing its actions needs: (kind, main parameter, direction choices,
 # action templates or None); see _effect_spec.
 Spec = tuple[str, Any, tuple[str, ...], _Memo | None]
+
+
+# "move T<id>" and "discard <card>" actions, made once (see _Templates on why templates never go stale)
+_MOVE_ACTIONS = _Memo(lambda tid: _new(Action, ("move", None, tid, None, None, None)))
+_DISCARD_ACTIONS = _Memo(lambda card: _new(Action, ("discard", card, None, None, None, None)))
 
 
 class _Templates:
@@ -88,7 +94,7 @@ class _Templates:
         self.cspec = {p: {timing: {key: _effect_spec(card.effect_for(p), self.dirs, "play", key)
                                    for key, card in rules.cards.items() if card.timing == timing}
                           for timing in TIMINGS} for p in rules.regions}
-        self.aspec = {p: _effect_spec(region.ability.effect, self.dirs, "region", None)
+        self.aspec = {p: {None: _effect_spec(region.ability.effect, self.dirs, "region", None)}
                       for p, region in rules.regions.items()}
         self.cycles = {key: point.cycle for key, point in rules.points.items()}
         bit = {c: 1 << i for i, c in enumerate(board.zone_cells)}
@@ -273,8 +279,9 @@ class Game:
         self._ctiming = tpl.ctiming
         self._dirs = tpl.dirs
         self._cspec = [tpl.cspec[p] for p in players]
-        self._aspec = [tpl.aspec[p] for p in players]
+        self._aspec = [tpl.aspec[p] for p in players]  # {None: the region ability's spec}
         self._cycles = tpl.cycles
+        self._clockwise = tuple(tuple((a + i) % n for i in range(n)) for a in range(n))  # seats from a, clockwise
         # --- state (everything below is copied by clone())
         self.hp = {k: rules.regions[k].hp for k in players}
         self._hp = [rules.regions[k].hp for k in players]
@@ -459,9 +466,11 @@ class Game:
         if ph in CHANCE_PHASES:
             return _DIE_ACTIONS  # immutable, so it can be shared; legal_actions() hands out a list copy
         if ph == "move_choose":
-            return [_new(Action, ("move", None, tid, None, None, None)) for tid in self.unmoved]
+            move = _MOVE_ACTIONS
+            return [move[tid] for tid in self.unmoved]
         if ph == "discard":
-            return [_new(Action, ("discard", c, None, None, None, None)) for c in sorted(set(self.hands[self.active_seat]))]
+            discard = _DISCARD_ACTIONS
+            return [discard[c] for c in sorted(set(self.hands[self.active_seat]))]
         if ph == "counter":
             return self._counter_actions(self.decider)
         cells = self._b.cells
@@ -510,49 +519,52 @@ class Game:
         playable = specs.keys() & self.hands[seat]  # a new set: the hand's distinct cards of this timing
         if self.names_played:
             playable -= self.names_played
-        add = self._effect_actions
-        for key in sorted(playable):
-            add(specs[key], seat, "play", key, out)
+        self._effect_actions(sorted(playable), specs, seat, "play", out)
         return out
 
-    def _effect_actions(self, spec: Spec, seat: int, kind: str, key: str | None, out: list[Action]) -> None:
-        """Append to ``out`` the ways to use an effect (``spec`` from :func:`_effect_spec`, for ``kind`` and ``key``)."""
-        k, param, dirs, memo = spec
+    def _effect_actions(self, keys: Iterable[str | None], specs: Mapping[Any, Spec], seat: int, kind: str,
+                        out: list[Action]) -> None:
+        """Append to ``out`` the ways to use the effect ``specs[key]`` (see :func:`_effect_spec`) of each key.
+
+        One call lists a whole hand (a loop here rather than a call per card: the hottest listing).
+        """
         ts = self.typhoons_
-        # memo: the action templates of this effect (see _Templates)
-        if k == "steer":
-            for t in ts:
-                out += memo[t.id, t.direction]  # type: ignore[index]
-        elif k == "level":
-            if param < 0:
+        for key in keys:
+            k, param, dirs, memo = specs[key]
+            # memo: the action templates of this effect (see _Templates)
+            if k == "steer":
+                for t in ts:
+                    out += memo[t.id, t.direction]  # type: ignore[index]
+            elif k == "level":
+                if param < 0:
+                    out += [memo[t.id] for t in ts]  # type: ignore[index]
+                else:
+                    out += [memo[t.id] for t in ts if t.level < 5]  # type: ignore[index]
+            elif k == "remove":
+                out += [memo[t.id] for t in ts if t.level <= param]  # type: ignore[index]
+            elif k == "hold" or k == "roll":
+                holds = self.holds
+                out += [memo[t.id] for t in ts if t.id not in holds]  # type: ignore[index]
+            elif k == "push":
                 out += [memo[t.id] for t in ts]  # type: ignore[index]
-            else:
-                out += [memo[t.id] for t in ts if t.level < 5]  # type: ignore[index]
-        elif k == "remove":
-            out += [memo[t.id] for t in ts if t.level <= param]  # type: ignore[index]
-        elif k == "hold" or k == "roll":
-            holds = self.holds
-            out += [memo[t.id] for t in ts if t.id not in holds]  # type: ignore[index]
-        elif k == "push":
-            out += [memo[t.id] for t in ts]  # type: ignore[index]
-        elif k == "add_depression":
-            if len(ts) < MAX_TYPHOONS:
-                out += self._place_actions(kind, key)
-        elif k == "heal":
-            if self._hp[seat] < self._max_hp[seat]:
+            elif k == "add_depression":
+                if len(ts) < MAX_TYPHOONS:
+                    out += self._place_actions(kind, key)
+            elif k == "heal":
+                if self._hp[seat] < self._max_hp[seat]:
+                    out.append(_new(Action, (kind, key, None, None, None, None)))
+            elif k == "level_all":
+                if ts:
+                    out.append(_new(Action, (kind, key, None, None, None, None)))
+            elif k in ("cancel_damage", "halve_damage", "weaken") or k.startswith("shield"):
                 out.append(_new(Action, (kind, key, None, None, None, None)))
-        elif k == "level_all":
-            if ts:
-                out.append(_new(Action, (kind, key, None, None, None, None)))
-        elif k in ("cancel_damage", "halve_damage", "weaken") or k.startswith("shield"):
-            out.append(_new(Action, (kind, key, None, None, None, None)))
-        elif k == "turn_away":
-            t = self._moving()
-            if t is not None:
-                td = t.direction
-                out += [_new(Action, (kind, key, None, None, d, None)) for d in dirs if d != td]
-        else:  # pragma: no cover - validated at load
-            raise AssertionError(f"unknown effect kind {k}")
+            elif k == "turn_away":
+                t = self._moving()
+                if t is not None:
+                    td = t.direction
+                    out += [_new(Action, (kind, key, None, None, d, None)) for d in dirs if d != td]
+            else:  # pragma: no cover - validated at load
+                raise AssertionError(f"unknown effect kind {k}")
 
     def _attack_actions(self, seat: int) -> list[Action]:
         out: list[Action] = []
@@ -560,7 +572,7 @@ class Game:
         if fn < 2 and not self.region_turn[seat]:
             self._card_actions(seat, "attack", out)
         if fn == 0 and not self.region_spent[seat]:
-            self._effect_actions(self._aspec[seat], seat, "region", None, out)
+            self._effect_actions(_NO_KEY, self._aspec[seat], seat, "region", out)
         out.append(_PASS)
         return out
 
@@ -1089,14 +1101,14 @@ class Game:
             self.events.append(ev.CardsDrawn(self.players[seat], len(got), tuple(got), lost))
 
     def _draw_phase(self) -> None:
-        n = len(self.players)
         a = self.active_seat
+        order = self._clockwise[a]  # a, then the seats after it
+        hp = self._hp
         self._draw(a, 3)
-        for i in range(1, n):
-            s = (a + i) % n
-            if self._hp[s] > 0:
+        for s in order[1:]:
+            if hp[s] > 0:
                 self._draw(s, 1)
-        self.attack_queue = [(a + i) % n for i in range(n) if self._hp[(a + i) % n] > 0]
+        self.attack_queue = [s for s in order if hp[s] > 0]
         self.phase = "attack"
         self.decider = self.attack_queue.pop(0)
 
