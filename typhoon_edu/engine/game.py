@@ -455,9 +455,10 @@ class Game:
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[Action]:
         """The actions allowed now (die faces at a die roll; empty when the game is over)."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return list(self._legal)
+        legal = self._legal  # cached until the next apply (or until someone sets _legal = None)
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return list(legal)
 
     def _compute_legal(self) -> Sequence[Action]:
         ph = self.phase
