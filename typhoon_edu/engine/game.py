@@ -60,7 +60,7 @@ class _Memo(dict):  # type: ignore[type-arg]
 
 # An effect reduced to what listing its actions needs: (kind, main parameter, direction choices,
 # action templates or None); see _effect_spec.
-Spec = tuple[str, Any, tuple[str, ...], _Memo | None]
+_Spec = tuple[str, Any, tuple[str, ...], _Memo | None]
 
 
 # "move T<id>" and "discard <card>" actions, made once (see _Templates on why templates never go stale)
@@ -118,7 +118,7 @@ def _templates_for(rules: Rules) -> _Templates:
     return templates
 
 
-def _effect_spec(eff: Effect, dirs: dict[str, tuple[str, ...]], kind: str, key: str | None) -> Spec:
+def _effect_spec(eff: Effect, dirs: dict[str, tuple[str, ...]], kind: str, key: str | None) -> _Spec:
     """What listing the ``kind`` actions (``"play"`` card ``key``, or ``"region"``) of ``eff`` needs."""
     k = eff.kind
     if k in ("level", "remove", "hold", "roll", "push"):
@@ -523,7 +523,7 @@ class Game:
         self._effect_actions(sorted(playable), specs, seat, "play", out)
         return out
 
-    def _effect_actions(self, keys: Iterable[str | None], specs: Mapping[Any, Spec], seat: int, kind: str,
+    def _effect_actions(self, keys: Iterable[str | None], specs: Mapping[Any, _Spec], seat: int, kind: str,
                         out: list[Action]) -> None:
         """Append to ``out`` the ways to use the effect ``specs[key]`` (see :func:`_effect_spec`) of each key.
 
@@ -834,7 +834,7 @@ class Game:
         if self._log:
             card: Card = self.rules.cards[key]
             self.events.append(ev.CardPlayed(self.players[seat], key, eff is not card.effect, act.typhoon, act.cell,
-                                     act.direction, counter))
+                                             act.direction, counter))
         self._apply_effect(eff, seat, act, key)
         if self.fn_played[seat] >= 2:
             ph = self.phase
