@@ -126,3 +126,17 @@ def test_seed_damage_11_on_the_map():
     assert (dealt.player, dealt.hits, dealt.bonus, dealt.amount) == ("Taiwan", 2, 1, 11)
     assert g.hp["Taiwan"] == 19
     assert g.typhoons[0].eye == (7, 6) and g.typhoons[0].level == 4  # no landfall: the eye stayed at sea
+
+
+def test_the_engines_shuffle_is_random_shuffle():
+    """The deck shuffle is written out for speed; it must deal exactly what ``random.shuffle`` deals."""
+    import random
+
+    from typhoon_edu.engine.game import _shuffle_like_random
+
+    for seed in range(200):
+        for size in (0, 1, 2, 3, 17, 54, 100):
+            a, b = list(range(size)), list(range(size))
+            random.Random(seed).shuffle(a)
+            _shuffle_like_random(random.Random(seed), b)
+            assert a == b

@@ -19,13 +19,13 @@ real die.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from . import events as ev
 from .actions import Action, parse_action
 from .board import Board, board_for
-from .rules import MAX_TYPHOONS, MIN_TYPHOONS, Card, Effect, IllegalActionError, Rules, load_rules
+from .rules import MAX_TYPHOONS, MIN_TYPHOONS, TIMINGS, Card, Effect, IllegalActionError, Rules, load_rules
 
 CHANCE = "chance"
 VARIANTS = ("standard", "advanced")
@@ -33,13 +33,128 @@ DICE_MODES = ("auto", "manual")
 FACES = (1, 2, 3, 4, 5, 6)
 _DIE_ACTIONS = tuple(Action("die", face=f) for f in FACES)
 _new = tuple.__new__  # builds an Action without the Python-level NamedTuple constructor (hot path)
+_new_object = object.__new__
 
 
 def _act(kind: str, card: str | None = None, typhoon: int | None = None, cell: tuple[int, int] | None = None,
          direction: str | None = None) -> Action:
     return _new(Action, (kind, card, typhoon, cell, direction, None))
 _PASS = Action("pass")
+_NO_KEY = (None,)  # the region ability has no card key
 CHANCE_PHASES = frozenset({"roll_direction", "roll_move", "roll_zone", "roll_cell"})
+
+
+class _Memo(dict):  # type: ignore[type-arg]
+    """A dict that makes a missing value with ``make(key)`` and keeps it (see ``_Templates``)."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: Any) -> Any:
+        value = self[key] = self.make(key)
+        return value
+
+
+# An effect reduced to what listing its actions needs: (kind, main parameter, direction choices,
+# action templates or None); see _effect_spec.
+_Spec = tuple[str, Any, tuple[str, ...], _Memo | None]
+
+
+# "move T<id>" and "discard <card>" actions, made once (see _Templates on why templates never go stale)
+_MOVE_ACTIONS = _Memo(lambda tid: _new(Action, ("move", None, tid, None, None, None)))
+_DISCARD_ACTIONS = _Memo(lambda card: _new(Action, ("discard", card, None, None, None, None)))
+
+
+class _Templates:
+    """Read-only tables and legal-action templates derived from one ``Rules``, shared by all its games.
+
+    The tables, per region where cards or abilities differ: card effects and timings, effect specs
+    (:func:`_effect_spec`) and direction cycles. The templates, filled as games need them: an effect
+    spec's ``_Memo`` maps a typhoon id to the action aimed at it (or, for steering, a typhoon id
+    and direction to the tuple of 6 or 15 steering actions); ``zone_mask[level][cell]`` is the set
+    of generation-zone cells a storm of that level there covers, as bits (bit i is
+    ``Board.zone_cells[i]``); ``free`` maps such a mask of covered cells to the free zone cells and
+    ``place`` maps (kind, card key, mask) to the actions placing a depression on them.
+
+    Each template key holds everything its value depends on, and the values are immutable (actions,
+    tuples of cells or of actions), so no change of a game's state can make an entry stale:
+    nothing invalidates them, and games and clones share them. They stay small: the typhoon ids
+    games reach (times 16 directions for steering), and at most 2 ** (number of zone cells) masks.
+    """
+
+    __slots__ = ("zone_mask", "free", "place", "ceff", "ctiming", "dirs", "cspec", "aspec", "cycles")
+
+    def __init__(self, rules: Rules, board: Board) -> None:
+        self.ceff = {p: {key: card.effect_for(p) for key, card in rules.cards.items()} for p in rules.regions}
+        self.ctiming = {key: card.timing for key, card in rules.cards.items()}
+        self.dirs = {"ring": rules.ring, "all": tuple(rules.points)}
+        self.cspec = {p: {timing: {key: _effect_spec(card.effect_for(p), self.dirs, "play", key)
+                                   for key, card in rules.cards.items() if card.timing == timing}
+                          for timing in TIMINGS} for p in rules.regions}
+        self.aspec = {p: {None: _effect_spec(region.ability.effect, self.dirs, "region", None)}
+                      for p, region in rules.regions.items()}
+        self.cycles = {key: point.cycle for key, point in rules.points.items()}
+        bit = {c: 1 << i for i, c in enumerate(board.zone_cells)}
+        self.zone_mask: tuple[tuple[int, ...], ...] = tuple(
+            tuple(sum(bit.get(c, 0) for c in cells) for cells in level) for level in board.footprint
+        )
+        self.free: dict[int, tuple[int, ...]] = {}
+        self.place: dict[tuple[Any, ...], tuple[Action, ...]] = {}
+
+
+_TEMPLATES: dict[int, tuple[Rules, _Templates]] = {}
+
+
+def _templates_for(rules: Rules) -> _Templates:
+    """The (cached) tables and templates of ``rules``."""
+    hit = _TEMPLATES.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    templates = _Templates(rules, board_for(rules))
+    _TEMPLATES[id(rules)] = (rules, templates)
+    return templates
+
+
+def _effect_spec(eff: Effect, dirs: dict[str, tuple[str, ...]], kind: str, key: str | None) -> _Spec:
+    """What listing the ``kind`` actions (``"play"`` card ``key``, or ``"region"``) of ``eff`` needs."""
+    k = eff.kind
+    if k in ("level", "remove", "hold", "roll", "push"):
+        param = eff.params["delta"] if k == "level" else eff.params["max_level"] if k == "remove" else None
+        return (k, param, (), _Memo(lambda tid: _new(Action, (kind, key, tid, None, None, None))))
+    if k == "steer":
+        choices = dirs[eff.params["choices"]]
+
+        def steer(typhoon: tuple[int, str | None]) -> tuple[Action, ...]:
+            tid, td = typhoon
+            return tuple(_new(Action, (kind, key, tid, None, d, None)) for d in choices if d != td)
+
+        return (k, eff.params["choices"], choices, _Memo(steer))
+    if k == "turn_away":
+        return (k, eff.params["choices"], dirs[eff.params["choices"]], None)
+    return (k, None, (), None)
+
+
+def _shuffle_like_random(rng: random.Random, x: list[Any]) -> None:
+    """``rng.shuffle(x)``, the same draws in the same order, without a method call per card.
+
+    CPython's ``Random.shuffle``: Fisher-Yates from the end, each index drawn by
+    ``_randbelow_with_getrandbits`` (tests/test_engine_seeds.py checks the two agree).
+
+    >>> a, b = list(range(54)), list(range(54))
+    >>> random.Random(5).shuffle(a); _shuffle_like_random(random.Random(5), b); a == b
+    True
+    """
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
 
 
 class Typhoon:
@@ -55,8 +170,8 @@ class Typhoon:
         return (self.cell % self._w, self.cell // self._w)
 
     def copy(self) -> Typhoon:
-        t = Typhoon(self.id, self.cell, self.level, self.direction, self._w)
-        t.moved = self.moved
+        t = _new_object(Typhoon)  # no __init__ call: every slot is set here
+        t.id, t.cell, t.level, t.direction, t.moved, t._w = self.id, self.cell, self.level, self.direction, self.moved, self._w
         return t
 
     def __repr__(self) -> str:
@@ -148,7 +263,7 @@ class Game:
         self.history: list[Action] = []
         self.events: list[ev.Event] = []
         self._log = True
-        self._legal: list[Action] | None = None
+        self._legal: Sequence[Action] | None = None  # the legal actions, computed on demand; None when stale
         n = len(players)
         self._seat_of_region = [-1] * len(self._b.region_keys)
         for s, key in enumerate(players):
@@ -157,9 +272,16 @@ class Game:
         self._max_hp = [rules.regions[k].hp for k in players]
         self._hand_limit = [rules.regions[k].size for k in players]
         self._dmg = (0,) + tuple(lv.damage for lv in rules.levels)
-        self._ceff = [{key: card.effect_for(p) for key, card in rules.cards.items()} for p in players]
-        self._ctiming = {key: card.timing for key, card in rules.cards.items()}
-        self._dirs = {"ring": rules.ring, "all": tuple(rules.points)}
+        # Derived once per rules and shared by every game and clone (read-only, never state): what
+        # listing legal actions, playing cards and stepping need, so the hot paths do no rules look-ups.
+        tpl = self._tpl = _templates_for(rules)
+        self._ceff = [tpl.ceff[p] for p in players]
+        self._ctiming = tpl.ctiming
+        self._dirs = tpl.dirs
+        self._cspec = [tpl.cspec[p] for p in players]
+        self._aspec = [tpl.aspec[p] for p in players]  # {None: the region ability's spec}
+        self._cycles = tpl.cycles
+        self._clockwise = tuple(tuple((a + i) % n for i in range(n)) for a in range(n))  # seats from a, clockwise
         # --- state (everything below is copied by clone())
         self.hp = {k: rules.regions[k].hp for k in players}
         self._hp = [rules.regions[k].hp for k in players]
@@ -189,7 +311,7 @@ class Game:
         self.adv_zone = -1
         # --- setup
         if self._log:
-            self._emit(ev.GameStarted(players, self.variant, players[start]))
+            self.events.append(ev.GameStarted(players, self.variant, players[start]))
         self._shuffle(self.deck)
         for k in range(max(self._hand_limit)):
             for i in range(n):
@@ -198,7 +320,7 @@ class Game:
                     self.hands[s].append(self.deck.pop())
         for s in range(n):
             if self._log:
-                self._emit(ev.CardsDrawn(players[s], len(self.hands[s]), tuple(self.hands[s])))
+                self.events.append(ev.CardsDrawn(players[s], len(self.hands[s]), tuple(self.hands[s])))
         if variant == "advanced":
             self.adv_levels = [5, 4, 3, 2, 1]
             self._begin_advanced_placement()
@@ -225,35 +347,36 @@ class Game:
         g = Game.__new__(Game)
         d = g.__dict__
         d.update(self.__dict__)
-        g.hp = dict(self.hp)
-        g._hp = list(self._hp)
-        g.hands = [list(h) for h in self.hands]
-        g.deck = list(self.deck)
-        g.discard = list(self.discard)
-        g.typhoons_ = [t.copy() for t in self.typhoons_]
-        g.region_spent = list(self.region_spent)
-        g.fn_played = list(self.fn_played)
-        g.region_turn = list(self.region_turn)
-        g.names_played = set(self.names_played)
-        g.holds = set(self.holds)
-        g.roll_mods = dict(self.roll_mods)
-        g.level_base = dict(self.level_base)
-        g.shields = {k: list(v) for k, v in self.shields.items()}
-        g.shield_delta = dict(self.shield_delta)
-        g.cancel_first = set(self.cancel_first)
-        g.attack_queue = list(self.attack_queue)
-        g.unmoved = list(self.unmoved)
-        g.move = self.move.copy() if self.move is not None else None
-        g.pending_dir = list(self.pending_dir)
-        g.setup_zones = list(self.setup_zones)
-        g.adv_levels = list(self.adv_levels)
-        g._legal = None
-        g._rng = None  # made on first use, from the seed and the rolls so far (never this game's generator)
+        # item assignment on the new instance dict: the same as setting the attributes, a little faster
+        d["hp"] = self.hp.copy()
+        d["_hp"] = self._hp.copy()
+        d["hands"] = [h.copy() for h in self.hands]
+        d["deck"] = self.deck.copy()
+        d["discard"] = self.discard.copy()
+        d["typhoons_"] = [t.copy() for t in self.typhoons_]
+        d["region_spent"] = self.region_spent.copy()
+        d["fn_played"] = self.fn_played.copy()
+        d["region_turn"] = self.region_turn.copy()
+        d["names_played"] = self.names_played.copy()
+        d["holds"] = self.holds.copy()
+        d["roll_mods"] = self.roll_mods.copy()
+        d["level_base"] = self.level_base.copy()
+        d["shields"] = {k: v.copy() for k, v in self.shields.items()} if self.shields else {}
+        d["shield_delta"] = self.shield_delta.copy()
+        d["cancel_first"] = self.cancel_first.copy()
+        d["attack_queue"] = self.attack_queue.copy()
+        d["unmoved"] = self.unmoved.copy()
+        d["move"] = self.move.copy() if self.move is not None else None
+        d["pending_dir"] = self.pending_dir.copy()
+        d["setup_zones"] = self.setup_zones.copy()
+        d["adv_levels"] = self.adv_levels.copy()
+        d["_legal"] = None
+        d["_rng"] = None  # made on first use, from the seed and the rolls so far (never this game's generator)
         if keep_log:
-            g.history = list(self.history)
-            g.events = list(self.events)
+            d["history"] = self.history.copy()
+            d["events"] = self.events.copy()
         else:
-            g.history, g.events, g._log = [], [], False
+            d["history"], d["events"], d["_log"] = [], [], False
         return g
 
     # ------------------------------------------------------------------ public view
@@ -332,102 +455,132 @@ class Game:
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[Action]:
         """The actions allowed now (die faces at a die roll; empty when the game is over)."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return list(self._legal)
+        legal = self._legal  # cached until the next apply (or until someone sets _legal = None)
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return list(legal)
 
-    def _compute_legal(self) -> list[Action]:
+    def _compute_legal(self) -> Sequence[Action]:
         ph = self.phase
-        if ph in CHANCE_PHASES:
-            return list(_DIE_ACTIONS)
         if ph == "attack":
             return self._attack_actions(self.decider)
+        if ph in CHANCE_PHASES:
+            return _DIE_ACTIONS  # immutable, so it can be shared; legal_actions() hands out a list copy
+        if ph == "move_choose":
+            move = _MOVE_ACTIONS
+            return [move[tid] for tid in self.unmoved]
+        if ph == "discard":
+            discard = _DISCARD_ACTIONS
+            return [discard[c] for c in sorted(set(self.hands[self.active_seat]))]
         if ph == "counter":
             return self._counter_actions(self.decider)
-        if ph == "move_choose":
-            return [_act("move", None, tid) for tid in self.unmoved]
-        if ph == "discard":
-            return [_new(Action, ("discard", c, None, None, None, None)) for c in sorted(set(self.hands[self.active_seat]))]
         cells = self._b.cells
         if ph == "setup_place":
             return [_new(Action, ("place", None, None, cells[c], None, None)) for c in self._free_cells(self.setup_zones)]
         if ph == "refill":
-            return [_new(Action, ("place", None, None, cells[c], None, None)) for c in self._free_cells()]
+            return list(self._place_actions("place", None))
         if ph == "setup_aim":
             return [_new(Action, ("aim", None, tid, None, None, None)) for tid in self.pending_dir]
         return []
 
+    def _covered_mask(self) -> int:
+        """The generation-zone cells some typhoon's storm radius covers, as bits (see ``_Templates``)."""
+        zone_mask = self._tpl.zone_mask
+        mask = 0
+        for t in self.typhoons_:
+            mask |= zone_mask[t.level][t.cell]
+        return mask
+
     def _free_cells(self, zones: Sequence[int] | None = None) -> list[int]:
         """Generation-zone cells that no typhoon's storm radius covers (in zone order)."""
+        if zones is None:
+            mask = self._covered_mask()
+            free = self._tpl.free.get(mask)
+            if free is None:
+                free = self._tpl.free[mask] = tuple(c for i, c in enumerate(self._b.zone_cells) if not mask >> i & 1)
+            return list(free)
         fp = self._b.footprint
         covered = {c for t in self.typhoons_ for c in fp[t.level][t.cell]}
-        if zones is None:
-            return [c for c in self._b.zone_cells if c not in covered]
         zs = self._b.zones
         return [c for z in zones for c in zs[z] if c not in covered]
 
-    def _card_actions(self, seat: int, timing: str) -> list[Action]:
-        out: list[Action] = []
-        effects = self._ceff[seat]
-        timings = self._ctiming
-        names = self.names_played
-        for key in sorted(set(self.hands[seat])):
-            if timings[key] != timing or key in names:
-                continue
-            out.extend(self._effect_actions(effects[key], seat, "play", key))
+    def _place_actions(self, kind: str, key: str | None) -> tuple[Action, ...]:
+        """The actions placing a depression on each free generation-zone cell (templates: see ``_Templates``)."""
+        tkey = (kind, key, self._covered_mask())
+        acts = self._tpl.place.get(tkey)
+        if acts is None:
+            cells = self._b.cells
+            acts = self._tpl.place[tkey] = tuple(_new(Action, (kind, key, None, cells[c], None, None))
+                                                 for c in self._free_cells())
+        return acts
+
+    def _card_actions(self, seat: int, timing: str, out: list[Action]) -> list[Action]:
+        """Append to ``out`` the plays of ``seat``'s cards of ``timing`` (card keys in sorted order)."""
+        specs = self._cspec[seat][timing]
+        playable = specs.keys() & self.hands[seat]  # a new set: the hand's distinct cards of this timing
+        if self.names_played:
+            playable -= self.names_played
+        self._effect_actions(sorted(playable), specs, seat, "play", out)
         return out
 
-    def _effect_actions(self, eff: Effect, seat: int, kind: str, key: str | None) -> list[Action]:
-        k = eff.kind
+    def _effect_actions(self, keys: Iterable[str | None], specs: Mapping[Any, _Spec], seat: int, kind: str,
+                        out: list[Action]) -> None:
+        """Append to ``out`` the ways to use the effect ``specs[key]`` (see :func:`_effect_spec`) of each key.
+
+        One call lists a whole hand (a loop here rather than a call per card: the hottest listing).
+        """
         ts = self.typhoons_
-        if k == "level":
-            d = eff.params["delta"]
-            return [_new(Action, (kind, key, t.id, None, None, None)) for t in ts if d < 0 or t.level < 5]
-        if k == "remove":
-            mx = eff.params["max_level"]
-            return [_new(Action, (kind, key, t.id, None, None, None)) for t in ts if t.level <= mx]
-        if k == "steer":
-            dirs = self._dirs[eff.params["choices"]]
-            return [_new(Action, (kind, key, t.id, None, d, None)) for t in ts for d in dirs if d != t.direction]
-        if k == "hold":
-            return [_new(Action, (kind, key, t.id, None, None, None)) for t in ts if t.id not in self.holds]
-        if k == "roll":
-            return [_new(Action, (kind, key, t.id, None, None, None)) for t in ts if t.id not in self.holds]
-        if k == "push":
-            return [_new(Action, (kind, key, t.id, None, None, None)) for t in ts]
-        if k == "add_depression":
-            if len(ts) >= MAX_TYPHOONS:
-                return []
-            cells = self._b.cells
-            return [_new(Action, (kind, key, None, cells[c], None, None)) for c in self._free_cells()]
-        if k == "heal":
-            return [_new(Action, (kind, key, None, None, None, None))] if self._hp[seat] < self._max_hp[seat] else []
-        if k == "level_all":
-            return [_new(Action, (kind, key, None, None, None, None))] if ts else []
-        if k in ("cancel_damage", "halve_damage", "weaken") or k.startswith("shield"):
-            return [_new(Action, (kind, key, None, None, None, None))]
-        if k == "turn_away":
-            t = self._moving()
-            if t is None:
-                return []
-            dirs = self._dirs[eff.params["choices"]]
-            return [_new(Action, (kind, key, None, None, d, None)) for d in dirs if d != t.direction]
-        raise AssertionError(f"unknown effect kind {k}")  # pragma: no cover - validated at load
+        for key in keys:
+            k, param, dirs, memo = specs[key]
+            # memo: the action templates of this effect (see _Templates)
+            if k == "steer":
+                for t in ts:
+                    out += memo[t.id, t.direction]  # type: ignore[index]
+            elif k == "level":
+                if param < 0:
+                    out += [memo[t.id] for t in ts]  # type: ignore[index]
+                else:
+                    out += [memo[t.id] for t in ts if t.level < 5]  # type: ignore[index]
+            elif k == "remove":
+                out += [memo[t.id] for t in ts if t.level <= param]  # type: ignore[index]
+            elif k == "hold" or k == "roll":
+                holds = self.holds
+                out += [memo[t.id] for t in ts if t.id not in holds]  # type: ignore[index]
+            elif k == "push":
+                out += [memo[t.id] for t in ts]  # type: ignore[index]
+            elif k == "add_depression":
+                if len(ts) < MAX_TYPHOONS:
+                    out += self._place_actions(kind, key)
+            elif k == "heal":
+                if self._hp[seat] < self._max_hp[seat]:
+                    out.append(_new(Action, (kind, key, None, None, None, None)))
+            elif k == "level_all":
+                if ts:
+                    out.append(_new(Action, (kind, key, None, None, None, None)))
+            elif k in ("cancel_damage", "halve_damage", "weaken") or k.startswith("shield"):
+                out.append(_new(Action, (kind, key, None, None, None, None)))
+            elif k == "turn_away":
+                t = self._moving()
+                if t is not None:
+                    td = t.direction
+                    out += [_new(Action, (kind, key, None, None, d, None)) for d in dirs if d != td]
+            else:  # pragma: no cover - validated at load
+                raise AssertionError(f"unknown effect kind {k}")
 
     def _attack_actions(self, seat: int) -> list[Action]:
-        out = []
-        if self.fn_played[seat] < 2 and not self.region_turn[seat]:
-            out = self._card_actions(seat, "attack")
-        if not self.region_spent[seat] and self.fn_played[seat] == 0:
-            ability = self.rules.regions[self.players[seat]].ability
-            out.extend(self._effect_actions(ability.effect, seat, "region", None))
+        out: list[Action] = []
+        fn = self.fn_played[seat]
+        if fn < 2 and not self.region_turn[seat]:
+            self._card_actions(seat, "attack", out)
+        if fn == 0 and not self.region_spent[seat]:
+            self._effect_actions(_NO_KEY, self._aspec[seat], seat, "region", out)
         out.append(_PASS)
         return out
 
     def _counter_actions(self, seat: int) -> list[Action]:
         if self.fn_played[seat] >= 2 or self.region_turn[seat] or self._hp[seat] <= 0:
             return [_PASS]
-        out = self._card_actions(seat, "counter")
+        out = self._card_actions(seat, "counter", [])
         out.append(_PASS)
         return out
 
@@ -457,14 +610,59 @@ class Game:
             act = parse_action(action)
         else:
             raise IllegalActionError(f"{action!r} is not an action; give an Action, its notation or a die face 1-6")
-        legal = self._legal if self._legal is not None else self.legal_actions()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        # An action taken from legal_actions() is usually the very object in this list, which
+        # ``in`` finds by identity; any other Action is compared by value.
         if act not in legal:
             raise IllegalActionError(self._explain(act))
-        n0 = len(self.events)
         self.history.append(act)
         self._legal = None
-        self._do(act)
-        self._run()
+        n0 = len(self.events)
+        # make the decision (inline rather than a method of its own: this is the hottest path)
+        k = act.kind  # the kinds in the order of how often they come up
+        if k == "play":
+            self._play_card(self.decider, act)
+        elif k == "die":
+            self._on_die(act.face)  # type: ignore[arg-type]
+        elif k == "pass":
+            if self.phase == "counter":
+                if self._log:
+                    self.events.append(ev.Passed(self.players[self.decider], True))
+                self._close_window()
+            else:
+                if self._log:
+                    self.events.append(ev.Passed(self.players[self.decider]))
+                self._next_attacker()
+        elif k == "move":
+            self._start_move(act.typhoon)  # type: ignore[arg-type]
+        elif k == "discard":
+            seat = self.active_seat
+            hand = self.hands[seat]
+            hand.remove(act.card)  # type: ignore[arg-type]
+            self.discard.append(act.card)  # type: ignore[arg-type]
+            if self._log:
+                self.events.append(ev.Discarded(self.players[seat], act.card))  # type: ignore[arg-type]
+            if len(hand) <= self._hand_limit[seat]:
+                self._end_turn()
+        elif k == "region":
+            self._play_region(self.decider, act)
+        elif k == "place":
+            cell = self._b.index(act.cell)  # type: ignore[arg-type]
+            t = self._place(cell, 1, self.players[self.decider])
+            if self.phase == "setup_place":
+                self.setup_zones.remove(self._b.zone_of[cell])
+                self.pending_dir.append(t.id)
+                if not self.setup_zones or not self._free_cells(self.setup_zones):
+                    self.phase = "setup_aim"
+            else:
+                self._ask_direction(t.id, "refill")
+        elif k == "aim":
+            self.pending_dir.remove(act.typhoon)  # type: ignore[arg-type]
+            self._ask_direction(act.typhoon, "setup_aim")  # type: ignore[arg-type]
+        if self.phase != "attack":  # in the attack phase _run() has nothing to do
+            self._run()
         return self.events[n0:] if self._log else []
 
     def _die_action(self, face: int) -> Action:
@@ -543,55 +741,17 @@ class Game:
         return f"{act.notation!r} is not allowed now: {who} must {self._phase_hint()}"
 
     def _emit(self, e: ev.Event) -> None:
+        # the engine appends to self.events directly, always behind an ``if self._log`` test
         if self._log:
             self.events.append(e)
 
     # ------------------------------------------------------------------ doing actions
-    def _do(self, act: Action) -> None:
-        k = act.kind
-        if k == "die":
-            self._on_die(act.face)  # type: ignore[arg-type]
-        elif k == "pass":
-            if self.phase == "counter":
-                if self._log:
-                    self._emit(ev.Passed(self.players[self.decider], True))
-                self._close_window()
-            else:
-                if self._log:
-                    self._emit(ev.Passed(self.players[self.decider]))
-                self._next_attacker()
-        elif k == "play":
-            self._play_card(self.decider, act)
-        elif k == "region":
-            self._play_region(self.decider, act)
-        elif k == "move":
-            self._start_move(act.typhoon)  # type: ignore[arg-type]
-        elif k == "discard":
-            self.hands[self.active_seat].remove(act.card)  # type: ignore[arg-type]
-            self.discard.append(act.card)  # type: ignore[arg-type]
-            self._emit(ev.Discarded(self.active, act.card))  # type: ignore[arg-type]
-            if len(self.hands[self.active_seat]) <= self._hand_limit[self.active_seat]:
-                self._end_turn()
-        elif k == "place":
-            cell = self._b.index(act.cell)  # type: ignore[arg-type]
-            t = self._place(cell, 1, self.players[self.decider])
-            if self.phase == "setup_place":
-                self.setup_zones.remove(self._b.zone_of[cell])
-                self.pending_dir.append(t.id)
-                if not self.setup_zones or not self._free_cells(self.setup_zones):
-                    self.phase = "setup_aim"
-            else:
-                self._ask_direction(t.id, "refill")
-        elif k == "aim":
-            self.pending_dir.remove(act.typhoon)  # type: ignore[arg-type]
-            self._ask_direction(act.typhoon, "setup_aim")  # type: ignore[arg-type]
-
     def _place(self, cell: int, level: int, by: str) -> Typhoon:
         t = Typhoon(self.next_id, cell, level, None, self._b.width)
         self.next_id += 1
         self.typhoons_.append(t)
         if self._log:
-            self._emit(ev.TyphoonPlaced(t.id, self._b.cell(cell), level, by))
+            self.events.append(ev.TyphoonPlaced(t.id, self._b.cell(cell), level, by))
         return t
 
     def _ask_direction(self, tid: int, resume: str) -> None:
@@ -607,27 +767,27 @@ class Game:
             start = ring[self.compass_i]
             self.compass_i = (self.compass_i + face) % len(ring)
             if self._log:
-                self._emit(ev.DieRolled(face, "direction", self.roll_for))
+                self.events.append(ev.DieRolled(face, "direction", self.roll_for))
             if t is not None:
                 t.direction = ring[self.compass_i]
                 if self._log:
-                    self._emit(ev.DirectionRolled(t.id, start, face, t.direction))
+                    self.events.append(ev.DirectionRolled(t.id, start, face, t.direction))
             self.phase = self.resume
         elif ph == "roll_move":
             if self._log:
-                self._emit(ev.DieRolled(face, "move", self.roll_for))
+                self.events.append(ev.DieRolled(face, "move", self.roll_for))
             mod = self.roll_mods.get(self.roll_for)
             steps = face if mod is None else max(mod[1], face + mod[0])
             self.move = Move(self.roll_for, face, steps)
-            seat_ph = self._seat_with_shield("shield_halve")
-            for s in seat_ph:
-                self.move.halve[s] = "down"
+            if self.shields:
+                for s in self._seat_with_shield("shield_halve"):
+                    self.move.halve[s] = "down"
             if self._log:
-                self._emit(ev.MoveStarted(self.roll_for, face, steps))
+                self.events.append(ev.MoveStarted(self.roll_for, face, steps))
             self.phase = "stepping"
         elif ph == "roll_zone":
             if self._log:
-                self._emit(ev.DieRolled(face, "zone"))
+                self.events.append(ev.DieRolled(face, "zone"))
             nz = len(self._b.zones)
             z = (face - 1) % nz
             for i in range(nz):
@@ -642,7 +802,7 @@ class Game:
                 self.phase = "roll_cell"
         elif ph == "roll_cell":
             if self._log:
-                self._emit(ev.DieRolled(face, "cell"))
+                self.events.append(ev.DieRolled(face, "cell"))
             free = self._free_cells([self.adv_zone])
             self._advanced_place(free[(face - 1) % len(free)])
 
@@ -664,24 +824,27 @@ class Game:
 
     # ------------------------------------------------------------------ cards and abilities
     def _play_card(self, seat: int, act: Action) -> None:
-        key = act.card
-        card: Card = self.rules.cards[key]  # type: ignore[index]
-        region = self.players[seat]
-        self.hands[seat].remove(key)  # type: ignore[arg-type]
-        self.discard.append(key)  # type: ignore[arg-type]
-        self.names_played.add(key)  # type: ignore[arg-type]
+        key: str = act.card  # type: ignore[assignment]
+        self.hands[seat].remove(key)
+        self.discard.append(key)
+        self.names_played.add(key)
         self.fn_played[seat] += 1
-        eff = card.effect_for(region)
+        eff = self._ceff[seat][key]
         counter = self.phase == "counter"
-        self._emit(ev.CardPlayed(region, key, eff is not card.effect, act.typhoon, act.cell, act.direction, counter))  # type: ignore[arg-type]
-        self._apply_effect(eff, seat, act, key)  # type: ignore[arg-type]
-        if counter:
-            if self.phase == "counter" and self.fn_played[seat] >= 2:
-                self._close_window()
-        elif self.phase == "attack" and self.fn_played[seat] >= 2:
-            self._next_attacker()
-        elif self.phase == "roll_direction" and self.fn_played[seat] >= 2:
-            self.resume = "attack_next"
+        if self._log:
+            card: Card = self.rules.cards[key]
+            self.events.append(ev.CardPlayed(self.players[seat], key, eff is not card.effect, act.typhoon, act.cell,
+                                             act.direction, counter))
+        self._apply_effect(eff, seat, act, key)
+        if self.fn_played[seat] >= 2:
+            ph = self.phase
+            if counter:
+                if ph == "counter":
+                    self._close_window()
+            elif ph == "attack":
+                self._next_attacker()
+            elif ph == "roll_direction":
+                self.resume = "attack_next"
 
     def _play_region(self, seat: int, act: Action) -> None:
         region = self.players[seat]
@@ -689,7 +852,7 @@ class Game:
         self.region_spent[seat] = True
         self.region_turn[seat] = True
         if self._log:
-            self._emit(ev.AbilityUsed(region, ability.key, act.typhoon))
+            self.events.append(ev.AbilityUsed(region, ability.key, act.typhoon))
         self._apply_effect(ability.effect, seat, act, ability.key)
         if self.phase == "attack":
             self._next_attacker()
@@ -720,16 +883,18 @@ class Game:
             self.holds.add(t.id)  # type: ignore[union-attr]
             if t.id in self.unmoved:  # type: ignore[union-attr]
                 self.unmoved.remove(t.id)  # type: ignore[union-attr]
-            self._emit(ev.TyphoonHeld(t.id))  # type: ignore[union-attr]
+            if self._log:
+                self.events.append(ev.TyphoonHeld(t.id))  # type: ignore[union-attr]
         elif k == "roll":
             replaced = t.id in self.roll_mods  # type: ignore[union-attr]
             self.roll_mods[t.id] = (p["delta"], p.get("min", 1))  # type: ignore[union-attr]
-            self._emit(ev.RollModified(t.id, p["delta"], replaced))  # type: ignore[union-attr]
+            if self._log:
+                self.events.append(ev.RollModified(t.id, p["delta"], replaced))  # type: ignore[union-attr]
         elif k == "heal":
             before = self._hp[seat]
             self._set_hp(seat, min(self._max_hp[seat], before + p["amount"]))
             if self._log:
-                self._emit(ev.Healed(self.players[seat], self._hp[seat] - before, self._hp[seat]))
+                self.events.append(ev.Healed(self.players[seat], self._hp[seat] - before, self._hp[seat]))
         elif k == "add_depression":
             nt = self._place(self._b.index(act.cell), 1, self.players[seat])  # type: ignore[arg-type]
             self._ask_direction(nt.id, "attack")
@@ -742,7 +907,7 @@ class Game:
             elif k == "shield_cancel_first":
                 self.cancel_first.add(seat)
             if self._log:
-                self._emit(ev.ShieldRaised(self.players[seat], k))
+                self.events.append(ev.ShieldRaised(self.players[seat], k))
         elif k == "cancel_damage":
             self.move.cancel.add(seat)  # type: ignore[union-attr]
         elif k == "halve_damage":
@@ -769,18 +934,18 @@ class Game:
         new = min(5, old + delta)
         if new < 1:
             if self._log:
-                self._emit(ev.LevelChanged(t.id, old, 0, cause))
+                self.events.append(ev.LevelChanged(t.id, old, 0, cause))
             self._remove(t, "weakened")
         elif new != old:
             t.level = new
             if self._log:
-                self._emit(ev.LevelChanged(t.id, old, new, cause))
+                self.events.append(ev.LevelChanged(t.id, old, new, cause))
 
     def _set_direction(self, t: Typhoon, d: str, cause: str) -> None:
         old = t.direction
         t.direction = d
         if self._log:
-            self._emit(ev.DirectionChanged(t.id, old or "", d, cause))
+            self.events.append(ev.DirectionChanged(t.id, old or "", d, cause))
 
     def _remove(self, t: Typhoon, reason: str) -> None:
         self.typhoons_.remove(t)
@@ -788,7 +953,7 @@ class Game:
         if t.id in self.unmoved:
             self.unmoved.remove(t.id)
         if self._log:
-            self._emit(ev.TyphoonRemoved(t.id, reason, self._b.cell(t.cell)))
+            self.events.append(ev.TyphoonRemoved(t.id, reason, self._b.cell(t.cell)))
 
     def _push(self, t: Typhoon, direction: str, cells: int, cause: str) -> None:
         self._set_direction(t, direction, cause)
@@ -798,12 +963,12 @@ class Game:
             nxt = self._b.step[cycle[i % len(cycle)]][t.cell]
             if nxt < 0:
                 if self._log:
-                    self._emit(ev.TyphoonPushed(t.id, self._b.cell(frm), None))
+                    self.events.append(ev.TyphoonPushed(t.id, self._b.cell(frm), None))
                 self._remove(t, "edge")
                 return
             t.cell = nxt
         if self._log:
-            self._emit(ev.TyphoonPushed(t.id, self._b.cell(frm), self._b.cell(t.cell)))
+            self.events.append(ev.TyphoonPushed(t.id, self._b.cell(frm), self._b.cell(t.cell)))
         self._merge_if_met(t)
 
     def _merge_if_met(self, t: Typhoon) -> None:
@@ -821,10 +986,10 @@ class Game:
                 if survivor.id in self.unmoved:
                     self.unmoved.remove(survivor.id)
                 if self._log:
-                    self._emit(ev.Merged(survivor.id, absorbed.id, level, survivor.direction or ""))
+                    self.events.append(ev.Merged(survivor.id, absorbed.id, level, survivor.direction or ""))
                 if level != old:
                     if self._log:
-                        self._emit(ev.LevelChanged(survivor.id, old, level, "merge"))
+                        self.events.append(ev.LevelChanged(survivor.id, old, level, "merge"))
                 self._remove(absorbed, "merged")
                 return
 
@@ -835,8 +1000,10 @@ class Game:
     # ------------------------------------------------------------------ the flow
     def _run(self) -> None:
         """Advance through automatic steps until a decision is pending (auto dice are rolled here)."""
-        while True:
+        while True:  # the phases in the order of how often they come up here
             ph = self.phase
+            if ph == "attack":
+                return
             if ph in CHANCE_PHASES:
                 if self.dice == "manual":
                     return
@@ -847,17 +1014,6 @@ class Game:
                 act = _DIE_ACTIONS[face - 1]
                 self.history.append(act)
                 self._on_die(face)
-            elif ph == "stepping":
-                self._step_on()
-            elif ph == "attack":
-                return
-            elif ph == "attack_next":
-                self.phase = "attack"
-                self._next_attacker()
-            elif ph == "counter":
-                if self._may_counter(self.decider):
-                    return
-                self._close_window()
             elif ph == "move_choose":
                 if not self.unmoved:
                     self._after_moves()
@@ -866,13 +1022,25 @@ class Game:
                 else:
                     self.decider = self.active_seat
                     return
-            elif ph == "turn_start":
-                self._turn_start()
+            elif ph == "stepping":
+                self._step_on()
             elif ph == "refill":
                 if len(self.typhoons_) < MIN_TYPHOONS and self._free_cells():
                     self.decider = self.active_seat
                     return
                 self._draw_phase()
+            elif ph == "discard":
+                if len(self.hands[self.active_seat]) <= self._hand_limit[self.active_seat]:
+                    self._end_turn()
+                else:
+                    self.decider = self.active_seat
+                    return
+            elif ph == "turn_start":
+                self._turn_start()
+            elif ph == "counter":
+                if self._may_counter(self.decider):
+                    return
+                self._close_window()
             elif ph == "setup_aim":
                 if len(self.pending_dir) == 1:
                     self._ask_direction(self.pending_dir.pop(), "setup_aim")
@@ -881,35 +1049,40 @@ class Game:
                 else:
                     self.decider = self.start_seat
                     return
+            elif ph == "attack_next":
+                self.phase = "attack"
+                self._next_attacker()
             elif ph == "adv_next":
                 self._begin_advanced_placement()
-            elif ph == "discard":
-                if len(self.hands[self.active_seat]) <= self._hand_limit[self.active_seat]:
-                    self._end_turn()
-                else:
-                    self.decider = self.active_seat
-                    return
             else:  # setup_place, over
                 return
 
     def _turn_start(self) -> None:
         self._turn_reset()
         if self._log:
-            self._emit(ev.TurnStarted(self.active, self.round))
+            self.events.append(ev.TurnStarted(self.active, self.round))
         if len(self.deck) == 1 and self.discard:
             pile = self.discard
             self.discard = []
             self._shuffle(pile)
             self.deck[:0] = pile
             if self._log:
-                self._emit(ev.DeckReshuffled(len(pile), True))
+                self.events.append(ev.DeckReshuffled(len(pile), True))
         self.phase = "refill"
 
     def _shuffle(self, cards: list[str]) -> None:
-        random.Random(self.seed * 1_000_003 + self.shuffles).shuffle(cards)
+        _shuffle_like_random(random.Random(self.seed * 1_000_003 + self.shuffles), cards)
         self.shuffles += 1
 
     def _draw(self, seat: int, count: int) -> None:
+        deck = self.deck
+        if len(deck) >= count:  # fast path, no reshuffle: the same cards in the same order as popping one by one
+            got = deck[:-count - 1:-1]
+            del deck[-count:]
+            self.hands[seat].extend(got)
+            if self._log:
+                self.events.append(ev.CardsDrawn(self.players[seat], count, tuple(got), 0))
+            return
         got = []
         lost = 0
         for _ in range(count):
@@ -922,21 +1095,21 @@ class Game:
                 self._shuffle(pile)
                 self.deck = pile
                 if self._log:
-                    self._emit(ev.DeckReshuffled(len(pile), False))
+                    self.events.append(ev.DeckReshuffled(len(pile), False))
             got.append(self.deck.pop())
         self.hands[seat].extend(got)
         if self._log:
-            self._emit(ev.CardsDrawn(self.players[seat], len(got), tuple(got), lost))
+            self.events.append(ev.CardsDrawn(self.players[seat], len(got), tuple(got), lost))
 
     def _draw_phase(self) -> None:
-        n = len(self.players)
         a = self.active_seat
+        order = self._clockwise[a]  # a, then the seats after it
+        hp = self._hp
         self._draw(a, 3)
-        for i in range(1, n):
-            s = (a + i) % n
-            if self._hp[s] > 0:
+        for s in order[1:]:
+            if hp[s] > 0:
                 self._draw(s, 1)
-        self.attack_queue = [(a + i) % n for i in range(n) if self._hp[(a + i) % n] > 0]
+        self.attack_queue = [s for s in order if hp[s] > 0]
         self.phase = "attack"
         self.decider = self.attack_queue.pop(0)
 
@@ -969,69 +1142,83 @@ class Game:
             m.step_open = False
             if t is not None:
                 self._count_hits(t, m)
-        while t is not None and m.done < m.steps:
-            cycle = self.rules.points[t.direction].cycle  # type: ignore[index]
-            letter = cycle[m.pos % len(cycle)]
-            m.pos += 1
-            m.done += 1
-            nxt = b.step[letter][t.cell]
-            if self._log:
-                self._emit(ev.TyphoonStepped(t.id, m.done, letter, b.cell(t.cell), b.cell(nxt) if nxt >= 0 else None, t.level))
-            if nxt < 0:
-                self._remove(t, "edge")
-                t = None
-                break
-            t.cell = nxt
-            if b.land[nxt]:
-                m.land = True
-            covered = b.hits[t.level][nxt]
-            if not covered:
-                continue
-            # shields of region abilities act the moment a storm reaches the region
-            if self.shields:
-                for r, _ in covered:
-                    s = self._seat_of_region[r]
-                    if s < 0 or r in m.shielded or r in m.reached:
-                        continue
-                    m.shielded.add(r)
-                    if s in self.cancel_first:
-                        self.cancel_first.discard(s)
-                        m.cancel.add(s)
-                    if s in self.shield_delta and self._hp[s] > 0:
-                        self._change_level(t, -self.shield_delta[s], self.rules.regions[self.players[s]].ability.key)
-                        if t not in self.typhoons_:
-                            t = None
-                            break
-                if t is None:
+        if t is not None and m.done < m.steps:
+            # Nothing in this loop changes the typhoon's direction (only a counter card does, and
+            # that is played in a window, after this method has returned), so its cycle is fixed.
+            cycle = self._cycles[t.direction]  # type: ignore[index]
+            ncycle = len(cycle)
+            step, land, hits = b.step, b.land, b.hits
+            seat_of, hp, reached = self._seat_of_region, self._hp, m.reached
+            log = self._log
+            while m.done < m.steps:
+                letter = cycle[m.pos % ncycle]
+                m.pos += 1
+                m.done += 1
+                here = t.cell
+                nxt = step[letter][here]
+                if log:
+                    self.events.append(ev.TyphoonStepped(t.id, m.done, letter, b.cells[here],
+                                                         b.cells[nxt] if nxt >= 0 else None, t.level))
+                if nxt < 0:
+                    self._remove(t, "edge")
+                    t = None
                     break
-                covered = b.hits[t.level][t.cell]
-            windows = []
-            for r, _ in covered:
-                if r not in m.reached:
-                    m.reached.add(r)
-                    s = self._seat_of_region[r]
-                    if s >= 0 and self._hp[s] > 0 and self._may_counter(s):
-                        windows.append(s)
-            if windows:
-                n = len(self.players)
-                a = self.active_seat
-                windows.sort(key=lambda s: (s - a) % n)
-                m.windows = windows
-                m.step_open = True
-                self._open_window()
-                return
-            self._count_hits(t, m)
+                t.cell = nxt
+                if land[nxt]:
+                    m.land = True
+                covered = hits[t.level][nxt]
+                if not covered:
+                    continue
+                # shields of region abilities act the moment a storm reaches the region
+                if self.shields:
+                    for r, _ in covered:
+                        s = seat_of[r]
+                        if s < 0 or r in m.shielded or r in reached:
+                            continue
+                        m.shielded.add(r)
+                        if s in self.cancel_first:
+                            self.cancel_first.discard(s)
+                            m.cancel.add(s)
+                        if s in self.shield_delta and hp[s] > 0:
+                            self._change_level(t, -self.shield_delta[s], self.rules.regions[self.players[s]].ability.key)
+                            if t not in self.typhoons_:
+                                t = None
+                                break
+                    if t is None:
+                        break
+                    covered = hits[t.level][t.cell]
+                windows = []
+                fn, region_turn = self.fn_played, self.region_turn
+                for r, _ in covered:
+                    if r not in reached:
+                        reached.add(r)
+                        s = seat_of[r]
+                        # s is entitled to a counter window: see _may_counter
+                        if s >= 0 and hp[s] > 0 and fn[s] < 2 and not region_turn[s]:
+                            windows.append(s)
+                if windows:
+                    if len(windows) > 1:
+                        n = len(self.players)
+                        a = self.active_seat
+                        windows.sort(key=lambda s: (s - a) % n)
+                    m.windows = windows
+                    m.step_open = True
+                    self._open_window()
+                    return
+                self._count_hits(t, m)
         self._finish_move(t, m)
 
     def _count_hits(self, t: Typhoon, m: Move) -> None:
         d = self._dmg[t.level]
+        seat_of = self._seat_of_region
+        hits, dmg = m.hits, m.dmg
         for r, c in self._b.hits[t.level][t.cell]:
-            s = self._seat_of_region[r]
+            s = seat_of[r]
             if s >= 0:
-                m.hits[s] = m.hits.get(s, 0) + c
-                m.dmg[s] = m.dmg.get(s, 0) + c * d
+                hits[s] = hits.get(s, 0) + c
+                dmg[s] = dmg.get(s, 0) + c * d
                 if self._log:
-                    self._emit(ev.RegionHit(self.players[s], t.id, c, t.level))
+                    self.events.append(ev.RegionHit(self.players[s], t.id, c, t.level))
 
     def _open_window(self) -> None:
         m = self.move
@@ -1040,7 +1227,7 @@ class Game:
         self.decider = s
         self.phase = "counter"
         if self._log:
-            self._emit(ev.CounterWindow(self.players[s], m.tid))
+            self.events.append(ev.CounterWindow(self.players[s], m.tid))
 
     def _close_window(self) -> None:
         m = self.move
@@ -1057,45 +1244,56 @@ class Game:
 
     def _finish_move(self, t: Typhoon | None, m: Move) -> None:
         b = self._b
+        log = self._log
         if t is not None and m.land:
             old = t.level
             if old <= 1:
-                if self._log:
-                    self._emit(ev.Landfall(t.id, old, 0))
+                if log:
+                    self.events.append(ev.Landfall(t.id, old, 0))
                 self._remove(t, "landfall")
                 t = None
             else:
                 t.level = old - 1
-                if self._log:
-                    self._emit(ev.Landfall(t.id, old, old - 1))
-        end_regions = {r for r, _ in b.hits[t.level][t.cell]} if t is not None else set()
+                if log:
+                    self.events.append(ev.Landfall(t.id, old, old - 1))
+        hp = self._hp
         losses = []
-        for s, dmg in m.dmg.items():
-            if self._hp[s] <= 0:
-                continue
-            bonus = 1 if self._region_of_seat[s] in end_regions and m.hits[s] > 0 else 0
-            loss = dmg + bonus
-            modifier = None
-            if s in m.cancel:
-                loss, modifier = 0, "cancelled"
-            elif s in m.halve:
-                loss = (loss + 1) // 2 if m.halve[s] == "up" else loss // 2
-                modifier = "halved"
-            losses.append((s, m.hits[s], loss, bonus, modifier))
+        if m.dmg:
+            end_regions = {r for r, _ in b.hits[t.level][t.cell]} if t is not None else set()
+            region_of_seat = self._region_of_seat
+            for s, dmg in m.dmg.items():
+                if hp[s] <= 0:
+                    continue
+                bonus = 1 if region_of_seat[s] in end_regions and m.hits[s] > 0 else 0
+                loss = dmg + bonus
+                modifier = None
+                if s in m.cancel:
+                    loss, modifier = 0, "cancelled"
+                elif s in m.halve:
+                    loss = (loss + 1) // 2 if m.halve[s] == "up" else loss // 2
+                    modifier = "halved"
+                losses.append((s, m.hits[s], loss, bonus, modifier))
         if t is not None:
             t.moved = True
             self._merge_if_met(t)
         self.move = None
-        alive_before = [s for s in range(len(self.players)) if self._hp[s] > 0]
+        if not losses:  # nobody was damaged, so who is alive has not changed
+            if max(hp) > 0:
+                self.phase = "move_choose"
+            else:
+                self._game_over((), "all_out")
+            return
+        seats = range(len(self.players))
+        alive_before = [s for s in seats if hp[s] > 0]
         for s, hits, loss, bonus, modifier in losses:
-            self._set_hp(s, max(0, self._hp[s] - loss))
-            if self._log:
-                self._emit(ev.DamageDealt(self.players[s], m.tid, hits, loss, bonus, self._hp[s], modifier))
+            self._set_hp(s, max(0, hp[s] - loss))
+            if log:
+                self.events.append(ev.DamageDealt(self.players[s], m.tid, hits, loss, bonus, hp[s], modifier))
         for s, *_ in losses:
-            if self._hp[s] == 0 and s in alive_before:
-                if self._log:
-                    self._emit(ev.Eliminated(self.players[s]))
-        alive = [s for s in range(len(self.players)) if self._hp[s] > 0]
+            if hp[s] == 0 and s in alive_before:
+                if log:
+                    self.events.append(ev.Eliminated(self.players[s]))
+        alive = [s for s in seats if hp[s] > 0]
         if len(alive) == 1 and len(alive_before) > 1:
             self._game_over((self.players[alive[0]],), "last_standing")
         elif not alive:
@@ -1117,11 +1315,11 @@ class Game:
                 old = t.level
                 t.level += 1
                 if self._log:
-                    self._emit(ev.Intensified(t.id, t.level))
+                    self.events.append(ev.Intensified(t.id, t.level))
                 if self._log:
-                    self._emit(ev.LevelChanged(t.id, old, t.level, "growth"))
+                    self.events.append(ev.LevelChanged(t.id, old, t.level, "growth"))
         if self._log:
-            self._emit(ev.TurnEnded(self.active))
+            self.events.append(ev.TurnEnded(self.active))
         self._turn_reset()
         n = len(self.players)
         pos = (self.active_seat - self.start_seat) % n
@@ -1137,7 +1335,7 @@ class Game:
                 self._game_over(tuple(p for i, p in enumerate(self.players) if self._hp[i] == top), "rounds")
                 return
             if self._log:
-                self._emit(ev.RoundStarted(self.round))
+                self.events.append(ev.RoundStarted(self.round))
         self.active_seat = s
         self.phase = "turn_start"
 
@@ -1146,7 +1344,7 @@ class Game:
         self.over_reason = reason
         self.phase = "over"
         if self._log:
-            self._emit(ev.GameOver(winners, reason))
+            self.events.append(ev.GameOver(winners, reason))
 
     # ------------------------------------------------------------------ views for players
     def observation(self, region: str) -> dict[str, Any]:
