@@ -6,6 +6,16 @@ Every game is played the same way: at each node take the legal actions (or, at a
 the chance outcomes), pick one uniformly at random, apply it. A "decision" is one applied
 action, chance outcomes included, as in OpenSpiel's own random-playout measurements.
 OpenSpiel is optional (``pip install open_spiel``); without it only typhoon-edu is measured.
+
+How the rows are timed: on a shared machine the speed changes while a run goes on, so rows
+measured one after another, minutes apart, are not comparable. Here every row is an endless
+stream of random playouts (a generator that yields after each decision, so it can stop in
+the middle of a game and go on later), and the rows take turns: one short slice each
+(``SLICE`` CPU seconds), round after round, until every row has had ``--seconds`` CPU seconds
+in all. Each row thus samples the same conditions. Time is CPU time of this process
+(``time.process_time``). A game counts when its last decision is made; decisions/game is
+taken over finished games only. The last column divides each row's decisions/s by the
+fastest OpenSpiel game's. Clones/s and peak memory are measured afterwards, on their own.
 """
 
 from __future__ import annotations
@@ -16,7 +26,7 @@ import random
 import sys
 import time
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -26,49 +36,81 @@ from typhoon_edu import Game  # noqa: E402
 PLAYERS = ["Taiwan", "Japan", "Korea", "Philippines"]
 # OpenSpiel's sequential pure-Python games (the simultaneous-move ones need joint actions).
 OPENSPIEL_GAMES = ("python_liars_poker", "python_kuhn_poker", "python_tic_tac_toe", "python_block_dominoes")
+SLICE = 0.1  # CPU seconds per row per round
+CHECK_EVERY = 20  # decisions between clock readings
 
 
-def typhoon_playout(seed: int, log: bool) -> int:
-    g = Game.new(PLAYERS, seed=seed, dice="manual")
-    g._log = log
-    rng = random.Random(seed)
-    n = 0
-    while not g.is_over:
-        acts = g.legal_actions()
-        g.apply(acts[int(rng.random() * len(acts))])
-        n += 1
-    return n
+def typhoon_playouts(log: bool) -> Iterator[int]:
+    """Random playouts of typhoon-edu, one after another (seeds 1, 2, ...).
 
-
-def openspiel_playout(game, rng: random.Random) -> int:  # type: ignore[no-untyped-def]
-    state = game.new_initial_state()
-    n = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            action = outcomes[int(rng.random() * len(outcomes))][0]
-        else:
-            acts = state.legal_actions()
-            action = acts[int(rng.random() * len(acts))]
-        state.apply_action(action)
-        n += 1
-    return n
-
-
-def measure(playout: Callable[[int], int], seconds: float) -> tuple[float, float, float]:
-    """(decisions per second, games per second, decisions per game) over about ``seconds``.
-
-    Seconds are CPU seconds of this process (``time.process_time``), so other work on the
-    machine changes the figures little; every row is measured the same way.
+    Yields once per decision: the game's number of decisions if that decision ended it, else 0.
     """
-    playout(0)  # warm up caches
-    games = decisions = 0
-    t0 = time.process_time()
-    while time.process_time() - t0 < seconds:
-        decisions += playout(games + 1)
-        games += 1
-    dt = time.process_time() - t0
-    return decisions / dt, games / dt, decisions / games
+    seed = 0
+    while True:
+        seed += 1
+        g = Game.new(PLAYERS, seed=seed, dice="manual")
+        g._log = log
+        rng = random.Random(seed)
+        n = 0
+        while not g.is_over:
+            acts = g.legal_actions()
+            g.apply(acts[int(rng.random() * len(acts))])
+            n += 1
+            yield n if g.is_over else 0
+
+
+def openspiel_playouts(game) -> Iterator[int]:  # type: ignore[no-untyped-def]
+    """Random playouts of an OpenSpiel game, yielding as :func:`typhoon_playouts` does."""
+    rng = random.Random(0)
+    while True:
+        state = game.new_initial_state()
+        n = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                action = outcomes[int(rng.random() * len(outcomes))][0]
+            else:
+                acts = state.legal_actions()
+                action = acts[int(rng.random() * len(acts))]
+            state.apply_action(action)
+            n += 1
+            yield n if state.is_terminal() else 0
+
+
+class Row:
+    """One benchmark row: a playout stream and what it has done so far."""
+
+    def __init__(self, label: str, playouts: Iterator[int]) -> None:
+        self.label, self.playouts = label, playouts
+        self.cpu = 0.0  # CPU seconds spent in this row's slices
+        self.decisions = 0  # all decisions, the unfinished game's included
+        self.games = 0  # finished games
+        self.game_decisions = 0  # decisions of the finished games
+
+    def run(self, seconds: float) -> None:
+        """Play on for about ``seconds`` of CPU time, carrying an unfinished game over to the next slice."""
+        playouts = self.playouts
+        t0 = t = time.process_time()
+        while t - t0 < seconds:
+            for _ in range(CHECK_EVERY):
+                n = next(playouts)
+                if n:
+                    self.games += 1
+                    self.game_decisions += n
+            self.decisions += CHECK_EVERY
+            t = time.process_time()
+        self.cpu += t - t0
+
+
+def measure(rows: list[Row], seconds: float) -> None:
+    """Give every row ``seconds`` of CPU time in interleaved slices of ``SLICE`` seconds."""
+    for row in rows:  # warm up (not counted)
+        for _ in range(200):
+            next(row.playouts)
+    while any(row.cpu < seconds for row in rows):
+        for row in rows:
+            if row.cpu < seconds:
+                row.run(min(SLICE, seconds - row.cpu))
 
 
 def clone_rate(seconds: float) -> float:
@@ -89,7 +131,11 @@ def clone_rate(seconds: float) -> float:
 def peak_memory_kib() -> float:
     gc.collect()
     tracemalloc.start()
-    typhoon_playout(3, log=True)
+    g = Game.new(PLAYERS, seed=3, dice="manual")
+    rng = random.Random(3)
+    while not g.is_over:
+        acts = g.legal_actions()
+        g.apply(acts[int(rng.random() * len(acts))])
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     return peak / 1024
@@ -97,12 +143,11 @@ def peak_memory_kib() -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
+    ap.add_argument("--seconds", type=float, default=5.0, help="CPU seconds per row (and for the clone rate)")
     ap.add_argument("--no-openspiel", action="store_true")
     args = ap.parse_args()
-    rows = []
-    for label, log in (("typhoon-edu (event log on)", True), ("typhoon-edu (search mode, no log)", False)):
-        rows.append((label, *measure(lambda s, log=log: typhoon_playout(s, log), args.seconds)))
+    rows = [Row("typhoon-edu (event log on)", typhoon_playouts(log=True)),
+            Row("typhoon-edu (search mode, no log)", typhoon_playouts(log=False))]
     if not args.no_openspiel:
         try:
             import pyspiel
@@ -110,14 +155,15 @@ def main() -> None:
         except ImportError:
             print("OpenSpiel is not installed (pip install open_spiel); skipping the comparison")
         else:
-            for name in OPENSPIEL_GAMES:
-                game = pyspiel.load_game(name)
-                rng = random.Random(0)
-                rows.append((f"OpenSpiel {name}", *measure(lambda s, game=game, rng=rng: openspiel_playout(game, rng),
-                                                           args.seconds)))
-    print(f"{'game':<40} {'decisions/s':>12} {'games/s':>10} {'decisions/game':>15}")
-    for label, dps, gps, dpg in rows:
-        print(f"{label:<40} {dps:12,.0f} {gps:10,.1f} {dpg:15.1f}")
+            rows += [Row(f"OpenSpiel {name}", openspiel_playouts(pyspiel.load_game(name))) for name in OPENSPIEL_GAMES]
+    measure(rows, args.seconds)
+    fastest = max((r.decisions / r.cpu for r in rows if r.label.startswith("OpenSpiel")), default=None)
+    print(f"{'game':<40} {'decisions/s':>12} {'games/s':>10} {'decisions/game':>15} {'x fastest OpenSpiel':>20}")
+    for r in rows:
+        ratio = f"{r.decisions / r.cpu / fastest:20.2f}" if fastest else f"{'-':>20}"
+        print(f"{r.label:<40} {r.decisions / r.cpu:12,.0f} {r.games / r.cpu:10,.1f} "
+              f"{r.game_decisions / max(r.games, 1):15.1f} {ratio}")
+    print(f"{len(rows)} rows, each {args.seconds:g} CPU s in interleaved slices of {SLICE:g} s")
     print(f"typhoon-edu clones/s (mid-game, 4 players): {clone_rate(args.seconds):,.0f}")
     print(f"typhoon-edu peak memory of one 4-player game with its event log: {peak_memory_kib():,.0f} KiB")
 
