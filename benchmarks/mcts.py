@@ -69,12 +69,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0, help="first game number")
     ap.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                    help="an MCTSBot keyword (top_k, exploration, prior_weight, horizon, mode, lookahead, discount)")
+                    help="an MCTSBot keyword (top_k, exploration, prior_weight, horizon, mode)")
     args = ap.parse_args(argv)
     params: dict[str, float | str] = {}
     for p in args.param:
-        k, v = p.split("=", 1)
-        params[k] = v if k in ("horizon", "mode") else (int(v) if k in ("top_k", "lookahead") else float(v))
+        k, _, v = p.partition("=")
+        if k not in ("top_k", "exploration", "prior_weight", "horizon", "mode"):
+            ap.error(f"--param {p!r}: the MCTSBot keywords are top_k, exploration, prior_weight, horizon and mode")
+        try:
+            params[k] = v if k in ("horizon", "mode") else (int(v) if k == "top_k" else float(v))
+        except ValueError:
+            ap.error(f"--param {p!r}: {k} takes a number")
     jobs = [(args.seed + i, args.iterations, args.time_limit, params) for i in range(args.games)]
     budget_txt = (f"{args.iterations} iterations" if args.iterations else
                   f"{args.time_limit} s" if args.time_limit else "default budget")

@@ -124,6 +124,27 @@ def test_time_limit_stops_the_search(positions: dict[str, list[Game]]) -> None:
     assert bot.last_iterations >= 1
 
 
+@pytest.mark.parametrize(("horizon", "turns"), [("turn", 1), ("two_turns", 2), ("round", 4)])
+def test_play_outs_stop_at_the_horizon(positions: dict[str, list[Game]], horizon: str, turns: int) -> None:
+    """A play-out from the attack phase ends when the horizon's number of turns has begun."""
+    g = positions["attack"][0]
+    assert all(h > 0 for h in g._hp)
+    bot = MCTSBot(iterations=6, seed=2, horizon=horizon)
+    rng = random.Random(4)
+    n = len(g.players)
+    ended = 0
+    for _ in range(5):
+        d = bot.determinize(g, g.decider, rng)
+        bot._rollout(d, g.decider, rng)
+        if d.phase == "over" or any(h <= 0 for h in d._hp):
+            continue  # an elimination or the end of the game changes the count
+        start = (g.round - 1) * n + (g.active_seat - g.start_seat) % n
+        now = (d.round - 1) * n + (d.active_seat - d.start_seat) % n
+        assert now - start == turns
+        ended += 1
+    assert ended
+
+
 def test_bad_budgets_are_refused() -> None:
     with pytest.raises(ValueError):
         MCTSBot(iterations=0)
@@ -131,6 +152,8 @@ def test_bad_budgets_are_refused() -> None:
         MCTSBot(time_limit=-1)
     with pytest.raises(ValueError):
         MCTSBot(mode="minimax")
+    with pytest.raises(ValueError, match="horizon"):
+        MCTSBot(horizon="game")
 
 
 def test_fast_heuristic_matches_the_greedy_one(positions: dict[str, list[Game]]) -> None:

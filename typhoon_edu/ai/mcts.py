@@ -113,117 +113,6 @@ def _expected_damage(game: Game, cell: int, level: int, direction: str) -> tuple
     return res
 
 
-# (board, cell, level, direction, steps) -> (end cell or -1 when it left the map or dissipated, level after landfall)
-_END_CACHE: dict[tuple[int, int, int, str, int], tuple[int, int]] = {}
-# (board, cell, level, direction, moves, discount) -> ((region index, discounted expected damage), ...)
-_FUTURE_CACHE: dict[tuple[int, int, int, str, int, float], tuple[tuple[int, float], ...]] = {}
-
-
-def _move_end(game: Game, cell: int, level: int, direction: str, steps: int, pos: int = 0) -> tuple[int, int]:
-    """Where a move of ``steps`` from ``cell`` ends and the level after landfall (-1, 0 when the storm is gone)."""
-    b = game._b
-    key = (id(b), cell, level, direction, steps * 8 + pos)
-    hit = _END_CACHE.get(key)
-    if hit is not None:
-        return hit
-    _BOARDS[id(b)] = b
-    cycle = game.rules.points[direction].cycle
-    land = False
-    for i in range(steps):
-        cell = b.step[cycle[(pos + i) % len(cycle)]][cell]
-        if cell < 0:
-            break
-        land = land or b.land[cell]
-    if cell < 0:
-        res = (-1, 0)
-    else:
-        lv = level - 1 if land else level
-        res = (cell, lv) if lv >= 1 else (-1, 0)
-    _END_CACHE[key] = res
-    return res
-
-
-def _future_damage(game: Game, cell: int, level: int, direction: str, moves: int,
-                   discount: float) -> tuple[tuple[int, float], ...]:
-    """Expected damage per region over ``moves`` whole moves, move ``j`` weighted ``discount ** (j - 1)``.
-
-    Landfall weakening and leaving the map are followed; cards, merges and growth are not.
-    """
-    if moves <= 0:
-        return ()
-    key = (id(game._b), cell, level, direction, moves, discount)
-    hit = _FUTURE_CACHE.get(key)
-    if hit is not None:
-        return hit
-    out: dict[int, float] = {}
-    for face in FACES:
-        for r, d in _move_damage(game, cell, level, direction, face, 0):
-            out[r] = out.get(r, 0.0) + d / 6
-        if moves > 1:
-            end, lv = _move_end(game, cell, level, direction, face)
-            if end >= 0:
-                for r, d in _future_damage(game, end, lv, direction, moves - 1, discount):
-                    out[r] = out.get(r, 0.0) + discount * d / 6
-    res = tuple(out.items())
-    _FUTURE_CACHE[key] = res
-    return res
-
-
-def turns_left(game: Game) -> int:
-    """How many turns the game has after the current one (if nobody else is eliminated).
-
-    >>> from typhoon_edu import Game
-    >>> turns_left(Game.new(["Taiwan", "Japan", "Korea"], seed=1))
-    8
-    """
-    n = len(game.players)
-    hp = game._hp
-    alive = [s for s in range(n) if hp[s] > 0]
-    pos = (game.active_seat - game.start_seat) % n
-    later = sum(1 for s in alive if (s - game.start_seat) % n > pos)
-    last_round = 1 if game.variant == "advanced" else 3
-    return later + (last_round - game.round) * len(alive)
-
-
-def future_threat(game: Game, moves: int, discount: float) -> list[float]:
-    """Discounted expected damage to each seat from the moves *after* each storm's next one.
-
-    Each storm moves once a turn; ``moves`` caps how many later turns count (and so does the
-    end of the game). Added to :func:`fast_threat` it forecasts several turns ahead.
-    """
-    total = [0.0] * len(game.players)
-    k = min(moves, turns_left(game))
-    if k <= 0:
-        return total
-    sor = game._seat_of_region
-    m = game.move
-    late = game.phase in ("move_choose", "roll_move")
-    for t in game.typhoons_:
-        d = t.direction
-        if d is None:
-            continue
-        if m is not None and m.tid == t.id:
-            cell, lv = _move_end(game, t.cell, t.level, d, m.steps - m.done, m.pos)
-            if cell < 0:
-                continue
-            parts = _future_damage(game, cell, lv, d, k, discount)
-            w = discount
-        elif t.id in game.holds or (late and t.id not in game.unmoved and t.id != game.roll_for):
-            parts = _future_damage(game, t.cell, t.level, d, k, discount)
-            w = discount
-        else:  # it still moves this turn: the later moves are the whole forecast minus the next one
-            whole = dict(_future_damage(game, t.cell, t.level, d, k + 1, discount))
-            for r, x in _expected_damage(game, t.cell, t.level, d):
-                whole[r] -= x
-            parts = tuple(whole.items())
-            w = 1.0
-        for r, x in parts:
-            s = sor[r]
-            if s >= 0:
-                total[s] += w * x
-    return total
-
-
 def fast_threat(game: Game) -> list[float]:
     """The same forecast as :func:`typhoon_edu.ai.bots.threat`, with cached move tables.
 
@@ -276,8 +165,7 @@ def fast_threat(game: Game) -> list[float]:
     return total
 
 
-def fast_value(game: Game, seat: int, lookahead: int = 0, discount: float = 0.7, win_weight: float = 0.0,
-               turn_sd: float = 5.0, card_weight: float = 0.4) -> float:
+def fast_value(game: Game, seat: int) -> float:
     """:func:`typhoon_edu.ai.bots.evaluate` for ``seat``, knowing its whole hand (faster).
 
     >>> from collections import Counter
@@ -291,23 +179,12 @@ def fast_value(game: Game, seat: int, lookahead: int = 0, discount: float = 0.7,
         return _WIN / len(game.winners_) if game.players[seat] in game.winners_ else -_WIN
     hp = game._hp
     th = fast_threat(game)
-    if lookahead:
-        for s, x in enumerate(future_threat(game, lookahead, discount)):
-            th[s] += x
     mine = max(0.0, float(hp[seat]) - th[seat])
     others = [max(0.0, float(h) - th[s]) for s, h in enumerate(hp) if s != seat and h > 0]
     # hurting the leader matters most, but every rival counts a little (as in bots.evaluate)
     lead = mine - ((max(others) + sum(others) / len(others)) / 2 if others else 0.0)
     if mine <= 0:
         lead -= 100.0
-    if win_weight and others:
-        # the chance of finishing on top if each final HP is off by a normal error that
-        # shrinks as the game nears its end (the game is won by rank, not by margin)
-        scale = turn_sd * math.sqrt(2.0 * (turns_left(game) + 1))
-        p = 1.0
-        for o in others:
-            p *= 0.5 * (1.0 + math.erf((mine - o) / scale))
-        lead += win_weight * p
     cards = game.rules.cards
     hand = game.hands[seat]
     limit = game._hand_limit[seat]
@@ -319,19 +196,19 @@ def fast_value(game: Game, seat: int, lookahead: int = 0, discount: float = 0.7,
         value = sum(values[:limit]) + 0.1 * sum(values[limit:])
     if not game.region_spent[seat]:
         value += REGION_CARD_VALUE
-    return lead + card_weight * value
+    return lead + 0.4 * value
 
 
-def _one_ply(game: Game, seat: int, actions: Sequence[Action], leaf: tuple[float, ...] = ()) -> list[float]:
+def _one_ply(game: Game, seat: int, actions: Sequence[Action]) -> list[float]:
     """The greedy value of each action for ``seat`` (the copy stops at every die roll)."""
     out = []
-    legal = game._legal  # the copies start from the same position: its legal list is theirs too
+    legal = game._legal  # every copy starts from this position, so this legal list is theirs too
     for a in actions:
         c = game.clone()
         c.dice = "manual"
         c._legal = legal
         c.apply(a)
-        out.append(fast_value(c, seat, *leaf))
+        out.append(fast_value(c, seat))
     return out
 
 
@@ -360,8 +237,10 @@ class MCTSBot:
     bound each decision; ``seed`` makes it reproducible with ``iterations``. ``top_k`` actions
     (ranked by a one-ply greedy evaluation) are searched, ``prior_weight`` is how many samples
     that evaluation counts for, ``exploration`` is the UCB1 constant (HP) of ``mode="tree"``,
-    and ``horizon`` is ``"turn"`` (play to the end of the turn) or ``"attack"`` (stop before
-    the storms move and use the expected damage instead). ``last_iterations`` tells how many
+    and ``horizon`` is ``"turn"`` (play to the end of the turn), ``"two_turns"`` or ``"round"``
+    (play on through the next turn, or until every living player has had a turn; dearer and,
+    in ``benchmarks/mcts.py``, no stronger) or ``"attack"`` (stop before the storms move and use
+    the expected damage instead). ``last_iterations`` tells how many
     play-outs the last decision used (0 when it had one legal action).
     """
 
@@ -378,11 +257,6 @@ class MCTSBot:
         prior_weight: float = 2.0,
         horizon: str = "turn",
         mode: str = "flat",
-        lookahead: int = 0,
-        discount: float = 0.7,
-        win_weight: float = 0.0,
-        turn_sd: float = 5.0,
-        card_weight: float = 0.4,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
@@ -401,12 +275,6 @@ class MCTSBot:
         self.prior_weight = prior_weight
         self.horizon = horizon
         self.mode = mode
-        self.lookahead = lookahead
-        self.discount = discount
-        self.win_weight = win_weight
-        self.turn_sd = turn_sd
-        # the leaf evaluation's settings, passed on to fast_value
-        self._leaf = (lookahead, discount, win_weight, turn_sd, card_weight)
         self.last_iterations = 0
 
     # ------------------------------------------------------------------ determinization
@@ -477,7 +345,7 @@ class MCTSBot:
         stats = node.stats
         new = [a for a in legal if a not in stats]
         if new:
-            for a, v in zip(new, _one_ply(d, seat, new, self._leaf), strict=True):
+            for a, v in zip(new, _one_ply(d, seat, new), strict=True):
                 stats[a] = [0.0, 0.0, 0.0, v, 0.0]
         cand = [a for a in legal if stats[a][4]]
         if new or not cand:
@@ -524,7 +392,7 @@ class MCTSBot:
                 continue
             legal = d.legal_actions()
             d.apply(legal[0] if len(legal) == 1 else _greedy(d, d.decider, legal, rng))
-        return max(-150.0, min(150.0, fast_value(d, seat, *self._leaf)))
+        return max(-150.0, min(150.0, fast_value(d, seat)))
 
     def _flat(self, game: Game, seat: int, actions: list[Action], rng: random.Random,
               deadline: float | None) -> Action:
@@ -535,7 +403,7 @@ class MCTSBot:
         evaluation, whose value also counts as ``prior_weight`` samples.
         """
         d0 = self.determinize(game, seat, rng)
-        prior = _one_ply(d0, seat, actions, self._leaf)
+        prior = _one_ply(d0, seat, actions)
         order = sorted(range(len(actions)), key=lambda i: -prior[i])[: self.top_k]
         cand = [actions[i] for i in order]
         tot = [self.prior_weight * prior[i] for i in order]
@@ -589,7 +457,7 @@ class MCTSBot:
                 d.apply(a)
                 continue
             d.apply(_greedy(d, s, legal, rng))
-        v = max(-150.0, min(150.0, fast_value(d, seat, *self._leaf)))
+        v = max(-150.0, min(150.0, fast_value(d, seat)))
         for nd, a in path:
             st = nd.stats[a]
             st[0] += 1
