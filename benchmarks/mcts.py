@@ -1,6 +1,10 @@
 """How strong and how fast is the hard bot? 1 MCTSBot against 3 GreedyBots.
 
     python benchmarks/mcts.py [--games 400] [--iterations N | --time-limit S] [--jobs 2] [--seed 0]
+                              [--param NAME=VALUE ...] [--bot mcts|greedy|random]
+
+``--bot greedy`` or ``--bot random`` puts that bot in the measured seat instead, on the same
+games, for reference (a GreedyBot there should win about its fair share).
 
 Game ``i`` puts the MCTS bot in seat ``i % 4`` and gives it region ``i // 4 % 6`` of the six
 (so every 24 games cover every seat × region pair); the three greedy opponents get three of the
@@ -25,23 +29,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from typhoon_edu.ai.bots import GreedyBot  # noqa: E402
 from typhoon_edu.ai.mcts import MCTSBot  # noqa: E402
-from typhoon_edu.ai.tournament import wilson  # noqa: E402
+from typhoon_edu.ai.tournament import make_bot, wilson  # noqa: E402
 from typhoon_edu.engine.game import Game  # noqa: E402
 from typhoon_edu.engine.rules import load_rules  # noqa: E402
 
 SEATS = 4
 
 
-def play(job: tuple[int, int | None, float | None, dict[str, float]]) -> tuple[int, str, float, list[float], float]:
+def play(job: tuple[int, int | None, float | None, dict[str, float], str]) -> tuple[int, str, float, list[float], float]:
     """One game; returns (mcts seat, mcts region, its win share, its search times, wall seconds)."""
-    i, iterations, time_limit, params = job
+    i, iterations, time_limit, params, kind = job
     regions_all = list(load_rules().regions)
     seat = i % SEATS
     mine = regions_all[(i // SEATS) % len(regions_all)]
     rng = Random(1_000 + i)
     others = rng.sample([r for r in regions_all if r != mine], SEATS - 1)
     regions = others[:seat] + [mine] + others[seat:]
-    mcts = MCTSBot(iterations=iterations, time_limit=time_limit, seed=i, **params)  # type: ignore[arg-type]
+    mcts = (MCTSBot(iterations=iterations, time_limit=time_limit, seed=i, **params) if kind == "mcts"  # type: ignore[arg-type]
+            else make_bot(kind, seed=i))
     bots = {r: (mcts if r == mine else GreedyBot(seed=i * 31 + k)) for k, r in enumerate(regions)}
     game = Game.new(regions, seed=i)
     game._log = False
@@ -67,6 +72,8 @@ def main(argv: list[str] | None = None) -> None:
     budget.add_argument("--iterations", type=int, default=None, help="search iterations per decision")
     budget.add_argument("--time-limit", type=float, default=None, help="seconds per decision (not reproducible)")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--bot", choices=("mcts", "greedy", "random"), default="mcts",
+                    help="the bot in the measured seat (greedy or random give the reference figures)")
     ap.add_argument("--seed", type=int, default=0, help="first game number")
     ap.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                     help="an MCTSBot keyword (top_k, exploration, prior_weight, horizon, mode)")
@@ -80,10 +87,10 @@ def main(argv: list[str] | None = None) -> None:
             params[k] = v if k in ("horizon", "mode") else (int(v) if k == "top_k" else float(v))
         except ValueError:
             ap.error(f"--param {p!r}: {k} takes a number")
-    jobs = [(args.seed + i, args.iterations, args.time_limit, params) for i in range(args.games)]
+    jobs = [(args.seed + i, args.iterations, args.time_limit, params, args.bot) for i in range(args.games)]
     budget_txt = (f"{args.iterations} iterations" if args.iterations else
                   f"{args.time_limit} s" if args.time_limit else "default budget")
-    print(f"MCTSBot ({budget_txt}{', ' + str(params) if params else ''}) vs 3 GreedyBots, "
+    print(f"{'MCTSBot' if args.bot == 'mcts' else args.bot} ({budget_txt}{', ' + str(params) if params else ''}) vs 3 GreedyBots, "
           f"{args.games} games, {args.jobs} jobs", flush=True)
     t0 = time.perf_counter()
     results = []
