@@ -73,20 +73,26 @@ def shots(page: Page, moment: str, redo: Callable[[str], None] | None = None) ->
 
 def state(page: Page) -> dict[str, str]:
     """The decision the page shows (data attributes of the banner)."""
-    loc = page.locator(".typhoon-state").first
-    return {k: loc.get_attribute(f"data-{k}") or "" for k in ("decisions", "phase", "who", "busy", "person")}
+    # one read of all five attributes, so that a re-render in between cannot mix two states
+    return page.locator(".typhoon-state").first.evaluate(
+        "e => Object.fromEntries(['decisions', 'phase', 'who', 'busy', 'person'].map(k => [k, e.dataset[k] || '']))")
 
 
 def wait_for_person(page: Page, after: int = -1, timeout: float = 90.0) -> dict[str, str]:
     """Wait until the page is idle with a person's (or the typed die's) decision, after ``after`` decisions."""
     deadline = time.monotonic() + timeout
+    seen: dict[str, str] | None = None
     while True:
         if page.locator(".typhoon-results").count() and page.locator(".typhoon-results").first.is_visible():
             return {"phase": "over", "decisions": "-1", "who": "", "busy": "0", "person": "0"}
         if page.locator(".typhoon-state").count():
             s = state(page)
             if s["busy"] == "0" and s["person"] == "1" and int(s["decisions"]) > after:
-                return s
+                if s == seen:  # the same on two reads 0.1 s apart: the page has settled
+                    return s
+                seen = s
+            else:
+                seen = None
         if time.monotonic() > deadline:
             raise AssertionError(f"no person's decision within {timeout:.0f} s; page shows {state(page)}")
         page.wait_for_timeout(100)
