@@ -740,11 +740,6 @@ class Game:
             return f"{who} has no {act.card!r} card to discard" if self.phase == "discard" else "no one discards now"
         return f"{act.notation!r} is not allowed now: {who} must {self._phase_hint()}"
 
-    def _emit(self, e: ev.Event) -> None:
-        # the engine appends to self.events directly, always behind an ``if self._log`` test
-        if self._log:
-            self.events.append(e)
-
     # ------------------------------------------------------------------ doing actions
     def _place(self, cell: int, level: int, by: str) -> Typhoon:
         t = Typhoon(self.next_id, cell, level, None, self._b.width)
@@ -1188,13 +1183,11 @@ class Game:
                         break
                     covered = hits[t.level][t.cell]
                 windows = []
-                fn, region_turn = self.fn_played, self.region_turn
                 for r, _ in covered:
                     if r not in reached:
                         reached.add(r)
                         s = seat_of[r]
-                        # s is entitled to a counter window: see _may_counter
-                        if s >= 0 and hp[s] > 0 and fn[s] < 2 and not region_turn[s]:
+                        if s >= 0 and self._may_counter(s):
                             windows.append(s)
                 if windows:
                     if len(windows) > 1:
@@ -1277,11 +1270,8 @@ class Game:
             t.moved = True
             self._merge_if_met(t)
         self.move = None
-        if not losses:  # nobody was damaged, so who is alive has not changed
-            if max(hp) > 0:
-                self.phase = "move_choose"
-            else:
-                self._game_over((), "all_out")
+        if not losses:  # nobody was damaged, so nobody was eliminated and the game goes on
+            self.phase = "move_choose"
             return
         seats = range(len(self.players))
         alive_before = [s for s in seats if hp[s] > 0]
@@ -1316,7 +1306,6 @@ class Game:
                 t.level += 1
                 if self._log:
                     self.events.append(ev.Intensified(t.id, t.level))
-                if self._log:
                     self.events.append(ev.LevelChanged(t.id, old, t.level, "growth"))
         if self._log:
             self.events.append(ev.TurnEnded(self.active))
