@@ -1,7 +1,7 @@
 """How strong and how fast is the hard bot? 1 MCTSBot against 3 GreedyBots.
 
     python benchmarks/mcts.py [--games 400] [--iterations N | --time-limit S] [--jobs 2] [--seed 0]
-                              [--param NAME=VALUE ...] [--bot mcts|greedy|random]
+                              [--param NAME=VALUE ...] [--bot mcts|greedy|random] [--oracle hands|all]
 
 ``--bot greedy`` or ``--bot random`` puts that bot in the measured seat instead, on the same
 games, for reference (a GreedyBot there should win about its fair share).
@@ -9,6 +9,12 @@ games, for reference (a GreedyBot there should win about its fair share).
 Game ``i`` puts the MCTS bot in seat ``i % 4`` and gives it region ``i // 4 % 6`` of the six
 (so every 24 games cover every seat × region pair); the three greedy opponents get three of the
 other regions at random. Dice are automatic (the game's own generator; the bots never see it).
+``--oracle`` is not a fair bot but a ceiling. With ``--oracle hands`` the MCTS bot sees the other
+players' real hands (the deck order and the dice are still unknown to it). With ``--oracle all``
+it searches on exact copies of the game: every hand, the deck order and the game's own future
+dice (a copy rolls the same dice as the game, in the same order). With ``--param
+horizon=game`` its play-outs then run to the end of the game, so it looks for a line that wins
+against the opponents' actual cards and dice.
 A shared win counts 1/k for each of the k winners. The report gives the MCTS bot's win share
 with a 95 % Wilson interval (fair share: 1/4), per seat and per region, and the distribution of
 its decision times (only decisions with more than one legal action: the others return at once,
@@ -36,16 +42,58 @@ from typhoon_edu.engine.rules import load_rules  # noqa: E402
 SEATS = 4
 
 
-def play(job: tuple[int, int | None, float | None, dict[str, float], str]) -> tuple[int, str, float, list[float], float]:
+class OracleMCTSBot(MCTSBot):
+    """An MCTSBot that cheats, for a ceiling: it sees every hand, and with ``sees="all"`` more.
+
+    ``sees="hands"``: the other players' hands are the real ones; the draw pile is still shuffled
+    at random and the dice are still sampled. ``sees="all"``: the copies are exact (hands, the
+    deck order, later reshuffles) and, with :func:`_clairvoyant_clones`, roll the game's own
+    future dice.
+    """
+
+    def __init__(self, *args: object, sees: str = "all", **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.sees = sees
+
+    def determinize(self, game: Game, seat: int, rng: Random) -> Game:
+        c = game.clone()
+        if self.sees == "all":
+            return c
+        c.dice = "manual"
+        c.seed = rng.randrange(2**31)
+        c._rng = None
+        deck = c.deck.copy()
+        rng.shuffle(deck)
+        c.deck = deck
+        return c
+
+
+def _clairvoyant_clones() -> None:
+    """From now on, in this process, copies of a game with automatic dice roll that game's future dice."""
+    plain = Game.clone
+
+    def clone(self: Game, keep_log: bool = False) -> Game:
+        c = plain(self, keep_log)
+        if self.dice == "auto" and self._rng is not None:
+            c._rng = Random()
+            c._rng.setstate(self._rng.getstate())
+        return c
+
+    Game.clone = clone  # type: ignore[method-assign]
+
+
+def play(job: tuple[int, int | None, float | None, dict[str, float], str, str | None]) -> tuple[int, str, float, list[float], float]:
     """One game; returns (mcts seat, mcts region, its win share, its search times, wall seconds)."""
-    i, iterations, time_limit, params, kind = job
+    i, iterations, time_limit, params, kind, oracle = job
     regions_all = list(load_rules().regions)
     seat = i % SEATS
     mine = regions_all[(i // SEATS) % len(regions_all)]
     rng = Random(1_000 + i)
     others = rng.sample([r for r in regions_all if r != mine], SEATS - 1)
     regions = others[:seat] + [mine] + others[seat:]
-    mcts = (MCTSBot(iterations=iterations, time_limit=time_limit, seed=i, **params) if kind == "mcts"  # type: ignore[arg-type]
+    extra = {"sees": oracle} if oracle else {}
+    cls = OracleMCTSBot if oracle else MCTSBot
+    mcts = (cls(iterations=iterations, time_limit=time_limit, seed=i, **params, **extra) if kind == "mcts"  # type: ignore[arg-type]
             else make_bot(kind, seed=i))
     bots = {r: (mcts if r == mine else GreedyBot(seed=i * 31 + k)) for k, r in enumerate(regions)}
     game = Game.new(regions, seed=i)
@@ -74,6 +122,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--bot", choices=("mcts", "greedy", "random"), default="mcts",
                     help="the bot in the measured seat (greedy or random give the reference figures)")
+    ap.add_argument("--oracle", choices=("hands", "all"), default=None,
+                    help="let the MCTS bot see every hand, or also the deck order and the future dice "
+                         "(a ceiling, not a fair bot)")
     ap.add_argument("--seed", type=int, default=0, help="first game number")
     ap.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                     help="an MCTSBot keyword (top_k, exploration, prior_weight, horizon, mode)")
@@ -87,10 +138,14 @@ def main(argv: list[str] | None = None) -> None:
             params[k] = v if k in ("horizon", "mode") else (int(v) if k == "top_k" else float(v))
         except ValueError:
             ap.error(f"--param {p!r}: {k} takes a number")
-    jobs = [(args.seed + i, args.iterations, args.time_limit, params, args.bot) for i in range(args.games)]
+    if args.oracle and args.bot != "mcts":
+        ap.error("--oracle applies to the MCTS bot only (leave out --bot, or use --bot mcts)")
+    if args.oracle == "all":
+        _clairvoyant_clones()  # before the worker processes fork
+    jobs = [(args.seed + i, args.iterations, args.time_limit, params, args.bot, args.oracle) for i in range(args.games)]
     budget_txt = (f"{args.iterations} iterations" if args.iterations else
                   f"{args.time_limit} s" if args.time_limit else "default budget")
-    print(f"{'MCTSBot' if args.bot == 'mcts' else args.bot} ({budget_txt}{', ' + str(params) if params else ''}) vs 3 GreedyBots, "
+    print(f"{(f'oracle ({args.oracle}) ' if args.oracle else '') + 'MCTSBot' if args.bot == 'mcts' else args.bot} ({budget_txt}{', ' + str(params) if params else ''}) vs 3 GreedyBots, "
           f"{args.games} games, {args.jobs} jobs", flush=True)
     t0 = time.perf_counter()
     results = []

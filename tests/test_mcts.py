@@ -145,6 +145,19 @@ def test_play_outs_stop_at_the_horizon(positions: dict[str, list[Game]], horizon
     assert ended
 
 
+def test_game_horizon_plays_to_the_end(positions: dict[str, list[Game]]) -> None:
+    """With ``horizon="game"`` a play-out ends only when the game does, and scores a win or a loss."""
+    g = positions["attack"][0]
+    bot = MCTSBot(iterations=6, seed=2, horizon="game")
+    rng = random.Random(4)
+    for _ in range(3):
+        d = bot.determinize(g, g.decider, rng)
+        v = bot._rollout(d, g.decider, rng)
+        assert d.phase == "over"
+        share = 1 / len(d.winners) if g.players[g.decider] in d.winners else 0
+        assert v == (150.0 * share if share else -150.0)
+
+
 def test_bad_budgets_are_refused() -> None:
     with pytest.raises(ValueError):
         MCTSBot(iterations=0)
@@ -153,7 +166,7 @@ def test_bad_budgets_are_refused() -> None:
     with pytest.raises(ValueError):
         MCTSBot(mode="minimax")
     with pytest.raises(ValueError, match="horizon"):
-        MCTSBot(horizon="game")
+        MCTSBot(horizon="century")
 
 
 def test_fast_heuristic_matches_the_greedy_one(positions: dict[str, list[Game]]) -> None:

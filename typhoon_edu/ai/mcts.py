@@ -56,6 +56,7 @@ from ..engine.game import CHANCE, FACES, Game
 from .bots import CARD_VALUE_ATTACK, CARD_VALUE_COUNTER, REGION_CARD_VALUE, apply_shields
 
 DEFAULT_ITERATIONS = 120
+HORIZONS = ("turn", "two_turns", "round", "game", "attack")
 _DIE_ACTIONS = tuple(Action("die", face=f) for f in FACES)
 _WIN = 1000.0
 
@@ -219,6 +220,13 @@ def _greedy(game: Game, seat: int, actions: Sequence[Action], rng: random.Random
     return best[0] if len(best) == 1 else best[int(rng.random() * len(best))]
 
 
+def _score(game: Game, seat: int) -> float:
+    """A play-out's value for ``seat``: the heuristic, clipped to ±150, or 150 shared among the winners."""
+    if game.phase == "over":
+        return 150.0 / len(game.winners_) if game.players[seat] in game.winners_ else -150.0
+    return max(-150.0, min(150.0, fast_value(game, seat)))
+
+
 class _Node:
     """One decision of the searching player, reached by a sequence of its own actions."""
 
@@ -237,10 +245,10 @@ class MCTSBot:
     bound each decision; ``seed`` makes it reproducible with ``iterations``. ``top_k`` actions
     (ranked by a one-ply greedy evaluation) are searched, ``prior_weight`` is how many samples
     that evaluation counts for, ``exploration`` is the UCB1 constant (HP) of ``mode="tree"``,
-    and ``horizon`` is ``"turn"`` (play to the end of the turn), ``"two_turns"`` or ``"round"``
-    (play on through the next turn, or until every living player has had a turn; dearer and,
-    in ``benchmarks/mcts.py``, no stronger) or ``"attack"`` (stop before the storms move and use
-    the expected damage instead). ``last_iterations`` tells how many
+    and ``horizon`` is ``"turn"`` (play to the end of the turn), ``"two_turns"``, ``"round"`` or
+    ``"game"`` (play on through the next turn, until every living player has had a turn, or to
+    the end of the game, scored win or loss; dearer and, in ``benchmarks/mcts.py``, no
+    stronger) or ``"attack"`` (stop before the storms move and use the expected damage instead). ``last_iterations`` tells how many
     play-outs the last decision used (0 when it had one legal action).
     """
 
@@ -262,8 +270,8 @@ class MCTSBot:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
         if time_limit is not None and time_limit <= 0:
             raise ValueError(f"time_limit is a number of seconds above 0, not {time_limit}")
-        if horizon not in ("turn", "attack", "two_turns", "round"):
-            raise ValueError(f"horizon must be 'turn', 'two_turns', 'round' or 'attack', not {horizon!r}")
+        if horizon not in HORIZONS:
+            raise ValueError(f"horizon must be one of {', '.join(map(repr, HORIZONS))}, not {horizon!r}")
         if mode not in ("flat", "tree"):
             raise ValueError(f"mode must be 'flat' or 'tree', not {mode!r}")
         self.iterations = iterations if iterations is not None or time_limit is not None else DEFAULT_ITERATIONS
@@ -368,7 +376,9 @@ class MCTSBot:
         return best
 
     def _turns(self, d: Game) -> int:
-        """How many turns a play-out covers: the current one, two, or a whole round."""
+        """How many turns a play-out covers: the current one, two, a whole round, or all that are left."""
+        if self.horizon == "game":
+            return 1 << 30
         if self.horizon == "round":
             return sum(1 for h in d._hp if h > 0)
         return 2 if self.horizon == "two_turns" else 1
@@ -392,7 +402,7 @@ class MCTSBot:
                 continue
             legal = d.legal_actions()
             d.apply(legal[0] if len(legal) == 1 else _greedy(d, d.decider, legal, rng))
-        return max(-150.0, min(150.0, fast_value(d, seat)))
+        return _score(d, seat)
 
     def _flat(self, game: Game, seat: int, actions: list[Action], rng: random.Random,
               deadline: float | None) -> Action:
@@ -457,7 +467,7 @@ class MCTSBot:
                 d.apply(a)
                 continue
             d.apply(_greedy(d, s, legal, rng))
-        v = max(-150.0, min(150.0, fast_value(d, seat)))
+        v = _score(d, seat)
         for nd, a in path:
             st = nd.stats[a]
             st[0] += 1
