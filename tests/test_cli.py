@@ -96,3 +96,49 @@ def test_bad_arguments_say_what_is_allowed(argv, needle, capsys):
     code, _ = run(argv)
     assert code == 2
     assert needle in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["simulate", "0", "--lang", "zh-TW"], "局數至少要 1"),
+    (["simulate", "5", "--bots", "wizard", "--lang", "zh-TW"], "沒有「wizard」這種玩家"),
+    (["simulate", "5", "--seats", "7", "--lang=zh_TW"], "3 到 5 個座位"),
+])
+def test_own_errors_in_traditional_chinese_when_asked(argv, needle, capsys):
+    code, _ = run(argv)
+    assert code == 2
+    err = capsys.readouterr().err
+    assert needle in err and err.startswith("typhoon-edu：錯誤：")
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["simulate", "--lang", "zh-TW"], "缺少這些必要的參數"),
+    (["simulate", "five", "--lang", "zh-TW"], "無效的 int 值"),
+    (["play", "--variant", "expert", "--lang", "zh-TW"], "無效的選項"),
+])
+def test_argparse_errors_in_traditional_chinese_when_asked(argv, needle, capsys):
+    with pytest.raises(SystemExit) as stop:
+        run(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert needle in err and "用法：" in err and "錯誤：" in err
+    assert "usage:" not in err and "error:" not in err
+
+
+@pytest.mark.parametrize("lang, needles", [
+    ("zh-TW", ["用法：", "選項", "顯示這段說明後結束", "讓電腦玩很多局", "工作程序數"]),
+    ("en", ["usage: ", "options", "show this help message and exit", "play many bot games", "worker processes"]),
+])
+def test_help_in_both_languages(lang, needles, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["simulate", "--help", "--lang", lang])
+    assert stop.value.code == 0
+    text = capsys.readouterr().out
+    assert all(n in text for n in needles), text
+
+
+def test_argparse_texts_are_english_again_afterwards():
+    import argparse
+
+    with pytest.raises(SystemExit):
+        main(["simulate", "--lang", "zh-TW"])
+    assert argparse._("usage: ") == "usage: "  # type: ignore[attr-defined]

@@ -101,8 +101,10 @@ def test_default_notebook_prefers_the_packaged_copy(tmp_path: Path, monkeypatch:
 
 
 def test_serve_reports_a_missing_notebook(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert serve(notebook=tmp_path / "nope.ipynb", open_browser=False) == 2
+    assert serve(notebook=tmp_path / "nope.ipynb", open_browser=False, lang="en") == 2
     assert "not found" in capsys.readouterr().err
+    assert serve(notebook=tmp_path / "nope.ipynb", open_browser=False) == 2  # zh-TW is the default
+    assert "找不到遊戲面板筆記本" in capsys.readouterr().err
 
 
 def test_voila_process_serves_the_notebook_with_the_language(tmp_path: Path) -> None:
@@ -168,3 +170,13 @@ def test_installed_package_writes_the_same_dashboard_notebook(tmp_path, monkeypa
     written = "".join(json.loads(path.read_text())["cells"][0]["source"])
     repo = Path(__file__).resolve().parent.parent / "notebooks" / "dashboard.ipynb"
     assert written == "".join(json.loads(repo.read_text())["cells"][0]["source"])
+
+
+def test_serve_help_follows_the_language(capsys: pytest.CaptureFixture[str]) -> None:
+    from typhoon_edu.ui.serve import main as serve_main
+
+    with pytest.raises(SystemExit) as stop:
+        serve_main(["--help", "--lang", "zh-TW"])
+    assert stop.value.code == 0
+    text = capsys.readouterr().out
+    assert "顯示這段說明後結束" in text and "要開啟的筆記本" in text and "show this help" not in text

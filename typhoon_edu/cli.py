@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
@@ -24,7 +25,26 @@ PEOPLE = ("human", "person", "you")
 
 
 class CliError(ValueError):
-    """A bad command-line argument."""
+    """A bad command-line argument: a ``cli.err`` catalog key and its fields (told in English by ``str``).
+
+    >>> CliError("jobs", jobs=0).text("zh-TW")
+    '--jobs 至少要 1，不能是 0'
+    """
+
+    def __init__(self, key: str, **fields: object) -> None:
+        self.key = key
+        self.fields = fields
+        super().__init__(self.text("en"))
+
+    def text(self, lang: str) -> str:
+        """The message in ``lang``; an engine error among the fields is translated too, where it can be."""
+        values = {k: _engine_text(v, lang) if isinstance(v, BaseException) else v for k, v in self.fields.items()}
+        return t(f"cli.err.{self.key}", lang, **values)
+
+
+def _engine_text(exc: BaseException, lang: str) -> str:
+    """An engine error for the terminal: its full English text, or the catalog's sentence in another language."""
+    return str(exc) if lang == "en" else error_text(exc, lang)
 
 
 def _players(text: str | None, n: int | None, seed: int) -> list[str]:
@@ -33,7 +53,7 @@ def _players(text: str | None, n: int | None, seed: int) -> list[str]:
         try:
             return [rules.region_key(p.strip()) for p in text.split(",") if p.strip()]
         except ValueError as exc:
-            raise CliError(f"--players: {exc}") from None
+            raise CliError("players", error=exc) from None
     import random
 
     return random.Random(seed).sample(list(rules.regions), n or 4)
@@ -46,46 +66,109 @@ def _seat_kinds(text: str | None, n: int, default: Sequence[str]) -> list[str]:
     allowed = BOT_KINDS + PEOPLE
     for k in kinds:
         if k not in allowed:
-            raise CliError(f"--bots: unknown player kind {k!r}; use {', '.join(BOT_KINDS)} or human")
+            raise CliError("bots_kind", kind=k, kinds=", ".join(BOT_KINDS))
     if len(kinds) == 1:
         return kinds * n
     if len(kinds) != n:
-        raise CliError(f"--bots: give one kind for all seats or one per seat ({n} seats); got {len(kinds)}")
+        raise CliError("bots_count", seats=n, got=len(kinds))
     return kinds
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="typhoon-edu", description="Typhoon Alert (颱風不要來) for the classroom.")
+def build_parser(lang: str = "en") -> argparse.ArgumentParser:
+    """The command's parser, its help in ``lang`` (en or zh-TW).
+
+    >>> "在終端機裡玩一局" in build_parser("zh-TW").format_help()
+    True
+    """
+    def h(key: str) -> str:
+        return t(f"cli.help.{key}", lang)
+
+    p = argparse.ArgumentParser(prog="typhoon-edu", description=h("description"))
     sub = p.add_subparsers(dest="command", required=True)
 
-    play = sub.add_parser("play", help="play a game in the terminal (you and bots, or bots only)")
-    play.add_argument("--players", help="regions in seat order, e.g. Taiwan,Japan,Korea,Philippines (3 to 5)")
-    play.add_argument("--bots", help="random, greedy or mcts for all bot seats, or one kind per seat "
-                                     "(human for a person), e.g. human,greedy,greedy,random")
-    play.add_argument("--seed", type=int, default=None, help="seed for dice and shuffles (a whole number)")
-    play.add_argument("--lang", default="en", help="en or zh-TW")
-    play.add_argument("--variant", default="standard", choices=("standard", "advanced"))
-    play.add_argument("--dice", default="auto", choices=("auto", "manual"),
-                      help="manual: type the face of a real die for every roll")
-    play.add_argument("--save", type=Path, help="save the game to this file after every action")
-    play.add_argument("--load", type=Path, help="continue a saved game")
+    play = sub.add_parser("play", help=h("play"), description=h("play"))
+    play.add_argument("--players", help=h("players"))
+    play.add_argument("--bots", help=h("bots_play"))
+    play.add_argument("--seed", type=int, default=None, help=h("seed_play"))
+    play.add_argument("--lang", default="en", help=h("lang"))
+    play.add_argument("--variant", default="standard", choices=("standard", "advanced"), help=h("variant"))
+    play.add_argument("--dice", default="auto", choices=("auto", "manual"), help=h("dice"))
+    play.add_argument("--save", type=Path, help=h("save"))
+    play.add_argument("--load", type=Path, help=h("load"))
 
-    sim = sub.add_parser("simulate", help="play many bot games and print win rates")
-    sim.add_argument("games", type=int, help="how many games")
-    sim.add_argument("--bots", default="greedy", help="bot kind for every seat, or one per seat: random,greedy,mcts")
-    sim.add_argument("--players", help="fixed regions (default: dealt at random each game)")
-    sim.add_argument("--seats", type=int, default=4, help="number of seats when --bots names one kind (3 to 5)")
-    sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--variant", default="standard", choices=("standard", "advanced"))
-    sim.add_argument("--jobs", type=int, default=1, help="worker processes (use 2 for both cores)")
-    sim.add_argument("--csv", type=Path, help="write one row per player per game to this CSV file")
-    sim.add_argument("--lang", default="en", help="en or zh-TW")
+    sim = sub.add_parser("simulate", help=h("simulate"), description=h("simulate"))
+    sim.add_argument("games", type=int, help=h("games"))
+    sim.add_argument("--bots", default="greedy", help=h("bots_sim"))
+    sim.add_argument("--players", help=h("players_sim"))
+    sim.add_argument("--seats", type=int, default=4, help=h("seats"))
+    sim.add_argument("--seed", type=int, default=0, help=h("seed_sim"))
+    sim.add_argument("--variant", default="standard", choices=("standard", "advanced"), help=h("variant"))
+    sim.add_argument("--jobs", type=int, default=1, help=h("jobs"))
+    sim.add_argument("--csv", type=Path, help=h("csv"))
+    sim.add_argument("--lang", default="en", help=h("lang"))
 
-    serve = sub.add_parser("serve", help="start the class-play dashboard in Voilà")
-    serve.add_argument("--port", type=int, default=None)
-    serve.add_argument("--lang", default="zh-TW", help="zh-TW or en")
-    serve.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    serve = sub.add_parser("serve", help=h("serve"), description=h("serve"))
+    serve.add_argument("--port", type=int, default=None, help=h("port"))
+    serve.add_argument("--lang", default="zh-TW", help=h("lang_serve"))
+    serve.add_argument("--no-browser", action="store_true", help=h("no_browser"))
     return p
+
+
+# argparse's own messages (argparse looks each one up through its module-level ``_``) -> catalog key
+_ARGPARSE_KEYS = {
+    "usage: ": "usage",
+    "positional arguments": "positional",
+    "options": "options",
+    "show this help message and exit": "help",
+    "%(prog)s: error: %(message)s\n": "error",
+    "argument %(argument_name)s: %(message)s": "argument",
+    "invalid choice: %(value)r (choose from %(choices)s)": "choice",
+    "invalid %(type)s value: %(value)r": "type",
+    "the following arguments are required: %s": "required",
+    "unrecognized arguments: %s": "unrecognized",
+    "expected one argument": "one",
+    "ambiguous option: %(option)s could match %(matches)s": "ambiguous",
+}
+
+
+@contextmanager
+def argparse_in(lang: str) -> Iterator[None]:
+    """While inside, argparse writes its own texts (usage, errors) in ``lang``; others stay English.
+
+    >>> import argparse
+    >>> with argparse_in("zh-TW"):
+    ...     argparse._("usage: ")
+    '用法：'
+    >>> argparse._("usage: ")
+    'usage: '
+    """
+    plain = argparse._  # type: ignore[attr-defined]
+
+    def translated(message: str) -> str:
+        key = _ARGPARSE_KEYS.get(message)
+        return t(f"cli.argparse.{key}", lang) if key else plain(message)
+
+    argparse._ = translated  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        argparse._ = plain  # type: ignore[attr-defined]
+
+
+def cli_lang(argv: Sequence[str]) -> str:
+    """The language the command talks in: the value of ``--lang`` if given (and known), else English.
+
+    >>> cli_lang(["simulate", "10", "--lang", "zh-TW"]), cli_lang(["play", "--lang=zh_TW"]), cli_lang(["serve"])
+    ('zh-TW', 'zh-TW', 'en')
+    """
+    for i, arg in enumerate(argv):
+        value = argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else arg[7:] if arg.startswith("--lang=") else None
+        if value is not None:
+            try:
+                return normalize_lang(value)
+            except (KeyError, ValueError):
+                return "en"
+    return "en"
 
 
 # ---------------------------------------------------------------------------------------- play
@@ -202,19 +285,16 @@ def cmd_play(args: argparse.Namespace, out: TextIO, ask: Callable[[str], str]) -
         try:
             game = game_from_json(args.load.read_text(encoding="utf-8"))
         except OSError as exc:
-            raise CliError(f"--load: cannot read {args.load} ({exc.strerror})") from None
+            raise CliError("load_read", path=args.load, reason=exc.strerror) from None
         except SaveFileError as exc:
-            raise CliError(f"--load: {args.load}: {exc}") from None
+            raise CliError("load_bad", path=args.load, error=exc) from None
         seed = game.seed
     else:
         import random
 
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
         players = _players(args.players, None, seed)
-        try:
-            game = Game.new(players, seed=seed, variant=args.variant, dice=args.dice)
-        except ValueError as exc:
-            raise CliError(str(exc)) from None
+        game = Game.new(players, seed=seed, variant=args.variant, dice=args.dice)  # its ValueError names the rule
     n = len(game.players)
     default = ["human", "greedy"] if sys.stdin.isatty() else ["greedy"]
     kinds = _seat_kinds(args.bots, n, default)
@@ -256,17 +336,17 @@ def summary_lines(res: TournamentResult, lang: str = "en") -> list[str]:
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     lang = normalize_lang(args.lang)
     if args.games < 1:
-        raise CliError(f"the number of games must be at least 1, not {args.games}")
+        raise CliError("games", games=args.games)
     if args.jobs < 1:
-        raise CliError(f"--jobs must be at least 1, not {args.jobs}")
+        raise CliError("jobs", jobs=args.jobs)
     players = _players(args.players, None, 0) if args.players else None
     listed = [k for k in (args.bots or "").split(",") if k.strip()]
     seats = len(players) if players else (len(listed) if len(listed) > 1 else args.seats)
     if not 3 <= seats <= 5:
-        raise CliError(f"a game has 3 to 5 seats, not {seats}")
+        raise CliError("seats", seats=seats)
     kinds = _seat_kinds(args.bots, seats, ["greedy"])
     if any(k in PEOPLE for k in kinds):
-        raise CliError("simulate plays bots only; use random, greedy or mcts")
+        raise CliError("people")
     res = run_tournament(args.games, kinds, seed=args.seed, players=players, variant=args.variant, jobs=args.jobs,
                          progress=_progress)
     for line in summary_lines(res, lang):
@@ -281,8 +361,9 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
          ask: Callable[[str], str] | None = None) -> int:
     """Entry point of the ``typhoon-edu`` command; returns the exit code."""
     out = out or sys.stdout
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    lang = cli_lang(sys.argv[1:] if argv is None else argv)
+    with argparse_in(lang):
+        args = build_parser(lang).parse_args(argv)
     try:
         if args.command == "play":
             return cmd_play(args, out, ask or input)
@@ -292,8 +373,11 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
             from .ui.serve import serve
 
             return serve(port=args.port, lang=normalize_lang(args.lang), open_browser=not args.no_browser)
-    except (CliError, ValueError) as exc:
-        sys.stderr.write(f"typhoon-edu: error: {exc}\n")
+    except CliError as exc:
+        sys.stderr.write(t("cli.err.prefix", lang, error=exc.text(lang)) + "\n")
+        return 2
+    except ValueError as exc:
+        sys.stderr.write(t("cli.err.prefix", lang, error=_engine_text(exc, lang)) + "\n")
         return 2
     return 1  # pragma: no cover - argparse requires a command
 

@@ -42,6 +42,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
+from ..i18n import t
+
 __all__ = [
     "CULL_IDLE_TIMEOUT",
     "CULL_INTERVAL",
@@ -364,7 +366,7 @@ def serve(
     _check_lang(lang)
     path = Path(notebook) if notebook is not None else default_notebook()
     if not path.is_file():
-        sys.stderr.write(f"typhoon-edu: dashboard notebook not found: {path}\n")
+        sys.stderr.write(t("cli.serve.not_found", lang, path=path) + "\n")
         return 2
     server = VoilaProcess(notebook=path.resolve(), port=port or 0, lang=lang)
     try:
@@ -372,9 +374,9 @@ def serve(
         server.wait_ready(timeout=120)
     except (RuntimeError, TimeoutError) as err:
         server.stop()
-        sys.stderr.write(f"typhoon-edu: {err}\n")
+        sys.stderr.write(t("cli.serve.failed", lang, error=err) + "\n")
         return 1
-    sys.stdout.write(f"\nTyphoon Alert dashboard: {server.url}\n(press Ctrl+C to stop)\n\n")
+    sys.stdout.write(f"\n{t('cli.serve.ready', lang, url=server.url)}\n{t('cli.serve.stop_hint', lang)}\n\n")
     sys.stdout.flush()
     if open_browser:
         with contextlib.suppress(webbrowser.Error):
@@ -383,7 +385,7 @@ def serve(
     try:
         return server.process.wait()
     except KeyboardInterrupt:
-        sys.stdout.write("Stopping the dashboard…\n")
+        sys.stdout.write(t("cli.serve.stopping", lang) + "\n")
         return server.stop() or 0
     finally:
         server.stop()
@@ -391,12 +393,20 @@ def serve(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m typhoon_edu.ui.serve [--port N] [--lang zh-TW|en] [--no-browser] [--notebook PATH]``."""
-    parser = argparse.ArgumentParser(prog="typhoon-edu serve", description="Serve the class-play dashboard in Voilà.")
-    parser.add_argument("--port", type=int, default=None, help="port to serve on (default: a free one)")
-    parser.add_argument("--lang", choices=SUPPORTED_LANGS, default="zh-TW", help="start-up language")
-    parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
-    parser.add_argument("--notebook", type=Path, default=None, help="notebook to serve (default: the dashboard)")
-    args = parser.parse_args(argv)
+    from ..cli import argparse_in, cli_lang
+
+    words = cli_lang(sys.argv[1:] if argv is None else argv)
+
+    def h(key: str) -> str:
+        return t(f"cli.help.{key}", words)
+
+    with argparse_in(words):  # argparse looks up some of its texts while the parser is built
+        parser = argparse.ArgumentParser(prog="typhoon-edu serve", description=h("serve"))
+        parser.add_argument("--port", type=int, default=None, help=h("port"))
+        parser.add_argument("--lang", choices=SUPPORTED_LANGS, default="zh-TW", help=h("lang_serve"))
+        parser.add_argument("--no-browser", action="store_true", help=h("no_browser"))
+        parser.add_argument("--notebook", type=Path, default=None, help=h("notebook"))
+        args = parser.parse_args(argv)
     return serve(port=args.port, lang=args.lang, open_browser=not args.no_browser, notebook=args.notebook)
 
 
