@@ -9,6 +9,7 @@ its browser tests. Deselect them locally with ``-m "not browser"``.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -47,6 +48,23 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     if _under_ci():
         pytest.fail(f"browser test cannot run under CI: {problem}", pytrace=False)
     pytest.skip(f"browser test skipped: {problem}")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _saves_in_a_temporary_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Games the tests save go to a temporary folder, never the user's own saves.
+
+    Set for the whole session, so the notebooks, Voilà and Jupyter servers the tests start
+    inherit it too (a test that gives a server its own ``TYPHOON_EDU_SAVES`` still wins).
+    """
+    saves = tmp_path_factory.mktemp("saves")
+    before = os.environ.get("TYPHOON_EDU_SAVES")
+    os.environ["TYPHOON_EDU_SAVES"] = str(saves)
+    yield saves
+    if before is None:
+        del os.environ["TYPHOON_EDU_SAVES"]
+    else:
+        os.environ["TYPHOON_EDU_SAVES"] = before
 
 
 @pytest.fixture(scope="session")

@@ -111,6 +111,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=None, help=h("port"))
     serve.add_argument("--lang", default="zh-TW", help=h("lang_serve"))
     serve.add_argument("--no-browser", action="store_true", help=h("no_browser"))
+    serve.add_argument("--notebook", type=Path, default=None, help=h("notebook"))
     return p
 
 
@@ -161,14 +162,12 @@ def cli_lang(argv: Sequence[str]) -> str:
     >>> cli_lang(["simulate", "10", "--lang", "zh-TW"]), cli_lang(["play", "--lang=zh_TW"]), cli_lang(["serve"])
     ('zh-TW', 'zh-TW', 'en')
     """
-    for i, arg in enumerate(argv):
-        value = argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else arg[7:] if arg.startswith("--lang=") else None
-        if value is not None:
-            try:
-                return normalize_lang(value)
-            except (KeyError, ValueError):
-                return "en"
-    return "en"
+    early = argparse.ArgumentParser(add_help=False, exit_on_error=False)
+    early.add_argument("--lang", default="en")
+    try:
+        return normalize_lang(early.parse_known_args(argv)[0].lang)
+    except (argparse.ArgumentError, ValueError):  # "--lang" without a value, or a language we lack
+        return "en"
 
 
 # ---------------------------------------------------------------------------------------- play
@@ -372,7 +371,8 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
         if args.command == "serve":
             from .ui.serve import serve
 
-            return serve(port=args.port, lang=normalize_lang(args.lang), open_browser=not args.no_browser)
+            return serve(port=args.port, lang=normalize_lang(args.lang), open_browser=not args.no_browser,
+                         notebook=args.notebook)
     except CliError as exc:
         sys.stderr.write(t("cli.err.prefix", lang, error=exc.text(lang)) + "\n")
         return 2

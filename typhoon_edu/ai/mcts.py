@@ -248,8 +248,9 @@ class MCTSBot:
     and ``horizon`` is ``"turn"`` (play to the end of the turn), ``"two_turns"``, ``"round"`` or
     ``"game"`` (play on through the next turn, until every living player has had a turn, or to
     the end of the game, scored win or loss; dearer and, in ``benchmarks/mcts.py``, no
-    stronger) or ``"attack"`` (stop before the storms move and use the expected damage instead). ``last_iterations`` tells how many
-    play-outs the last decision used (0 when it had one legal action).
+    stronger) or ``"attack"`` (stop before the storms move and use the expected damage
+    instead). ``last_iterations`` tells how many play-outs the last decision used (0 when it
+    had one legal action).
     """
 
     name = "mcts"

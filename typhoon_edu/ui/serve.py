@@ -27,7 +27,6 @@ Settings and why:
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import socket
@@ -392,22 +391,13 @@ def serve(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m typhoon_edu.ui.serve [--port N] [--lang zh-TW|en] [--no-browser] [--notebook PATH]``."""
-    from ..cli import argparse_in, cli_lang
+    """``python -m typhoon_edu.ui.serve [--port N] [--lang zh-TW|en] [--no-browser] [--notebook PATH]``.
 
-    words = cli_lang(sys.argv[1:] if argv is None else argv)
+    The same as ``typhoon-edu serve``, whose parser (help and errors in both languages) it uses.
+    """
+    from ..cli import main as cli_main
 
-    def h(key: str) -> str:
-        return t(f"cli.help.{key}", words)
-
-    with argparse_in(words):  # argparse looks up some of its texts while the parser is built
-        parser = argparse.ArgumentParser(prog="typhoon-edu serve", description=h("serve"))
-        parser.add_argument("--port", type=int, default=None, help=h("port"))
-        parser.add_argument("--lang", choices=SUPPORTED_LANGS, default="zh-TW", help=h("lang_serve"))
-        parser.add_argument("--no-browser", action="store_true", help=h("no_browser"))
-        parser.add_argument("--notebook", type=Path, default=None, help=h("notebook"))
-        args = parser.parse_args(argv)
-    return serve(port=args.port, lang=args.lang, open_browser=not args.no_browser, notebook=args.notebook)
+    return cli_main(["serve", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":
