@@ -1,0 +1,60 @@
+"""Guarded widget callbacks: a failure reaches the person (in their language) and the log."""
+
+from __future__ import annotations
+
+import logging
+
+import ipywidgets as widgets
+
+from typhoon_edu.engine.rules import IllegalActionError
+from typhoon_edu.ui.guard import Problems
+
+
+def test_button_failure_is_shown_and_logged(caplog):
+    lang = ["zh-TW"]
+    problems = Problems(lambda: lang[0])
+    button = widgets.Button()
+    problems.on_click(button, lambda _b: {}["missing"])
+    with caplog.at_level(logging.ERROR, logger="typhoon_edu.ui"):
+        button.click()
+    assert problems.message.startswith("發生錯誤")
+    assert "missing" in problems.message
+    assert problems.widget.layout.display is None and "role=\"alert\"" in problems.widget.value
+    assert any(r.exc_info and r.exc_info[0] is KeyError for r in caplog.records)
+    lang[0] = "en"
+    button.click()
+    assert problems.message.startswith("Something went wrong")
+
+
+def test_observe_and_canvas_failures_are_reported():
+    problems = Problems(lambda: "en")
+    slider = widgets.IntSlider()
+    problems.observe(slider, lambda change: int("x" * change["new"]))
+    slider.value = 3
+    assert "invalid literal" in problems.message
+
+    class FakeCanvas:
+        def on_mouse_down(self, fn):
+            self.fn = fn
+
+    canvas = FakeCanvas()
+    problems.clear()
+    problems.on_mouse_down(canvas, lambda x, y: x / y)
+    canvas.fn(1.0, 0.0)
+    assert "division" in problems.message
+
+
+def test_expected_errors_are_told_plainly_and_view_is_redrawn():
+    redrawn = []
+    problems = Problems(lambda: "en", on_error=redrawn.append)
+    button = widgets.Button()
+    problems.on_click(button, lambda _b: (_ for _ in ()).throw(IllegalActionError("that cell is land")))
+    button.click()
+    assert problems.message == "that cell is land"
+    assert len(redrawn) == 1 and isinstance(redrawn[0], IllegalActionError)
+
+
+def test_success_returns_value_and_shows_nothing():
+    problems = Problems(lambda: "en")
+    assert problems.guard(lambda: 42)() == 42
+    assert problems.message == "" and problems.widget.layout.display == "none"
