@@ -296,12 +296,7 @@ def static_scene(rules: Rules, lang: str = "en", cell: int = 48) -> list[Shape]:
     for y in range(gm.height):
         shapes.append(Text(x=geo.m / 2, y=geo.cell_centre(0, y)[1], text=str(y), size=size, fill=palette.GRID, role="coord", key=f"y{y}"))
     # labels last, with a halo so they read over patterns and neighbouring cells
-    for zone in gm.zones:
-        # on the zone's top border, so a storm sitting in the zone does not hide the label
-        px = sum(geo.cell_centre(*c)[0] for c in zone.cells) / len(zone.cells)
-        py = geo.cell_origin(0, min(c[1] for c in zone.cells))[1]
-        shapes.append(Text(x=px, y=py, text=i18n.t("board.zone_short", lang, n=zone.index + 1), size=max(9.0, cell * 0.24),
-                           fill="#14532d", bold=True, halo=palette.HALO, role="zone-label", key=f"zone{zone.index + 1}"))
+    shapes.extend(_zone_labels(rules, geo, lang))
     for region in rules.regions.values():
         px, py = _centroid(region.cells, geo)
         shapes.append(Text(x=px, y=py, text=i18n.region_name(rules, region.key, lang), size=max(10.0, cell * 0.3),
@@ -332,8 +327,11 @@ def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en
                                role="footprint-border", key=f"T{ty.id}"))
     if state.path is not None:
         shapes.extend(path_scene(rules, state.path, lang, cell))
+    taken: list[tuple[float, float, float, float]] = [_eye_box(ty, geo) for ty in state.typhoons]
     for ty in state.typhoons:
-        shapes.extend(_typhoon_shapes(rules, ty, geo, lang))
+        shapes.extend(_typhoon_shapes(rules, ty, geo, lang, taken))
+    # zone names again on top: a storm sitting in a zone must not hide which zone it is
+    shapes.extend(_zone_labels(rules, geo, lang, role="zone-label-top"))
     for x, y in state.highlights:
         ox, oy = geo.cell_origin(x, y)
         lw = max(3.0, cell / 10)
@@ -344,7 +342,42 @@ def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en
     return shapes
 
 
-def _typhoon_shapes(rules: Rules, ty: TyphoonView, geo: BoardGeometry, lang: str) -> list[Shape]:
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in canvas pixels
+
+
+def _eye_box(ty: TyphoonView, geo: BoardGeometry) -> Box:
+    cx, cy = geo.cell_centre(*ty.eye)
+    r = geo.cell * 0.36
+    return (cx - r, cy - r, cx + r, cy + r)
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _label_box(cx: float, y: float, text: str, size: float, below: bool) -> Box:
+    # CJK glyphs are about one em wide, Latin letters about 0.55 em: a safe width for either
+    width = sum(size if ord(ch) > 0x2E80 else size * 0.58 for ch in text)
+    y0, y1 = (y, y + size * 1.15) if below else (y - size * 1.15, y)
+    return (cx - width / 2, y0, cx + width / 2, y1)
+
+
+def _zone_labels(rules: Rules, geo: BoardGeometry, lang: str, role: str = "zone-label") -> list[Shape]:
+    out: list[Shape] = []
+    for zone in rules.map.zones:
+        # on the zone's top border, so a storm sitting in the zone does not hide the label
+        px = sum(geo.cell_centre(*c)[0] for c in zone.cells) / len(zone.cells)
+        py = geo.cell_origin(0, min(c[1] for c in zone.cells))[1]
+        out.append(Text(x=px, y=py, text=i18n.t("board.zone_short", lang, n=zone.index + 1), size=max(9.0, geo.cell * 0.24),
+                        fill="#14532d", bold=True, halo=palette.HALO, role=role, key=f"zone{zone.index + 1}"))
+    return out
+
+
+def _typhoon_shapes(rules: Rules, ty: TyphoonView, geo: BoardGeometry, lang: str,
+                    taken: list[Box] | None = None) -> list[Shape]:
+    """A storm's arrow, eye, id and level. The level is a number badge (never colour alone); its name
+    goes under the eye, or above it, where no other storm or label is, and is left out when neither
+    place is free (the badge still tells the level)."""
     cell = geo.cell
     key = f"T{ty.id}"
     cx, cy = geo.cell_centre(*ty.eye)
@@ -359,8 +392,23 @@ def _typhoon_shapes(rules: Rules, ty: TyphoonView, geo: BoardGeometry, lang: str
     out.append(Circle(cx=cx, cy=cy, r=r, fill=colour, stroke=palette.INK, line_width=max(1.5, cell / 24), role="eye", key=key))
     out.append(Text(x=cx, y=cy, text=i18n.typhoon_label(ty.id, lang), size=max(9.0, cell * 0.28), bold=True,
                     fill=palette.text_colour_on(colour), role="typhoon-label", key=key))
-    out.append(Text(x=cx, y=cy + r + cell * 0.04, text=i18n.level_name(rules, ty.level, lang), size=max(8.0, cell * 0.2),
-                    bold=True, baseline="top", halo=palette.HALO, role="level-label", key=key))
+    bx, by, br = cx + r * 0.85, cy - r * 0.85, max(6.0, cell * 0.14)
+    out.append(Circle(cx=bx, cy=by, r=br, fill="#ffffff", stroke=palette.INK, line_width=max(1.0, cell / 40),
+                      role="level-badge", key=key))
+    out.append(Text(x=bx, y=by, text=str(ty.level), size=br * 1.45, bold=True, fill=palette.INK, role="level-badge",
+                    key=key))
+    name = i18n.level_name(rules, ty.level, lang)
+    size = max(8.0, cell * 0.2)
+    others = [b for b in (taken or []) if b != _eye_box(ty, geo)]
+    for below in (True, False):
+        y = cy + r + cell * 0.04 if below else cy - r - cell * 0.06
+        box = _label_box(cx, y, name, size, below)
+        if not any(_overlaps(box, b) for b in others):
+            out.append(Text(x=cx, y=y, text=name, size=size, bold=True, baseline="top" if below else "bottom",
+                            halo=palette.HALO, role="level-label", key=key))
+            if taken is not None:
+                taken.append(box)
+            break
     return out
 
 

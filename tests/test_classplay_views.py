@@ -1,0 +1,165 @@
+"""Class-play view pieces that need no room store: tables, texts, pacing, scene labels, widgets."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+
+import pytest
+
+from typhoon_edu import Game, i18n
+from typhoon_edu.ai.bots import GreedyBot
+from typhoon_edu.engine import events as ev
+from typhoon_edu.engine.rules import load_rules
+from typhoon_edu.ui.classplay.bigdie import BigDie, die_svg
+from typhoon_edu.ui.classplay.decisions import DecisionPanel
+from typhoon_edu.ui.classplay.hppanel import hp_panel_html
+from typhoon_edu.ui.classplay.joincard import join_card_html
+from typhoon_edu.ui.classplay.model import SeatInfo, action_groups, banner, hand_cards, private_decision
+from typhoon_edu.ui.classplay.pacer import Pacer, Stage
+from typhoon_edu.ui.classplay.table import Table
+from typhoon_edu.ui.guard import Problems
+from typhoon_edu.ui.scene import dynamic_scene
+from typhoon_edu.ui.state import BoardState, TyphoonView
+
+RULES = load_rules()
+
+
+def played(seed: int, steps: int) -> Game:
+    g = Game.new(["Taiwan", "Japan", "Korea", "Philippines"], seed=seed)
+    bot = GreedyBot(seed)
+    for _ in range(steps):
+        if g.is_over:
+            break
+        g.apply(bot.choose(g))
+    return g
+
+
+def people(g: Game) -> dict[str, SeatInfo]:
+    return {p: SeatInfo(p, "person", f"n{i}") for i, p in enumerate(g.players)}
+
+
+def test_public_table_never_holds_a_hand_or_hand_decisions():
+    for steps in range(0, 160, 7):
+        g = played(5, steps)
+        t = Table.public(g, decider=g.current_player)
+        assert t.hand_cards == ()
+        if g.phase in ("attack", "counter", "discard"):
+            assert t.legal == (), (steps, g.phase)  # a list of playable cards would tell the class the hand
+        with pytest.raises(PermissionError):
+            t.hand(g.players[0])
+
+
+def test_seat_table_text_mentions_only_its_own_cards():
+    g = played(9, 40)
+    while g.phase not in ("attack", "counter", "discard") or g.current_player not in g.players:
+        g.apply(GreedyBot(1).choose(g))
+    who = g.current_player
+    seats = people(g)
+    mine = Table.for_seat(g, who)
+    names = {c.name for c in hand_cards(mine, "en")}
+    assert names == {RULES.cards[k].name_en for k in g.hand(who)}
+    assert private_decision(mine, seats)
+    for other in g.players:
+        if other != who:
+            theirs = Table.for_seat(g, other)
+            assert theirs.legal == ()
+            assert {c.key for c in hand_cards(theirs, "en")} == set(g.hand(other))
+
+
+def test_banner_on_devices_and_curtain():
+    g = Game.new(["Taiwan", "Japan", "Korea"], seed=2)
+    seats = {"Taiwan": SeatInfo("Taiwan", "person", "王小明"), "Japan": SeatInfo("Japan", "greedy"),
+             "Korea": SeatInfo("Korea", "person")}
+    b = banner(Table.public(g), seats, "zh-TW", devices=True)
+    assert "王小明" in b.headline and "自己的裝置" in b.detail and b.person
+    assert [grp.key for grp in action_groups(Table.for_seat(g, "Taiwan"), seats, "en")] == ["place"]
+
+
+def test_pacer_never_lets_the_log_run_ahead_of_the_animation():
+    """With an event loop, each sentence appears only after its event is on screen."""
+    g = Game.new(["Taiwan", "Japan", "Korea"], seed=4)
+    for a in ("place 8,8", "place 11,7", "place 14,9"):
+        g.apply(a)
+    before = len(g.events)
+    g.apply("aim T1")
+    events = g.events[before:]
+    assert any(isinstance(e, ev.DirectionRolled) for e in events)
+
+    from typhoon_edu.ui.board import BoardView
+    from typhoon_edu.ui.compass_ring import CompassRing
+
+    stage = Stage(lang="en", board=BoardView(cell=16, controls=False), ring=CompassRing(size=120), die=BigDie())
+    rolled = next(e for e in events if isinstance(e, ev.DirectionRolled))
+    sentence = i18n.narrate(rolled, "en", RULES)
+    seen: list[tuple[bool, bool, str]] = []  # (its sentence in the log, ring still turning, "now" line)
+
+    async def play() -> None:
+        pacer = Pacer(stage, speed=lambda: 4.0)
+        pacer.push(events)
+        while not pacer.idle:
+            ring = stage.ring.player
+            seen.append((sentence in stage.log_texts(), ring is not None and not ring.done,
+                         stage.now.value if stage.now else ""))
+            await asyncio.sleep(0.01)
+
+    stage.now = __import__("ipywidgets").HTML()
+    asyncio.run(play())
+    narrated = [e for e in events if i18n.in_log(e)]
+    assert len(stage.lines) == len(narrated)
+    assert any(turning for _, turning, _ in seen), "the ring never animated: the test saw nothing"
+    assert not any(logged and turning for logged, turning, _ in seen), "a sentence came before its animation ended"
+    assert not any(turning and "moving" in now for _, turning, now in seen)
+
+
+def test_crowded_board_labels_do_not_overlap_and_zone_labels_stay_on_top():
+    storms = tuple(TyphoonView(i + 1, cell, 1 + i % 5, "NNW") for i, cell in
+                   enumerate([(11, 7), (12, 7), (11, 8), (12, 8), (14, 9), (15, 9), (8, 8), (9, 9)]))
+    shapes = dynamic_scene(RULES, BoardState(typhoons=storms), "en", 48)
+    labels = [s for s in shapes if s.role == "level-label"]
+    boxes = []
+    for s in labels:
+        width = len(s.text) * s.size * 0.58
+        top = s.y if s.baseline == "top" else s.y - s.size * 1.15
+        boxes.append((s.x - width / 2, top, s.x + width / 2, top + s.size * 1.15))
+    for a, b in itertools.combinations(boxes, 2):
+        assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
+    badges = [s for s in shapes if s.role == "level-badge" and getattr(s, "text", None)]
+    assert sorted(int(s.text) for s in badges) == sorted(t.level for t in storms)
+    tops = [s for s in shapes if s.role == "zone-label-top"]
+    assert len(tops) == 3 and shapes.index(tops[0]) > max(shapes.index(s) for s in shapes if s.role == "eye")
+
+
+def test_big_die_shows_every_face_and_refuses_others():
+    die = BigDie(lang="zh-TW")
+    for face in range(1, 7):
+        assert die.roll(face, "move", 3) > 0
+        assert f'data-face="{face}"' in die.value and die_svg(face).count("<circle") == face
+    assert die.caption == "T3 移動：骰出 6 點。"
+    with pytest.raises(ValueError, match="1 to 6"):
+        die.roll(7)
+
+
+def test_decision_panel_buttons_act_and_failures_reach_the_person():
+    g = Game.new(["Taiwan", "Japan", "Korea"], seed=2)
+    for a in ("place 8,8", "place 11,7", "place 14,9"):
+        g.apply(a)
+    problems = Problems(lambda: "en")
+    chosen = []
+    panel = DecisionPanel(problems, on_action=chosen.append)
+    panel.render(Table.for_seat(g, "Taiwan"), people(g), "en")
+    buttons = panel.buttons()
+    assert [b.description for b in buttons] == ["T1", "T2", "T3"]
+    buttons[1].click()
+    assert [a.notation for a in chosen] == ["aim T2"]
+    panel.on_action = lambda a: 1 / 0
+    buttons[0].click()
+    assert "division by zero" in problems.message
+
+
+def test_hp_panel_and_join_card_escape_names():
+    seats = {"Taiwan": SeatInfo("Taiwan", "person", "<b>x</b>")}
+    assert "<b>x</b>" not in hp_panel_html(RULES, {"Taiwan": 3}, seats, "en")
+    card = join_card_html(region="Taiwan", label="<i>", url="http://127.0.0.1:1/?seat=a'b", short_url="h",
+                          code="K7Q2M", lang="en", joined=True)
+    assert "<i>" not in card and "a'b" not in card and "<svg" not in card  # joined: no QR code

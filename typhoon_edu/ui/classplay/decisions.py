@@ -1,0 +1,158 @@
+"""The decision panel: one seat's hand and the buttons for its pending decision.
+
+It draws a :class:`~typhoon_edu.ui.classplay.table.Table` (a seat's own view, or the projector's
+public one) and reports what the person chose through ``on_action(action)``; a card whose target
+is a cell is chosen first (``pending_card``) and then played by a tap on a highlighted map cell.
+Every button goes through the view's :class:`~typhoon_edu.ui.guard.Problems`, so a failure is
+told to the person.
+
+>>> from typhoon_edu import Game
+>>> from typhoon_edu.ui.guard import Problems
+>>> from typhoon_edu.ui.classplay.model import SeatInfo
+>>> from typhoon_edu.ui.classplay.table import Table
+>>> g = Game.new(["Taiwan", "Japan", "Korea"], seed=2)
+>>> seats = {p: SeatInfo(p, "person") for p in g.players}
+>>> chosen = []
+>>> panel = DecisionPanel(Problems(lambda: "en"), on_action=chosen.append)
+>>> panel.render(Table.for_seat(g, "Korea"), seats, "en")  # not Korea's decision: nothing to press
+>>> panel.buttons()
+[]
+>>> panel.render(Table.for_seat(g, "Taiwan"), seats, "en")
+>>> panel.cell_action((8, 8)).notation
+'place 8,8'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+
+from ... import i18n
+from ...engine.actions import Action
+from ..dashboard_model import ActionGroup, d
+from ..guard import Problems
+from .model import Seats, action_groups, hand_cards
+from .table import Table
+
+
+class DecisionPanel(widgets.VBox):
+    """The hand (when the table has one) and the pending decision's buttons."""
+
+    def __init__(self, problems: Problems, on_action: Callable[[Action], Any],
+                 on_pick: Callable[[str | None], Any] | None = None, show_hand: bool = True, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.add_class("typhoon-decisions")
+        self.problems = problems
+        self.on_action = on_action
+        self.on_pick = on_pick
+        self.show_hand = show_hand
+        self.pending_card: str | None = None
+        self.table: Table | None = None
+        self.hand_html = widgets.HTML()
+        self.hand_html.add_class("typhoon-hand")
+        self.groups = widgets.VBox()
+        self.groups.add_class("typhoon-actions")
+        self.children = [self.groups, self.hand_html]
+        self._shape: tuple[Any, ...] | None = None
+        self._buttons: list[widgets.Button] = []
+
+    # ------------------------------------------------------------------ drawing
+    def render(self, table: Table, seats: Seats, lang: str, *, busy: bool = False, note: str = "") -> None:
+        """Show ``table``'s decision (nothing while ``busy``: the storms are still moving)."""
+        if self.table is None or table.seq != self.table.seq or table.current_player != self.table.current_player:
+            if self.pending_card is not None and not any(a.card == self.pending_card for a in table.legal):
+                self.pending_card = None
+        self.table = table
+        shape = (table.seq, table.current_player, table.phase, lang, busy, self.pending_card, note, tuple(table.legal),
+                 table.hand_cards)
+        if shape == self._shape:
+            return
+        self._shape = shape
+        for b in self._buttons:
+            b.close()
+        self._buttons = []
+        rows: list[widgets.Widget] = []
+        if note:
+            rows.append(widgets.HTML(f"<div class='typhoon-wait'><i>{escape(note)}</i></div>"))
+        if not busy:
+            for group in action_groups(table, seats, lang):
+                rows.append(self._group_widget(group, lang))
+        self.groups.children = rows
+        self.hand_html.value = self._hand_html(table, lang) if self.show_hand else ""
+
+    def buttons(self) -> list[widgets.Button]:
+        """The buttons shown now (for tests)."""
+        return list(self._buttons)
+
+    def cell_action(self, cell: tuple[int, int]) -> Action | None:
+        """The legal action a tap on ``cell`` means now: placing a storm, or the chosen card's cell."""
+        if self.table is None:
+            return None
+        for a in self.table.legal:
+            if a.cell == tuple(cell) and (a.kind == "place" or (a.kind == "play" and a.card == self.pending_card)):
+                return a
+        return None
+
+    def highlight_cells(self) -> list[tuple[int, int]]:
+        """The cells a tap may choose now."""
+        if self.table is None:
+            return []
+        return [a.cell for a in self.table.legal if a.cell is not None
+                and (a.kind == "place" or (a.kind == "play" and a.card == self.pending_card))]
+
+    # ------------------------------------------------------------------ parts
+    def _button(self, css: list[str], style: str, label: str, fn: Callable[[], Any]) -> widgets.Button:
+        b = widgets.Button(description=label, button_style=style, layout=widgets.Layout(width="auto", height="auto"))
+        for c in css:
+            b.add_class(c)
+        self.problems.on_click(b, lambda _b: fn(), where=f"button {label!r}")
+        self._buttons.append(b)
+        return b
+
+    def _group_widget(self, group: ActionGroup, lang: str) -> widgets.Widget:
+        head = f"<div class='typhoon-group-title'><b>{escape(group.title)}</b></div>"
+        if group.text:
+            head += f"<div class='typhoon-group-text'>{escape(group.text)}</div>"
+        parts: list[widgets.Widget] = [widgets.HTML(head)]
+        if group.map_pick:
+            card = group.key.removeprefix("card:")
+            if group.key == "place" or self.pending_card == card:
+                parts.append(widgets.HTML(f"<b class='typhoon-tap-map'>→ {escape(d('game.click_map', lang))}</b>"))
+            else:
+                parts.append(self._button(["typhoon-act", f"typhoon-pick-{group.key.replace(':', '-')}"], "info",
+                                          d("game.pick_cell", lang), lambda k=card: self._pick(k)))
+        else:
+            row = [self._button(["typhoon-act", c.css], "primary" if group.key != "pass" else "", c.label,
+                                lambda a=c.action: self.on_action(a)) for c in group.choices]
+            parts.append(widgets.HBox(row, layout=widgets.Layout(flex_flow="row wrap")))
+        box = widgets.VBox(parts)
+        box.add_class("typhoon-group")
+        box.add_class(f"typhoon-group-{group.key.replace(':', '-')}")
+        return box
+
+    def _pick(self, card: str) -> None:
+        self.pending_card = card
+        self._shape = None
+        if self.on_pick is not None:
+            self.on_pick(card)
+
+    def _hand_html(self, table: Table, lang: str) -> str:
+        cards = hand_cards(table, lang)
+        if table.you is None:
+            return ""
+        rules = table.rules
+        title = i18n.t("classplay.hand.title", lang, count=len(table.hand_cards),
+                       limit=rules.regions[table.you].size)
+        if not cards:
+            return f"<div class='typhoon-hand-title'><b>{escape(title)}</b></div>" \
+                   f"<div><i>{escape(i18n.t('classplay.hand.empty', lang))}</i></div>"
+        rows = []
+        for c in cards:
+            count = f" ×{c.count}" if c.count > 1 else ""
+            cls = "typhoon-card" + ("" if c.playable else " typhoon-card-off")
+            rows.append(f"<div class='{cls}' data-card='{escape(c.key)}'><b>{escape(c.name)}</b>{count} · "
+                        f"<i>{escape(c.timing)}</i><br><span>{escape(c.text)}</span></div>")
+        return f"<div class='typhoon-hand-title'><b>{escape(title)}</b></div>" + "".join(rows)

@@ -1,0 +1,43 @@
+"""The HP panel: every region's HP as a patterned bar, named with its player, the active one marked.
+
+>>> from typhoon_edu.engine.rules import load_rules
+>>> from typhoon_edu.ui.classplay.model import SeatInfo
+>>> rules = load_rules()
+>>> seats = {"Taiwan": SeatInfo("Taiwan", "person", "Mei"), "Japan": SeatInfo("Japan", "greedy")}
+>>> html = hp_panel_html(rules, {"Taiwan": 12, "Japan": 0}, seats, "en", active="Taiwan")
+>>> "Mei (Taiwan)" in html and "typhoon-active" in html and "typhoon-out" in html
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from html import escape
+from typing import TYPE_CHECKING
+
+from ... import i18n
+from ..hp_track import CSS_PATTERNS
+from .model import Seats, seat_label
+
+if TYPE_CHECKING:
+    from ...engine.rules import Rules
+
+
+def hp_panel_html(rules: Rules, hp: Mapping[str, int], seats: Seats, lang: str, active: str | None = None) -> str:
+    """The panel as HTML: one row per seat in seat order, bar colour + pattern + number (not colour alone)."""
+    rows = []
+    for key in seats:
+        region = rules.regions[key]
+        value = int(hp.get(key, region.hp))
+        pct = max(0.0, min(100.0, 100.0 * value / region.hp)) if region.hp else 0.0
+        fill = f"{CSS_PATTERNS.get(region.pattern, 'none')},{region.hex}"
+        text = i18n.t("hp.value", lang, hp=value, max=region.hp)
+        if value <= 0:
+            text = i18n.t("hp.out", lang)
+        cls = "typhoon-hp-row" + (" typhoon-active" if key == active else "") + (" typhoon-out" if value <= 0 else "")
+        name = seat_label(seats, key, lang)
+        rows.append(f"<div class='{cls}' data-region='{escape(key)}' data-hp='{value}'>"
+                    f"<span class='typhoon-hp-name' title='{escape(name)}'>{escape(name)}</span>"
+                    f"<span class='typhoon-hp-bar'><span class='typhoon-hp-fill' style='width:{pct:.1f}%;background:{fill}'>"
+                    f"</span></span><span class='typhoon-hp-value'>{escape(text)}</span></div>")
+    return "".join(rows)

@@ -1,0 +1,43 @@
+"""Join cards: a QR code, a link and the room code for each person seat, on the projector.
+
+A phone's camera opens the seat's own link (its device token in the query string); a device
+without a camera types the short address and the room code, then picks its seat. Every link is
+an ``<a class="typhoon-join-link" data-region="…">`` so that tests (and people) can follow it.
+
+>>> card = join_card_html(region="Taiwan", label="Mei · Taiwan", url="http://127.0.0.1:8866/?seat=abc",
+...                       short_url="127.0.0.1:8866", code="K7Q2M", lang="en", joined=False)
+>>> 'class="typhoon-join-link"' in card and 'data-region="Taiwan"' in card and "<svg" in card
+True
+>>> qr_svg("http://x/?seat=1").startswith("<svg")
+True
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from html import escape
+
+from ... import i18n
+
+
+@lru_cache(maxsize=64)
+def qr_svg(url: str, scale: int = 4) -> str:
+    """An inline SVG QR code for ``url`` (segno; error correction M, so a projected code still scans)."""
+    import segno
+
+    return segno.make(url, error="m", micro=False).svg_inline(scale=scale, border=2, dark="#0f172a", light="#ffffff")
+
+
+def join_card_html(*, region: str, label: str, url: str, short_url: str, code: str, lang: str,
+                   joined: bool, colour: str = "#0ea5e9", qr: bool = True) -> str:
+    """One seat's join card: its QR code, its link, and how to join by typing."""
+    state = i18n.t("classplay.join.joined" if joined else "classplay.join.waiting", lang)
+    typed = i18n.t("classplay.join.typed", lang, address=short_url, code=code)
+    code_svg = qr_svg(url) if qr and not joined else ""
+    return (f'<div class="typhoon-join-card{" typhoon-joined" if joined else ""}" data-region="{escape(region)}" '
+            f'style="border-color:{escape(colour)}">'
+            f'<div class="typhoon-join-head"><b>{escape(label)}</b> · <span>{escape(state)}</span></div>'
+            f'<div class="typhoon-join-qr">{code_svg}</div>'
+            f'<a class="typhoon-join-link" data-region="{escape(region)}" href="{escape(url)}" target="_blank" '
+            f'rel="noopener">{escape(i18n.t("classplay.join.open", lang))}</a>'
+            f'<div class="typhoon-join-typed">{escape(typed)}</div></div>')

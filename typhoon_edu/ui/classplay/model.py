@@ -1,0 +1,204 @@
+"""What the class-play views say, as plain data from a :class:`~typhoon_edu.ui.classplay.table.Table`.
+
+No widgets here, so every text is unit-tested: how a seat is named, the banner (who decides now
+and what to do), the legal actions grouped for buttons, the cards of a hand, the status line.
+The functions read only the table (the public state, plus one seat's own hand and decisions),
+so what they return for a seat's phone can never mention another seat's cards.
+
+>>> from typhoon_edu import Game
+>>> from typhoon_edu.ui.classplay.table import Table
+>>> g = Game.new(["Taiwan", "Japan", "Korea"], seed=2)
+>>> seats = {"Taiwan": SeatInfo("Taiwan", "person", "Mei"), "Japan": SeatInfo("Japan", "greedy"),
+...          "Korea": SeatInfo("Korea", "random")}
+>>> banner(Table.public(g), seats, "en").headline
+'Mei (Taiwan): place a tropical depression in a generation zone (one in each zone).'
+>>> [grp.key for grp in action_groups(Table.for_seat(g, "Taiwan"), seats, "en")]
+['place']
+>>> seat_label(seats, "Japan", "zh-TW")
+'日本（電腦・中等）'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ... import i18n
+from ...engine.actions import Action
+from ...engine.game import CHANCE
+from ...engine.rules import load_rules
+from ..dashboard_model import (
+    ActionGroup,
+    Banner,
+    Choice,
+    HandCard,
+    card_text,
+    d,
+    timing_name,
+)
+from .table import HAND_PHASES, Table
+
+#: Bot kinds by the level a teacher chooses (and back).
+BOT_LEVEL = {"random": "easy", "greedy": "medium", "mcts": "hard"}
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """A seat as every view may know it: its region, person or bot kind, a name, and whether a device holds it."""
+
+    region: str
+    kind: str = "person"  # person, random, greedy, mcts
+    name: str = ""
+    device: bool = False  # a phone or tablet has joined this seat
+
+    @property
+    def is_person(self) -> bool:
+        return self.kind == "person"
+
+
+Seats = Mapping[str, SeatInfo]
+
+
+def seat_label(seats: Seats, region: str, lang: str) -> str:
+    """``Mei (Taiwan)`` for a named person, ``Japan (computer, easy)`` for a bot."""
+    rules = load_rules()
+    rname = i18n.region_name(rules, region, lang)
+    seat = seats.get(region)
+    if seat is None or seat.is_person:
+        return d("label.person", lang, name=seat.name, region=rname) if seat is not None and seat.name else rname
+    return d("label.bot", lang, region=rname, level=d(f"bot.{BOT_LEVEL.get(seat.kind, 'easy')}", lang))
+
+
+def is_person(seats: Seats, region: str | None) -> bool:
+    seat = seats.get(region or "")
+    return seat is not None and seat.is_person
+
+
+def banner(table: Table, seats: Seats, lang: str, *, devices: bool = False) -> Banner:
+    """Who decides now and what to do; ``devices``: person seats decide on their own phones."""
+    if table.is_over:
+        names = i18n.join_names((seat_label(seats, w, lang) for w in table.winners), lang)
+        return Banner(d("banner.over", lang, winners=names), d("banner.over_detail", lang), None, False)
+    who = table.current_player
+    if who == CHANCE:
+        label = seat_label(seats, table.active, lang)
+        return Banner(i18n.t("prompt.die", lang, player=label), d("banner.die_detail", lang), CHANCE, True)
+    if who is None:
+        return Banner("", "", None, False)
+    label = seat_label(seats, who, lang)
+    if table.phase == "counter" and table.move_typhoon is not None:
+        head = i18n.t("prompt.counter", lang, player=label, typhoon=i18n.typhoon_label(table.move_typhoon, lang))
+    else:
+        head = i18n.t(f"prompt.{table.phase}", lang, player=label)
+    person = is_person(seats, who)
+    if not person:
+        detail = d("banner.bot_detail", lang, player=label)
+    elif devices:
+        detail = i18n.t("classplay.banner.on_device", lang, player=label)
+    elif table.phase in HAND_PHASES:
+        detail = i18n.t("classplay.banner.curtain", lang, player=label)
+    elif table.phase in ("setup_place", "refill"):
+        detail = d("banner.click_detail", lang)
+    else:
+        detail = d("banner.person_detail", lang)
+    return Banner(head, detail, who, person)
+
+
+def status_line(table: Table, seats: Seats, lang: str) -> str:
+    """Round, whose turn, the variant and the draw pile, in one line."""
+    total = 1 if table.variant == "advanced" else 3
+    return d("status", lang, round=min(table.round, total), rounds=total, player=seat_label(seats, table.active, lang),
+             variant=i18n.t(f"variant.{table.variant}", lang), deck=table.draw_pile_size)
+
+
+def target_label(action: Action, table: Table, lang: str) -> str:
+    """The short label of an action's target: ``T2 (moderate typhoon)``, ``T2 → NNW``, ``(8, 9)`` or "Play it"."""
+    rules = table.rules
+    if action.typhoon is not None and action.direction is not None:
+        return d("target.typhoon_dir", lang, typhoon=i18n.typhoon_label(action.typhoon, lang),
+                 direction=i18n.direction_name(rules, action.direction, lang), key=action.direction)
+    if action.typhoon is not None:
+        try:
+            ty = table.typhoon(action.typhoon)
+        except KeyError:
+            return i18n.typhoon_label(action.typhoon, lang)
+        return d("target.typhoon", lang, typhoon=i18n.typhoon_label(ty.id, lang),
+                 level=i18n.level_name(rules, ty.level, lang))
+    if action.cell is not None:
+        return i18n.cell_label(action.cell, lang)
+    if action.direction is not None:
+        return d("target.direction", lang, direction=i18n.direction_name(rules, action.direction, lang),
+                 key=action.direction)
+    return d("target.none", lang)
+
+
+def action_groups(table: Table, seats: Seats, lang: str) -> list[ActionGroup]:
+    """The table's legal actions, grouped for buttons (empty when this view decides nothing now)."""
+    from ...describe import describe_action
+
+    who = table.current_player
+    legal = table.legal_actions()
+    if who is None or who == CHANCE or not legal or not is_person(seats, who):
+        return []
+    rules = table.rules
+    game = table  # describe_action asks the table the same questions it would ask a game
+    phase = table.phase
+    if phase in ("setup_place", "refill"):
+        return [ActionGroup("place", d("group.place", lang), d("group.place_text", lang),
+                            tuple(Choice(a, i18n.cell_label(a.cell, lang)) for a in legal), map_pick=True)]
+    if phase == "setup_aim":
+        return [ActionGroup("aim", d("group.aim", lang), d("group.aim_text", lang),
+                            tuple(Choice(a, i18n.typhoon_label(a.typhoon, lang)) for a in legal))]
+    if phase == "move_choose":
+        return [ActionGroup("move", d("group.move", lang), d("group.move_text", lang),
+                            tuple(Choice(a, describe_action(a, game, lang)) for a in legal))]  # type: ignore[arg-type]
+    if phase == "discard":
+        limit = rules.regions[who].size
+        return [ActionGroup("discard", d("group.discard", lang), d("group.discard_text", lang, limit=limit),
+                            tuple(Choice(a, i18n.card_name(rules, a.card or "", lang)) for a in legal), needs_hand=True)]
+    groups: list[ActionGroup] = []
+    by_card: dict[str, list[Action]] = {}
+    region_acts: list[Action] = []
+    passes: list[Action] = []
+    for a in legal:
+        if a.kind == "play":
+            by_card.setdefault(a.card or "", []).append(a)
+        elif a.kind == "region":
+            region_acts.append(a)
+        else:
+            passes.append(a)
+    for key, acts in by_card.items():
+        groups.append(ActionGroup(f"card:{key}", i18n.card_name(rules, key, lang), card_text(rules, key, who, lang),
+                                  tuple(Choice(a, target_label(a, table, lang)) for a in acts),
+                                  map_pick=all(a.cell is not None for a in acts), needs_hand=True))
+    if region_acts:
+        ability = rules.regions[who].ability
+        groups.append(ActionGroup("region", d("group.region", lang, ability=i18n.ability_name(rules, ability.key, lang)),
+                                  card_text(rules, ability.key, who, lang),
+                                  tuple(Choice(a, target_label(a, table, lang)) for a in region_acts),
+                                  map_pick=all(a.cell is not None for a in region_acts), needs_hand=True))
+    if passes:
+        groups.append(ActionGroup("pass", d("group.pass", lang), "",
+                                  tuple(Choice(a, describe_action(a, game, lang)) for a in passes)))  # type: ignore[arg-type]
+    return groups
+
+
+def hand_cards(table: Table, lang: str) -> list[HandCard]:
+    """The cards of the table's own hand (a seat's phone, or the curtain on one computer)."""
+    if table.you is None:
+        return []
+    rules = table.rules
+    playable = {a.card for a in table.legal if a.kind == "play"}
+    counts = Counter(table.hand_cards)
+    return [HandCard(k, n, i18n.card_name(rules, k, lang), timing_name(rules, k, lang),
+                     card_text(rules, k, table.you, lang), k in playable) for k, n in sorted(counts.items())]
+
+
+def private_decision(table: Table, seats: Seats) -> bool:
+    """Whether the pending decision is a person's choice with their own hand (attack, counter, discard).
+
+    Even a choice with nothing to play is private: a "pass" alone would tell the class that the hand
+    holds no counter card.
+    """
+    return is_person(seats, table.current_player) and table.phase in HAND_PHASES

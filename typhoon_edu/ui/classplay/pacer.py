@@ -1,0 +1,252 @@
+"""Play the engine's events on a stage, one at a time, so that nothing runs ahead of the animation.
+
+A *stage* is what a view shows: the board, the compass ring, the big die, the HP panel, the log
+and a "what happens now" line, each optional. :class:`Pacer` takes batches of events (one batch
+per decision, from whichever device made it) and plays them in order: a die roll tumbles the
+die, a direction roll turns the ring, a step moves the storm; only when an event has been shown
+does its sentence enter the log. "What happens now" names the animation that is playing, so
+"T2 is moving" never shows while the compass ring is still turning.
+
+Without a running event loop (tests, scripts) or at speed 0, a batch is shown at once, in the
+same order, with the same log lines:
+
+>>> from typhoon_edu.engine import events as ev
+>>> stage = Stage(lang="en")
+>>> pacer = Pacer(stage, speed=lambda: 1.0)
+>>> pacer.push([ev.TyphoonPlaced(typhoon=1, cell=(8, 8), level=1, by="Taiwan"),
+...             ev.DieRolled(face=3, purpose="direction", typhoon=1),
+...             ev.DirectionRolled(typhoon=1, start="N", face=3, stop="E")])
+>>> pacer.idle, stage.log_texts()[:2]
+(True, ['The compass indicator moves 3 stops clockwise, from north to east, so T1 heads east.', 'Taiwan placed T1, a tropical depression, at (8, 8).'])
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+
+from ... import i18n
+from ...engine import events as ev
+from ..state import BoardState, apply_event
+
+if TYPE_CHECKING:
+    from ...engine.rules import Rules
+    from ..board import BoardView
+    from ..compass_ring import CompassRing
+    from .bigdie import BigDie
+
+log = logging.getLogger("typhoon_edu.ui")
+
+#: Seconds a board change stays before the next, at speed 1 (as the lesson boards).
+STEP_SECONDS = 0.45
+#: Log lines kept on screen.
+LOG_LIMIT = 80
+
+_LOG_STYLE = {
+    "TurnStarted": "typhoon-log-turn",
+    "RoundStarted": "typhoon-log-round",
+    "DamageDealt": "typhoon-log-damage",
+    "Eliminated": "typhoon-log-damage",
+    "GameOver": "typhoon-log-over",
+    "CounterWindow": "typhoon-log-counter",
+    "CardPlayed": "typhoon-log-card",
+    "AbilityUsed": "typhoon-log-card",
+}
+
+
+@dataclass
+class Stage:
+    """The parts of a view that events animate; any may be missing (``None``)."""
+
+    lang: str = "en"
+    rules: Rules | None = None
+    board: BoardView | None = None
+    ring: CompassRing | None = None
+    die: BigDie | None = None
+    hp: Callable[[dict[str, int]], None] | None = None  # called with the HP after a damage or heal
+    now: widgets.HTML | None = None  # "what happens now"
+    log: widgets.HTML | None = None
+    lines: list[tuple[str, str]] = field(default_factory=list)  # (event kind, sentence), newest first
+    hp_now: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.rules is None:
+            from ...engine.rules import load_rules
+
+            self.rules = load_rules()
+
+    def log_texts(self) -> list[str]:
+        """The log's sentences, newest first."""
+        return [text for _kind, text in self.lines]
+
+    def add_line(self, event: ev.Event) -> None:
+        if not i18n.in_log(event):
+            return
+        try:
+            text = i18n.narrate(event, self.lang, self.rules)
+        except KeyError:  # an event kind this catalog has no sentence for
+            return
+        self.lines.insert(0, (event.kind, text))
+        del self.lines[LOG_LIMIT:]
+        self.render_log()
+
+    def render_log(self) -> None:
+        if self.log is not None:
+            self.log.value = "".join(f"<div class='{_LOG_STYLE.get(kind, 'typhoon-log-line')}'>{escape(text)}</div>"
+                                     for kind, text in self.lines)
+
+    def set_now(self, key: str = "", **fmt: Any) -> None:
+        if self.now is not None:
+            text = i18n.t(f"classplay.now.{key}", self.lang, **fmt) if key else ""
+            self.now.value = f"<div class='typhoon-now-text'>{escape(text)}</div>" if text else ""
+
+
+class Pacer:
+    """Plays event batches on a :class:`Stage` in order; ``speed()`` is read before every wait."""
+
+    def __init__(self, stage: Stage, speed: Callable[[], float], on_idle: Callable[[], None] | None = None) -> None:
+        self.stage = stage
+        self.speed = speed
+        self.on_idle = on_idle
+        self._queue: list[list[ev.Event]] = []
+        self._task: asyncio.Task[None] | None = None
+        self._skip = False
+
+    @property
+    def idle(self) -> bool:
+        """Whether every pushed event has been shown."""
+        return not self._queue and (self._task is None or self._task.done())
+
+    def push(self, events: Sequence[ev.Event]) -> None:
+        """Queue one batch; it plays after those before it (at once without an event loop)."""
+        if not events:
+            return
+        self._queue.append(list(events))
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is None or self.speed() <= 0:
+            if self._task is None or self._task.done():
+                self._drain_now()
+            return
+        if self._task is None or self._task.done():
+            self._task = loop.create_task(self._run())
+
+    def skip(self) -> None:
+        """Show everything queued at once (the Skip button)."""
+        self._skip = True
+
+    def cancel(self) -> None:
+        """Drop what is queued (a new game or a resync replaces it)."""
+        self._queue.clear()
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        self._task = None
+        self.stage.set_now()
+
+    # ------------------------------------------------------------------ playing
+    def _drain_now(self) -> None:
+        while self._queue:
+            for event in self._queue.pop(0):
+                self._show(event, animate=False)
+                self.stage.add_line(event)
+        self.stage.set_now()
+        self._idle()
+
+    async def _run(self) -> None:
+        try:
+            while self._queue:
+                for event in self._queue.pop(0):
+                    wait = self._show(event, animate=not self._skip)
+                    later = isinstance(event, _TOLD_AFTER)
+                    if not later:
+                        self.stage.add_line(event)  # a step: the storm is already where the sentence says
+                    if wait > 0:
+                        await self._sleep(wait)
+                    if later:
+                        self.stage.add_line(event)  # a roll: told once the die or the ring has stopped
+            self._skip = False
+            self.stage.set_now()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a broken animation must not stop the game: show the state as it is
+            log.exception("an animation failed; the view shows the game as it is now")
+            self._queue.clear()
+        self._idle()
+
+    async def _sleep(self, seconds: float) -> None:
+        end = asyncio.get_running_loop().time() + seconds
+        while not self._skip:
+            left = end - asyncio.get_running_loop().time()
+            if left <= 0:
+                return
+            await asyncio.sleep(min(left, 0.05))
+
+    def _idle(self) -> None:
+        if self.on_idle is not None:
+            self.on_idle()
+
+    def _show(self, event: ev.Event, animate: bool) -> float:
+        """Show one event; returns how long to wait before the next."""
+        stage = self.stage
+        speed = self.speed() if animate else 0.0
+        wait = 0.0
+        if isinstance(event, ev.DieRolled):
+            if stage.die is not None:
+                stage.set_now(f"roll_{event.purpose}", typhoon=i18n.typhoon_label(event.typhoon, stage.lang))
+                wait = stage.die.roll(event.face, event.purpose, event.typhoon, speed=speed)
+        elif isinstance(event, ev.DirectionRolled):
+            if stage.ring is not None:
+                stage.set_now("ring", typhoon=i18n.typhoon_label(event.typhoon, stage.lang))
+                if stage.ring.stop != event.start:
+                    stage.ring.set_stop(event.start)
+                stage.ring.roll(event.face, speed=speed if speed > 0 else 0)
+                if speed > 0:
+                    from ..compass_ring import SECONDS_PER_STOP
+
+                    wait = (event.face + 1) * SECONDS_PER_STOP / speed
+                else:
+                    assert stage.ring.player is not None
+                    stage.ring.player.skip()
+        elif isinstance(event, ev.MoveStarted):
+            stage.set_now("moving", typhoon=i18n.typhoon_label(event.typhoon, stage.lang), steps=event.steps)
+        elif isinstance(event, ev.CounterWindow):
+            stage.set_now("counter", typhoon=i18n.typhoon_label(event.typhoon, stage.lang))
+        elif isinstance(event, (ev.DamageDealt, ev.Healed)):
+            stage.hp_now[event.player] = event.hp
+            if stage.hp is not None:
+                stage.hp(dict(stage.hp_now))
+        if stage.board is not None:
+            before = stage.board.state
+            after = apply_event(before, event)
+            if after != before:
+                stage.board.show(after)
+                if speed > 0:
+                    wait = max(wait, STEP_SECONDS / speed)
+        return wait
+
+
+#: Events whose sentence waits for the end of their animation (the die lands, the ring stops).
+_TOLD_AFTER = (ev.DieRolled, ev.DirectionRolled)
+
+
+def board_state_of(typhoons: Sequence[Any]) -> BoardState:
+    """A board state from typhoon records (``id``, ``eye``, ``level``, ``direction``), as an observation lists them.
+
+    >>> board_state_of([{"id": 2, "eye": [8, 9], "level": 3, "direction": "NNW"}]).typhoon(2).eye
+    (8, 9)
+    """
+    from ..state import TyphoonView
+
+    views = []
+    for t in typhoons:
+        get = t.get if isinstance(t, dict) else lambda k, t=t: getattr(t, k)
+        views.append(TyphoonView(int(get("id")), tuple(get("eye")), int(get("level")), get("direction")))
+    return BoardState(typhoons=tuple(views))

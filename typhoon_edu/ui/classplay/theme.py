@@ -1,0 +1,137 @@
+"""The class-play style sheet: a projector page that fits the screen, a phone page, the curtain.
+
+The projector page is fixed to the browser window (``.typhoon-fullscreen``) and laid out as a
+board column and a side column, both as tall as the window: the board's canvas is scaled by CSS
+to the height left under the header (ipycanvas maps clicks back to canvas pixels, so a scaled
+board still answers clicks on the right cell), and only the log scrolls, inside its own box.
+Sizes are in ``rem``/``vh`` so that the same page fits 1920×1080 and 1366×768; the browser tests
+measure the boxes. The phone page (``.typhoon-seat``) is one column, 390 px wide and up.
+"""
+
+from __future__ import annotations
+
+from .bigdie import DIE_CSS
+
+#: Projector header + banner height the board leaves room for (the browser tests check the fit).
+_TOP = "8.6rem"
+
+CSS = """
+<style>
+.typhoon-app { --jp-widgets-font-size: 15px; --jp-widgets-inline-height: 32px; --jp-widgets-inline-label-width: 9em;
+  font-size: 15px; color: #0f172a; box-sizing: border-box; }
+.typhoon-app * { box-sizing: border-box; }
+.typhoon-app .widget-button, .typhoon-app .jupyter-button { height: auto; min-height: var(--jp-widgets-inline-height);
+  white-space: normal; line-height: 1.25; padding: 4px 12px; }
+.typhoon-app .widget-toggle-buttons .widget-toggle-button { width: auto; min-width: 5em; }
+.typhoon-app .widget-hbox { gap: .5em; }
+.typhoon-app .typhoon-big-button { font-size: 1.25em; min-height: 2.6em; font-weight: bold; }
+.typhoon-app .typhoon-act { margin: 2px 4px 2px 0; }
+.typhoon-app .typhoon-group { border: 2px solid #cbd5e1; border-radius: 8px; padding: 4px 8px; margin: 3px 0;
+  background: #f8fafc; }
+.typhoon-app .typhoon-panel { border: 1px solid #e2e8f0; border-radius: 8px; padding: 4px 8px; }
+.typhoon-app .widget-dropdown > select { min-width: 0; }
+.typhoon-app .typhoon-start-select select { width: auto; min-width: 22em; }
+.typhoon-problem-text { background: #fef2f2; border: 2px solid #b91c1c; color: #7f1d1d; border-radius: 8px;
+  padding: .35em .7em; font-weight: bold; }
+.typhoon-message-ok { color: #15803d; font-weight: bold; }
+.typhoon-message-error { color: #b91c1c; font-weight: bold; }
+
+/* ---- the projector: fixed to the window, nothing scrolls but the log ---- */
+.typhoon-fullscreen { position: fixed; inset: 0; z-index: 50; background: #ffffff; overflow: hidden;
+  padding: .4rem .7rem; display: flex; flex-direction: column; }
+.typhoon-fullscreen > .widget-html:first-child { display: none; }
+.typhoon-header { display: flex; align-items: center; justify-content: space-between; flex-wrap: nowrap; gap: .6rem;
+  border-bottom: 3px solid #0ea5e9; padding-bottom: .2rem; flex: 0 0 auto; }
+.typhoon-title .widget-html-content { font-size: 1.45rem; font-weight: bold; white-space: nowrap; }
+.typhoon-room-code .widget-html-content { font-size: 1.25rem; white-space: nowrap; }
+.typhoon-room-chip { background: #0f172a; color: #fff; border-radius: 6px; padding: .05em .5em; letter-spacing: .12em;
+  font-family: ui-monospace, monospace; font-weight: bold; }
+.typhoon-status { min-width: 0; flex: 1 1 auto; }
+.typhoon-status .widget-html-content { color: #334155; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.typhoon-header > .widget-hbox { flex-wrap: nowrap !important; }
+.typhoon-header .typhoon-lang .widget-toggle-button { min-width: 4.5em !important; }
+.typhoon-header .widget-toggle-buttons { flex-wrap: nowrap; display: flex; }
+.typhoon-banner-box { flex: 0 0 auto; }
+.typhoon-fullscreen > .widget-box { flex: 1 1 auto; min-height: 0; }
+.typhoon-projector-game { min-height: 0; }
+.typhoon-header > .widget-hbox:last-child { flex: 0 0 auto; }
+.typhoon-banner { border-radius: 6px; padding: .25em .8em; margin: .25rem 0; border-left: 10px solid #64748b;
+  background: #e2e8f0; }
+.typhoon-banner.typhoon-banner-person { background: #fde68a; border-left-color: #d97706; }
+.typhoon-banner-head { font-size: 1.45rem; font-weight: bold; line-height: 1.25; }
+.typhoon-banner-detail { font-size: 1.02rem; }
+.typhoon-stage { flex: 1 1 auto; min-height: 0; display: flex; flex-wrap: nowrap; gap: .8rem; }
+.typhoon-board-col { flex: 0 1 auto; min-width: 0; display: flex; flex-direction: column; align-items: flex-start; }
+.typhoon-projector .typhoon-board { width: auto !important; }
+.typhoon-projector .typhoon-board canvas { width: auto !important; height: calc(100vh - """ + _TOP + """ - 2.6rem) !important;
+  max-width: 62vw !important; max-height: none; object-fit: contain; }
+.typhoon-board-controls { flex: 0 0 auto; }
+.typhoon-side { flex: 1 1 0; min-width: 20rem; display: flex; flex-direction: column; gap: .3rem; min-height: 0;
+  overflow: hidden; }
+.typhoon-side > * { flex: 0 0 auto; }
+.typhoon-hp-panel .widget-html-content { font-size: .98rem; }
+.typhoon-hp-row { display: flex; align-items: center; gap: .5em; margin: .1em 0; }
+.typhoon-hp-name { flex: 0 0 11.5em; font-weight: bold; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.typhoon-hp-bar { flex: 1 1 auto; height: 1.15em; border: 2px solid #0f172a; border-radius: 4px; background: #f8fafc;
+  position: relative; overflow: hidden; }
+.typhoon-hp-fill { position: absolute; left: 0; top: 0; bottom: 0; }
+.typhoon-hp-value { flex: 0 0 5.6em; font-variant-numeric: tabular-nums; font-weight: bold; text-align: right; }
+.typhoon-hp-row.typhoon-active .typhoon-hp-name::before { content: "▶ "; color: #d97706; }
+.typhoon-hp-row.typhoon-out .typhoon-hp-name { text-decoration: line-through; color: #64748b; }
+.typhoon-instruments { display: flex; align-items: center; gap: .6rem; }
+.typhoon-instruments .typhoon-compass { width: 17rem; flex: 0 0 17rem; }
+.typhoon-instruments .typhoon-compass canvas { width: 100% !important; height: auto !important; }
+.typhoon-instruments .typhoon-compass .widget-html-content { font-size: .85rem; line-height: 1.2; }
+.typhoon-bigdie { flex: 1 1 auto; }
+.typhoon-bigdie .typhoon-die-svg { width: 6.5rem; height: 6.5rem; }
+.typhoon-now .widget-html-content { min-height: 1.6em; }
+.typhoon-now-text { font-size: 1.1rem; font-weight: bold; color: #1d4ed8; }
+.typhoon-actions { overflow-y: auto; min-height: 0; flex: 0 1 auto !important; }
+.typhoon-log-box { flex: 1 1 auto !important; min-height: 3rem; display: flex; flex-direction: column; }
+.typhoon-log { flex: 1 1 auto; min-height: 0; overflow-y: auto; border: 1px solid #cbd5e1; border-radius: 6px;
+  padding: 2px 8px; background: #ffffff; font-size: .95rem; }
+.typhoon-log-turn { font-weight: bold; border-top: 1px solid #cbd5e1; padding-top: 2px; margin-top: 2px; }
+.typhoon-log-round { font-weight: bold; color: #1d4ed8; }
+.typhoon-log-damage { color: #b91c1c; }
+.typhoon-log-over { color: #15803d; font-weight: bold; }
+.typhoon-log-counter { color: #7c2d12; font-weight: bold; }
+.typhoon-log-card { color: #6d28d9; }
+@media (min-width: 1700px) {
+  .typhoon-app { --jp-widgets-font-size: 18px; --jp-widgets-inline-height: 38px; font-size: 18px; }
+  .typhoon-instruments .typhoon-compass { width: 21rem; flex-basis: 21rem; }
+  .typhoon-bigdie .typhoon-die-svg { width: 8.5rem; height: 8.5rem; }
+}
+
+/* ---- the teacher's drawer (over the side column, so the layout never changes) ---- */
+.typhoon-teacher { position: fixed; top: 3.2rem; right: .7rem; width: min(34rem, 96vw); max-height: calc(100vh - 4rem);
+  overflow-y: auto; z-index: 70; background: #f8fafc; border: 3px solid #0f172a; border-radius: 10px; padding: .5rem .8rem;
+  box-shadow: 0 10px 30px rgba(15,23,42,.35); }
+
+/* ---- joining: the lobby's cards ---- */
+.typhoon-join-grid .widget-html-content { display: flex; flex-wrap: wrap; gap: .8rem; }
+.typhoon-join-card { border: 4px solid #0ea5e9; border-radius: 12px; padding: .5rem .7rem; width: 16.5rem; background: #fff; }
+.typhoon-join-card.typhoon-joined { opacity: .7; border-style: dashed; }
+.typhoon-join-head { font-size: 1.1rem; margin-bottom: .2rem; }
+.typhoon-join-qr svg { width: 100%; height: auto; }
+.typhoon-join-typed { font-size: .85rem; color: #334155; }
+.typhoon-join-link { font-weight: bold; }
+
+/* ---- one computer: the curtain between players ---- */
+.typhoon-curtain { position: fixed; inset: 0; z-index: 90; background: #0f172a; display: flex; align-items: center;
+  justify-content: center; }
+.typhoon-curtain .typhoon-curtain-button, .typhoon-curtain .typhoon-curtain-button button { font-size: 2.2rem !important;
+  min-height: 6rem; padding: 1rem 2rem; max-width: 90vw; }
+.typhoon-private { position: fixed; inset: 0; z-index: 80; background: #fffbeb; overflow-y: auto; padding: 1rem 2rem; }
+
+/* ---- a seat's phone or tablet ---- */
+.typhoon-seat { max-width: 48rem; margin: 0 auto; padding: .3rem; }
+.typhoon-seat .typhoon-seat-head .widget-html-content { font-size: 1.25rem; font-weight: bold; }
+.typhoon-seat .typhoon-board canvas { width: 100% !important; height: auto !important; }
+.typhoon-seat .typhoon-act button, .typhoon-seat .typhoon-act { min-height: 2.8rem; font-size: 1.05rem; }
+.typhoon-seat .widget-hbox { flex-wrap: wrap; }
+.typhoon-seat .typhoon-log { max-height: 12rem; }
+.typhoon-card { border: 2px solid #cbd5e1; border-radius: 8px; padding: .3em .6em; margin: .2em 0; background: #fff; }
+.typhoon-card.typhoon-card-off { opacity: .65; }
+""" + DIE_CSS + """
+</style>
+"""
