@@ -58,3 +58,25 @@ def test_success_returns_value_and_shows_nothing():
     problems = Problems(lambda: "en")
     assert problems.guard(lambda: 42)() == 42
     assert problems.message == "" and problems.widget.layout.display == "none"
+
+
+def test_board_and_die_widgets_report_failing_callbacks():
+    from typhoon_edu.ui.board import BoardView
+    from typhoon_edu.ui.die import DieWidget
+
+    board = BoardView(lang="zh-TW", cell=16)
+    board.on_cell_click(lambda cell: cell[5])  # a callback with a bug
+    top = board.canvas._canvases[-1]  # what ipycanvas calls when the browser reports a press
+    top._handle_frontend_event(top, {"event": "mouse_down", "x": 16 + 8 * 16 + 2, "y": 16 + 8 * 16 + 2}, [])
+    assert board.problems.message.startswith("發生錯誤") and board.problems.widget in board.children
+
+    die = DieWidget(lang="en", seed=1)
+    broken = lambda face: {}[face]  # noqa: E731
+    die.on_face(broken)
+    die.roll_button.click()
+    assert "Something went wrong" in die.problems.message
+    die.on_face(broken, remove=True)
+    faces = []
+    die.on_face(faces.append)
+    die.entry.value = "3"  # pressing Enter in the box
+    assert faces == [3] and die.entry.value == ""

@@ -31,6 +31,7 @@ from .. import i18n
 from .animation import FramePlayer
 from .canvas_ready import when_client_ready
 from .geometry import BoardGeometry, Cell
+from .guard import Problems
 from .painter import paint
 from .scene import Shape, dynamic_scene, path_cells, static_scene
 from .state import BoardState, PathPreview, TyphoonView, apply_event, typhoon_views
@@ -50,7 +51,8 @@ class BoardView(widgets.VBox):
     """
 
     def __init__(self, rules: Rules | None = None, lang: str = "en", cell: int = 48,
-                 state: BoardState | None = None, controls: bool = True, **kwargs: Any) -> None:
+                 state: BoardState | None = None, controls: bool = True, problems: Problems | None = None,
+                 **kwargs: Any) -> None:
         if rules is None:
             from ..engine.rules import load_rules
 
@@ -66,7 +68,10 @@ class BoardView(widgets.VBox):
         status = widgets.HTML(layout=widgets.Layout(min_height="1.6em"))
         bar = widgets.HBox([speed, skip], layout=widgets.Layout(width="100%", display="flex" if controls else "none"))
         kwargs.setdefault("layout", widgets.Layout(width="100%"))
-        super().__init__(children=[canvas, bar, status], **kwargs)
+        # a click whose callback fails is told here (or in the view's own area, when it passes one)
+        self.problems = problems if problems is not None else Problems(lambda: self.lang)
+        own = [self.problems.widget] if problems is None else []
+        super().__init__(children=[canvas, bar, status, *own], **kwargs)
         self.rules = rules
         self.lang = lang
         self.cell = cell
@@ -79,9 +84,9 @@ class BoardView(widgets.VBox):
         self.player: FramePlayer[tuple[BoardState, Any]] | None = None
         self._click_callbacks: list[Callable[[Cell], Any]] = []
         self._static: list[Shape] | None = None
-        skip.on_click(lambda _button: self.skip())
+        self.problems.on_click(skip, lambda _button: self.skip(), where="board: skip")
         when_client_ready(canvas, self.redraw)
-        canvas.on_mouse_down(self.click)
+        self.problems.on_mouse_down(canvas, self.click, where="board: click")
         self.redraw()
 
     # --- drawing -----------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from .. import i18n
+from .guard import Problems
 
 FACES = (1, 2, 3, 4, 5, 6)
 _PIPS = "⚀⚁⚂⚃⚄⚅"
@@ -71,7 +72,9 @@ class DieWidget(widgets.VBox):
         enter_button = widgets.Button(description=i18n.t("die.enter", lang), layout=widgets.Layout(width="auto"))
         typed = widgets.HBox([entry, enter_button], layout=widgets.Layout(display="flex" if allow_typed else "none"))
         message = widgets.HTML()
-        super().__init__(children=[face_view, widgets.HBox([roll_button]), typed, message], **kwargs)
+        self.problems = Problems(lambda: self.lang)
+        super().__init__(children=[face_view, widgets.HBox([roll_button]), typed, message, self.problems.widget],
+                         **kwargs)
         self.lang = lang
         self.rng = random.Random(seed)
         self.face: int | None = None
@@ -81,8 +84,11 @@ class DieWidget(widgets.VBox):
         self.enter_button = enter_button
         self.message = message
         self._callbacks: list[Callable[[int], Any]] = []
-        roll_button.on_click(lambda _b: self.roll())
-        enter_button.on_click(lambda _b: self.enter(self.entry.value))
+        self.problems.on_click(roll_button, lambda _b: self.roll(), where="die: roll")
+        self.problems.on_click(enter_button, lambda _b: self.enter(self.entry.value), where="die: enter")
+        # Enter in the box submits too (continuous_update=False: the value arrives on Enter)
+        self.problems.observe(entry, lambda c: self.enter(c["new"]) if str(c["new"]).strip() else None,
+                              where="die: box")
         self._show()
 
     def on_face(self, callback: Callable[[int], Any], remove: bool = False) -> None:
