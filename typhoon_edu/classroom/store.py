@@ -464,11 +464,14 @@ class RoomStore:
                     if notations:
                         conn.execute(sa.insert(ACTIONS), [
                             dict(room_id=rid, seq=i + 1, notation=n, by_seat=by, at=now) for i, n in enumerate(notations)])
-                    if import_source is not None:
+                    if import_source is not None:  # (a note that it was damaged before gives way)
+                        conn.execute(sa.delete(IMPORTS).where(IMPORTS.c.source == import_source,
+                                                              IMPORTS.c.ok == sa.false()))
                         conn.execute(sa.insert(IMPORTS).values(source=import_source, digest=import_digest, room_id=rid,
                                                                ok=True, kind="", error="", at=now))
             except sa_exc.IntegrityError as exc:
-                if import_source is not None and self.import_row(import_source) is not None:
+                done = self.import_row(import_source) if import_source is not None else None
+                if done is not None and done.ok:
                     raise KeyError(import_source) from None
                 if any(s.token_hash for s in seats) and "token" in str(exc.orig).lower():
                     raise _translate(exc, "create the room") from None
