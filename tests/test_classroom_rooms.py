@@ -600,6 +600,35 @@ def test_list_rooms_names_broken_rooms_and_keeps_the_others(store: RoomStore) ->
     assert Room.open(store, good.code).seq == 1
 
 
+def test_rows_with_damaged_values_are_listed_as_broken(lite: RoomStore, tmp_path: Path) -> None:
+    import sqlite3
+
+    good = Room.create(lite, PEOPLE_AND_BOTS, seed=90)
+    odd_row = Room.create(lite, PEOPLE_AND_BOTS, seed=91)
+    odd_seq = Room.create(lite, PEOPLE_AND_BOTS, seed=92)
+    odd_kind = Room.create(lite, PEOPLE_AND_BOTS, seed=93)
+    odd_seq.act(odd_seq.game.legal_actions()[0], teacher=True)
+    with sqlite3.connect(tmp_path / "rooms.sqlite3") as conn:  # a hand-edited database
+        conn.execute("UPDATE typhoon_rooms SET created = 'yesterday', status = 'lost' WHERE id = ?", (odd_row.id,))
+        conn.execute("UPDATE typhoon_actions SET seq = 'one' WHERE room_id = ?", (odd_seq.id,))
+        conn.execute("UPDATE typhoon_seats SET kind = 'wizard' WHERE room_id = ? AND idx = 1", (odd_kind.id,))
+    infos = {i.id: i for i in list_rooms(lite)}
+    assert infos[good.id].ok
+    assert (infos[odd_row.id].ok, infos[odd_row.id].kind) == (False, "setup") and "created" in infos[odd_row.id].error
+    assert (infos[odd_seq.id].ok, infos[odd_seq.id].kind) == (False, "replay")
+    assert (infos[odd_kind.id].ok, infos[odd_kind.id].kind) == (False, "setup") and "wizard" in infos[odd_kind.id].error
+    for broken in (odd_row, odd_seq, odd_kind):
+        with pytest.raises(RoomBroken):
+            Room.open(lite, broken.id)
+
+
+def test_bot_levels_are_seat_kinds(lite: RoomStore) -> None:
+    room = Room.create(lite, [Seat("Taiwan", "easy"), Seat("Japan", "medium"), Seat("Korea")], seed=94)
+    assert [s.kind for s in room.seats] == ["random", "greedy", "person"]
+    room.set_seat("Korea", "hard")
+    assert room.seat("Korea").kind == "mcts"
+
+
 def test_list_rooms_remembers_replays(lite: RoomStore, monkeypatch: pytest.MonkeyPatch) -> None:
     for seed in range(3):
         Room.create(lite, PEOPLE_AND_BOTS, seed=seed)

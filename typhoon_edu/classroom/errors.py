@@ -131,7 +131,8 @@ class NotAllowed(ClassroomError):
 
     ``not_your_turn``: the pending decision is another seat's; ``teacher_only``: only the teacher
     (the projector) may do this; ``bot_seat``: a bot plays this seat; ``auto_dice``: the computer
-    rolls in this game; ``paused``: the teacher paused the game; ``game_over``: the game has ended.
+    rolls in this game; ``paused``: the teacher paused the game; ``game_over``: the game has ended;
+    ``seat_changed``: the teacher gave the seat to someone else while its bot was thinking.
     """
 
     default_kind = "not_your_turn"

@@ -50,6 +50,8 @@ from .errors import NotAllowed, RoomBroken, SeatError, StaleWrite, TokenRejected
 from .store import ENDED, FINISHED, OPEN, SEAT_KINDS, ActionRow, NewSeat, RoomRow, RoomStore, SeatRow
 
 SETUP_FORMAT = 1
+#: The dashboard's bot levels, accepted wherever a seat kind is.
+BOT_LEVELS = {"easy": "random", "medium": "greedy", "hard": "mcts"}
 TEACHER = "teacher"
 DICE = "chance"  # who wrote an automatic die roll that no decision came with
 
@@ -161,6 +163,8 @@ class BotJob:
 # ---------------------------------------------------------------------- replay
 def setup_of(row: RoomRow) -> dict[str, Any]:
     """The room's setup, checked; RoomBroken(kind="setup" or "rules") if it cannot be played."""
+    if row.problem:
+        raise RoomBroken(f"room {row.code}: {row.problem}", kind="setup")
     try:
         setup = row.setup_dict()
     except ValueError as exc:
@@ -223,6 +227,28 @@ def rebuild(setup: dict[str, Any], notations: Sequence[str], code: str = "") -> 
     return game, track
 
 
+def seat_kind(kind: str) -> str:
+    """A seat kind from a kind or a bot level; SeatError(kind="bad_kind") otherwise.
+
+    >>> seat_kind("hard"), seat_kind("person")
+    ('mcts', 'person')
+    """
+    kind = BOT_LEVELS.get(kind, kind)
+    if kind not in SEAT_KINDS:
+        raise SeatError(f"a seat is a person or a bot ({', '.join(SEAT_KINDS[1:])}, or easy, medium, hard); "
+                        f"got {kind!r}", kind="bad_kind", seat_kind=kind)
+    return kind
+
+
+def check_seats(seats: Sequence[SeatRow], setup: dict[str, Any], code: str) -> None:
+    """RoomBroken(kind="setup") unless the seats are the game's players, in order, each a person or a bot."""
+    if [s.region for s in seats] != list(setup["players"]):
+        raise RoomBroken(f"room {code}: its seats do not match the game's players", kind="setup")
+    odd = [f"{s.region}: {s.kind!r}" for s in seats if s.kind not in SEAT_KINDS]
+    if odd:
+        raise RoomBroken(f"room {code}: a seat is neither a person nor a bot ({', '.join(odd)})", kind="setup")
+
+
 def _seat_info(s: SeatRow) -> SeatInfo:
     return SeatInfo(s.region, s.kind, s.name, s.token_hash is not None and not s.revoked, s.joined is not None,
                     s.revoked)
@@ -266,8 +292,7 @@ class Room:
         self._check_own_seat()
 
     def _check_seats(self) -> None:
-        if [s.region for s in self._seats] != list(self._setup["players"]):
-            raise RoomBroken(f"room {self.code}: its seats do not match the game's players", kind="setup")
+        check_seats(self._seats, self._setup, self.code)
 
     def _check_contiguous(self, entries: Sequence[LogEntry], first: int) -> None:
         for i, e in enumerate(entries):
@@ -291,10 +316,7 @@ class Room:
         lang = normalize_lang(lang)
         specs = []
         for s in seats:
-            kind = getattr(s, "kind", "person")
-            if kind not in SEAT_KINDS:
-                raise SeatError(f"a seat is a person or a bot ({', '.join(SEAT_KINDS[1:])}); got {kind!r}",
-                                kind="bad_kind", seat_kind=kind)
+            kind = seat_kind(getattr(s, "kind", "person"))
             specs.append((rules.region_key(s.region), kind, str(getattr(s, "name", "") or "")))
         game = Game.new([r for r, _, _ in specs], seed=seed, variant=variant, dice=dice, start=start, rules=rules)
         tokens = {r: new_token() for r, k, _ in specs if k == "person"}
@@ -788,16 +810,14 @@ class Room:
         return self._after_meta()
 
     def set_seat(self, region: str, kind: str, name: str | None = None) -> str | None:
-        """Give a seat to a bot level (``random``, ``greedy``, ``mcts``) or back to a person.
+        """Give a seat to a bot (``random``/``easy``, ``greedy``/``medium``, ``mcts``/``hard``) or back to a person.
 
         To a person: a new device token is issued and returned (also in ``issued_tokens``).
         To a bot: the seat's device token stops working at once. Returns the new token or None.
         """
         self._need_teacher("change who plays a seat")
         region = self._seat_row(region).region
-        if kind not in SEAT_KINDS:
-            raise SeatError(f"a seat is a person or a bot ({', '.join(SEAT_KINDS[1:])}); got {kind!r}",
-                            kind="bad_kind", seat_kind=kind)
+        kind = seat_kind(kind)
         token = new_token() if kind == "person" else None
         changes: dict[str, Any] = {"kind": kind, "token_hash": None if token is None else token_hash(token),
                                    "revoked": False, "joined": None}
@@ -977,8 +997,7 @@ def _check_replay(row: RoomRow, seats: Sequence[SeatRow], actions: Sequence[Acti
                   ) -> tuple[bool, str, str, int, bool, tuple[str, ...]]:
     try:
         setup = setup_of(row)
-        if [s.region for s in seats] != list(setup["players"]):
-            raise RoomBroken(f"room {row.code}: its seats do not match the game's players", kind="setup")
+        check_seats(seats, setup, row.code)
         if [a.seq for a in actions] != list(range(1, len(actions) + 1)) or len(actions) != row.head:
             raise RoomBroken(f"room {row.code}: its log has gaps or does not end at #{row.head}", kind="replay")
         game, _ = rebuild(setup, [a.notation for a in actions], row.code)

@@ -39,7 +39,7 @@ import time
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -133,6 +133,7 @@ class RoomRow:
     version: int
     head: int
     origin: str
+    problem: str = ""  # set when the row itself holds damaged values
 
     @property
     def is_open(self) -> bool:
@@ -209,19 +210,52 @@ class NewSeat:
 _KEEP: Any = object()
 
 
+class _Bad(list):  # type: ignore[type-arg]
+    """The fields of one row that did not hold what the schema says (a hand-edited database)."""
+
+
+def _num(value: Any, cast: type, field: str, bad: _Bad, default: Any = 0) -> Any:
+    try:
+        return cast(value)
+    except (TypeError, ValueError):
+        bad.append(field)
+        return default
+
+
+def _text(value: Any, field: str, bad: _Bad) -> str:
+    if isinstance(value, str):
+        return value
+    bad.append(field)
+    return "" if value is None else str(value)
+
+
 def _room(r: Any) -> RoomRow:
-    return RoomRow(r.id, r.code, r.setup, r.lang, r.status, bool(r.paused), bool(r.hints_enabled), float(r.created),
-                   float(r.updated), None if r.finished is None else float(r.finished), int(r.version), int(r.head),
-                   r.origin or "")
+    # Every value is checked, so one damaged row is listed as broken instead of stopping the list.
+    bad = _Bad()
+    finished = None if r.finished is None else _num(r.finished, float, "finished", bad, None)
+    row = RoomRow(_text(r.id, "id", bad), _text(r.code, "code", bad), _text(r.setup, "setup", bad),
+                  _text(r.lang, "lang", bad), _text(r.status, "status", bad), bool(r.paused), bool(r.hints_enabled),
+                  _num(r.created, float, "created", bad, 0.0), _num(r.updated, float, "updated", bad, 0.0), finished,
+                  _num(r.version, int, "version", bad), _num(r.head, int, "head", bad), r.origin or "")
+    if row.status not in STATUSES:
+        bad.append("status")
+    if bad:
+        row = replace(row, problem=f"the stored room has damaged fields: {', '.join(bad)}")
+    return row
 
 
 def _seat(r: Any) -> SeatRow:
-    return SeatRow(r.room_id, int(r.idx), r.region, r.kind, r.name or "", r.token_hash, bool(r.revoked),
-                   None if r.joined is None else float(r.joined))
+    bad = _Bad()
+    joined = None if r.joined is None else _num(r.joined, float, "joined", bad, None)
+    return SeatRow(r.room_id, _num(r.idx, int, "idx", bad, -1), _text(r.region, "region", bad),
+                   _text(r.kind, "kind", bad), r.name if isinstance(r.name, str) else "", r.token_hash,
+                   bool(r.revoked), joined)
 
 
 def _action(r: Any) -> ActionRow:
-    return ActionRow(int(r.seq), r.notation, r.by_seat, float(r.at))
+    bad = _Bad()
+    return ActionRow(_num(r.seq, int, "seq", bad, -1), _text(r.notation, "notation", bad),
+                     r.by_seat if isinstance(r.by_seat, str) else "", _num(r.at, float, "at", bad, 0.0))
 
 
 # ---------------------------------------------------------------------- URLs and engines
