@@ -5,11 +5,14 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-# Debian's Chromium and CJK fonts for the browser tests (the Playwright download does not work here).
+# Debian's Chromium and CJK fonts for the browser tests (the Playwright download does not work here),
+# and PostgreSQL for the room store's tests (tests/conftest.py starts a throwaway server in a
+# temporary folder, as an unprivileged user when run as root; Debian's own cluster is not used).
 if command -v apt-get >/dev/null 2>&1; then
     need=()
     [ -x /usr/bin/chromium ] || need+=(chromium)
     dpkg -s fonts-noto-cjk >/dev/null 2>&1 || need+=(fonts-noto-cjk)
+    compgen -G "/usr/lib/postgresql/*/bin/pg_ctl" >/dev/null || need+=(postgresql)
     if [ "${#need[@]}" -gt 0 ]; then
         SUDO=""
         [ "$(id -u)" -eq 0 ] || SUDO="sudo -n"

@@ -90,3 +90,69 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     tests. Running every other test first keeps them independent of the browser.
     """
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+# ---------------------------------------------------------------------- the room store's databases
+@pytest.fixture(scope="session", autouse=True)
+def _room_database_in_a_temporary_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Rooms the tests create go to a temporary SQLite file, never the user's own database.
+
+    Set for the whole session, so servers and kernels the tests start inherit it too.
+    """
+    db = tmp_path_factory.mktemp("rooms") / "rooms.sqlite3"
+    before = os.environ.get("TYPHOON_EDU_DB")
+    os.environ["TYPHOON_EDU_DB"] = str(db)
+    yield db
+    if before is None:
+        del os.environ["TYPHOON_EDU_DB"]
+    else:
+        os.environ["TYPHOON_EDU_DB"] = before
+
+
+def _postgres_problem() -> str | None:
+    from typhoon_edu.classroom.pgserver import find_pg_bin
+
+    if find_pg_bin() is None:
+        return "PostgreSQL's binaries are not installed (apt-get install -y postgresql; scripts/test.sh does it)"
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        return "the psycopg package is missing (pip install -e '.[test]')"
+    return None
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[object]:
+    """A real PostgreSQL server in a temporary folder (as an unprivileged user under root), for the session.
+
+    Skipped with the reason when PostgreSQL is not installed locally; under CI (``CI=true``),
+    where scripts/test.sh installs it, a missing or failing server fails the tests instead.
+    """
+    from typhoon_edu.classroom.pgserver import TempPostgres
+
+    problem = _postgres_problem()
+    server = None
+    if problem is None:
+        try:
+            server = TempPostgres().start()
+        except Exception as exc:  # noqa: BLE001 - reported as the reason below
+            problem = f"PostgreSQL did not start: {exc}"
+    if problem is not None:
+        if _under_ci():
+            pytest.fail(f"PostgreSQL tests cannot run under CI: {problem}", pytrace=False)
+        pytest.skip(f"PostgreSQL tests skipped: {problem}")
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty room database: a SQLite file, or a new schema on the PostgreSQL server."""
+    if request.param == "sqlite":
+        from typhoon_edu.classroom.store import sqlite_url
+
+        return sqlite_url(tmp_path / "rooms.sqlite3")
+    import uuid
+
+    server = request.getfixturevalue("postgres_server")
+    return server.create_schema(f"t_{uuid.uuid4().hex[:12]}")

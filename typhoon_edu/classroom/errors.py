@@ -1,0 +1,173 @@
+"""The errors of the room store and of room logic, each with a ``kind`` a view translates.
+
+Every error here is a :class:`ClassroomError`; its English text is the exception's message
+(for logs), and :func:`error_text` gives the sentence for a person in their language from the
+catalogs ``typhoon_edu/data/i18n/<lang>.classroom.toml`` (key ``classroom.error.<kind>``).
+
+>>> e = StaleWrite(expected_seq=5, current_seq=6)
+>>> e.kind, e.current_seq
+('stale', 6)
+>>> error_text(e, "en")
+'Someone else moved first. The board now shows their move; decide again.'
+>>> error_text(StoreError("disk full", kind="disk_full"), "zh-TW")
+'儲存空間已滿，這一步沒有存下來。請清出空間後再試。'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: kind → the error class that uses it (tests check every kind has a text in both languages)
+KINDS: dict[str, str] = {
+    # StoreError: the database refused or failed (nothing was half-written)
+    "read_only": "StoreError",
+    "locked": "StoreError",
+    "disk_full": "StoreError",
+    "unavailable": "StoreError",
+    "corrupt": "StoreError",
+    "io": "StoreError",
+    "schema": "StoreError",
+    # StaleWrite
+    "stale": "StaleWrite",
+    # RoomNotFound
+    "not_found": "RoomNotFound",
+    "bad_code": "RoomNotFound",
+    # TokenRejected
+    "token_unknown": "TokenRejected",
+    "token_revoked": "TokenRejected",
+    "token_other_room": "TokenRejected",
+    "room_over": "TokenRejected",
+    # NotAllowed
+    "not_your_turn": "NotAllowed",
+    "teacher_only": "NotAllowed",
+    "bot_seat": "NotAllowed",
+    "auto_dice": "NotAllowed",
+    "paused": "NotAllowed",
+    "game_over": "NotAllowed",
+    "seat_changed": "NotAllowed",
+    # SeatError
+    "no_such_seat": "SeatError",
+    "seat_taken": "SeatError",
+    "bad_kind": "SeatError",
+    "bad_seats": "SeatError",
+    # RoomBroken
+    "setup": "RoomBroken",
+    "replay": "RoomBroken",
+    "rules": "RoomBroken",
+}
+
+
+class ClassroomError(Exception):
+    """Base of every room-store and room error. ``kind`` names the case for a translated message."""
+
+    default_kind = "io"
+
+    def __init__(self, message: str, *, kind: str | None = None, **params: Any) -> None:
+        super().__init__(message)
+        self.kind = kind or self.default_kind
+        self.params = params
+
+    def __reduce__(self) -> tuple[Any, ...]:  # survives pickling (errors cross process boundaries in tests)
+        return (_rebuild, (type(self), str(self), self.kind, self.params))
+
+    def text(self, lang: str = "en") -> str:
+        """This error as a sentence for a person, in ``lang``."""
+        return error_text(self, lang)
+
+
+def _rebuild(cls: type, message: str, kind: str, params: dict[str, Any]) -> ClassroomError:
+    err = cls.__new__(cls)
+    ClassroomError.__init__(err, message, kind=kind, **params)
+    for key, value in params.items():
+        setattr(err, key, value)
+    return err
+
+
+class StoreError(ClassroomError):
+    """The database failed or refused a read or write; a failed write changed nothing.
+
+    ``kind``: ``read_only`` (file or database is read-only, or no permission), ``locked`` (another
+    writer held the database past the busy timeout), ``disk_full``, ``unavailable`` (cannot open or
+    reach the database), ``corrupt`` (not a database / damaged file), ``schema`` (made by a newer
+    version of this program), ``io`` (any other failure).
+    """
+
+
+class StaleWrite(ClassroomError):
+    """Someone else moved first: the writer expected ``expected_seq`` but the log is at ``current_seq``.
+
+    Nothing was written; the room has caught up, so the view shows the other move and the person
+    decides again.
+    """
+
+    default_kind = "stale"
+
+    def __init__(self, message: str = "", *, expected_seq: int, current_seq: int, kind: str | None = None) -> None:
+        super().__init__(message or f"someone else moved first: this was to be entry #{expected_seq} of the log, "
+                         f"which already holds entries up to #{current_seq}",
+                         kind=kind, expected_seq=expected_seq, current_seq=current_seq)
+        self.expected_seq = expected_seq
+        self.current_seq = current_seq
+
+
+class RoomNotFound(ClassroomError):
+    """No room has this code or id (``not_found``), or the code is not a room code at all (``bad_code``)."""
+
+    default_kind = "not_found"
+
+
+class TokenRejected(ClassroomError):
+    """A device token does not (or no longer) open a seat.
+
+    ``token_unknown``: never issued or replaced; ``token_revoked``: the teacher revoked it;
+    ``token_other_room``: it belongs to another room; ``room_over``: the game has ended.
+    """
+
+    default_kind = "token_unknown"
+
+
+class NotAllowed(ClassroomError):
+    """The caller may not make this decision now.
+
+    ``not_your_turn``: the pending decision is another seat's; ``teacher_only``: only the teacher
+    (the projector) may do this; ``bot_seat``: a bot plays this seat; ``auto_dice``: the computer
+    rolls in this game; ``paused``: the teacher paused the game; ``game_over``: the game has ended;
+    ``seat_changed``: the teacher gave the seat to someone else while its bot was thinking.
+    """
+
+    default_kind = "not_your_turn"
+
+
+class SeatError(ClassroomError):
+    """A seat change that cannot be made: ``no_such_seat``, ``seat_taken``, ``bad_kind``, ``bad_seats``."""
+
+    default_kind = "no_such_seat"
+
+
+class RoomBroken(ClassroomError):
+    """A stored room cannot be rebuilt: bad setup (``setup``), an action the rules refuse
+    (``replay``), or made with different rules data (``rules``)."""
+
+    default_kind = "replay"
+
+
+def error_text(exc: BaseException, lang: str = "en") -> str:
+    """A translated sentence for ``exc``: a classroom error by its kind, an engine error via
+    :func:`typhoon_edu.i18n.error_text`, anything else as its own text.
+
+    >>> error_text(NotAllowed("x", kind="paused"), "en")
+    'The teacher has paused the game.'
+    >>> error_text(ValueError("plain"), "en")
+    'plain'
+    """
+    from .. import i18n
+
+    if isinstance(exc, ClassroomError):
+        key = f"classroom.error.{exc.kind}"
+        if i18n.has(key, lang):
+            try:
+                return i18n.t(key, lang, **exc.params)
+            except (KeyError, IndexError, ValueError):
+                return i18n.t(key, lang)
+        return str(exc)
+    return i18n.error_text(exc, lang)

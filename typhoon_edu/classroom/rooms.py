@@ -1,0 +1,1047 @@
+"""A room as one kernel sees it: the game replayed from the store, kept in step, and acted on.
+
+A :class:`Room` is a *client* of the room store (boardgame.io's master/client split, with the
+store as the master's storage): it rebuilds the game from setup + seed + log, verifying every
+action with the engine, and :meth:`Room.sync` applies only the entries it has not seen yet
+(one indexed row read when nothing changed). :meth:`Room.act` checks that the decision belongs
+to the caller (a seat's device token, or the teacher) and is legal (on a clone), then appends
+it, with the die faces that follow it in an automatic-dice game, in one transaction that
+succeeds only if nobody moved first.
+
+Who opens a room how:
+
+- the projector / teacher: :meth:`Room.open` by code or id (sees the whole game, runs the bots,
+  has the teacher's controls);
+- a seat's device: :meth:`Room.open_seat` with its token, or :meth:`Room.join` with the room
+  code and a free seat; it only ever hands out that seat's view (:meth:`Room.seat_view`).
+
+>>> from typhoon_edu.classroom.store import RoomStore
+>>> store = RoomStore("sqlite://")
+>>> room = Room.create(store, [Seat("Taiwan"), Seat("Japan", "greedy"), Seat("Korea", "random")], seed=3, lang="en")
+>>> device = Room.open_seat(store, room.issued_tokens["Taiwan"])
+>>> device.viewer, device.seat_view().my_turn
+('Taiwan', True)
+>>> _ = device.act("place 8,8")
+>>> room.sync().entries[0].notation                 # the projector sees the move
+'place 8,8'
+>>> while room.bot_to_move():
+...     _ = room.step_bot()
+>>> device.sync().seq == room.seq
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.actions import Action
+from ..engine.events import DamageDealt, Event, filter_events
+from ..engine.game import CHANCE, DICE_MODES, VARIANTS, Game
+from ..engine.rules import IllegalActionError, load_rules
+from ..i18n import normalize_lang
+from . import log as control
+from .codes import looks_like_code, new_token, token_hash
+from .errors import NotAllowed, RoomBroken, SeatError, StaleWrite, TokenRejected
+from .store import ENDED, FINISHED, OPEN, SEAT_KINDS, ActionRow, NewSeat, RoomRow, RoomStore, SeatRow
+
+SETUP_FORMAT = 1
+#: The dashboard's bot levels, accepted wherever a seat kind is.
+BOT_LEVELS = {"easy": "random", "medium": "greedy", "hard": "mcts"}
+TEACHER = "teacher"
+DICE = "chance"  # who wrote an automatic die roll that no decision came with
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat to create a room with (the same fields as the dashboard's ``Seat``)."""
+
+    region: str
+    kind: str = "person"  # person, random, greedy, mcts
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """What anyone may know about a seat (never its token)."""
+
+    region: str
+    kind: str
+    name: str
+    has_device: bool  # a live device token exists for it
+    joined: bool  # a device has opened it
+    revoked: bool
+
+    @property
+    def is_person(self) -> bool:
+        return self.kind == "person"
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    seq: int
+    notation: str
+    by: str
+    at: float
+
+
+@dataclass(frozen=True)
+class Update:
+    """What changed since this view last asked (returned by sync, act, step_bot and the teacher's controls).
+
+    ``events``: the new events this view may see, in order (a seat's own drawn cards only; the
+    projector's are public). ``rebuilt``: the game was rebuilt (an undo or a corrected die):
+    redraw from the state and re-read the log with :meth:`Room.events`. ``meta_changed``:
+    seats, pause, status, hints or language changed.
+    """
+
+    events: tuple[Event, ...] = ()
+    entries: tuple[LogEntry, ...] = ()
+    rebuilt: bool = False
+    meta_changed: bool = False
+    seq: int = 0
+    version: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.events or self.entries or self.rebuilt or self.meta_changed)
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """Everything one seat's device may see, built only from ``observation(region)`` and
+    ``visible_events(region)``: its hand, its decisions, the public board; never another hand."""
+
+    region: str
+    name: str
+    observation: dict[str, Any]
+    legal_actions: tuple[Action, ...]  # this seat's decisions now ([] when it is not its turn)
+    events: tuple[Event, ...]
+    my_turn: bool
+    waiting_for: str | None  # region key, "chance" for a die roll, None when over
+    may_type_die: bool  # a typed (manual) die roll this seat may enter
+    seq: int
+    version: int
+    paused: bool
+    status: str
+
+    @property
+    def hand(self) -> list[str]:
+        return list(self.observation["hand"])
+
+
+@dataclass(frozen=True)
+class PublicView:
+    """The board as everyone may see it (the projector when seats have devices): no hand, no deck order."""
+
+    observation: dict[str, Any]  # observation() without "you", "hand" and "legal_actions"
+    names: dict[str, str]
+    waiting_for: str | None
+    seq: int
+    version: int
+    paused: bool
+    status: str
+
+
+@dataclass
+class BotJob:
+    """A bot's decision to think about: :meth:`think` may run in a worker thread (it works on a copy)."""
+
+    region: str  # the seat, or "chance" for an automatic die roll that is due
+    kind: str
+    expected_seq: int
+    game: Game
+    bot: Any = None
+
+    def think(self) -> Action | None:
+        return None if self.bot is None else self.bot.choose(self.game)
+
+
+# ---------------------------------------------------------------------- replay
+def setup_of(row: RoomRow) -> dict[str, Any]:
+    """The room's setup, checked; RoomBroken(kind="setup" or "rules") if it cannot be played."""
+    if row.problem:
+        raise RoomBroken(f"room {row.code}: {row.problem}", kind="setup")
+    try:
+        setup = row.setup_dict()
+    except ValueError as exc:
+        raise RoomBroken(f"room {row.code}: its stored setup is damaged ({exc})", kind="setup") from None
+    players = setup.get("players")
+    problems = []
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        problems.append("'players' is not a list of regions")
+    if setup.get("variant") not in VARIANTS:
+        problems.append(f"'variant' is not one of {', '.join(VARIANTS)}")
+    if setup.get("dice") not in DICE_MODES:
+        problems.append(f"'dice' is not one of {', '.join(DICE_MODES)}")
+    if not isinstance(setup.get("start"), str):
+        problems.append("'start' is not a region")
+    seed = setup.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        problems.append("'seed' is not a whole number")
+    if problems:
+        raise RoomBroken(f"room {row.code}: its stored setup is damaged ({'; '.join(problems)})", kind="setup")
+    rules = load_rules()
+    if setup.get("rules_digest") != rules.digest:
+        raise RoomBroken(f"room {row.code} was played with different rules data (digest {setup.get('rules_digest')}); "
+                         f"these rules have digest {rules.digest}", kind="rules")
+    return setup
+
+
+def _new_game(setup: dict[str, Any], code: str) -> Game:
+    try:
+        # Always manual: the log holds every die face, so replay applies them like typed ones.
+        return Game.new(setup["players"], seed=setup["seed"], variant=setup["variant"], dice="manual",
+                        start=setup["start"])
+    except ValueError as exc:
+        raise RoomBroken(f"room {code}: its stored setup is damaged ({exc})", kind="setup") from None
+
+
+def _apply_logged(game: Game, notation: str, seq: int, code: str) -> list[Event]:
+    try:
+        return game.apply(notation)
+    except IllegalActionError as exc:
+        raise RoomBroken(f"room {code}: log entry #{seq} ({notation!r}) is not legal at that point: {exc}",
+                         kind="replay", seq=seq) from None
+
+
+def _hp_point(game: Game, events: Sequence[Event]) -> bool:
+    return game.is_over or any(isinstance(e, DamageDealt) for e in events)
+
+
+def rebuild(setup: dict[str, Any], notations: Sequence[str], code: str = "") -> tuple[Game, list[dict[str, int]]]:
+    """The game of a log (control entries applied) and its HP track; RoomBroken if it does not replay."""
+    try:
+        actions = control.effective(notations)
+    except ValueError as exc:
+        raise RoomBroken(f"room {code}: {exc}", kind="replay") from None
+    game = _new_game(setup, code)
+    track = [dict(game.hp)]
+    for i, n in enumerate(actions, 1):
+        events = _apply_logged(game, n, i, code)
+        if _hp_point(game, events):
+            track.append(dict(game.hp))
+    return game, track
+
+
+def seat_kind(kind: str) -> str:
+    """A seat kind from a kind or a bot level; SeatError(kind="bad_kind") otherwise.
+
+    >>> seat_kind("hard"), seat_kind("person")
+    ('mcts', 'person')
+    """
+    kind = BOT_LEVELS.get(kind, kind)
+    if kind not in SEAT_KINDS:
+        raise SeatError(f"a seat is a person or a bot ({', '.join(SEAT_KINDS[1:])}, or easy, medium, hard); "
+                        f"got {kind!r}", kind="bad_kind", seat_kind=kind)
+    return kind
+
+
+def check_seats(seats: Sequence[SeatRow], setup: dict[str, Any], code: str) -> None:
+    """RoomBroken(kind="setup") unless the seats are the game's players, in order, each a person or a bot."""
+    if [s.region for s in seats] != list(setup["players"]):
+        raise RoomBroken(f"room {code}: its seats do not match the game's players", kind="setup")
+    odd = [f"{s.region}: {s.kind!r}" for s in seats if s.kind not in SEAT_KINDS]
+    if odd:
+        raise RoomBroken(f"room {code}: a seat is neither a person nor a bot ({', '.join(odd)})", kind="setup")
+
+
+def _seat_info(s: SeatRow) -> SeatInfo:
+    return SeatInfo(s.region, s.kind, s.name, s.token_hash is not None and not s.revoked, s.joined is not None,
+                    s.revoked)
+
+
+def _entry(a: ActionRow) -> LogEntry:
+    return LogEntry(a.seq, a.notation, a.by, a.at)
+
+
+class Room:
+    """One room, replayed in this kernel. Build it with :meth:`create`, :meth:`open`,
+    :meth:`open_seat` or :meth:`join`; call it from one thread (the kernel's event loop)."""
+
+    # -------------------------------------------------------------- making and opening
+    def __init__(self, store: RoomStore, row: RoomRow, seats: Sequence[SeatRow], actions: Sequence[ActionRow], *,
+                 viewer: str | None = None, token: str | None = None) -> None:
+        self.store = store
+        self.id = row.id
+        self.code = row.code
+        self.viewer = viewer
+        self._token = token
+        self._token_hash = None if token is None else token_hash(token)
+        self.issued_tokens: dict[str, str] = {}
+        self._bots: dict[tuple[str, str], Any] = {}
+        self._dead: TokenRejected | None = None
+        self._row = row
+        self._seats: tuple[SeatRow, ...] = tuple(seats)
+        self._setup = setup_of(row)
+        self._check_seats()
+        self._entries: list[LogEntry] = [_entry(a) for a in actions]
+        self._check_contiguous(self._entries, 1)
+        self._head = self._entries[-1].seq if self._entries else 0
+        if self._head != row.head:
+            raise RoomBroken(f"room {row.code}: its log ends at #{self._head} but the room says #{row.head}",
+                             kind="replay")
+        self._version = row.version
+        self._rebuild()
+        self._pending_entries: list[LogEntry] = []
+        self._pending_meta = False
+        self._pending_rebuilt = False
+        self._check_own_seat()
+
+    def _check_seats(self) -> None:
+        check_seats(self._seats, self._setup, self.code)
+
+    def _check_contiguous(self, entries: Sequence[LogEntry], first: int) -> None:
+        for i, e in enumerate(entries):
+            if e.seq != first + i:
+                raise RoomBroken(f"room {self.code}: log entry #{first + i} is missing", kind="replay")
+
+    def _rebuild(self) -> None:
+        self._game, self._hp_track = rebuild(self._setup, [e.notation for e in self._entries], self.code)
+        self._effective = control.effective(e.notation for e in self._entries)
+        self._rolls = sum(1 for n in self._effective if control.is_die(n))
+        self._cursor = len(self._game.events)
+
+    @classmethod
+    def create(cls, store: RoomStore, seats: Sequence[Any], *, seed: int | None = None, variant: str = "standard",
+               dice: str = "auto", start: str | None = None, lang: str = "zh-TW", hints: bool = True) -> Room:
+        """A new room with these seats (3–5, clockwise; each a :class:`Seat` or anything with
+        ``region``, ``kind``, ``name``). Every person seat gets a device token, in
+        ``room.issued_tokens`` of the returned (teacher's) room only; the store keeps their hashes.
+        """
+        rules = load_rules()
+        lang = normalize_lang(lang)
+        specs = []
+        for s in seats:
+            kind = seat_kind(getattr(s, "kind", "person"))
+            specs.append((rules.region_key(s.region), kind, str(getattr(s, "name", "") or "")))
+        game = Game.new([r for r, _, _ in specs], seed=seed, variant=variant, dice=dice, start=start, rules=rules)
+        tokens = {r: new_token() for r, k, _ in specs if k == "person"}
+        setup = {"format": SETUP_FORMAT, "players": list(game.players), "variant": game.variant, "dice": game.dice,
+                 "start": game.players[game.start_seat], "seed": game.seed, "edition": rules.edition,
+                 "rules_digest": rules.digest}
+        row = store.create_room(
+            setup=setup, lang=lang, hints_enabled=hints, by=DICE,
+            seats=[NewSeat(r, k, n, token_hash(tokens[r]) if r in tokens else None) for r, k, n in specs],
+            actions=[a.notation for a in game.history])  # dice an advanced setup rolls before the first decision
+        room = cls.open(store, row.id)
+        room.issued_tokens = tokens
+        return room
+
+    @classmethod
+    def open(cls, store: RoomStore, code_or_id: str) -> Room:
+        """The teacher's (projector's) view of a room, by its join code or its id.
+
+        RoomNotFound if there is none; RoomBroken (with the reason) if its log no longer replays.
+        """
+        text = str(code_or_id).strip()
+        row = store.room_by_code(text) if looks_like_code(text) else store.room(text)
+        snap = store.snapshot(row.id)
+        return cls(store, snap.room, snap.seats, snap.actions)
+
+    @classmethod
+    def open_seat(cls, store: RoomStore, token: str) -> Room:
+        """A seat's device view, by its token; TokenRejected if the token is unknown, revoked or its game over."""
+        h = token_hash(token)
+        row, seat = store.seat_by_token(h)
+        store.mark_joined(h)
+        snap = store.snapshot(row.id)
+        return cls(store, snap.room, snap.seats, snap.actions, viewer=seat.region, token=token)
+
+    @classmethod
+    def join(cls, store: RoomStore, code: str, region: str) -> tuple[Room, str]:
+        """Join by typing the room code and picking a free person seat; returns the seat's room and its new token.
+
+        SeatError ``seat_taken`` if a device already joined that seat. The token the projector
+        showed for that seat stops working (its QR code is replaced by "joined").
+        """
+        row = store.room_by_code(code)
+        if not row.is_open:
+            raise TokenRejected("the game in this room has ended", kind="room_over")
+        key = load_rules().region_key(region)
+        token = new_token()
+        store.claim_seat(row.id, key, token_hash(token))
+        return cls.open_seat(store, token), token
+
+    # -------------------------------------------------------------- what the room is now
+    @property
+    def seq(self) -> int:
+        """The sequence number of the last log entry this room has applied (0: none)."""
+        return self._head
+
+    @property
+    def next_seq(self) -> int:
+        """The number a new action gets: pass it as ``expected_seq`` with the decision the view showed."""
+        return self._head + 1
+
+    @property
+    def version(self) -> int:
+        return self._version
+
+    @property
+    def status(self) -> str:
+        return self._row.status
+
+    @property
+    def is_open(self) -> bool:
+        return self._row.status == OPEN
+
+    @property
+    def paused(self) -> bool:
+        return self._row.paused
+
+    @property
+    def hints_enabled(self) -> bool:
+        return self._row.hints_enabled
+
+    @property
+    def lang(self) -> str:
+        return self._row.lang
+
+    @property
+    def dice(self) -> str:
+        return str(self._setup["dice"])
+
+    @property
+    def setup(self) -> dict[str, Any]:
+        """players, variant, dice, start, seed, edition, rules_digest."""
+        return dict(self._setup)
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self._game.players
+
+    @property
+    def seats(self) -> tuple[SeatInfo, ...]:
+        return tuple(_seat_info(s) for s in self._seats)
+
+    def seat(self, region: str) -> SeatInfo:
+        return _seat_info(self._seat_row(region))
+
+    def _seat_row(self, region: str) -> SeatRow:
+        for s in self._seats:
+            if s.region == region:
+                return s
+        key = load_rules().region_key(region) if region not in (CHANCE, TEACHER) else region
+        for s in self._seats:
+            if s.region == key:
+                return s
+        raise SeatError(f"this room has no seat {region}; its seats are {', '.join(self.players)}",
+                        kind="no_such_seat", region=region)
+
+    def display_name(self, region: str) -> str:
+        s = self._seat_row(region)
+        return s.name or region
+
+    @property
+    def is_over(self) -> bool:
+        return self._game.is_over
+
+    @property
+    def waiting_for(self) -> str | None:
+        """Whose decision is pending: a region key, ``"chance"`` for a die roll, None when over."""
+        return self._game.current_player
+
+    @property
+    def waiting_for_person(self) -> bool:
+        """True when a person (or a typed die) decides now."""
+        who = self._game.current_player
+        if who is None:
+            return False
+        if who == CHANCE:
+            return self.dice == "manual"
+        return self._seat_row(who).kind == "person"
+
+    @property
+    def game(self) -> Game:
+        """The full game (teacher's room only; do not change it: act through :meth:`act`)."""
+        self._need_teacher("see the whole game")
+        return self._game
+
+    @property
+    def entries(self) -> tuple[LogEntry, ...]:
+        """The whole log (control entries included), teacher's room only."""
+        self._need_teacher("read the log")
+        return tuple(self._entries)
+
+    def events(self, since: int = 0) -> list[Event]:
+        """The event log as this view may see it (public for the projector, the seat's own for a device)."""
+        return filter_events(self._game.events[since:], self.viewer)
+
+    def seat_view(self, region: str | None = None, since: int = 0) -> SeatView:
+        """One seat's view: its observation, its legal decisions, its filtered events.
+
+        A device's room gives only its own seat; the teacher's room gives any seat (the
+        one-computer curtain: show it only after "tap to see your hand").
+        """
+        self._alive()
+        if region is None:
+            if self.viewer is None:
+                raise ValueError("the teacher's room needs the region of the seat to show")
+            region = self.viewer
+        region = self._seat_row(region).region
+        if self.viewer is not None and region != self.viewer:
+            raise NotAllowed(f"this device plays {self.viewer}; it cannot see {region}'s seat", kind="teacher_only")
+        g = self._game
+        obs = g.observation(region)
+        who = g.current_player
+        may_die = (who == CHANCE and self.dice == "manual" and g.active == region and self.is_open
+                   and not self.paused)
+        if who == region or may_die:
+            legal = tuple(g.legal_actions())
+        else:
+            legal = ()
+        return SeatView(region, self.display_name(region), obs, legal, tuple(filter_events(g.events[since:], region)),
+                        who == region, who, may_die, self._head, self._version, self.paused, self.status)
+
+    def public_view(self) -> PublicView:
+        """The board as everyone may see it: no hand, no legal actions (which would name cards)."""
+        self._alive()
+        g = self._game
+        obs = g.observation(g.players[0])
+        for key in ("you", "hand", "legal_actions"):
+            obs.pop(key, None)
+        return PublicView(obs, {p: self.display_name(p) for p in g.players}, g.current_player, self._head,
+                          self._version, self.paused, self.status)
+
+    @property
+    def hp_track(self) -> list[dict[str, int]]:
+        """HP of every region at the start and after each action that dealt damage (and at the end)."""
+        return [dict(h) for h in self._hp_track]
+
+    def _need_teacher(self, what: str) -> None:
+        if self.viewer is not None:
+            raise NotAllowed(f"only the teacher may {what}", kind="teacher_only")
+
+    def _alive(self) -> None:
+        if self._dead is not None:
+            raise self._dead
+
+    # -------------------------------------------------------------- keeping in step
+    def changed(self) -> bool:
+        """Whether the store has something this room has not applied (one indexed row read)."""
+        h = self.store.head(self.id)
+        return h.version != self._version or h.seq != self._head
+
+    def sync(self) -> Update:
+        """Read and apply what others wrote since the last call; returns what changed.
+
+        Cheap when nothing changed (one row read). A device whose token was revoked or replaced
+        gets TokenRejected and sees nothing more; RoomNotFound if the room was deleted;
+        RoomBroken if a new entry does not replay.
+        """
+        self._alive()
+        self._pull()
+        self._alive()
+        return self._deliver()
+
+    def _pull(self) -> None:
+        h = self.store.head(self.id)
+        if h.version == self._version and h.seq == self._head:
+            return
+        snap = self.store.snapshot(self.id, after=self._head)
+        self._take_meta(snap.room, snap.seats)
+        new = [_entry(a) for a in snap.actions]
+        self._check_contiguous(new, self._head + 1)
+        self._take_entries(new)
+        self._version = snap.room.version
+
+    def _take_meta(self, row: RoomRow, seats: Sequence[SeatRow]) -> None:
+        old = (self._row.status, self._row.paused, self._row.hints_enabled, self._row.lang, self._seats)
+        self._row = row
+        self._seats = tuple(seats)
+        self._check_seats()
+        if old != (row.status, row.paused, row.hints_enabled, row.lang, self._seats):
+            self._pending_meta = True
+        self._check_own_seat()
+
+    def _check_own_seat(self) -> None:
+        if self.viewer is None:
+            return
+        s = self._seat_row(self.viewer)
+        if s.revoked and s.token_hash == self._token_hash:
+            self._dead = TokenRejected("the teacher revoked this device's token", kind="token_revoked")
+        elif s.token_hash != self._token_hash:
+            self._dead = TokenRejected("this device's token was replaced; it no longer opens the seat",
+                                       kind="token_unknown")
+
+    def _take_entries(self, new: Sequence[LogEntry]) -> None:
+        if not new:
+            return
+        self._entries.extend(new)
+        self._head = new[-1].seq
+        self._pending_entries.extend(new)
+        if any(control.is_control(e.notation) for e in new):
+            self._rebuild()
+            self._pending_rebuilt = True
+            return
+        g = self._game
+        for e in new:
+            events = _apply_logged(g, e.notation, e.seq, self.code)
+            self._effective.append(e.notation)
+            if control.is_die(e.notation):
+                self._rolls += 1
+            if _hp_point(g, events):
+                self._hp_track.append(dict(g.hp))
+
+    def _deliver(self) -> Update:
+        events = () if self._pending_rebuilt else tuple(filter_events(self._game.events[self._cursor:], self.viewer))
+        self._cursor = len(self._game.events)
+        out = Update(events, tuple(self._pending_entries), self._pending_rebuilt, self._pending_meta, self._head,
+                     self._version)
+        self._pending_entries, self._pending_meta, self._pending_rebuilt = [], False, False
+        return out
+
+    def _catch_up(self) -> None:
+        """After a refused write: apply what the others wrote (delivered by the next sync)."""
+        try:
+            self._pull()
+        except (TokenRejected, RoomBroken):
+            raise
+        except Exception:  # noqa: BLE001 - the refused write's own error is the one to report
+            pass
+
+    # -------------------------------------------------------------- acting
+    def _dice_rng(self) -> random.Random:
+        # The automatic die of a live game: random.Random(seed), one draw per roll so far (as replay sets it).
+        rng = random.Random(self._setup["seed"])
+        for _ in range(self._rolls):
+            rng.random()
+        return rng
+
+    def _entries_for(self, action: Action | str | int | None) -> tuple[list[str], bool]:
+        """The log entries ``action`` makes (it, then the automatic dice after it), checked on a clone."""
+        c = self._game.clone()
+        if self.dice == "auto":
+            c.dice = "auto"
+            c._rng = self._dice_rng()
+        if action is None:
+            c._run()  # an automatic die roll that is due
+        else:
+            c.apply(action)  # IllegalActionError, unchanged, if the rules do not allow it
+        return [a.notation for a in c.history], c.is_over
+
+    def _seat_for_token(self, th: str) -> SeatRow:
+        seat = next((s for s in self._seats if s.token_hash == th), None)
+        if seat is None:
+            row, _ = self.store.seat_by_token(th)  # raises the precise reason: unknown, revoked, game over
+            if row.id != self.id:
+                raise TokenRejected("this device token belongs to another room", kind="token_other_room")
+            self._catch_up()  # issued after this room last read its seats
+            seat = next((s for s in self._seats if s.token_hash == th), None)
+            if seat is None:
+                raise TokenRejected("this device token is not (or no longer) a seat's token", kind="token_unknown")
+        return seat
+
+    def _check_expected(self, expected_seq: int | None) -> int:
+        if expected_seq is None:
+            return self.next_seq
+        if isinstance(expected_seq, bool) or not isinstance(expected_seq, int):
+            raise ValueError(f"expected_seq is a whole number (room.next_seq when the view was drawn), "
+                             f"not {expected_seq!r}")
+        if expected_seq < self.next_seq:
+            raise StaleWrite(expected_seq=expected_seq, current_seq=self._head)
+        return expected_seq
+
+    def _check_can_move(self, with_token: bool) -> None:
+        if not self.is_open:
+            if with_token:
+                raise TokenRejected("the game in this room has ended; its device tokens no longer work",
+                                    kind="room_over")
+            raise NotAllowed("the game in this room has ended; no more moves can be made", kind="game_over")
+        if self.paused:
+            raise NotAllowed("the teacher has paused the game", kind="paused")
+        if self._game.current_player is None:
+            raise NotAllowed("the game is over; no more moves can be made", kind="game_over")
+
+    def act(self, action: Action | str | int, *, expected_seq: int | None = None, token: str | None = None,
+            teacher: bool = False) -> Update:
+        """Make the pending decision for a seat (its device ``token``) or as the teacher (``teacher=True``).
+
+        ``expected_seq``: :attr:`next_seq` as it was when the view showed the decision (default:
+        this room's). A device's room uses its own token. The teacher may decide for a person
+        seat (one computer, no devices) and type a manual die; a device may decide for its own
+        seat and type the die of its own turn. Illegal decisions raise the engine's
+        IllegalActionError; StaleWrite, TokenRejected and NotAllowed after catching up. Returns
+        the events not yet delivered (the decision's own, the dice after it, and anything
+        caught up before).
+        """
+        self._alive()
+        if self.viewer is not None:
+            if teacher:
+                raise NotAllowed("only the teacher's room can act as the teacher", kind="teacher_only")
+            token = token if token is not None else self._token
+        elif token is None and not teacher:
+            raise ValueError("say who decides: token=<the seat's device token> or teacher=True")
+        g = self._game
+        who = g.current_player
+        th = None if token is None else token_hash(token)
+        self._check_can_move(th is not None)
+        expected = self._check_expected(expected_seq)
+        if th is not None:
+            seat = self._seat_for_token(th)
+            if seat.revoked:
+                raise TokenRejected("the teacher revoked this device's token", kind="token_revoked")
+            if seat.kind != "person":
+                raise NotAllowed(f"a bot plays {seat.region}", kind="bot_seat", region=seat.region)
+            if not (who == seat.region or (who == CHANCE and self.dice == "manual" and g.active == seat.region)):
+                raise NotAllowed(f"it is not {seat.region}'s decision now", kind="not_your_turn", region=seat.region)
+            by = seat.region
+        else:
+            if who == CHANCE:
+                if self.dice != "manual":
+                    raise NotAllowed("the computer rolls the dice in this game", kind="auto_dice")
+            elif self._seat_row(who).kind != "person":
+                raise NotAllowed(f"a bot plays {who}", kind="bot_seat", region=who)
+            by = TEACHER
+        entries, over = self._entries_for(action)
+        return self._write(expected, entries, by, token_hash=th, finish=FINISHED if over else None)
+
+    def _write(self, expected: int, entries: list[str], by: str, *, token_hash: str | None = None,
+               bot_kind: str | None = None, allow_paused: bool = False, finish: str | None = None) -> Update:
+        try:
+            head = self.store.append(self.id, expected, entries, by, token_hash=token_hash, bot_kind=bot_kind,
+                                     allow_paused=allow_paused, finish=finish)
+        except (StaleWrite, TokenRejected, NotAllowed):
+            self._catch_up()
+            raise
+        now = time.time()
+        now_entries = [LogEntry(expected + i, n, by, now) for i, n in enumerate(entries)]
+        self._take_entries(now_entries)
+        if head.version == self._version + 1:
+            self._version = head.version
+            self._row = dataclasses.replace(self._row, head=head.seq, version=head.version, status=head.status,
+                                            paused=head.paused)
+            if finish:
+                self._pending_meta = True
+        else:
+            self._version = -1  # something else changed too: the next sync re-reads the room
+        return self._deliver()
+
+    # -------------------------------------------------------------- bots (the projector runs them)
+    def _bot(self, region: str, kind: str) -> Any:
+        from ..ai.tournament import make_bot
+
+        key = (region, kind)
+        if key not in self._bots:
+            self._bots[key] = make_bot(kind, int(self._setup["seed"]) * 13 + self.players.index(region))
+        return self._bots[key]
+
+    def bot_to_move(self) -> str | None:
+        """The seat whose bot decides now (or ``"chance"`` for an automatic die that is due); None otherwise."""
+        if self.viewer is not None or not self.is_open or self.paused:
+            return None
+        who = self._game.current_player
+        if who is None:
+            return None
+        if who == CHANCE:
+            return CHANCE if self.dice == "auto" else None
+        return who if self._seat_row(who).kind != "person" else None
+
+    def prepare_bot(self) -> BotJob | None:
+        """The pending bot decision as a job whose :meth:`BotJob.think` may run in a worker thread."""
+        who = self.bot_to_move()
+        if who is None:
+            return None
+        if who == CHANCE:
+            return BotJob(CHANCE, "dice", self.next_seq, self._game.clone())
+        kind = self._seat_row(who).kind
+        c = self._game.clone()
+        c.dice = self.dice  # the bot's own search rolls its own dice, never the game's next ones
+        return BotJob(who, kind, self.next_seq, c, self._bot(who, kind))
+
+    def apply_bot(self, job: BotJob, action: Action | None) -> Update:
+        """Append a bot's decision from :meth:`prepare_bot`; StaleWrite (after catching up) if someone moved first."""
+        self._need_teacher("run the bots")
+        if job.expected_seq != self.next_seq:
+            raise StaleWrite(expected_seq=job.expected_seq, current_seq=self._head)
+        if job.region == CHANCE:
+            entries, over = self._entries_for(None)
+            return self._write(job.expected_seq, entries, DICE, finish=FINISHED if over else None)
+        if action is None:
+            raise ValueError("the bot made no decision")
+        entries, over = self._entries_for(action)
+        return self._write(job.expected_seq, entries, job.region, bot_kind=job.kind,
+                           finish=FINISHED if over else None)
+
+    def choose_bot_action(self) -> Action | None:
+        """The decision the bot whose turn it is would make (None if a person or a typed die decides)."""
+        job = self.prepare_bot()
+        return None if job is None else job.think()
+
+    def step_bot(self) -> Update:
+        """Let the bot whose turn it is decide (or roll a due automatic die), and append it.
+
+        An empty Update if no bot decides now; StaleWrite if another writer (another projector
+        kernel) moved first: exactly one of them wins.
+        """
+        job = self.prepare_bot()
+        if job is None:
+            return self._deliver()
+        return self.apply_bot(job, job.think())
+
+    # -------------------------------------------------------------- the teacher's controls
+    def _after_meta(self) -> Update:
+        self._pull()
+        return self._deliver()
+
+    def pause(self) -> Update:
+        """Pause the game: no device, bot or teacher decision is accepted until :meth:`resume`."""
+        self._need_teacher("pause the game")
+        self.store.set_paused(self.id, True)
+        return self._after_meta()
+
+    def resume(self) -> Update:
+        self._need_teacher("resume the game")
+        self.store.set_paused(self.id, False)
+        return self._after_meta()
+
+    def set_hints(self, enabled: bool) -> Update:
+        self._need_teacher("change the hints")
+        self.store.set_hints(self.id, enabled)
+        return self._after_meta()
+
+    def set_lang(self, lang: str) -> Update:
+        self._need_teacher("change the language")
+        self.store.set_lang(self.id, normalize_lang(lang))
+        return self._after_meta()
+
+    def set_seat(self, region: str, kind: str, name: str | None = None) -> str | None:
+        """Give a seat to a bot (``random``/``easy``, ``greedy``/``medium``, ``mcts``/``hard``) or back to a person.
+
+        To a person: a new device token is issued and returned (also in ``issued_tokens``).
+        To a bot: the seat's device token stops working at once. Returns the new token or None.
+        """
+        self._need_teacher("change who plays a seat")
+        region = self._seat_row(region).region
+        kind = seat_kind(kind)
+        token = new_token() if kind == "person" else None
+        changes: dict[str, Any] = {"kind": kind, "token_hash": None if token is None else token_hash(token),
+                                   "revoked": False, "joined": None}
+        if name is not None:
+            changes["name"] = name
+        self.store.update_seat(self.id, region, **changes)
+        if token is not None:
+            self.issued_tokens[region] = token
+        else:
+            self.issued_tokens.pop(region, None)
+        self._after_meta()
+        return token
+
+    def rename_seat(self, region: str, name: str) -> Update:
+        self._need_teacher("rename a seat")
+        self.store.update_seat(self.id, self._seat_row(region).region, name=str(name), open_only=False)
+        return self._after_meta()
+
+    def revoke(self, region: str) -> Update:
+        """Revoke the seat's device token: it stops working at once (give a new one with :meth:`reissue_token`)."""
+        self._need_teacher("revoke a device")
+        region = self._seat_row(region).region
+        self.store.update_seat(self.id, region, revoked=True, open_only=False)
+        self.issued_tokens.pop(region, None)
+        return self._after_meta()
+
+    def reissue_token(self, region: str) -> str:
+        """A new device token for a person seat (the old one stops working; the seat is free to join)."""
+        self._need_teacher("issue a device token")
+        s = self._seat_row(region)
+        if s.kind != "person":
+            raise NotAllowed(f"a bot plays {s.region}; give the seat to a person first", kind="bot_seat",
+                             region=s.region)
+        token = new_token()
+        self.store.update_seat(self.id, s.region, token_hash=token_hash(token), revoked=False, joined=None)
+        self.issued_tokens[s.region] = token
+        self._after_meta()
+        return token
+
+    def issue_join_tokens(self) -> dict[str, str]:
+        """Tokens for every person seat no device has joined yet (for the QR codes of a reopened room).
+
+        Tokens are only ever shown once (the store keeps hashes), so a reopened projector calls
+        this to show join links again; links shown before for those seats stop working.
+        """
+        self._need_teacher("issue device tokens")
+        out = {}
+        for s in self._seats:
+            if s.kind == "person" and s.joined is None:
+                out[s.region] = self.reissue_token(s.region)
+        return out
+
+    def end(self) -> Update:
+        """End the game now (the teacher stops it): every device token stops working."""
+        self._need_teacher("end the game")
+        self.store.finish(self.id, ENDED)
+        return self._after_meta()
+
+    def delete(self) -> None:
+        """Remove the room from the store."""
+        self._need_teacher("delete the room")
+        self.store.delete(self.id)
+
+    def can_undo(self) -> bool:
+        """Whether the last action is a person's decision with no die roll after it (and the game is open)."""
+        if self.viewer is not None or not self.is_open or not self._effective:
+            return False
+        if control.is_die(self._effective[-1]):
+            return False
+        probe, _ = rebuild(self._setup, self._effective[:-1], self.code)
+        who = probe.current_player
+        return who is not None and who != CHANCE and self._seat_row(who).kind == "person"
+
+    def undo(self, *, expected_seq: int | None = None) -> Update:
+        """Take back the last person's decision (teacher only; never across a die roll).
+
+        Stored as an ``undo`` entry in the log (see :mod:`typhoon_edu.classroom.log`); every view
+        rebuilds when it syncs (``Update.rebuilt``).
+        """
+        self._need_teacher("undo")
+        if not self.can_undo():
+            if self._effective and control.is_die(self._effective[-1]):
+                raise IllegalActionError("the last decision was followed by a die roll, and undo never goes back "
+                                         "across a die roll", kind="undo_die")
+            if not self._effective:
+                raise IllegalActionError("there is no decision to undo yet", kind="undo_none")
+            raise IllegalActionError("only a person's last decision can be taken back, and never across a die roll",
+                                     kind="undo_not_person")
+        return self._write(self._check_expected(expected_seq), [control.UNDO], TEACHER, allow_paused=True)
+
+    def correct_die(self, face: int, *, expected_seq: int | None = None) -> Update:
+        """Replace the face of the last typed die roll, if no decision followed it (manual dice; teacher only)."""
+        self._need_teacher("correct a die")
+        if self.dice != "manual":
+            raise NotAllowed("the computer rolls the dice in this game", kind="auto_dice")
+        if not self._effective or not control.is_die(self._effective[-1]):
+            raise IllegalActionError("the last action was not a die roll, so there is no roll to correct")
+        entry = control.correct_entry(face)
+        actions = self._effective[:-1] + [f"die {face}"]
+        probe, _ = rebuild(self._setup, actions, self.code)  # the corrected game must replay (and may end)
+        return self._write(self._check_expected(expected_seq), [entry], TEACHER, allow_paused=True,
+                           finish=FINISHED if probe.is_over else None)
+
+    # -------------------------------------------------------------- results and records
+    def summary(self) -> dict[str, Any]:
+        """Winners, the biggest storm, the most damaged region, rounds (for the results screen)."""
+        from .results import summary
+
+        return summary(self._game)
+
+    def events_csv(self) -> str:
+        """The public event log as CSV, one row per event (for a data lesson)."""
+        from .results import events_csv
+
+        return events_csv(self._game)
+
+    def record(self) -> dict[str, Any]:
+        """The game as today's JSON save record (teacher only: it holds the seed, hence every hand)."""
+        self._need_teacher("export the game record")
+        from .records import record_of
+
+        return record_of(self)
+
+    def record_json(self) -> str:
+        from .records import record_json
+
+        self._need_teacher("export the game record")
+        return record_json(self)
+
+    def __repr__(self) -> str:
+        who = f"seat {self.viewer}" if self.viewer else "teacher"
+        return f"<Room {self.code} ({who}) {self.status}, entry #{self._head}, {self._game!r}>"
+
+
+# ---------------------------------------------------------------------- listing and joining
+@dataclass(frozen=True)
+class RoomInfo:
+    """One row of the rooms list. A broken room has ``ok=False`` with ``kind`` and ``error``."""
+
+    id: str
+    code: str
+    status: str
+    paused: bool
+    lang: str
+    origin: str
+    created: float
+    updated: float
+    finished: float | None
+    seq: int
+    version: int
+    seats: tuple[SeatInfo, ...]
+    ok: bool = True
+    kind: str = ""
+    error: str = ""
+    players: tuple[str, ...] = ()
+    round: int = 0
+    over: bool = False
+    winners: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Lobby:
+    """What a device may see before joining: the room's seats and which of them are free."""
+
+    room_id: str
+    code: str
+    status: str
+    seats: tuple[SeatInfo, ...]
+    free: tuple[str, ...] = field(default=())
+
+
+_CHECKED: dict[tuple[str, int, str], tuple[bool, str, str, int, bool, tuple[str, ...]]] = {}
+_CHECKED_MAX = 4096
+
+
+def _check_replay(row: RoomRow, seats: Sequence[SeatRow], actions: Sequence[ActionRow]
+                  ) -> tuple[bool, str, str, int, bool, tuple[str, ...]]:
+    try:
+        setup = setup_of(row)
+        check_seats(seats, setup, row.code)
+        if [a.seq for a in actions] != list(range(1, len(actions) + 1)) or len(actions) != row.head:
+            raise RoomBroken(f"room {row.code}: its log has gaps or does not end at #{row.head}", kind="replay")
+        game, _ = rebuild(setup, [a.notation for a in actions], row.code)
+    except RoomBroken as exc:
+        return (False, exc.kind, str(exc), 0, False, ())
+    except Exception as exc:  # noqa: BLE001 - no single bad row may stop the list
+        return (False, "replay", f"room {row.code}: {exc}", 0, False, ())
+    return (True, "", "", game.round, game.is_over, tuple(game.winners))
+
+
+def list_rooms(store: RoomStore, *, status: str | None = None) -> list[RoomInfo]:
+    """Every room (most recent first), each checked by replay; a broken one says why instead of raising.
+
+    Replays are remembered per (room, last entry), so listing again costs a query, not a replay.
+    """
+    rows = store.rooms(status=status)
+    all_seats = store.seats_of([r.id for r in rows])
+    need = [r.id for r in rows if (r.id, r.head, r.setup) not in _CHECKED]
+    logs = store.actions_of(need)
+    out = []
+    for r in rows:
+        seats = all_seats.get(r.id, [])
+        key = (r.id, r.head, r.setup)
+        if key not in _CHECKED:
+            if len(_CHECKED) >= _CHECKED_MAX:
+                _CHECKED.clear()
+            _CHECKED[key] = _check_replay(r, seats, logs.get(r.id, []))
+        ok, kind, error, rnd, over, winners = _CHECKED[key]
+        players: tuple[str, ...] = tuple(s.region for s in seats)
+        out.append(RoomInfo(r.id, r.code, r.status, r.paused, r.lang, r.origin, r.created, r.updated, r.finished,
+                            r.head, r.version, tuple(_seat_info(s) for s in seats), ok, kind, error, players, rnd,
+                            over, winners))
+    return out
+
+
+def lobby(store: RoomStore, code: str) -> Lobby:
+    """The seats of the room with this code, and the free person seats a device may join."""
+    row = store.room_by_code(code)
+    seats = store.seats(row.id)
+    infos = tuple(_seat_info(s) for s in seats)
+    free = tuple(s.region for s in seats if s.kind == "person" and s.joined is None and not s.revoked) \
+        if row.is_open else ()
+    return Lobby(row.id, row.code, row.status, infos, free)
+
+
+__all__ = ["BotJob", "LogEntry", "Lobby", "PublicView", "Room", "RoomInfo", "Seat", "SeatInfo", "SeatView", "Update",
+           "list_rooms", "lobby", "rebuild", "setup_of", "DICE", "TEACHER", "FINISHED", "ENDED", "OPEN"]

@@ -1,0 +1,827 @@
+"""The durable room store: rooms, seats and an append-only action log, on SQLAlchemy Core.
+
+One interface for both dialects (boardgame.io's storage API is the model): create, append,
+read from seq N, head/version, list, finish, delete, seat changes, pause. No SQL is written
+by hand; SQLAlchemy Core emits it for SQLite and PostgreSQL alike.
+
+- **SQLite** (default): one file in the user data folder, ``TYPHOON_EDU_DB`` (a URL, or a
+  file path) or an explicit URL overrides it. WAL mode (readers never block the writer), a
+  busy timeout, and every write in a ``BEGIN IMMEDIATE`` transaction, so two writers queue
+  instead of failing on a lock upgrade.
+- **PostgreSQL**: ``postgresql+psycopg://user:password@host/db`` (psycopg 3; a plain
+  ``postgresql://`` URL is read as psycopg 3 too), with a lock timeout.
+
+The store is the authority on **order**: :meth:`RoomStore.append` takes the sequence number
+the writer expects its first action to get, and in one transaction moves the room's head
+only if that number is the next one; a writer that is behind gets :class:`StaleWrite`
+carrying the current head, and nothing is written. The ``(room, seq)`` primary key is the
+last line of defence, so an action can never be stored twice. The engine (see
+:mod:`typhoon_edu.classroom.rooms`) is the authority on legality.
+
+>>> store = RoomStore("sqlite://")                      # in memory, for this example
+>>> row = store.create_room(setup={"players": ["Taiwan", "Japan", "Korea"]}, lang="en",
+...                         seats=[NewSeat("Taiwan"), NewSeat("Japan", "greedy"), NewSeat("Korea", "random")])
+>>> store.append(row.id, 1, ["place 8,8"], by="Taiwan").seq
+1
+>>> store.append(row.id, 1, ["place 9,8"], by="Taiwan").seq
+Traceback (most recent call last):
+...
+typhoon_edu.classroom.errors.StaleWrite: someone else moved first: this was to be entry #1 of the log, which already holds entries up to #1
+>>> [a.notation for a in store.actions(row.id)], store.head(row.id).seq
+(['place 8,8'], 1)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.pool import StaticPool
+
+from .codes import new_code, normalize_code
+from .errors import ClassroomError, NotAllowed, RoomNotFound, SeatError, StaleWrite, StoreError, TokenRejected
+
+SCHEMA_VERSION = 1
+OPEN, FINISHED, ENDED = "open", "finished", "ended"
+STATUSES = (OPEN, FINISHED, ENDED)
+SEAT_KINDS = ("person", "random", "greedy", "mcts")
+MAX_NOTATION = 64
+
+metadata = sa.MetaData()
+
+ROOMS = sa.Table(
+    "typhoon_rooms", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("code", sa.String(8), nullable=False, unique=True),
+    sa.Column("setup", sa.Text, nullable=False),  # JSON text: kept as text so a damaged one can be named, not crash a query
+    sa.Column("lang", sa.String(8), nullable=False),
+    sa.Column("status", sa.String(12), nullable=False),
+    sa.Column("paused", sa.Boolean, nullable=False),
+    sa.Column("hints_enabled", sa.Boolean, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+    sa.Column("finished", sa.Float, nullable=True),
+    sa.Column("version", sa.Integer, nullable=False),  # changes on every change: a view polls this one row
+    sa.Column("head", sa.Integer, nullable=False),  # the last sequence number in the log (0: none yet)
+    sa.Column("origin", sa.Text, nullable=False),  # "" or where it came from ("import:<file name>")
+)
+
+SEATS = sa.Table(
+    "typhoon_seats", metadata,
+    sa.Column("room_id", sa.String(32), sa.ForeignKey("typhoon_rooms.id"), primary_key=True),
+    sa.Column("idx", sa.Integer, primary_key=True),
+    sa.Column("region", sa.String(32), nullable=False),
+    sa.Column("kind", sa.String(12), nullable=False),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("token_hash", sa.String(64), nullable=True, unique=True),  # SHA-256 of the device token, never the token
+    sa.Column("revoked", sa.Boolean, nullable=False),
+    sa.Column("joined", sa.Float, nullable=True),  # when a device first opened the seat
+)
+
+ACTIONS = sa.Table(
+    "typhoon_actions", metadata,
+    sa.Column("room_id", sa.String(32), sa.ForeignKey("typhoon_rooms.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("notation", sa.String(MAX_NOTATION), nullable=False),
+    sa.Column("by_seat", sa.String(32), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+IMPORTS = sa.Table(
+    "typhoon_imports", metadata,
+    sa.Column("source", sa.Text, primary_key=True),  # the absolute path of the JSON save file
+    sa.Column("digest", sa.String(64), nullable=False),
+    sa.Column("room_id", sa.String(32), nullable=True),
+    sa.Column("ok", sa.Boolean, nullable=False),
+    sa.Column("kind", sa.String(24), nullable=False),
+    sa.Column("error", sa.Text, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+META = sa.Table(
+    "typhoon_meta", metadata,
+    sa.Column("key", sa.String(32), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
+
+
+# ---------------------------------------------------------------------- rows
+@dataclass(frozen=True)
+class RoomRow:
+    """One room's row. ``setup`` is the stored JSON text (see :meth:`setup_dict`)."""
+
+    id: str
+    code: str
+    setup: str
+    lang: str
+    status: str
+    paused: bool
+    hints_enabled: bool
+    created: float
+    updated: float
+    finished: float | None
+    version: int
+    head: int
+    origin: str
+    problem: str = ""  # set when the row itself holds damaged values
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == OPEN
+
+    def setup_dict(self) -> dict[str, Any]:
+        """The setup as a dict; ValueError naming the problem if the stored text is damaged."""
+        data = json.loads(self.setup)
+        if not isinstance(data, dict):
+            raise ValueError("the stored setup is not a JSON object")
+        return data
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    room_id: str
+    index: int
+    region: str
+    kind: str
+    name: str
+    token_hash: str | None
+    revoked: bool
+    joined: float | None
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    seq: int
+    notation: str
+    by: str
+    at: float
+
+
+@dataclass(frozen=True)
+class Head:
+    """The cheap row a view polls: the last sequence number and the version."""
+
+    seq: int
+    version: int
+    status: str
+    paused: bool
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A consistent read of one room: its row, its seats, and its actions after a given seq."""
+
+    room: RoomRow
+    seats: tuple[SeatRow, ...]
+    actions: tuple[ActionRow, ...]
+
+
+@dataclass(frozen=True)
+class ImportRow:
+    source: str
+    digest: str
+    room_id: str | None
+    ok: bool
+    kind: str
+    error: str
+    at: float
+
+
+@dataclass(frozen=True)
+class NewSeat:
+    """A seat for :meth:`RoomStore.create_room` (``token_hash`` only for a person seat with a device token)."""
+
+    region: str
+    kind: str = "person"
+    name: str = ""
+    token_hash: str | None = None
+
+
+_KEEP: Any = object()
+
+
+class _Bad(list):  # type: ignore[type-arg]
+    """The fields of one row that did not hold what the schema says (a hand-edited database)."""
+
+
+def _num(value: Any, cast: type, field: str, bad: _Bad, default: Any = 0) -> Any:
+    try:
+        return cast(value)
+    except (TypeError, ValueError):
+        bad.append(field)
+        return default
+
+
+def _text(value: Any, field: str, bad: _Bad) -> str:
+    if isinstance(value, str):
+        return value
+    bad.append(field)
+    return "" if value is None else str(value)
+
+
+def _room(r: Any) -> RoomRow:
+    # Every value is checked, so one damaged row is listed as broken instead of stopping the list.
+    bad = _Bad()
+    finished = None if r.finished is None else _num(r.finished, float, "finished", bad, None)
+    row = RoomRow(_text(r.id, "id", bad), _text(r.code, "code", bad), _text(r.setup, "setup", bad),
+                  _text(r.lang, "lang", bad), _text(r.status, "status", bad), bool(r.paused), bool(r.hints_enabled),
+                  _num(r.created, float, "created", bad, 0.0), _num(r.updated, float, "updated", bad, 0.0), finished,
+                  _num(r.version, int, "version", bad), _num(r.head, int, "head", bad), r.origin or "")
+    if row.status not in STATUSES:
+        bad.append("status")
+    if bad:
+        row = replace(row, problem=f"the stored room has damaged fields: {', '.join(bad)}")
+    return row
+
+
+def _seat(r: Any) -> SeatRow:
+    bad = _Bad()
+    joined = None if r.joined is None else _num(r.joined, float, "joined", bad, None)
+    return SeatRow(r.room_id, _num(r.idx, int, "idx", bad, -1), _text(r.region, "region", bad),
+                   _text(r.kind, "kind", bad), r.name if isinstance(r.name, str) else "", r.token_hash,
+                   bool(r.revoked), joined)
+
+
+def _action(r: Any) -> ActionRow:
+    bad = _Bad()
+    return ActionRow(_num(r.seq, int, "seq", bad, -1), _text(r.notation, "notation", bad),
+                     r.by_seat if isinstance(r.by_seat, str) else "", _num(r.at, float, "at", bad, 0.0))
+
+
+# ---------------------------------------------------------------------- URLs and engines
+def sqlite_url(path: str | Path) -> str:
+    """The SQLAlchemy URL of a SQLite file.
+
+    >>> sqlite_url("/tmp/rooms.sqlite3")
+    'sqlite:////tmp/rooms.sqlite3'
+    """
+    return "sqlite:///" + Path(path).expanduser().absolute().as_posix()
+
+
+def default_db_path() -> Path:
+    """The SQLite file used unless ``TYPHOON_EDU_DB`` or a URL says otherwise."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("typhoon-edu", appauthor=False)) / "rooms.sqlite3"
+
+
+def default_url() -> str:
+    """``TYPHOON_EDU_DB`` (a URL like ``postgresql+psycopg://…`` or a file path), else the user data folder's file."""
+    env = os.environ.get("TYPHOON_EDU_DB", "").strip()
+    if env:
+        return env if "://" in env else sqlite_url(env)
+    return sqlite_url(default_db_path())
+
+
+def _translate(exc: BaseException, what: str) -> StoreError:
+    """A database failure as a StoreError whose kind a person can be told about."""
+    orig = getattr(exc, "orig", None) or exc
+    name = str(getattr(orig, "sqlite_errorname", "") or "")
+    state = str(getattr(orig, "sqlstate", "") or "")
+    msg = str(orig).lower()
+    if name.startswith("SQLITE_READONLY") or "readonly" in msg or "read-only" in msg or state in ("25006", "42501"):
+        kind = "read_only"
+    elif name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in msg \
+            or state in ("55P03", "40001", "40P01", "57014"):
+        kind = "locked"
+    elif name == "SQLITE_FULL" or "disk is full" in msg or state == "53100":
+        kind = "disk_full"
+    elif name in ("SQLITE_CORRUPT", "SQLITE_NOTADB") or "not a database" in msg or "malformed" in msg:
+        kind = "corrupt"
+    elif name == "SQLITE_CANTOPEN" or "unable to open" in msg or state.startswith(("08", "57P", "3D")) \
+            or (isinstance(exc, sa_exc.OperationalError) and not name and not state):
+        kind = "unavailable"
+    else:
+        kind = "io"
+    return StoreError(f"the room database could not {what}: {orig}", kind=kind, what=what)
+
+
+class RoomStore:
+    """Rooms, seats and action logs in one database (SQLite file or PostgreSQL server).
+
+    ``url``: a SQLAlchemy URL (``sqlite:///path``, ``postgresql+psycopg://…``), or None for
+    :func:`default_url`. ``busy_timeout``: seconds a writer waits for another writer's lock
+    before :class:`StoreError` (``kind="locked"``). Thread-safe (each thread gets its own
+    pooled connection); a forked child process reconnects on first use.
+    """
+
+    def __init__(self, url: str | None = None, *, busy_timeout: float = 5.0) -> None:
+        self.busy_timeout = float(busy_timeout)
+        raw = url if url is not None else default_url()
+        try:
+            u = sa.engine.make_url(raw)
+        except sa_exc.ArgumentError as exc:
+            raise StoreError(f"{raw!r} is not a database URL ({exc})", kind="unavailable", what="open") from None
+        backend = u.get_backend_name()
+        if backend == "sqlite":
+            self._engine = self._sqlite_engine(u)
+        elif backend == "postgresql":
+            self._engine = self._postgres_engine(u)
+        else:
+            raise StoreError(f"the room store runs on SQLite or PostgreSQL, not {backend!r}", kind="unavailable",
+                             what="open")
+        self.dialect = backend
+        self.read_only = False  # True when a SQLite file could only be opened read-only
+        self.url = self._engine.url.render_as_string(hide_password=True)
+        self._pid = os.getpid()
+        self._init_schema()
+
+    # -------------------------------------------------------------- engines
+    def _sqlite_engine(self, u: sa.engine.URL) -> sa.engine.Engine:
+        db = u.database or ""
+        memory = db in ("", ":memory:") or "mode=memory" in db
+        if not memory and not u.query.get("uri"):
+            try:
+                Path(db).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"the folder of the room database {db} cannot be made ({exc.strerror})",
+                                 kind="read_only" if isinstance(exc, PermissionError) else "unavailable",
+                                 what="open") from None
+        args: dict[str, Any] = {"timeout": self.busy_timeout, "check_same_thread": False}
+        if memory:
+            engine = sa.create_engine(u, connect_args=args, poolclass=StaticPool)
+        else:
+            engine = sa.create_engine(u, connect_args=args)
+        busy_ms = int(self.busy_timeout * 1000)
+
+        @event.listens_for(engine, "connect")
+        def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+            dbapi_conn.isolation_level = None  # the driver begins nothing itself: _on_begin does (below)
+            cur = dbapi_conn.cursor()
+            try:
+                cur.execute(f"PRAGMA busy_timeout = {busy_ms}")
+                cur.execute("PRAGMA foreign_keys = ON")
+                if not memory:
+                    try:
+                        cur.execute("PRAGMA journal_mode = WAL")
+                        # WAL + NORMAL: no corruption and nothing lost when a process dies; only a
+                        # power cut may lose the last moves (FULL would fsync every move).
+                        cur.execute("PRAGMA synchronous = NORMAL")
+                    except Exception:  # noqa: BLE001 - a read-only database file can still be read
+                        pass
+            finally:
+                cur.close()
+
+        @event.listens_for(engine, "begin")
+        def _on_begin(conn: sa.engine.Connection) -> None:
+            # A write takes the lock when it begins, so two writers queue (busy timeout) instead of
+            # both reading and then failing to upgrade their lock.
+            conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("typhoon_write") else "BEGIN")
+
+        return engine
+
+    def _postgres_engine(self, u: sa.engine.URL) -> sa.engine.Engine:
+        if u.drivername == "postgresql":
+            u = u.set(drivername="postgresql+psycopg")
+        ms = int(self.busy_timeout * 1000)
+        # libpq "options" from the URL (e.g. a search_path) are kept; the lock timeout is added to them
+        extra = u.query.get("options", "")
+        extra = " ".join(extra) if isinstance(extra, tuple) else extra
+        u = u.difference_update_query(["options"])
+        args = {"connect_timeout": max(1, int(round(self.busy_timeout))),
+                "options": f"{extra} -c lock_timeout={ms}".strip()}
+        return sa.create_engine(u, connect_args=args, pool_pre_ping=True)
+
+    @contextmanager
+    def _tx(self, what: str, *, write: bool = False, snapshot: bool = False,
+            integrity_raw: bool = False) -> Iterator[sa.engine.Connection]:
+        """One transaction; a database failure becomes a StoreError naming ``what`` (all rolled back)."""
+        if os.getpid() != self._pid:  # a forked child: never share the parent's connections
+            self._engine.dispose(close=False)
+            self._pid = os.getpid()
+        try:
+            with self._engine.connect() as conn:
+                if write:
+                    conn.execution_options(typhoon_write=True)
+                elif snapshot and self.dialect == "postgresql":
+                    conn.execution_options(isolation_level="REPEATABLE READ")
+                with conn.begin():
+                    yield conn
+        except ClassroomError:
+            raise
+        except sa_exc.IntegrityError as exc:
+            if integrity_raw:
+                raise
+            raise _translate(exc, what) from exc
+        except sa_exc.DBAPIError as exc:
+            raise _translate(exc, what) from exc
+        except sa_exc.SQLAlchemyError as exc:
+            raise StoreError(f"the room database could not {what}: {exc}", kind="io", what=what) from exc
+        except OSError as exc:
+            raise StoreError(f"the room database could not {what}: {exc}", kind="io", what=what) from exc
+
+    def _schema_version(self) -> int | None:
+        try:
+            with self._tx("read its version") as conn:
+                value = conn.execute(sa.select(META.c.value).where(META.c.key == "schema")).scalar()
+        except StoreError as exc:
+            if exc.kind in ("unavailable", "corrupt", "locked", "read_only"):
+                raise
+            return None  # no tables yet
+        return None if value is None else int(value)
+
+    def _init_schema(self) -> None:
+        try:
+            found = self._schema_version()
+        except StoreError as exc:
+            db = self._engine.url.database or ""
+            if exc.kind != "read_only" or self.dialect != "sqlite" or self._engine.url.query.get("uri") \
+                    or not Path(db).is_file():
+                raise
+            # A WAL database in a folder this user cannot write: SQLite cannot make its shared-memory
+            # file, so open it as an unchanging, read-only file instead (every write says read_only).
+            self._engine.dispose()
+            self._engine = self._sqlite_engine(sa.engine.make_url(
+                f"sqlite:///file:{Path(db).absolute().as_posix()}?mode=ro&immutable=1&uri=true"))
+            self.read_only = True
+            found = self._schema_version()
+        if found is None:
+            try:
+                with self._tx("create its tables", write=True, integrity_raw=True) as conn:
+                    metadata.create_all(conn, checkfirst=True)
+                    if conn.execute(sa.select(META.c.value).where(META.c.key == "schema")).scalar() is None:
+                        conn.execute(sa.insert(META).values(key="schema", value=str(SCHEMA_VERSION)))
+            except (StoreError, sa_exc.IntegrityError) as exc:
+                # another process may have made the tables at the same moment: then they are there now
+                if isinstance(exc, StoreError) and exc.kind != "io":
+                    raise
+                if self._schema_version() is None:
+                    raise exc if isinstance(exc, StoreError) else _translate(exc, "create its tables") from None
+            found = self._schema_version() or SCHEMA_VERSION
+        if found > SCHEMA_VERSION:
+            raise StoreError(f"the room database was made by a newer version of typhoon-edu (schema {found}; "
+                             f"this version reads schema {SCHEMA_VERSION})", kind="schema", what="open")
+
+    def close(self) -> None:
+        """Close every pooled connection."""
+        self._engine.dispose()
+
+    def __repr__(self) -> str:
+        return f"RoomStore({self.url!r})"
+
+    # -------------------------------------------------------------- rooms
+    def create_room(self, *, setup: Mapping[str, Any] | str, seats: Sequence[NewSeat], lang: str,
+                    hints_enabled: bool = True, actions: Sequence[str] = (), by: str = "setup", status: str = OPEN,
+                    origin: str = "", import_source: str | None = None, import_digest: str = "") -> RoomRow:
+        """A new room with a fresh code (retried on a clash), its seats and its first actions.
+
+        With ``import_source``, the import is recorded in the same transaction; if that source
+        was already imported (by another process, a moment ago) nothing is created and
+        :class:`KeyError` is raised.
+        """
+        if status not in STATUSES:
+            raise ValueError(f"a room's status is one of {', '.join(STATUSES)}, not {status!r}")
+        setup_text = setup if isinstance(setup, str) else json.dumps(dict(setup), sort_keys=True, ensure_ascii=False)
+        self._check_seats(seats)
+        notations = self._check_notations(actions, allow_empty=True)
+        for _attempt in range(50):
+            rid, code, now = uuid.uuid4().hex, new_code(), time.time()
+            try:
+                with self._tx("create the room", write=True, integrity_raw=True) as conn:
+                    conn.execute(sa.insert(ROOMS).values(
+                        id=rid, code=code, setup=setup_text, lang=lang, status=status, paused=False,
+                        hints_enabled=bool(hints_enabled), created=now, updated=now,
+                        finished=None if status == OPEN else now, version=1, head=len(notations), origin=origin))
+                    conn.execute(sa.insert(SEATS), [
+                        dict(room_id=rid, idx=i, region=s.region, kind=s.kind, name=s.name, token_hash=s.token_hash,
+                             revoked=False, joined=None) for i, s in enumerate(seats)])
+                    if notations:
+                        conn.execute(sa.insert(ACTIONS), [
+                            dict(room_id=rid, seq=i + 1, notation=n, by_seat=by, at=now) for i, n in enumerate(notations)])
+                    if import_source is not None:  # (a note that it was damaged before gives way)
+                        conn.execute(sa.delete(IMPORTS).where(IMPORTS.c.source == import_source,
+                                                              IMPORTS.c.ok == sa.false()))
+                        conn.execute(sa.insert(IMPORTS).values(source=import_source, digest=import_digest, room_id=rid,
+                                                               ok=True, kind="", error="", at=now))
+            except sa_exc.IntegrityError as exc:
+                done = self.import_row(import_source) if import_source is not None else None
+                if done is not None and done.ok:
+                    raise KeyError(import_source) from None
+                if any(s.token_hash for s in seats) and "token" in str(exc.orig).lower():
+                    raise _translate(exc, "create the room") from None
+                continue  # the code clashed with another room's: draw another
+            return self.room(rid)
+        raise StoreError("no free room code could be found", kind="io", what="create the room")
+
+    @staticmethod
+    def _check_seats(seats: Sequence[NewSeat]) -> None:
+        if not 3 <= len(seats) <= 5:
+            raise SeatError(f"a room has 3 to 5 seats, not {len(seats)}", kind="bad_seats")
+        for s in seats:
+            if s.kind not in SEAT_KINDS:
+                raise SeatError(f"a seat is a person or a bot ({', '.join(SEAT_KINDS[1:])}); got {s.kind!r}",
+                                kind="bad_kind", seat_kind=s.kind)
+            if s.kind != "person" and s.token_hash:
+                raise SeatError(f"the bot seat {s.region} cannot have a device token", kind="bad_kind", seat_kind=s.kind)
+
+    @staticmethod
+    def _check_notations(notations: Sequence[str], allow_empty: bool = False) -> list[str]:
+        out = list(notations)
+        if not out and not allow_empty:
+            raise ValueError("append needs at least one action")
+        for n in out:
+            if not isinstance(n, str) or not n.strip() or len(n) > MAX_NOTATION:
+                raise ValueError(f"an action is stored as its notation (text of 1 to {MAX_NOTATION} characters), "
+                                 f"not {n!r}")
+        return out
+
+    def room(self, room_id: str) -> RoomRow:
+        """One room's row; RoomNotFound if there is none."""
+        with self._tx("read the room") as conn:
+            r = conn.execute(sa.select(ROOMS).where(ROOMS.c.id == room_id)).first()
+        if r is None:
+            raise RoomNotFound(f"there is no room with id {room_id!r}", kind="not_found")
+        return _room(r)
+
+    def room_by_code(self, code: str) -> RoomRow:
+        """The room with this join code (typed loosely: case, spaces and dashes do not matter)."""
+        norm = normalize_code(code)
+        with self._tx("find the room") as conn:
+            r = conn.execute(sa.select(ROOMS).where(ROOMS.c.code == norm)).first()
+        if r is None:
+            raise RoomNotFound(f"no room has the code {norm}", kind="not_found", code=norm)
+        return _room(r)
+
+    def rooms(self, *, status: str | None = None) -> list[RoomRow]:
+        """Every room's row (most recently changed first), or those with ``status``."""
+        q = sa.select(ROOMS).order_by(ROOMS.c.updated.desc())
+        if status is not None:
+            q = q.where(ROOMS.c.status == status)
+        with self._tx("list the rooms") as conn:
+            return [_room(r) for r in conn.execute(q)]
+
+    def head(self, room_id: str) -> Head:
+        """The one cheap row a view polls (~every 0.3 s): last sequence number, version, status, paused."""
+        with self._tx("read the room") as conn:
+            r = conn.execute(sa.select(ROOMS.c.head, ROOMS.c.version, ROOMS.c.status, ROOMS.c.paused)
+                             .where(ROOMS.c.id == room_id)).first()
+        if r is None:
+            raise RoomNotFound(f"there is no room with id {room_id!r}", kind="not_found")
+        return Head(int(r.head), int(r.version), r.status, bool(r.paused))
+
+    def seats(self, room_id: str) -> list[SeatRow]:
+        with self._tx("read the seats") as conn:
+            return [_seat(r) for r in conn.execute(sa.select(SEATS).where(SEATS.c.room_id == room_id)
+                                                   .order_by(SEATS.c.idx))]
+
+    def seats_of(self, room_ids: Sequence[str]) -> dict[str, list[SeatRow]]:
+        """The seats of several rooms in one query (for listing)."""
+        out: dict[str, list[SeatRow]] = {rid: [] for rid in room_ids}
+        if not room_ids:
+            return out
+        with self._tx("read the seats") as conn:
+            for s in conn.execute(sa.select(SEATS).where(SEATS.c.room_id.in_(list(room_ids)))
+                                  .order_by(SEATS.c.room_id, SEATS.c.idx)):
+                out[s.room_id].append(_seat(s))
+        return out
+
+    def actions(self, room_id: str, after: int = 0) -> list[ActionRow]:
+        """The log entries with a sequence number above ``after``, in order."""
+        with self._tx("read the moves") as conn:
+            return [_action(r) for r in conn.execute(
+                sa.select(ACTIONS).where(ACTIONS.c.room_id == room_id, ACTIONS.c.seq > after).order_by(ACTIONS.c.seq))]
+
+    def actions_of(self, room_ids: Sequence[str]) -> dict[str, list[ActionRow]]:
+        """The whole logs of several rooms in one query (for listing)."""
+        out: dict[str, list[ActionRow]] = {rid: [] for rid in room_ids}
+        if not room_ids:
+            return out
+        with self._tx("read the moves") as conn:
+            for r in conn.execute(sa.select(ACTIONS).where(ACTIONS.c.room_id.in_(list(room_ids)))
+                                  .order_by(ACTIONS.c.room_id, ACTIONS.c.seq)):
+                out[r.room_id].append(_action(r))
+        return out
+
+    def snapshot(self, room_id: str, after: int = 0) -> Snapshot:
+        """The room row, its seats and the actions after ``after``, read consistently (one snapshot)."""
+        with self._tx("read the room", snapshot=True) as conn:
+            r = conn.execute(sa.select(ROOMS).where(ROOMS.c.id == room_id)).first()
+            if r is None:
+                raise RoomNotFound(f"there is no room with id {room_id!r}", kind="not_found")
+            seats = tuple(_seat(s) for s in conn.execute(sa.select(SEATS).where(SEATS.c.room_id == room_id)
+                                                         .order_by(SEATS.c.idx)))
+            acts = tuple(_action(a) for a in conn.execute(
+                sa.select(ACTIONS).where(ACTIONS.c.room_id == room_id, ACTIONS.c.seq > after).order_by(ACTIONS.c.seq)))
+        return Snapshot(_room(r), seats, acts)
+
+    # -------------------------------------------------------------- the log
+    def append(self, room_id: str, expected_seq: int, notations: Sequence[str], by: str, *,
+               token_hash: str | None = None, bot_kind: str | None = None, allow_paused: bool = False,
+               finish: str | None = None) -> Head:
+        """Append ``notations`` as entries ``expected_seq``, ``expected_seq + 1``, … in ONE transaction.
+
+        Written only if ``expected_seq`` is the next number (the head + 1), the room is open
+        (and not paused, unless ``allow_paused``), and, with ``token_hash``, that token is the
+        live token of seat ``by``; with ``bot_kind``, seat ``by`` is still played by that bot.
+        ``finish`` (``"finished"``) closes the room in the same transaction (the game ended).
+        Returns the room's new :class:`Head`. Raises StaleWrite (someone else moved first), RoomNotFound,
+        TokenRejected, NotAllowed, or StoreError; in every case nothing is written.
+        """
+        if isinstance(expected_seq, bool) or not isinstance(expected_seq, int) or expected_seq < 1:
+            raise ValueError(f"expected_seq is the sequence number of the first new action (1 or more), "
+                             f"not {expected_seq!r}")
+        entries = self._check_notations(notations)
+        if finish is not None and finish not in (FINISHED, ENDED):
+            raise ValueError(f"finish is {FINISHED!r} or {ENDED!r}, not {finish!r}")
+        now = time.time()
+        with self._tx("save the move", write=True, integrity_raw=True) as conn:
+            where = [ROOMS.c.id == room_id, ROOMS.c.head == expected_seq - 1, ROOMS.c.status == OPEN]
+            if not allow_paused:
+                where.append(ROOMS.c.paused == sa.false())
+            values: dict[str, Any] = {"head": ROOMS.c.head + len(entries), "version": ROOMS.c.version + 1,
+                                      "updated": now}
+            if finish:
+                values.update(status=finish, finished=now)
+            # The guarded UPDATE takes the room's row lock first: a concurrent writer waits here and
+            # then finds the head moved (PostgreSQL re-checks the WHERE on the new row), so exactly one wins.
+            done = conn.execute(sa.update(ROOMS).where(*where).values(**values)).rowcount
+            if done != 1:
+                r = conn.execute(sa.select(ROOMS.c.head, ROOMS.c.status, ROOMS.c.paused)
+                                 .where(ROOMS.c.id == room_id)).first()
+                if r is None:
+                    raise RoomNotFound(f"there is no room with id {room_id!r}", kind="not_found")
+                if r.status != OPEN:
+                    if token_hash is not None:
+                        raise TokenRejected("the game in this room has ended; its device tokens no longer work",
+                                            kind="room_over")
+                    raise NotAllowed("the game in this room has ended; no more moves can be made", kind="game_over")
+                if token_hash is not None:
+                    self._check_token(conn, room_id, by, token_hash)
+                if r.paused and not allow_paused:
+                    raise NotAllowed("the teacher has paused the game", kind="paused")
+                raise StaleWrite(expected_seq=expected_seq, current_seq=int(r.head))
+            if token_hash is not None:
+                self._check_token(conn, room_id, by, token_hash)
+            if bot_kind is not None:
+                kind = conn.execute(sa.select(SEATS.c.kind).where(SEATS.c.room_id == room_id,
+                                                                  SEATS.c.region == by)).scalar()
+                if kind != bot_kind:
+                    raise NotAllowed(f"the seat {by} is no longer played by the {bot_kind} bot", kind="seat_changed")
+            try:
+                conn.execute(sa.insert(ACTIONS), [
+                    dict(room_id=room_id, seq=expected_seq + i, notation=n, by_seat=by, at=now)
+                    for i, n in enumerate(entries)])
+            except sa_exc.IntegrityError:
+                # The (room, seq) key: only reachable if the head column and the log disagree.
+                raise StaleWrite(expected_seq=expected_seq, current_seq=expected_seq) from None
+            r = conn.execute(sa.select(ROOMS.c.head, ROOMS.c.version, ROOMS.c.status, ROOMS.c.paused)
+                             .where(ROOMS.c.id == room_id)).first()
+        return Head(int(r.head), int(r.version), r.status, bool(r.paused))
+
+    @staticmethod
+    def _check_token(conn: sa.engine.Connection, room_id: str, region: str, token_hash: str) -> None:
+        s = conn.execute(sa.select(SEATS).where(SEATS.c.token_hash == token_hash)).first()
+        if s is None:
+            raise TokenRejected("this device token is not (or no longer) a seat's token", kind="token_unknown")
+        if s.room_id != room_id:
+            raise TokenRejected("this device token belongs to another room", kind="token_other_room")
+        if s.revoked:
+            raise TokenRejected("the teacher revoked this device's token", kind="token_revoked")
+        if s.region != region:
+            raise NotAllowed(f"this device plays {s.region}, not {region}", kind="not_your_turn", region=region)
+
+    # -------------------------------------------------------------- room state
+    def _bump(self, conn: sa.engine.Connection, room_id: str, *, open_only: bool = False, **values: Any) -> None:
+        """Change the room row (and its version); takes the row's lock first, as append does."""
+        where = [ROOMS.c.id == room_id]
+        if open_only:
+            where.append(ROOMS.c.status == OPEN)
+        values.update(version=ROOMS.c.version + 1, updated=time.time())
+        if conn.execute(sa.update(ROOMS).where(*where).values(**values)).rowcount != 1:
+            status = conn.execute(sa.select(ROOMS.c.status).where(ROOMS.c.id == room_id)).scalar()
+            if status is None:
+                raise RoomNotFound(f"there is no room with id {room_id!r}", kind="not_found")
+            raise NotAllowed("the game in this room has ended", kind="game_over")
+
+    def set_paused(self, room_id: str, paused: bool) -> None:
+        with self._tx("pause the game", write=True) as conn:
+            self._bump(conn, room_id, open_only=True, paused=bool(paused))
+
+    def set_hints(self, room_id: str, enabled: bool) -> None:
+        with self._tx("change the hints", write=True) as conn:
+            self._bump(conn, room_id, hints_enabled=bool(enabled))
+
+    def set_lang(self, room_id: str, lang: str) -> None:
+        with self._tx("change the language", write=True) as conn:
+            self._bump(conn, room_id, lang=lang)
+
+    def finish(self, room_id: str, status: str = FINISHED) -> bool:
+        """Close an open room (``finished``: the game ended; ``ended``: the teacher stopped it).
+
+        Its device tokens stop working at once. Returns False if it was already closed.
+        """
+        if status not in (FINISHED, ENDED):
+            raise ValueError(f"a room is closed as {FINISHED!r} or {ENDED!r}, not {status!r}")
+        with self._tx("end the game", write=True) as conn:
+            try:
+                self._bump(conn, room_id, open_only=True, status=status, finished=time.time(), paused=False)
+            except NotAllowed:
+                return False
+        return True
+
+    def delete(self, room_id: str) -> None:
+        """Remove a room, its seats and its log (its import record stays, so it is not imported again)."""
+        with self._tx("delete the room", write=True) as conn:
+            self._bump(conn, room_id)
+            conn.execute(sa.delete(ACTIONS).where(ACTIONS.c.room_id == room_id))
+            conn.execute(sa.delete(SEATS).where(SEATS.c.room_id == room_id))
+            conn.execute(sa.delete(ROOMS).where(ROOMS.c.id == room_id))
+
+    # -------------------------------------------------------------- seats and tokens
+    def update_seat(self, room_id: str, region: str, *, kind: str = _KEEP, name: str = _KEEP,
+                    token_hash: str | None = _KEEP, revoked: bool = _KEEP, joined: float | None = _KEEP,
+                    open_only: bool = True) -> SeatRow:
+        """Change one seat (only the fields given); the room's version changes with it."""
+        values: dict[str, Any] = {}
+        if kind is not _KEEP:
+            if kind not in SEAT_KINDS:
+                raise SeatError(f"a seat is a person or a bot ({', '.join(SEAT_KINDS[1:])}); got {kind!r}",
+                                kind="bad_kind", seat_kind=kind)
+            values["kind"] = kind
+        for key, value in (("name", name), ("token_hash", token_hash), ("revoked", revoked), ("joined", joined)):
+            if value is not _KEEP:
+                values[key] = value
+        with self._tx("change the seat", write=True) as conn:
+            self._bump(conn, room_id, open_only=open_only)
+            where = [SEATS.c.room_id == room_id, SEATS.c.region == region]
+            if values and conn.execute(sa.update(SEATS).where(*where).values(**values)).rowcount != 1:
+                raise SeatError(f"this room has no seat {region}", kind="no_such_seat", region=region)
+            r = conn.execute(sa.select(SEATS).where(*where)).first()
+            if r is None:
+                raise SeatError(f"this room has no seat {region}", kind="no_such_seat", region=region)
+            return _seat(r)
+
+    def claim_seat(self, room_id: str, region: str, token_hash: str) -> SeatRow:
+        """Give a free person seat (no device has joined it) to a new device token, atomically.
+
+        SeatError ``seat_taken`` if a device already joined it, ``bot_seat`` if a bot plays it.
+        """
+        now = time.time()
+        with self._tx("give the seat to this device", write=True) as conn:
+            self._bump(conn, room_id, open_only=True)
+            s = conn.execute(sa.select(SEATS).where(SEATS.c.room_id == room_id, SEATS.c.region == region)).first()
+            if s is None:
+                raise SeatError(f"this room has no seat {region}", kind="no_such_seat", region=region)
+            if s.kind != "person":
+                raise NotAllowed(f"a bot plays {region}", kind="bot_seat", region=region)
+            done = conn.execute(sa.update(SEATS).where(
+                SEATS.c.room_id == room_id, SEATS.c.region == region, SEATS.c.joined.is_(None),
+                SEATS.c.revoked == sa.false()).values(token_hash=token_hash, joined=now)).rowcount
+            if done != 1:
+                raise SeatError(f"another device has already joined as {region}", kind="seat_taken", region=region)
+            return _seat(conn.execute(sa.select(SEATS).where(SEATS.c.room_id == room_id,
+                                                             SEATS.c.region == region)).first())
+
+    def seat_by_token(self, token_hash: str) -> tuple[RoomRow, SeatRow]:
+        """The room and seat of a live device token; TokenRejected (unknown, revoked, room over) otherwise."""
+        with self._tx("check the device") as conn:
+            s = conn.execute(sa.select(SEATS).where(SEATS.c.token_hash == token_hash)).first()
+            r = None if s is None else conn.execute(sa.select(ROOMS).where(ROOMS.c.id == s.room_id)).first()
+        if s is None or r is None:
+            raise TokenRejected("this device token is not (or no longer) a seat's token", kind="token_unknown")
+        room, seat = _room(r), _seat(s)
+        if seat.revoked:
+            raise TokenRejected("the teacher revoked this device's token", kind="token_revoked")
+        if not room.is_open:
+            raise TokenRejected("the game in this room has ended; its device tokens no longer work", kind="room_over")
+        return room, seat
+
+    def mark_joined(self, token_hash: str) -> bool:
+        """Note that a device opened its seat (first time only); True if this was the first time."""
+        with self._tx("note the device", write=True) as conn:
+            s = conn.execute(sa.select(SEATS.c.room_id, SEATS.c.joined).where(SEATS.c.token_hash == token_hash)).first()
+            if s is None or s.joined is not None:
+                return False
+            self._bump(conn, s.room_id, open_only=True)
+            return conn.execute(sa.update(SEATS).where(SEATS.c.token_hash == token_hash, SEATS.c.joined.is_(None))
+                                .values(joined=time.time())).rowcount == 1
+
+    # -------------------------------------------------------------- imports
+    def imports(self) -> list[ImportRow]:
+        """Every JSON file an import has looked at: imported ones and damaged ones with their reason."""
+        with self._tx("read the imports") as conn:
+            return [ImportRow(r.source, r.digest, r.room_id, bool(r.ok), r.kind, r.error, float(r.at))
+                    for r in conn.execute(sa.select(IMPORTS).order_by(IMPORTS.c.at.desc()))]
+
+    def import_row(self, source: str) -> ImportRow | None:
+        with self._tx("read the imports") as conn:
+            r = conn.execute(sa.select(IMPORTS).where(IMPORTS.c.source == source)).first()
+        return None if r is None else ImportRow(r.source, r.digest, r.room_id, bool(r.ok), r.kind, r.error, float(r.at))
+
+    def record_import_problem(self, source: str, digest: str, kind: str, error: str) -> None:
+        """Remember that ``source`` could not be imported, and why (replacing an older note)."""
+        with self._tx("note the damaged file", write=True) as conn:
+            conn.execute(sa.delete(IMPORTS).where(IMPORTS.c.source == source, IMPORTS.c.ok == sa.false()))
+            if conn.execute(sa.select(IMPORTS.c.source).where(IMPORTS.c.source == source)).first() is None:
+                conn.execute(sa.insert(IMPORTS).values(source=source, digest=digest, room_id=None, ok=False,
+                                                       kind=kind, error=error[:2000], at=time.time()))
