@@ -307,7 +307,8 @@ class Room:
 
     @classmethod
     def create(cls, store: RoomStore, seats: Sequence[Any], *, seed: int | None = None, variant: str = "standard",
-               dice: str = "auto", start: str | None = None, lang: str = "zh-TW", hints: bool = True) -> Room:
+               dice: str = "auto", start: str | None = None, lang: str = "zh-TW", hints: bool = True,
+               options: dict[str, Any] | None = None) -> Room:
         """A new room with these seats (3–5, clockwise; each a :class:`Seat` or anything with
         ``region``, ``kind``, ``name``). Every person seat gets a device token, in
         ``room.issued_tokens`` of the returned (teacher's) room only; the store keeps their hashes.
@@ -323,6 +324,8 @@ class Room:
         setup = {"format": SETUP_FORMAT, "players": list(game.players), "variant": game.variant, "dice": game.dice,
                  "start": game.players[game.start_seat], "seed": game.seed, "edition": rules.edition,
                  "rules_digest": rules.digest}
+        if options:
+            setup["options"] = {str(k): v for k, v in options.items() if isinstance(v, (bool, int, str))}
         row = store.create_room(
             setup=setup, lang=lang, hints_enabled=hints, by=DICE,
             seats=[NewSeat(r, k, n, token_hash(tokens[r]) if r in tokens else None) for r, k, n in specs],
@@ -409,6 +412,12 @@ class Room:
     def setup(self) -> dict[str, Any]:
         """players, variant, dice, start, seed, edition, rules_digest."""
         return dict(self._setup)
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """How the class plays this room (e.g. ``devices``: hands on phones, or one computer); {} if none."""
+        opts = self._setup.get("options")
+        return dict(opts) if isinstance(opts, dict) else {}
 
     @property
     def players(self) -> tuple[str, ...]:

@@ -187,7 +187,7 @@ class SetupScreen:
                              layout=widgets.Layout(flex="1 1 26em", min_width="22em"))
         form = widgets.HBox([left, right], layout=widgets.Layout(flex_flow="row wrap", width="100%"))
         self.box = widgets.VBox([self.title, form, self.start_button, self.message, self.rooms_title, self.rooms_box],
-                                layout=widgets.Layout(width="100%", padding="0 .5em", overflow_y="auto"))
+                                layout=widgets.Layout(width="100%", padding="0 .5em", overflow="auto"))
         self.box.add_class("typhoon-setup")
         self._rooms: Sequence[Any] = ()
         self._sync_rows()

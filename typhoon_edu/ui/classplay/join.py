@@ -1,0 +1,108 @@
+"""Joining without a camera: type the room code, pick a free seat.
+
+A seat joined this way gets a fresh device token (the QR code for it on the projector turns to
+"joined"); its personal link is shown so that a reload finds the seat again.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING
+
+import ipywidgets as widgets
+
+from ... import i18n
+from .model import seat_label
+
+if TYPE_CHECKING:
+    from .seat import SeatApp
+
+
+class JoinScreen:
+    def __init__(self, app: SeatApp) -> None:
+        self.app = app
+        g = app.problems
+        self.title = widgets.HTML()
+        self.code = widgets.Text(continuous_update=False, layout=widgets.Layout(width="9em"))
+        self.code.add_class("typhoon-join-code")
+        self.find_button = widgets.Button(button_style="primary", icon="search", layout=widgets.Layout(width="auto"))
+        self.find_button.add_class("typhoon-join-find")
+        g.on_click(self.find_button, lambda _b: self.find(), where="find room")
+        g.observe(self.code, lambda c: self.find() if str(c["new"]).strip() else None, where="room code")
+        self.message = widgets.HTML()
+        self.seats = widgets.VBox()
+        self.seats.add_class("typhoon-join-seats")
+        self.box = widgets.VBox([self.title, widgets.HBox([self.code, self.find_button]), app.problems.widget,
+                                 self.message, self.seats])
+        self.box.add_class("typhoon-join")
+        self._free: tuple[str, ...] = ()
+        self._lobby = None
+
+    def render(self) -> None:
+        lang = self.app.lang
+        self.title.value = (f"<h2>{escape(i18n.t('classplay.seat.join_title', lang))}</h2>"
+                            f"<div>{escape(i18n.t('classplay.seat.join_how', lang))}</div>")
+        self.code.placeholder = "K7Q2M"
+        self.find_button.description = i18n.t("classplay.seat.find", lang)
+        if self._lobby is not None:
+            self._render_seats()
+
+    def show_error(self, text: str) -> None:
+        self.message.value = f"<div class='typhoon-message-error'>{escape(text)}</div>" if text else ""
+
+    def find(self) -> None:
+        """Look the typed code up and list the free seats."""
+        from ...classroom.codes import normalize_code
+        from ...classroom.errors import ClassroomError
+        from ...classroom.rooms import lobby
+        from .projector import _error_text
+
+        lang = self.app.lang
+        try:
+            self._lobby = lobby(self.app.store, normalize_code(self.code.value))
+        except (ClassroomError, ValueError) as exc:
+            self._lobby = None
+            self.seats.children = []
+            self.show_error(_error_text(exc, lang))
+            return
+        self.show_error("" if self._lobby.free else i18n.t("classplay.seat.no_free", lang))
+        self._render_seats()
+
+    def _render_seats(self) -> None:
+        from .model import SeatInfo
+
+        lobby, lang = self._lobby, self.app.lang
+        for w in self.seats.children:
+            w.close()
+        assert lobby is not None
+        infos = {s.region: SeatInfo(s.region, s.kind, s.name) for s in lobby.seats}
+        buttons = []
+        for region in lobby.free:
+            b = widgets.Button(description=seat_label(infos, region, lang), icon="user",
+                               layout=widgets.Layout(width="100%"))
+            b.add_class("typhoon-join-seat")
+            b.add_class(f"typhoon-join-seat-{region.replace(' ', '_')}")
+            b.add_class("typhoon-big-button")
+            self.app.problems.on_click(b, lambda _b, r=region: self.take(r), where="take seat")
+            buttons.append(b)
+        self.seats.children = buttons
+
+    def take(self, region: str) -> bool:
+        """Join ``region``'s seat (another device may have taken it a moment before: then say so)."""
+        from ...classroom.errors import ClassroomError
+        from ...classroom.rooms import Room
+        from .projector import _error_text
+
+        assert self._lobby is not None
+        try:
+            room, token = Room.join(self.app.store, self._lobby.code, region)
+        except ClassroomError as exc:
+            self.show_error(_error_text(exc, self.app.lang))
+            self.find()
+            return False
+        self.app._enter(room, token)
+        link = f"?seat={token}"
+        self.app._say(i18n.t("classplay.seat.bookmark", self.app.lang), error=False)
+        self.app.message.value += (f"<a class='typhoon-own-link' href='{escape(link)}'>"
+                                   f"{escape(i18n.t('classplay.seat.own_link', self.app.lang))}</a>")
+        return True

@@ -1,0 +1,597 @@
+"""The projector: the page ``typhoon-edu serve`` opens, for the whole class to watch.
+
+Screens: **setup** (a new room, or the rooms in the store), **lobby** (with devices: a QR code,
+a link and the room code per person seat), **game** (board, HP, compass ring, big die, what
+happens now, the log; the teacher's drawer) and **results**. The projector's kernel is the
+teacher's client of the room: it runs the computer players and the automatic dice, and it
+shows every change another device makes within a poll (0.3 s).
+
+With devices, the projector never shows a hand: person seats decide on their own phones. On one
+computer, a curtain covers the window between players, and a player's hand is shown only after
+they lift it, and hidden again as soon as they have decided.
+
+Without an event loop (tests, scripts), :meth:`ProjectorApp.advance` does what the loop does.
+
+>>> from typhoon_edu.classroom.store import RoomStore
+>>> from typhoon_edu.ui.classplay.setup import SetupChoices
+>>> from typhoon_edu.ui.dashboard_model import SeatChoice
+>>> app = ProjectorApp(lang="en", store=RoomStore("sqlite://"), fullscreen=False)
+>>> room = app.start(SetupChoices([SeatChoice("easy"), SeatChoice("medium"), SeatChoice("easy")], seed=4, speed=0))
+>>> _ = app.advance()
+>>> app.screen, room.is_over
+('results', True)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Sequence
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+
+from ... import i18n
+from ...classroom.errors import ClassroomError, StaleWrite
+from ...engine.actions import Action
+from ...engine.game import CHANCE
+from ...engine.rules import IllegalActionError, load_rules
+from ..dashboard_model import SetupError, d
+from ..guard import Problems
+from .curtain import Curtain
+from .decisions import DecisionPanel
+from .die_entry import DieEntry
+from .joincard import join_card_html
+from .model import banner, private_decision, seat_label
+from .pacer import Pacer
+from .screens import LANG_OPTIONS, ProjectorGameScreen, banner_html
+from .setup import SetupChoices, SetupScreen, speed_options
+from .tables import public_table, seat_infos, seat_table
+from .theme import CSS
+
+log = logging.getLogger("typhoon_edu.ui")
+
+#: Seconds between two reads of the store (every open view shows a change within a second).
+POLL = 0.3
+#: Seconds a bot "thinks" before its move shows, at speed 1 (so a class can follow each decision).
+BOT_PAUSE = 0.9
+#: Seconds the final board stays up before the results, at speed 1.
+RESULTS_PAUSE = 2.0
+#: The address students' devices open (set by ``typhoon-edu serve``); else links are relative.
+PUBLIC_URL_ENV = "TYPHOON_EDU_PUBLIC_URL"
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def _open_store(store: Any) -> Any:
+    if store is not None:
+        return store
+    from ...classroom.store import RoomStore
+
+    return RoomStore()
+
+
+class ProjectorApp:
+    """The projector page. ``show()`` displays it; every button is also a method, for tests."""
+
+    def __init__(self, lang: str = "zh-TW", store: Any = None, *, fullscreen: bool = True,
+                 bot_pause: float = BOT_PAUSE, public_url: str | None = None) -> None:
+        self.lang = i18n.normalize_lang(lang)
+        self.store = _open_store(store)
+        self.bot_pause = bot_pause
+        self.public_url = public_url if public_url is not None else os.environ.get(PUBLIC_URL_ENV, "")
+        self.rules = load_rules()
+        self.room: Any = None
+        self.choices: SetupChoices | None = None
+        self.devices = True
+        self.speed = 1.0
+        self.screen = "setup"
+        self.revealed: str | None = None  # one computer: whose hand is shown now
+        self._revealed_seq = -1
+        self._task: asyncio.Task[None] | None = None
+        self._thinking = False
+        self._tokens: dict[str, str] = {}
+        self.problems = Problems(lambda: self.lang, on_error=lambda _exc: self.redraw())
+        self.message = widgets.HTML()
+        self.message.add_class("typhoon-message")
+
+        self.setup = SetupScreen(self.lang, self.problems, self.start, self.open)
+        self.setup_lang = widgets.ToggleButtons(options=list(LANG_OPTIONS), value=self.lang)
+        self.setup_lang.add_class("typhoon-lang")
+        self.problems.observe(self.setup_lang, lambda c: self.set_lang(c["new"]), where="language")
+        self.setup_header = widgets.HBox([widgets.HTML(), self.setup_lang])
+        self.setup_header.add_class("typhoon-header")
+
+        self.decisions = DecisionPanel(self.problems, on_action=self.decide, on_pick=lambda _k: self._highlight(),
+                                       show_hand=True)
+        self.die_entry = DieEntry(self.problems, self.enter_die, lambda: self.lang)
+        self.die_entry.layout.display = "none"
+        self.game = ProjectorGameScreen(self.rules, self.lang, widgets.VBox([self.message, self.die_entry,
+                                                                             self.decisions]), self.problems.widget)
+        self.pacer = Pacer(self.game.stage, lambda: self.speed, on_idle=self._after_animation)
+        self.problems.on_mouse_down(self.game.board.canvas, lambda x, y: self._board_click(x, y), where="map")
+        self.problems.observe(self.game.lang_toggle, lambda c: self.set_lang(c["new"]), where="language")
+        self.problems.observe(self.game.speed, lambda c: self.set_speed(float(c["new"])), where="speed")
+        self.problems.on_click(self.game.skip, lambda _b: self.pacer.skip(), where="skip")
+        self.problems.observe(self.game.teacher_button, lambda c: self._show_teacher(bool(c["new"])), where="teacher")
+        self.curtain = Curtain(self.problems, on_lift=self.reveal)
+        from .teacher import TeacherDrawer
+
+        self.teacher = TeacherDrawer(self)
+        from .lobby import Lobby
+
+        self.lobby = Lobby(self)
+        from .results import ResultsScreen
+
+        self.results = ResultsScreen(self)
+        self.body = widgets.VBox([self.setup_header, self.setup.box], layout=widgets.Layout(width="100%",
+                                                                                            height="100%"))
+        self.root = widgets.VBox([widgets.HTML(CSS), self.body, self.teacher.box, self.curtain],
+                                 layout=widgets.Layout(width="100%"))
+        self.root.add_class("typhoon-app")
+        self.root.add_class("typhoon-projector")
+        if fullscreen:
+            self.root.add_class("typhoon-fullscreen")
+        self.set_lang(self.lang)
+
+    # ------------------------------------------------------------------ display
+    def show(self) -> ProjectorApp:
+        """Display the page (a notebook or Voilà) and read the rooms list now that a browser asks for it."""
+        from IPython.display import display
+
+        self.refresh_rooms()
+        display(self.root)
+        return self
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.root._repr_mimebundle_(**kwargs)
+
+    def _go(self, screen: str) -> None:
+        self.screen = screen
+        boxes = {"setup": [self.setup_header, self.setup.box], "lobby": [self.lobby.box], "game": [self.game.box],
+                 "results": [self.setup_header, self.results.box]}
+        self.body.children = boxes[screen]
+        if screen != "game":
+            self.curtain.hide()
+            self.teacher.close()
+
+    def set_lang(self, lang: str) -> None:
+        """Every text of every screen in ``lang`` (at any moment, mid-game too)."""
+        lang = i18n.normalize_lang(lang)
+        self.lang = lang
+        for toggle in (self.setup_lang, self.game.lang_toggle):
+            if toggle.value != lang:
+                toggle.value = lang
+        self.setup_header.children[0].value = f"<span class='typhoon-title'><b>{escape(d('app.title', lang))}</b></span>"
+        self.setup.set_lang(lang)
+        self.game.set_lang(lang)
+        self.game.speed.options = speed_options(lang)
+        self.game.speed.value = self.speed
+        self.game.skip.description = d("game.skip", lang)
+        self.game.teacher_button.description = i18n.t("classplay.teacher.title", lang)
+        self.die_entry.relabel()
+        self.teacher.set_lang(lang)
+        self.lobby.render()
+        if self.screen == "results":
+            self.results.render()
+        if self.room is not None and self.screen == "game":
+            self.game.stage.lines = []
+            for e in self.room.events():
+                self.game.stage.add_line(e)
+            self.redraw()
+
+    def set_speed(self, speed: float) -> None:
+        self.speed = float(speed)
+        if self.game.speed.value != self.speed:
+            self.game.speed.value = self.speed
+
+    # ------------------------------------------------------------------ rooms
+    def refresh_rooms(self) -> list[Any]:
+        """Import old JSON saves once, then list the rooms (a bad room or file is listed with its reason)."""
+        from ...classroom.records import import_problems, import_saves
+        from ...classroom.rooms import list_rooms
+
+        try:
+            import_saves(self.store)
+        except ClassroomError as exc:  # the saves folder or the store cannot be read: say so, list what there is
+            self.problems.report(exc, "importing the old save files")
+        problems = [(p.name, _error_text(_SaveProblem(p.kind, p.error), self.lang)) for p in import_problems(self.store)]
+        rooms = list_rooms(self.store)
+        self.setup.show_rooms(rooms, problems)
+        return rooms
+
+    def start(self, choices: SetupChoices | None = None) -> Any:
+        """Create a room from ``choices`` (default: the setup form) and open it."""
+        from ...classroom.rooms import Room
+
+        choices = choices or self.setup.choices()
+        try:
+            seats, start = choices.resolve()
+        except SetupError as exc:
+            self.setup.show_error(exc.message(self.lang))
+            return None
+        room = Room.create(self.store, seats, seed=choices.seed, variant=choices.variant, dice=choices.dice,
+                           start=start, lang=self.lang, options={"devices": bool(choices.devices)})
+        self.choices = choices
+        self.setup.show_error("")
+        self.set_speed(choices.speed)
+        self._open_room(room, tokens=dict(room.issued_tokens))
+        return room
+
+    def open(self, code: str) -> Any:
+        """Reopen a room of the store by its code (a reload, another day): new join links for free seats."""
+        from ...classroom.rooms import Room
+
+        room = Room.open(self.store, code)
+        tokens = room.issue_join_tokens() if room.is_open else {}
+        self.choices = None
+        self._open_room(room, tokens=tokens)
+        return room
+
+    def _open_room(self, room: Any, tokens: dict[str, str]) -> None:
+        self._stop()
+        self.room = room
+        self._tokens = tokens
+        self.devices = bool(room.options.get("devices", True)) if hasattr(room, "options") else True
+        self.revealed = None
+        self.pacer.cancel()
+        self.game.die.clear()
+        self.game.stage.lines = []
+        for e in room.events():
+            self.game.stage.add_line(e)
+        if room.is_over or not room.is_open:
+            self._show_results()
+            return
+        self.game.code.value = (f"<span>{escape(i18n.t('classplay.room', self.lang))} "
+                                f"<span class='typhoon-room-chip'>{escape(room.code)}</span></span>")
+        self.redraw(exact=True)
+        if self.devices and any(s.is_person for s in room.seats) and not self._all_joined():
+            self._go("lobby")
+            self.lobby.render()
+        else:
+            self._go("game")
+        self._drive()
+
+    def _all_joined(self) -> bool:
+        return all(s.joined for s in self.room.seats if s.is_person)
+
+    def show_board(self) -> None:
+        """From the lobby to the game screen (the join cards stay in the teacher's drawer)."""
+        if self.room is not None:
+            self._go("game")
+            self.redraw(exact=True)
+
+    def join_url(self, region: str) -> str:
+        token = self._tokens.get(region, "")
+        base = self.public_url.rstrip("/") + "/" if self.public_url else ""
+        return f"{base}?seat={token}"
+
+    def join_cards(self) -> str:
+        """The join card of every person seat (QR code, link, room code)."""
+        room = self.room
+        if room is None:
+            return ""
+        short = self.public_url.split("://", 1)[-1].rstrip("/") or i18n.t("classplay.join.this_address", self.lang)
+        cards = []
+        for s in room.seats:
+            if not s.is_person:
+                continue
+            label = seat_label(seat_infos(room), s.region, self.lang)
+            joined = bool(s.joined) or s.region not in self._tokens
+            cards.append(join_card_html(region=s.region, label=label, url=self.join_url(s.region), short_url=short,
+                                        code=room.code, lang=self.lang, joined=joined,
+                                        colour=self.rules.regions[s.region].hex))
+        return "".join(cards)
+
+    def leave(self) -> None:
+        """Back to the setup screen; the room stays in the store and is offered again."""
+        self._stop()
+        self.room = None
+        self.refresh_rooms()
+        self._go("setup")
+
+    def rematch(self) -> Any:
+        """The same seats again, with a new shuffle."""
+        if self.choices is not None:
+            return self.start(SetupChoices(**{**self.choices.__dict__, "seed": None}))
+        self.leave()
+        return None
+
+    def new_game(self) -> None:
+        if self.choices is not None:
+            self.setup.fill(self.choices)
+        self.leave()
+
+    # ------------------------------------------------------------------ drawing the game
+    def redraw(self, exact: bool = False) -> None:
+        """Banner, HP, decisions (and, with ``exact``, the board and ring) as the room is now."""
+        room = self.room
+        if room is None or self.screen not in ("game", "lobby") and not exact:
+            return
+        seats = seat_infos(room)
+        table = public_table(room)
+        lang = self.lang
+        self.game.show_table(table, seats, lang, exact=exact)
+        busy = not self.pacer.idle
+        who = table.current_player
+        b = banner(table, seats, lang, devices=self.devices)
+        state = {"seq": room.seq, "phase": table.phase, "who": who or "", "busy": int(busy), "person": int(b.person),
+                 "paused": int(room.paused), "devices": int(self.devices), "revealed": self.revealed or ""}
+        self.game.banner.value = banner_html(b, state)
+        if room.paused:
+            self.message.value = f"<div class='typhoon-message-error'>{escape(i18n.t('classplay.paused', lang))}</div>"
+        self._render_decision(table, seats, busy)
+        self.teacher.render()
+        self._highlight()
+
+    def _render_decision(self, table: Any, seats: Any, busy: bool) -> None:
+        room = self.room
+        lang = self.lang
+        who = table.current_player
+        self.die_entry.layout.display = "none"
+        note = ""
+        if table.is_over:
+            self.curtain.hide()
+            self.decisions.render(table, seats, lang, busy=True)
+            return
+        if who == CHANCE:
+            self.curtain.hide()
+            self.die_entry.layout.display = None if not busy and not room.paused else "none"
+            self.decisions.render(table, seats, lang, busy=True)
+            return
+        person = who in seats and seats[who].is_person
+        if not person:
+            self.curtain.hide()
+            label = seat_label(seats, who, lang) if who else ""
+            note = d("game.bot_thinking", lang, player=label) if who else ""
+            self.decisions.render(table, seats, lang, busy=True, note=note)
+            return
+        label = seat_label(seats, who, lang)
+        if self.devices:
+            self.curtain.hide()
+            key = "classplay.wait_device" if seats[who].device else "classplay.wait_join"
+            self.decisions.render(table, seats, lang, busy=True, note=i18n.t(key, lang, player=label))
+            return
+        # one computer: public decisions on the screen, hand decisions behind the curtain
+        own = seat_table(room, who, cards=True)
+        if private_decision(own, seats):
+            if self.revealed == who and self._revealed_seq == room.seq:
+                self.curtain.hide()
+                self.decisions.render(own, seats, lang, busy=busy)
+            else:
+                self.revealed = None
+                self.decisions.render(table, seats, lang, busy=True)
+                if not busy and not room.paused:
+                    self.curtain.drop(who, label, lang)
+            return
+        self.curtain.hide()
+        self.decisions.render(seat_table(room, who, cards=False), seats, lang, busy=busy or room.paused)
+
+    def _highlight(self) -> None:
+        cells = [] if not self.pacer.idle else self.decisions.highlight_cells()
+        if tuple(tuple(c) for c in cells) != tuple(self.game.board.state.highlights):
+            self.game.board.highlight(cells)
+
+    def _board_click(self, px: float, py: float) -> None:
+        cell = self.game.board.geometry.pixel_to_cell(px, py)
+        if cell is None or self.room is None or not self.pacer.idle:
+            return
+        action = self.decisions.cell_action(cell)
+        if action is None:
+            if self.decisions.highlight_cells():
+                self._say(d("error.bad_cell", self.lang, cell=i18n.cell_label(cell, self.lang)))
+            return
+        self.decide(action)
+
+    def _say(self, text: str, error: bool = True) -> None:
+        css = "typhoon-message-error" if error else "typhoon-message-ok"
+        self.message.value = f"<div class='{css}'>{escape(text)}</div>" if text else ""
+
+    # ------------------------------------------------------------------ decisions
+    def reveal(self, region: str) -> None:
+        """One computer: the curtain is lifted by ``region``'s player; show their hand for this decision."""
+        if self.room is None:
+            return
+        self.revealed = region
+        self._revealed_seq = self.room.seq
+        self.redraw()
+
+    def decide(self, action: Action | str) -> bool:
+        """A person's decision made on the projector (one computer), or a typed die; False if refused."""
+        room = self.room
+        if room is None or self.screen != "game" or not self.pacer.idle:
+            self._say(d("error.wait", self.lang))
+            return False
+        expected = room.next_seq
+        try:
+            update = room.act(action, expected_seq=expected, teacher=True)
+        except StaleWrite:
+            self._say(i18n.t("classplay.stale", self.lang))
+            self._take(room.sync(), force_exact=True)
+            return False
+        except (IllegalActionError, ClassroomError) as exc:
+            self._say(d("error.illegal", self.lang, error=_error_text(exc, self.lang)))
+            self.redraw()
+            return False
+        self.revealed = None
+        self.decisions.pending_card = None
+        self._say("")
+        self._take(update)
+        return True
+
+    def enter_die(self, face: int) -> bool:
+        """The face of the class's real die (already checked by the entry box)."""
+        return self.decide(Action("die", face=int(face)))
+
+    # ------------------------------------------------------------------ teacher
+    def _show_teacher(self, shown: bool) -> None:
+        if shown:
+            self.teacher.open()
+        else:
+            self.teacher.close()
+
+    def undo(self) -> bool:
+        room = self.room
+        if room is None:
+            return False
+        try:
+            update = room.undo(expected_seq=room.next_seq)
+        except (IllegalActionError, ClassroomError) as exc:
+            self._say(d("error.illegal", self.lang, error=_error_text(exc, self.lang)))
+            return False
+        self._take(update, force_exact=True)
+        self._say(d("game.undone", self.lang), error=False)
+        return True
+
+    # ------------------------------------------------------------------ keeping in step
+    def _take(self, update: Any, force_exact: bool = False) -> None:
+        """Show what an update brought: animate new events, or redraw from scratch after an undo."""
+        if self.room is None:
+            return
+        if update.rebuilt or force_exact:
+            self.pacer.cancel()
+            self.game.stage.lines = []
+            for e in self.room.events():
+                self.game.stage.add_line(e)
+            self.redraw(exact=True)
+            return
+        if update.events:
+            self.redraw()  # "busy" banner while the storms move
+            self.pacer.push(list(update.events))
+        if update.meta_changed:
+            self.teacher.render()
+            if self.screen == "lobby":
+                self.lobby.render()
+        if self.pacer.idle:
+            self._after_animation()
+
+    def _after_animation(self) -> None:
+        if self.room is None:
+            return
+        if self.room.is_over or not self.room.is_open:
+            if _running_loop() is None:
+                self._show_results()
+            return
+        self.redraw(exact=True)
+
+    def _show_results(self) -> None:
+        self._stop()
+        self.results.render()
+        self._go("results")
+
+    def advance(self, max_steps: int = 100_000) -> int:
+        """Without an event loop: read the store and let the bots decide until a person must; returns bot steps."""
+        room = self.room
+        steps = 0
+        if room is None:
+            return 0
+        self._take(room.sync())
+        while steps < max_steps and room.bot_to_move():
+            self._take(room.step_bot())
+            steps += 1
+        if room.is_over or not room.is_open:
+            self._show_results()
+        else:
+            self.redraw(exact=True)
+        return steps
+
+    def _drive(self) -> None:
+        loop = _running_loop()
+        if loop is None or (self._task is not None and not self._task.done()):
+            return
+        self._task = loop.create_task(self._run(self.room))
+
+    def _stop(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        self._task = None
+        self.pacer.cancel()
+
+    async def _run(self, room: Any) -> None:
+        """Poll the store, animate, run the bots, until the room is closed or over."""
+        loop = asyncio.get_running_loop()
+        while self.room is room:
+            try:
+                if self.pacer.idle:
+                    self._take(room.sync())
+                    if room.is_over or not room.is_open:
+                        await asyncio.sleep(RESULTS_PAUSE / self.speed if self.speed > 0 else 0.05)
+                        if self.room is room:
+                            self._show_results()
+                        return
+                    if self.screen == "lobby" and self._all_joined():
+                        self.show_board()
+                    if room.bot_to_move() and self.screen == "game":
+                        await self._bot_turn(room, loop)
+                        continue
+                await asyncio.sleep(POLL)
+            except asyncio.CancelledError:
+                raise
+            except ClassroomError as exc:  # the store is locked, gone, or the room broke: say so, keep trying
+                self.problems.report(exc, "the projector's update loop")
+                await asyncio.sleep(2.0)
+            except Exception as exc:  # noqa: BLE001 - tell the class instead of freezing silently
+                self.problems.report(exc, "the projector's update loop")
+                await asyncio.sleep(2.0)
+
+    async def _bot_turn(self, room: Any, loop: asyncio.AbstractEventLoop) -> None:
+        job = room.prepare_bot()
+        if job is None:
+            return
+        if job.region != CHANCE:
+            self.redraw()
+            await asyncio.sleep(self.bot_pause / self.speed if self.speed > 0 else 0.0)
+        if self.room is not room or room.next_seq != job.expected_seq:
+            return
+        if job.kind == "mcts":
+            self._thinking = True
+            try:
+                action = await loop.run_in_executor(None, job.think)  # seconds of thought: not on the loop
+            finally:
+                self._thinking = False
+        else:
+            action = job.think()
+        if self.room is not room:
+            return
+        try:
+            update = room.apply_bot(job, action)
+        except StaleWrite:
+            return  # another projector moved first: the next sync shows its move
+        self._take(update)
+        if self.speed <= 0:
+            await asyncio.sleep(0)  # let the page breathe between instant bot moves
+
+
+class _SaveProblem(Exception):
+    """An import problem as the error i18n.error_text translates (a SaveFileError's kind)."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+_SaveProblem.__name__ = "SaveFileError"  # error_text picks the save-file sentences by this name
+
+
+def _error_text(exc: BaseException, lang: str) -> str:
+    text = getattr(exc, "text", None)
+    if callable(text):
+        return str(text(lang))
+    return i18n.error_text(exc, lang)
+
+
+def rooms_for(store: Any) -> Sequence[Any]:
+    """The rooms list (for the setup screen and tests)."""
+    from ...classroom.rooms import list_rooms
+
+    return list_rooms(store)
+
+
+__all__ = ["BOT_PAUSE", "POLL", "ProjectorApp", "rooms_for"]

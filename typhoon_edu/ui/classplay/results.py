@@ -1,0 +1,103 @@
+"""The results screen: winners, every region's HP over the game, a summary, downloads, rematch."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+
+from ... import i18n
+from ..dashboard_chart import hp_chart_svg
+from ..dashboard_model import d, data_uri
+from .hppanel import hp_panel_html
+from .model import Seats, seat_label
+from .tables import seat_infos
+
+if TYPE_CHECKING:
+    from .projector import ProjectorApp
+
+
+def summary_lines(summary: dict[str, Any], seats: Seats, rules: Any, lang: str) -> list[str]:
+    """Winners, the biggest storm, the region that took the most damage.
+
+    >>> from typhoon_edu.engine.rules import load_rules
+    >>> from typhoon_edu.ui.classplay.model import SeatInfo
+    >>> s = {"winners": ["Japan"], "biggest_typhoon": 3, "biggest_level": 4, "most_damaged": "Taiwan",
+    ...      "damage_taken": {"Taiwan": 12, "Japan": 0}}
+    >>> summary_lines(s, {"Japan": SeatInfo("Japan", "person", "Ann")}, load_rules(), "en")[0]
+    'Winner: Ann (Japan)'
+    """
+    lines = [d("results.winners", lang, winners=i18n.join_names((seat_label(seats, w, lang) for w in summary["winners"]),
+                                                                  lang))]
+    if summary.get("biggest_typhoon") is not None:
+        lines.append(d("results.biggest", lang, typhoon=i18n.typhoon_label(summary["biggest_typhoon"], lang),
+                       level=i18n.level_name(rules, summary["biggest_level"], lang)))
+    worst = summary.get("most_damaged")
+    if worst is not None and summary["damage_taken"].get(worst, 0) > 0:
+        lines.append(d("results.most_damage", lang, player=seat_label(seats, worst, lang),
+                       amount=summary["damage_taken"][worst]))
+    else:
+        lines.append(d("results.no_damage", lang))
+    return lines
+
+
+class ResultsScreen:
+    """Shown when a room's game is over or ended (or a finished room is opened)."""
+
+    def __init__(self, app: ProjectorApp) -> None:
+        self.app = app
+        g = app.problems
+        self.headline = widgets.HTML()
+        self.headline.add_class("typhoon-results")
+        self.chart = widgets.HTML()
+        self.chart.add_class("typhoon-chart")
+        self.summary = widgets.HTML()
+        self.summary.add_class("typhoon-summary")
+        self.hp = widgets.HTML()
+        self.hp.add_class("typhoon-hp-panel")
+        self.downloads = widgets.HTML()
+        self.downloads.add_class("typhoon-downloads")
+        self.extra = widgets.VBox()  # e.g. the coach's "what you could try" lists
+        self.extra.add_class("typhoon-results-extra")
+        self.rematch = widgets.Button(button_style="success", icon="repeat", layout=widgets.Layout(width="auto"))
+        self.rematch.add_class("typhoon-rematch")
+        self.rematch.add_class("typhoon-big-button")
+        g.on_click(self.rematch, lambda _b: app.rematch(), where="rematch")
+        self.new_game = widgets.Button(button_style="primary", icon="plus", layout=widgets.Layout(width="auto"))
+        self.new_game.add_class("typhoon-new-game")
+        self.new_game.add_class("typhoon-big-button")
+        g.on_click(self.new_game, lambda _b: app.new_game(), where="new game")
+        buttons = widgets.HBox([self.rematch, self.new_game], layout=widgets.Layout(flex_flow="row wrap"))
+        left = widgets.VBox([self.chart], layout=widgets.Layout(flex="3 1 36em"))
+        right = widgets.VBox([self.summary, self.hp, self.downloads, self.extra], layout=widgets.Layout(flex="2 1 22em"))
+        self.box = widgets.VBox([self.headline, app.problems.widget, buttons,
+                                 widgets.HBox([left, right], layout=widgets.Layout(flex_flow="row wrap"))],
+                                layout=widgets.Layout(width="100%", overflow="auto"))
+        self.box.add_class("typhoon-results-screen")
+
+    def render(self) -> None:
+        room, lang, rules = self.app.room, self.app.lang, self.app.rules
+        if room is None:
+            return
+        seats = seat_infos(room)
+        summary = room.summary()
+        names = [seat_label(seats, w, lang) for w in summary["winners"]]
+        title = d("results.title", lang) if room.is_over else i18n.t("classplay.results.ended", lang)
+        self.headline.value = (f"<div class='typhoon-results-head'><div class='typhoon-results-title'>{escape(title)}</div>"
+                               f"<div class='typhoon-results-winners'>{escape(' · '.join(names))}</div></div>")
+        labels = {p: seat_label(seats, p, lang) for p in room.players}
+        self.chart.value = (f"<h3>{escape(d('results.chart_heading', lang))}</h3>"
+                            + hp_chart_svg(rules, list(room.players), room.hp_track, lang, labels))
+        self.summary.value = "<ul>" + "".join(f"<li>{escape(x)}</li>" for x in summary_lines(summary, seats, rules, lang)) \
+            + "</ul>"
+        self.hp.value = hp_panel_html(rules, room.game.hp, seats, lang)
+        stem = f"{room.code}"
+        self.downloads.value = (
+            f"<div><b>{escape(d('results.downloads', lang))}</b><br>"
+            f"<a class='typhoon-download-json' download='typhoon-{escape(stem)}.json' "
+            f"href='{data_uri(room.record_json(), 'application/json')}'>↓ {escape(d('results.download_json', lang))}</a><br>"
+            f"<a class='typhoon-download-csv' download='typhoon-{escape(stem)}-events.csv' "
+            f"href='{data_uri(room.events_csv(), 'text/csv')}'>↓ {escape(d('results.download_csv', lang))}</a></div>")
+        self.rematch.description = d("results.rematch", lang)
+        self.new_game.description = d("results.new_game", lang)

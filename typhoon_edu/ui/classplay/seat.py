@@ -1,0 +1,304 @@
+"""A team's own page on a phone or tablet: its hand, its decisions, the board small, HP, whose turn.
+
+Opened by the seat's link (its device token in the query string) or by typing the room code and
+picking a free seat. Everything on the page is built from the seat's own view of the room
+(:meth:`~typhoon_edu.classroom.rooms.Room.seat_view`: ``observation(region)`` and the events that
+seat may see), so another seat's cards never reach this page. The page polls the store every
+0.3 s, so it shows another device's move within a second.
+
+>>> from typhoon_edu.classroom.store import RoomStore
+>>> from typhoon_edu.classroom.rooms import Room, Seat
+>>> store = RoomStore("sqlite://")
+>>> room = Room.create(store, [Seat("Taiwan", name="Mei"), Seat("Japan", "greedy"), Seat("Korea", "random")],
+...                    seed=3, lang="en")
+>>> phone = SeatApp(lang="en", store=store, token=room.issued_tokens["Taiwan"])
+>>> phone.region, phone.screen
+('Taiwan', 'seat')
+>>> phone.decide(phone.decisions.cell_action((8, 8)))
+True
+>>> room.sync().entries[0].notation
+'place 8,8'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+
+from ... import i18n
+from ...classroom.errors import ClassroomError, StaleWrite, TokenRejected
+from ...engine.actions import Action
+from ...engine.game import CHANCE
+from ...engine.rules import IllegalActionError, load_rules
+from ..board import BoardView
+from ..dashboard_model import d
+from ..guard import Problems
+from .bigdie import BigDie
+from .decisions import DecisionPanel
+from .die_entry import DieEntry
+from .hppanel import hp_panel_html
+from .model import banner, seat_label
+from .pacer import Pacer, Stage, board_state_of
+from .projector import POLL, _error_text, _open_store, _running_loop
+from .screens import LANG_OPTIONS, LogBox, banner_html
+from .tables import seat_infos, seat_table
+from .theme import CSS
+
+log = logging.getLogger("typhoon_edu.ui")
+
+
+class SeatApp:
+    """One seat's page. ``token``: the device token from the link; without it, the join screen."""
+
+    def __init__(self, lang: str = "zh-TW", store: Any = None, *, token: str | None = None,
+                 code: str | None = None) -> None:
+        self.lang = i18n.normalize_lang(lang)
+        self.store = _open_store(store)
+        self.rules = load_rules()
+        self.room: Any = None
+        self.region: str | None = None
+        self.token: str | None = None
+        self.screen = "join"
+        self.speed = 1.0
+        self._task: asyncio.Task[None] | None = None
+        self.problems = Problems(lambda: self.lang, on_error=lambda _exc: self.render())
+
+        self.lang_toggle = widgets.ToggleButtons(options=list(LANG_OPTIONS), value=self.lang)
+        self.lang_toggle.style.button_width = "auto"
+        self.lang_toggle.add_class("typhoon-lang")
+        self.problems.observe(self.lang_toggle, lambda c: self.set_lang(c["new"]), where="language")
+        self.head = widgets.HTML()
+        self.head.add_class("typhoon-seat-head")
+        self.message = widgets.HTML()
+        self.message.add_class("typhoon-message")
+        self.banner = widgets.HTML()
+        self.banner.add_class("typhoon-banner-box")
+        self.hp = widgets.HTML()
+        self.hp.add_class("typhoon-hp-panel")
+        self.board = BoardView(rules=self.rules, lang=self.lang, cell=40, controls=False)
+        self.board.add_class("typhoon-board")
+        self.problems.on_mouse_down(self.board.canvas, lambda x, y: self._board_click(x, y), where="map")
+        self.die = BigDie(lang=self.lang, size=64)
+        self.die_entry = DieEntry(self.problems, lambda face: self.decide(Action("die", face=face)), lambda: self.lang)
+        self.die_entry.layout.display = "none"
+        self.decisions = DecisionPanel(self.problems, on_action=self.decide, on_pick=lambda _k: self._highlight())
+        self.log = LogBox()
+        self.log.toggle.value = False
+        self.now = widgets.HTML()
+        self.now.add_class("typhoon-now")
+        self.stage = Stage(lang=self.lang, rules=self.rules, board=self.board, die=self.die, now=self.now,
+                           log=self.log.body, hp=self._hp_changed)
+        self.pacer = Pacer(self.stage, lambda: self.speed, on_idle=self.render)
+        self.seat_box = widgets.VBox([self.banner, self.problems.widget, self.message, self.decisions, self.die_entry,
+                                      self.hp, self.now, self.die, self.board, self.log])
+        self.seat_box.add_class("typhoon-seat-game")
+        from .join import JoinScreen
+
+        self.join = JoinScreen(self)
+        self.body = widgets.VBox([self.join.box])
+        header = widgets.HBox([self.head, self.lang_toggle], layout=widgets.Layout(justify_content="space-between",
+                                                                                   align_items="center"))
+        self.root = widgets.VBox([widgets.HTML(CSS), header, self.body])
+        self.root.add_class("typhoon-app")
+        self.root.add_class("typhoon-seat")
+        self.set_lang(self.lang)
+        if token:
+            self.open_token(token)
+        elif code:
+            self.join.code.value = code
+            self.join.find()
+
+    # ------------------------------------------------------------------ display
+    def show(self) -> SeatApp:
+        from IPython.display import display
+
+        display(self.root)
+        return self
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.root._repr_mimebundle_(**kwargs)
+
+    def set_lang(self, lang: str) -> None:
+        self.lang = i18n.normalize_lang(lang)
+        if self.lang_toggle.value != self.lang:
+            self.lang_toggle.value = self.lang
+        self.stage.lang = self.lang
+        self.board.set_lang(self.lang)
+        self.die.set_lang(self.lang)
+        self.die_entry.relabel()
+        self.log.relabel(self.lang)
+        self.join.render()
+        if self.room is not None:
+            self.stage.lines = []
+            for e in self.room.events():
+                self.stage.add_line(e)
+        self.render()
+
+    # ------------------------------------------------------------------ joining
+    def open_token(self, token: str) -> bool:
+        """Open the seat whose link carries ``token``; a bad or revoked one is explained."""
+        from ...classroom.rooms import Room
+
+        try:
+            room = Room.open_seat(self.store, token)
+        except ClassroomError as exc:
+            self.join.show_error(_error_text(exc, self.lang))
+            return False
+        self._enter(room, token)
+        return True
+
+    def _enter(self, room: Any, token: str) -> None:
+        self.room, self.token, self.region = room, token, room.viewer
+        self.screen = "seat"
+        self.body.children = [self.seat_box]
+        self.stage.lines = []
+        for e in room.events():
+            self.stage.add_line(e)
+        self.render(exact=True)
+        self._drive()
+
+    # ------------------------------------------------------------------ drawing
+    def _hp_changed(self, hp: dict[str, int]) -> None:
+        if self.room is not None:
+            seats = seat_infos(self.room)
+            self.hp.value = hp_panel_html(self.rules, hp, seats, self.lang)
+
+    def render(self, exact: bool = False) -> None:
+        room, lang = self.room, self.lang
+        if room is None or self.region is None:
+            self.head.value = f"<b>{escape(d('app.title', lang))}</b>"
+            return
+        seats = seat_infos(room)
+        table = seat_table(room, self.region)
+        view = room.seat_view()
+        colour = self.rules.regions[self.region].hex
+        self.head.value = (f"<span class='typhoon-seat-swatch' style='border-left:1.2rem solid {colour};"
+                           f"padding-left:.4rem'>{escape(seat_label(seats, self.region, lang))}</span>")
+        busy = not self.pacer.idle
+        b = banner(table, seats, lang)
+        if table.current_player == self.region and not table.is_over:
+            b = type(b)(i18n.t("classplay.seat.your_turn", lang) + " " + b.headline, b.detail, b.who, True)
+        state = {"seq": table.seq, "phase": table.phase, "who": table.current_player or "", "busy": int(busy),
+                 "mine": int(table.current_player == self.region), "paused": int(view.paused)}
+        self.banner.value = banner_html(b, state)
+        if exact or self.pacer.idle:
+            self.stage.hp_now = dict(table.hp)
+            self.hp.value = hp_panel_html(self.rules, table.hp, seats, lang, table.active)
+        if exact or (self.pacer.idle and not busy):
+            self.board.skip()
+            self.board.show(board_state_of(table.typhoons))
+        if view.paused:
+            self._say(i18n.t("classplay.paused", lang))
+        self.die_entry.layout.display = None if (view.may_type_die and not busy and not view.paused) else "none"
+        note = ""
+        if not table.is_over and table.current_player not in (self.region, None, CHANCE):
+            note = i18n.t("classplay.seat.waiting", lang, player=seat_label(seats, table.current_player, lang))
+        self.decisions.render(table, seats, lang, busy=busy or view.paused or table.current_player == CHANCE,
+                              note=note)
+        self._highlight()
+
+    def _highlight(self) -> None:
+        cells = [] if not self.pacer.idle else self.decisions.highlight_cells()
+        if tuple(tuple(c) for c in cells) != tuple(self.board.state.highlights):
+            self.board.highlight(cells)
+
+    def _say(self, text: str, error: bool = True) -> None:
+        css = "typhoon-message-error" if error else "typhoon-message-ok"
+        self.message.value = f"<div class='{css}'>{escape(text)}</div>" if text else ""
+
+    def _board_click(self, px: float, py: float) -> None:
+        cell = self.board.geometry.pixel_to_cell(px, py)
+        if cell is None or not self.pacer.idle:
+            return
+        action = self.decisions.cell_action(cell)
+        if action is None:
+            if self.decisions.highlight_cells():
+                self._say(d("error.bad_cell", self.lang, cell=i18n.cell_label(cell, self.lang)))
+            return
+        self.decide(action)
+
+    # ------------------------------------------------------------------ deciding
+    def decide(self, action: Action | str | None) -> bool:
+        """This seat's decision; refused ones are explained and change nothing."""
+        room = self.room
+        if room is None or action is None:
+            return False
+        if not self.pacer.idle:
+            self._say(d("error.wait", self.lang))
+            return False
+        expected = self.decisions.table.seq + 1 if self.decisions.table is not None else room.next_seq
+        try:
+            update = room.act(action, expected_seq=expected)
+        except StaleWrite:
+            self._say(i18n.t("classplay.stale", self.lang))
+            self._take(room.sync())
+            return False
+        except TokenRejected as exc:
+            self._lost(exc)
+            return False
+        except (IllegalActionError, ClassroomError) as exc:
+            self._say(d("error.illegal", self.lang, error=_error_text(exc, self.lang)))
+            self.render()
+            return False
+        self.decisions.pending_card = None
+        self._say("")
+        self._take(update)
+        return True
+
+    def _lost(self, exc: BaseException) -> None:
+        """The teacher revoked this device, or the game ended: stop, and say so."""
+        self._stop()
+        self.decisions.render(self.decisions.table, {}, self.lang, busy=True) if self.decisions.table else None
+        self._say(_error_text(exc, self.lang))
+        self.screen = "lost"
+
+    # ------------------------------------------------------------------ keeping in step
+    def _take(self, update: Any) -> None:
+        if update.rebuilt:
+            self.pacer.cancel()
+            self.stage.lines = []
+            for e in self.room.events():
+                self.stage.add_line(e)
+            self.render(exact=True)
+            return
+        if update.events:
+            self.render()
+            self.pacer.push(list(update.events))
+        elif update:
+            self.render()
+
+    def sync(self) -> None:
+        """Read the store once (what the page's loop does every 0.3 s)."""
+        if self.room is None or self.screen != "seat":
+            return
+        try:
+            self._take(self.room.sync())
+        except TokenRejected as exc:
+            self._lost(exc)
+
+    def _drive(self) -> None:
+        loop = _running_loop()
+        if loop is None or (self._task is not None and not self._task.done()):
+            return
+        self._task = loop.create_task(self._run())
+
+    def _stop(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        self._task = None
+
+    async def _run(self) -> None:
+        while self.screen == "seat":
+            try:
+                if self.pacer.idle:
+                    self.sync()
+                await asyncio.sleep(POLL)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - tell the person instead of freezing silently
+                self.problems.report(exc, "the seat's update loop")
+                await asyncio.sleep(2.0)
