@@ -254,6 +254,8 @@ def check_db_url(url: str, cwd: str | Path | None = None) -> str:
         return value
     if not _SQLITE_SCHEME.match(scheme):
         raise ServeError("db_scheme", scheme=scheme)
+    if rest == "" or rest.startswith("?"):  # sqlite:// is SQLAlchemy's in-memory database
+        raise ServeError("db_memory")
     if not rest.startswith("/"):  # sqlite://host/... is not a file URL
         raise ServeError("db_scheme", scheme=f"{scheme}://{rest.split('/', 1)[0]}")
     path, sep, query = rest[1:].partition("?")
