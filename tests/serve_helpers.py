@@ -199,6 +199,18 @@ class ServeRun:
             if re.search(pattern, line):
                 return line
 
+    def drain(self) -> list[str]:
+        """Read whatever output is waiting (without blocking); returns every line so far."""
+        while True:
+            try:
+                line = self._queue.get_nowait()
+            except queue.Empty:
+                return self.lines
+            if line is None:
+                self._queue.put(None)
+                return self.lines
+            self.lines.append(line)
+
     def wait_for_pool(self, timeout: float = 120.0) -> None:
         """Wait until Voilà says its preheated kernel pool is full (then a visitor gets a preheated kernel)."""
         self.wait_for(r"Kernel pool of .* is filled", timeout)
