@@ -2,23 +2,43 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import signal
+import socket
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
+import uuid
 from pathlib import Path
 
+import psutil
 import pytest
+from serve_helpers import (
+    ServeRun,
+    http_request,
+    kernel_exists,
+    kernel_id_of,
+    port_is_free,
+    probe_values,
+    wait_until,
+    write_probe_notebook,
+)
 
+from typhoon_edu.ui import network
 from typhoon_edu.ui import serve as serve_module
+from typhoon_edu.ui.query import page_query, parse_query, public_url
 from typhoon_edu.ui.serve import (
     LANG_ENV_VAR,
+    ServeError,
     VoilaProcess,
     build_voila_command,
     build_voila_env,
+    check_db_url,
+    cull_settings,
     default_notebook,
     find_free_port,
     serve,
@@ -30,7 +50,7 @@ SMOKE_NOTEBOOK = REPO_ROOT / "notebooks" / "smoke" / "one_button.ipynb"
 
 def test_command_runs_voila_on_the_notebook_and_port() -> None:
     cmd = build_voila_command(Path("nb/dash.ipynb"), port=9123, python="/py")
-    assert cmd[:4] == ["/py", "-m", "voila", str(Path("nb/dash.ipynb"))]
+    assert cmd[:4] == ["/py", "-m", "typhoon_edu.ui.voila_app", str(Path("nb/dash.ipynb"))]  # Voilà, subclassed
     assert "--port=9123" in cmd
     assert "--Voila.port_retries=0" in cmd  # the printed URL is the served one
 
@@ -180,3 +200,339 @@ def test_serve_help_follows_the_language(capsys: pytest.CaptureFixture[str]) -> 
     assert stop.value.code == 0
     text = capsys.readouterr().out
     assert "顯示這段說明後結束" in text and "要開啟的筆記本" in text and "show this help" not in text
+
+
+# ------------------------------------------------------------------ issue 10 §3: safety and lifecycle
+@pytest.fixture(scope="module")
+def plain_server(tmp_path_factory: pytest.TempPathFactory):
+    """One Voilà (serve's command line, kernels started per request) on the probe notebook."""
+    folder = tmp_path_factory.mktemp("plain")
+    notebook = write_probe_notebook(folder)
+    with VoilaProcess(notebook, lang="en", preheat=False, log_path=folder / "voila.log") as server:
+        server.wait_ready(timeout=90)
+        yield server
+
+
+@pytest.mark.parametrize("host", ["localhost:{port}", "127.0.0.1:{port}", "LOCALHOST", "[::1]:{port}",
+                                  "127.0.0.2:{port}", "{hostname}:{port}"])
+def test_this_machines_names_are_served(plain_server: VoilaProcess, host: str) -> None:
+    header = host.format(port=plain_server.port, hostname=socket.gethostname())
+    status, _, _ = http_request(plain_server.port, "/voila/static/favicon.ico", host=header)
+    assert status == 200, header
+
+
+@pytest.mark.parametrize("host", ["evil.example:{port}", "localhost.evil.example:{port}", "evil.example",
+                                  "203.0.113.7:{port}", "", "127.0.0.1.nip.io:{port}"])
+@pytest.mark.parametrize("path", ["/", "/voila/static/favicon.ico", "/api/kernels/00000000-0000-0000-0000-000000000000"])
+def test_a_foreign_host_header_is_refused_dns_rebinding(plain_server: VoilaProcess, host: str, path: str) -> None:
+    header = host.format(port=plain_server.port)
+    status, _, body = http_request(plain_server.port, path, host=header)
+    assert status == 403, (header, path, status)
+    assert "this machine" in body
+
+
+def test_a_foreign_host_cannot_open_a_kernel_websocket_either(plain_server: VoilaProcess) -> None:
+    from websockets.sync.client import connect
+
+    _, _, page = http_request(plain_server.port, "/")
+    kernel = kernel_id_of(page)
+    path = f"/api/kernels/{kernel}/channels?session_id={uuid.uuid4()}"
+    upgrade = {"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13",
+               "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Origin": "http://evil.example"}
+    for host in (f"evil.example:{plain_server.port}", "attacker.test"):
+        status, _, _ = http_request(plain_server.port, path, host=host, headers=upgrade)
+        assert status == 403, host
+    status, _, _ = http_request(plain_server.port, "/voila/query/" + kernel, host="evil.example", headers=upgrade)
+    assert status == 403  # the preheated kernels' query socket too
+    with connect(f"ws://127.0.0.1:{plain_server.port}{path}", open_timeout=60):  # by this machine's name: opens
+        pass
+
+
+def _message(msg_type: str, content: dict[str, object], channel: str = "shell") -> dict[str, object]:
+    return {
+        "header": {"msg_id": uuid.uuid4().hex, "msg_type": msg_type, "username": "test", "session": uuid.uuid4().hex,
+                   "date": "2026-01-01T00:00:00.000000Z", "version": "5.3"},
+        "parent_header": {}, "metadata": {}, "content": content, "channel": channel, "buffers": [],
+    }
+
+
+def test_no_page_can_run_code_in_a_kernel(plain_server: VoilaProcess, tmp_path: Path) -> None:
+    """An execute_request sent on the kernel's websocket, as the page's own connection would, is dropped."""
+    from websockets.sync.client import connect
+
+    _, _, page = http_request(plain_server.port, "/")
+    kernel = kernel_id_of(page)
+    marker = tmp_path / "ran.txt"
+    code = f"open({str(marker)!r}, 'w').write('the browser ran code')"
+    url = f"ws://127.0.0.1:{plain_server.port}/api/kernels/{kernel}/channels?session_id={uuid.uuid4()}"
+    with connect(url, open_timeout=60) as ws:
+        execute = _message("execute_request", {"code": code, "silent": False, "store_history": False,
+                                               "user_expressions": {}, "allow_stdin": False, "stop_on_error": True})
+        ws.send(json.dumps(execute))
+        info = _message("kernel_info_request", {})
+        ws.send(json.dumps(info))  # allowed: its reply proves the socket reaches the kernel
+        replies: list[str] = []
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            msg = json.loads(ws.recv(timeout=60))
+            parent = msg.get("parent_header", {}).get("msg_id")
+            replies.append(msg["header"]["msg_type"] + (" (for execute)" if parent == execute["header"]["msg_id"] else ""))
+            if msg["header"]["msg_type"] == "kernel_info_reply" and parent == info["header"]["msg_id"]:
+                break
+        else:
+            pytest.fail(f"no kernel_info_reply: {replies}")
+        time.sleep(2)  # had the execute_request got through, the kernel ran it before the info request
+    assert not marker.exists(), "a browser message ran code in the kernel"
+    assert not [r for r in replies if "for execute" in r], replies
+
+
+def test_the_notebook_page_sets_the_xsrf_cookie_and_the_shutdown_beacon_works(plain_server: VoilaProcess) -> None:
+    port = plain_server.port
+    status, headers, page = http_request(port, "/")
+    assert status == 200
+    kernel = kernel_id_of(page)
+    cookie = headers.get("set-cookie", "")
+    match = re.search(r"_xsrf=([^;]+)", cookie)
+    assert match, f"no _xsrf cookie: {cookie!r}"
+    assert "samesite=strict" in cookie.lower()
+    token = match.group(1)
+    # XSRF stays on: the beacon without the token is refused and the kernel lives on ...
+    status, _, _ = http_request(port, f"/voila/api/shutdown/{kernel}", method="POST", body=b"")
+    assert status == 403 and kernel_exists(port, kernel)
+    # ... and the beacon as Voilà's page sends it (form field + cookie) shuts the kernel down.
+    boundary = "typhoonboundary"
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"_xsrf\"\r\n\r\n{token}\r\n--{boundary}--\r\n").encode()
+    status, _, _ = http_request(port, f"/voila/api/shutdown/{kernel}", method="POST", body=body, headers={
+        "Content-Type": f"multipart/form-data; boundary={boundary}", "Cookie": f"_xsrf={token}",
+        "Origin": f"http://127.0.0.1:{port}"})
+    assert status == 204
+    wait_until(lambda: not kernel_exists(port, kernel), 30, what="kernel shut down")
+
+
+def test_serve_listens_on_loopback_only_without_lan(tmp_path: Path) -> None:
+    notebook = write_probe_notebook(tmp_path)
+    with ServeRun(["--lang", "en", "--notebook", str(notebook)]) as run:
+        listening = {c.laddr.ip for c in psutil.Process(run.voila_pid()).net_connections("inet")
+                     if c.status == psutil.CONN_LISTEN and c.laddr.port == run.port}
+        assert listening and all(network._normal(ip) in ("127.0.0.1", "::1") for ip in listening), listening
+        assert not any("Students" in line for line in run.lines)
+        status, _, _ = http_request(run.port, "/voila/static/favicon.ico", host=f"evil.example:{run.port}")
+        assert status == 403
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_serve_lan_listens_on_the_network_prints_the_address_and_warns(tmp_path: Path, lang: str) -> None:
+    notebook = write_probe_notebook(tmp_path)
+    with ServeRun(["--lan", "--lang", lang, "--notebook", str(notebook)]) as run:
+        text = "\n".join(run.lines)
+        address = network.lan_address()
+        assert address is not None, "this test machine has a network interface"
+        student_url = f"http://{address}:{run.port}/"
+        if lang == "en":
+            assert f"Students on this network open: {student_url}" in text and "Warning: --lan" in text
+        else:
+            assert f"同一個網路上的學生請開啟：{student_url}" in text and "注意：使用 --lan" in text
+        listening = {c.laddr.ip for c in psutil.Process(run.voila_pid()).net_connections("inet")
+                     if c.status == psutil.CONN_LISTEN and c.laddr.port == run.port}
+        assert listening == {"0.0.0.0"}, listening
+        # Connect to loopback only, naming the LAN address as a student's browser would.
+        status, _, page = http_request(run.port, "/", host=f"{address}:{run.port}")
+        assert status == 200
+        assert probe_values(page)[0]["public_url"] == student_url  # the projector can print the join link
+        status, _, _ = http_request(run.port, "/", host=f"evil.example:{run.port}")
+        assert status == 403
+
+
+def test_serve_db_reaches_every_kernel_preheated_ones_included(tmp_path: Path) -> None:
+    notebook = write_probe_notebook(tmp_path)
+    with ServeRun(["--lang", "en", "--notebook", str(notebook), "--db", "rooms.db"],
+                  env={"TYPHOON_EDU_DB": "sqlite:////somewhere/else.db"}) as run:
+        expected = f"sqlite:///{Path.cwd() / 'rooms.db'}"
+        run.wait_for_pool()
+        seen = []
+        for _ in range(2):  # the first visitor takes the preheated kernel, the second its replacement
+            status, _, page = http_request(run.port, "/")
+            assert status == 200
+            seen += probe_values(page)
+        assert [v["db"] for v in seen] == [expected, expected]
+        assert seen[0]["preheated"] == "True"
+
+
+def test_an_inherited_typhoon_edu_db_passes_through(tmp_path: Path) -> None:
+    notebook = write_probe_notebook(tmp_path)
+    with ServeRun(["--lang", "en", "--notebook", str(notebook)],
+                  env={"TYPHOON_EDU_DB": "postgresql://teacher@localhost/typhoon"}) as run:
+        _, _, page = http_request(run.port, "/")
+        assert probe_values(page)[0]["db"] == "postgresql://teacher@localhost/typhoon"
+
+
+def test_serve_refuses_a_bad_db_url_in_both_languages(capsys: pytest.CaptureFixture[str]) -> None:
+    from typhoon_edu.cli import main as cli_main
+
+    assert cli_main(["serve", "--no-browser", "--db", "mysql://x/y"]) == 2
+    assert "'mysql' is not a database this store knows" in capsys.readouterr().err
+    assert cli_main(["serve", "--no-browser", "--lang", "zh-TW", "--db", "sqlite://"]) == 2
+    assert "記憶體裡的 SQLite" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("sqlite:////abs/rooms.db", "sqlite:////abs/rooms.db"),
+    ("sqlite:///rel/rooms.db", "sqlite:////base/rel/rooms.db"),
+    ("sqlite+pysqlite:///r.db?timeout=5", "sqlite+pysqlite:////base/r.db?timeout=5"),
+    ("rooms.db", "sqlite:////base/rooms.db"),
+    ("/var/lib/typhoon/rooms.db", "sqlite:////var/lib/typhoon/rooms.db"),
+    ("postgresql://teacher:pw@db.school:5432/typhoon", "postgresql://teacher:pw@db.school:5432/typhoon"),
+    ("postgresql+psycopg://u@h/d", "postgresql+psycopg://u@h/d"),
+])
+def test_db_urls_accepted(value: str, expected: str) -> None:
+    assert check_db_url(value, cwd="/base") == expected
+
+
+@pytest.mark.parametrize(("value", "key"), [
+    ("", "db_empty"), ("  ", "db_empty"), ("mysql://u@h/d", "db_scheme"), ("postgres://u@h/d", "db_scheme"),
+    ("sqlite://", "db_memory"), ("sqlite:///:memory:", "db_memory"), (":memory:", "db_memory"),
+    ("sqlite:///f.db?mode=memory", "db_memory"), ("sqlite://host/f.db", "db_scheme"), ("a.db\nb", "db_line"),
+])
+def test_db_urls_refused_with_the_reason(value: str, key: str) -> None:
+    with pytest.raises(ServeError) as err:
+        check_db_url(value, cwd="/base")
+    assert err.value.key == key
+    assert err.value.text("zh-TW").startswith("--db：") and str(err.value).startswith("--db: ")
+
+
+def test_cull_settings_from_the_environment_are_checked() -> None:
+    assert cull_settings({"TYPHOON_EDU_CULL_IDLE": "0"}) == (0, 60)
+    with pytest.raises(ServeError, match="whole number"):
+        cull_settings({"TYPHOON_EDU_CULL_IDLE": "soon"})
+    with pytest.raises(ServeError, match="at least 1"):
+        cull_settings({"TYPHOON_EDU_CULL_INTERVAL": "0"})
+
+
+def test_an_idle_kernel_is_still_culled(tmp_path: Path) -> None:
+    notebook = write_probe_notebook(tmp_path)
+    with ServeRun(["--lang", "en", "--notebook", str(notebook)],
+                  env={"TYPHOON_EDU_CULL_IDLE": "4", "TYPHOON_EDU_CULL_INTERVAL": "1"}) as run:
+        _, _, page = http_request(run.port, "/")  # a visitor whose browser never connects (a crashed tab)
+        kernel = kernel_id_of(page)
+        assert kernel_exists(run.port, kernel)
+        wait_until(lambda: not kernel_exists(run.port, kernel), 60, what="idle kernel culled")
+        assert "inactivity" in run.wait_for(f"Culling .*{kernel}", timeout=10)
+
+
+def _serve_with_a_kernel(tmp_path: Path) -> tuple[ServeRun, list[psutil.Process]]:
+    notebook = write_probe_notebook(tmp_path)
+    run = ServeRun(["--lang", "en", "--notebook", str(notebook)]).start()
+    _, _, page = http_request(run.port, "/")
+    assert probe_values(page), "the page ran"
+    wait_until(lambda: len([p for p in run.processes() if "ipykernel" in " ".join(p.cmdline())]) >= 2, 60,
+               what="the used kernel and its preheated replacement")
+    return run, run.processes()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=["SIGTERM", "SIGINT", "SIGHUP"])
+def test_a_signal_to_serve_stops_voila_and_every_kernel(tmp_path: Path, sig: int) -> None:
+    run, below = _serve_with_a_kernel(tmp_path)
+    try:
+        port = run.port
+        assert len(below) >= 3  # Voilà and at least two kernels
+        code = run.signal(sig, timeout=60)
+        assert code == 0
+        survivors = [p for p in below if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+        assert not survivors, [p.cmdline() for p in survivors]
+        assert port_is_free(port)
+        assert "Stopping the dashboard" in run.output_after_exit()
+    finally:
+        run.stop()
+
+
+def test_a_killed_serve_takes_voila_down_with_it(tmp_path: Path) -> None:
+    """SIGKILL cannot be caught: Voilà learns of its parent's death (Linux PDEATHSIG) and stops its kernels."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("parent-death signal is Linux only")
+    run, below = _serve_with_a_kernel(tmp_path)
+    try:
+        port = run.port
+        run.signal(signal.SIGKILL, timeout=30)
+        psutil.wait_procs(below, timeout=60)
+        survivors = [p for p in below if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+        assert not survivors, [p.cmdline() for p in survivors]
+        wait_until(lambda: port_is_free(port), 30, what="port free")
+    finally:
+        run.stop()
+
+
+# ---------------------------------------------------------------- network helpers and the query helper
+def test_host_allowed_accepts_only_this_machines_names() -> None:
+    allowed = network.machine_hosts(["192.168.5.5"])
+    for host in ("localhost:1", "127.0.0.1", "[::1]:8866", "192.168.5.5:8866", f"{socket.gethostname()}:1",
+                 "[::ffff:127.0.0.1]:1"):
+        assert network.host_allowed(host, allowed), host
+    for host in ("evil.example", "192.168.5.6:1", "localhost.evil.example", "[::ffff:8.8.8.8]", None, ":8866"):
+        assert not network.host_allowed(host, allowed), host
+
+
+def test_lan_address_needs_no_traffic_and_falls_back_to_the_interfaces(monkeypatch: pytest.MonkeyPatch) -> None:
+    sent: list[object] = []
+
+    class NoRoute:
+        def __init__(self, *a: object) -> None: ...
+        def __enter__(self) -> NoRoute: return self
+        def __exit__(self, *a: object) -> None: ...
+        def connect(self, address: object) -> None: raise OSError("network unreachable")
+        def send(self, *a: object) -> None: sent.append(a)
+        sendto = send
+
+    monkeypatch.setattr(network.socket, "socket", NoRoute)
+    monkeypatch.setattr(network, "interface_addresses", lambda: ["127.0.0.1", "169.254.1.1", "192.168.0.42"])
+    assert network.lan_address() == "192.168.0.42"
+    monkeypatch.setattr(network, "interface_addresses", lambda: ["127.0.0.1", "::1"])
+    assert network.lan_address() is None
+    assert sent == []
+
+
+def test_page_query_in_plain_jupyter_is_empty(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("QUERY_STRING", raising=False)
+    monkeypatch.delenv("VOILA_PREHEAT", raising=False)
+    assert page_query() == {}
+    assert public_url({}) is None
+
+
+def test_page_query_reads_a_request_kernels_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("QUERY_STRING", "seat=tok%2Ben&join=K7PM")
+    monkeypatch.setenv("VOILA_PREHEAT", "False")
+    assert page_query() == {"seat": "tok+en", "join": "K7PM"}
+
+
+def test_page_query_waits_for_the_request_in_a_preheated_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    import voila.utils
+
+    calls: list[int] = []
+
+    def fake_get_query_string(url: str | None = None) -> str:
+        calls.append(1)
+        os.environ["QUERY_STRING"] = "seat=abc"  # what Voilà's wait_for_request does
+        return "seat=abc"
+
+    monkeypatch.delenv("QUERY_STRING", raising=False)
+    monkeypatch.setenv("VOILA_PREHEAT", "True")
+    monkeypatch.setattr(voila.utils, "get_query_string", fake_get_query_string)
+    assert page_query() == {"seat": "abc"}
+    assert page_query() == {"seat": "abc"}  # the second call does not wait again
+    assert calls == [1]
+
+
+def test_parse_query_keeps_the_first_value_and_blank_names() -> None:
+    assert parse_query("a=1&a=2&b&c=%E9%A2%B1") == {"a": "1", "b": "", "c": "颱"}
+    assert parse_query("?") == {}
+
+
+def test_preheated_kernel_gets_the_query_string_of_its_request(tmp_path: Path) -> None:
+    notebook = write_probe_notebook(tmp_path)
+    with ServeRun(["--lang", "en", "--notebook", str(notebook)]) as run:
+        run.wait_for_pool()  # the first visitor must get the preheated kernel
+        first = probe_values(http_request(run.port, "/?seat=Tok3n_A&lang=en")[2])
+        second = probe_values(http_request(run.port, "/?join=K7PM")[2])
+        third = probe_values(http_request(run.port, "/")[2])
+    assert first[0]["preheated"] == "True" and first[0]["query"] == {"seat": "Tok3n_A", "lang": "en"}
+    assert second[0]["query"] == {"join": "K7PM"}
+    assert third[0]["query"] == {}

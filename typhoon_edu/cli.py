@@ -112,6 +112,8 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     serve.add_argument("--lang", default="zh-TW", help=h("lang_serve"))
     serve.add_argument("--no-browser", action="store_true", help=h("no_browser"))
     serve.add_argument("--notebook", type=Path, default=None, help=h("notebook"))
+    serve.add_argument("--lan", action="store_true", help=h("lan"))
+    serve.add_argument("--db", metavar="URL", default=None, help=h("db"))
     return p
 
 
@@ -369,10 +371,14 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
         if args.command == "simulate":
             return cmd_simulate(args, out)
         if args.command == "serve":
-            from .ui.serve import serve
+            from .ui.serve import ServeError, serve
 
-            return serve(port=args.port, lang=normalize_lang(args.lang), open_browser=not args.no_browser,
-                         notebook=args.notebook)
+            try:
+                return serve(port=args.port, lang=normalize_lang(args.lang), open_browser=not args.no_browser,
+                             notebook=args.notebook, lan=args.lan, db=args.db)
+            except ServeError as exc:
+                sys.stderr.write(t("cli.err.prefix", lang, error=exc.text(lang)) + "\n")
+                return 2
     except CliError as exc:
         sys.stderr.write(t("cli.err.prefix", lang, error=exc.text(lang)) + "\n")
         return 2

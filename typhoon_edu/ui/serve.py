@@ -1,26 +1,34 @@
 """Start the class-play dashboard in Voilà: the path a teacher takes (``typhoon-edu serve``).
 
-Voilà runs as a child process (``python -m voila``) so that the teacher's terminal shows its log,
-Ctrl+C stops it cleanly, and the browser tests and the start-up benchmark can run *exactly* the
-same command line (:func:`build_voila_command`) through :class:`VoilaProcess`.
+Voilà runs as a child process (``python -m typhoon_edu.ui.voila_app``: Voilà plus a Host check and
+a working closing-tab shutdown, see :mod:`typhoon_edu.ui.voila_app`) so that the teacher's
+terminal shows its log, Ctrl+C stops it cleanly, and the browser tests and the benchmarks run
+*exactly* the same command line (:func:`build_voila_command`) through :class:`VoilaProcess`.
 
 Settings and why:
 
-* **Preheated kernels** (``--preheat_kernel=True --pool_size=1``): Voilà starts a kernel and runs
+* **Where it listens.** ``localhost`` only, unless ``--lan``: then every interface (0.0.0.0), and
+  the LAN address students type is printed with a warning. Either way a request whose ``Host``
+  is not this machine's is refused (403), which defeats DNS rebinding.
+* **No page runs code.** Voilà's kernels accept only widget messages, kernel info and shutdown
+  from the browser; an ``execute_request`` is dropped (tests/test_serve.py sends one).
+* **Preheated kernels** (``--preheat_kernel=True --pool_size=N``): Voilà starts kernels and runs
   the dashboard notebook *before* anyone opens the page, so opening the URL only has to send the
-  already-rendered page and connect the widgets. Measured with ``benchmarks/startup.py`` on the
-  one-button notebook (2 cores, shared with other work), the median time from opening the URL
-  to a visible button fell from 4.1 s to 2.7 s (first visit: 4.4 s to 1.8-2.0 s). One spare
-  kernel is enough for one projector; the pool refills itself about a second after each use.
-  Canvases must (and do, per DESIGN.md §3) draw in ``on_client_ready``, because with a
-  preheated kernel the notebook ran before the browser connected.
-* **Kernel culling**: a kernel whose tab crashed or lost its network is shut down after
-  :data:`CULL_IDLE_TIMEOUT` seconds of inactivity; a connected (projected, idle) page is never
-  culled (``cull_connected=False``), so a class that pauses to discuss loses nothing. Closing
-  the tab shuts its kernel down at once (Voilà does that on ``beforeunload``); games are
-  autosaved anyway.
-* The language goes to the notebook through the environment variable ``TYPHOON_EDU_LANG``
-  (inherited by every kernel, preheated ones included).
+  already-rendered page and connect the widgets. Canvases must (and do, per DESIGN.md §3) draw
+  in ``on_client_ready``, and a view chosen by the URL must read it with
+  :func:`typhoon_edu.ui.query.page_query`, because the notebook ran before the request.
+  The pool size, the refill delay and the timeouts are sized for a class opening at once:
+  see :data:`DEFAULT_POOL_SIZE`, :data:`FILL_DELAY`, :data:`IOPUB_TIMEOUT` and the README's
+  figures (``benchmarks/classroom.py``).
+* **Kernel lifecycle.** Closing a tab shuts its kernel down at once (Voilà's ``beforeunload``
+  beacon, which works now that the page sets its ``_xsrf`` cookie); a kernel whose tab crashed
+  or lost its network is culled after :data:`CULL_IDLE_TIMEOUT` seconds of inactivity; a
+  connected (projected, idle) page is never culled (``cull_connected=False``), so a class that
+  pauses to discuss loses nothing. Ctrl+C, SIGTERM and SIGHUP stop Voilà and every kernel
+  (:mod:`typhoon_edu.ui.process_tree`).
+* The language goes to the notebook through the environment variable ``TYPHOON_EDU_LANG``, the
+  room store's URL through ``TYPHOON_EDU_DB`` (``--db``) and the students' address through
+  ``TYPHOON_EDU_PUBLIC_URL``: Voilà's environment, inherited by every kernel, preheated ones included.
 * A free port is chosen when none is given, and ``port_retries=0`` so the printed URL is the
   one actually served.
 """
@@ -29,36 +37,56 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
+import secrets
+import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
 import webbrowser
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 from ..i18n import t
+from .network import lan_address
+from .process_tree import TAG_ENV_VAR, die_with_parent, stop_process
+from .query import PUBLIC_URL_ENV_VAR
 
 __all__ = [
     "CULL_IDLE_TIMEOUT",
     "CULL_INTERVAL",
+    "DB_ENV_VAR",
     "LANG_ENV_VAR",
     "SUPPORTED_LANGS",
+    "ServeError",
     "VoilaProcess",
     "build_voila_command",
     "build_voila_env",
+    "check_db_url",
+    "cull_settings",
     "default_notebook",
     "find_free_port",
     "main",
     "serve",
+    "stop_process",
 ]
 
 #: Environment variable through which the dashboard notebook learns the start-up language.
 LANG_ENV_VAR = "TYPHOON_EDU_LANG"
+
+#: Environment variable holding the room store's URL (``--db``); every kernel inherits it.
+DB_ENV_VAR = "TYPHOON_EDU_DB"
+
+#: Environment variables overriding the culling timeout and interval (seconds), e.g. for tests.
+CULL_IDLE_ENV_VAR = "TYPHOON_EDU_CULL_IDLE"
+CULL_INTERVAL_ENV_VAR = "TYPHOON_EDU_CULL_INTERVAL"
 
 #: Languages the dashboard speaks.
 SUPPORTED_LANGS: tuple[str, ...] = ("zh-TW", "en")
@@ -69,8 +97,18 @@ CULL_IDLE_TIMEOUT = 900
 #: Seconds between two culling checks.
 CULL_INTERVAL = 60
 
-#: Pool of preheated kernels kept ready for the dashboard (one projector needs one).
+#: Pool of preheated kernels kept ready for the dashboard.
 DEFAULT_POOL_SIZE = 1
+
+#: Seconds Voilà waits after handing out a preheated kernel before starting its replacement.
+FILL_DELAY = 1.0
+
+#: Seconds the notebook's executor waits for a cell's output after the kernel said the cell ran
+#: (nbclient's default, 4 s, drops the output on a busy machine: the page stays blank).
+IOPUB_TIMEOUT = 60
+
+#: Seconds a kernel may take to start and answer (Voilà's default is 60 s).
+KERNEL_STARTUP_TIMEOUT = 120
 
 #: A cheap URL path that Voilà answers once it listens, without running the notebook.
 READY_PROBE_PATH = "voila/static/extension.js"
@@ -138,20 +176,6 @@ def written_dashboard_notebook() -> Path:
     return path
 
 
-def stop_process(process: subprocess.Popen[bytes] | None, timeout: float = 10.0) -> int | None:
-    """Stop a server process: SIGTERM, then SIGKILL after ``timeout`` s; returns its exit code."""
-    if process is None:
-        return None
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=timeout)
-    return process.returncode
-
-
 def find_free_port(host: str = "127.0.0.1") -> int:
     """Return a TCP port that is free on ``host`` right now.
 
@@ -172,6 +196,76 @@ def _check_lang(lang: str) -> str:
     return lang
 
 
+class ServeError(ValueError):
+    """A bad ``serve`` setting: a catalog key (``serve.err.*``) and its fields; ``str`` is the English text.
+
+    >>> ServeError("db_memory").text("zh-TW").startswith("--db：")
+    True
+    """
+
+    def __init__(self, key: str, **fields: object) -> None:
+        self.key = key
+        self.fields = fields
+        super().__init__(self.text("en"))
+
+    def text(self, lang: str) -> str:
+        """The message in ``lang``."""
+        return t(f"serve.err.{self.key}", lang, **self.fields)
+
+
+_SQLITE_SCHEME = re.compile(r"^sqlite(\+[a-z0-9_]+)?$")
+_POSTGRES_SCHEME = re.compile(r"^postgresql(\+[a-z0-9_]+)?$")
+
+
+def check_db_url(url: str, cwd: str | Path | None = None) -> str:
+    """Check a ``--db`` value and return it as the URL every kernel gets in ``TYPHOON_EDU_DB``.
+
+    Accepted: ``sqlite:///PATH`` (a relative PATH is made absolute, because kernels run in the
+    notebook's folder, not where ``serve`` was started), a plain file path (becomes
+    ``sqlite:///ABSOLUTE``), and ``postgresql://…`` (with an optional ``+driver``), passed on as
+    given. Anything else raises :class:`ServeError` naming what is allowed. The store itself
+    (``TYPHOON_EDU_DB``'s reader) decides the rest.
+
+    >>> check_db_url("sqlite:///rooms.db", cwd="/srv/class")
+    'sqlite:////srv/class/rooms.db'
+    >>> check_db_url("class.sqlite", cwd="/srv")
+    'sqlite:////srv/class.sqlite'
+    >>> check_db_url("postgresql+psycopg://teacher@db.school/typhoon")
+    'postgresql+psycopg://teacher@db.school/typhoon'
+    >>> check_db_url("mysql://x")
+    Traceback (most recent call last):
+    ...
+    typhoon_edu.ui.serve.ServeError: --db: 'mysql' is not a database this store knows; use sqlite:///PATH, a file path, or postgresql://USER@HOST/DB
+    """
+    value = url.strip()
+    if not value:
+        raise ServeError("db_empty")
+    if "\n" in value or "\r" in value:
+        raise ServeError("db_line")
+    base = Path(cwd) if cwd is not None else Path.cwd()
+    if "://" not in value:
+        if value == ":memory:":
+            raise ServeError("db_memory")
+        file = Path(value).expanduser()
+        return f"sqlite:///{file if file.is_absolute() else os.path.abspath(base / file)}"
+    scheme, rest = value.split("://", 1)
+    scheme = scheme.lower()
+    if _POSTGRES_SCHEME.match(scheme):
+        return value
+    if not _SQLITE_SCHEME.match(scheme):
+        raise ServeError("db_scheme", scheme=scheme)
+    if rest == "" or rest.startswith("?"):  # sqlite:// is SQLAlchemy's in-memory database
+        raise ServeError("db_memory")
+    if not rest.startswith("/"):  # sqlite://host/... is not a file URL
+        raise ServeError("db_scheme", scheme=f"{scheme}://{rest.split('/', 1)[0]}")
+    path, sep, query = rest[1:].partition("?")
+    if path in ("", ":memory:") or "mode=memory" in query:
+        raise ServeError("db_memory")
+    if not path.startswith("/"):
+        path = os.path.abspath(base / path)
+    return f"{scheme}:///{path}{sep}{query}"
+
+
 def build_voila_command(
     notebook: str | Path,
     *,
@@ -183,17 +277,20 @@ def build_voila_command(
     cull_idle_timeout: int = CULL_IDLE_TIMEOUT,
     cull_interval: int = CULL_INTERVAL,
     show_tracebacks: bool = False,
+    extra_hosts: Sequence[str] = (),
+    check_host: bool = True,
     python: str | None = None,
     extra_args: Sequence[str] = (),
 ) -> list[str]:
     """Return the command line that starts Voilà on ``notebook`` (a pure function).
 
-    ``open_browser`` defaults to ``False`` here because :func:`serve` opens the browser itself,
-    once the server answers, rather than letting Voilà race its own start-up.
+    The program is :mod:`typhoon_edu.ui.voila_app` (Voilà, plus a Host check and the cookie its
+    closing-tab shutdown needs), which takes every Voilà option. ``open_browser`` defaults to
+    ``False`` here because :func:`serve` opens the browser itself, once the server answers.
 
     >>> cmd = build_voila_command("dash.ipynb", port=8899, python="python")
     >>> cmd[:4]
-    ['python', '-m', 'voila', 'dash.ipynb']
+    ['python', '-m', 'typhoon_edu.ui.voila_app', 'dash.ipynb']
     >>> "--port=8899" in cmd and "--no-browser" in cmd and "--preheat_kernel=True" in cmd
     True
     >>> "--preheat_kernel=True" in build_voila_command("d.ipynb", port=1, preheat=False)
@@ -203,10 +300,12 @@ def build_voila_command(
         raise ValueError(f"port must be between 1 and 65535, not {port}")
     if preheat and pool_size < 1:
         raise ValueError(f"a preheated kernel pool needs pool_size >= 1, not {pool_size}")
+    if cull_idle_timeout < 0 or cull_interval < 1:
+        raise ValueError(f"cull_idle_timeout must be >= 0 and cull_interval >= 1, not {cull_idle_timeout}, {cull_interval}")
     cmd = [
         python or sys.executable,
         "-m",
-        "voila",
+        "typhoon_edu.ui.voila_app",
         str(notebook),
         f"--port={port}",
         f"--Voila.ip={ip}",
@@ -217,23 +316,46 @@ def build_voila_command(
         f"--MappingKernelManager.cull_interval={cull_interval}",
         "--MappingKernelManager.cull_connected=False",
         "--MappingKernelManager.cull_busy=False",
+        # A class opening at once (see the module docstring for the measurements behind these).
+        f"--VoilaExecutor.iopub_timeout={IOPUB_TIMEOUT}",
+        f"--VoilaExecutor.startup_timeout={KERNEL_STARTUP_TIMEOUT}",
+        f"--MappingKernelManager.kernel_info_timeout={KERNEL_STARTUP_TIMEOUT}",
+        f"--TyphoonVoila.check_host={check_host}",
     ]
+    cmd += [f"--TyphoonVoila.extra_hosts={host}" for host in extra_hosts]
     if preheat:
-        cmd += ["--preheat_kernel=True", f"--pool_size={pool_size}"]
+        cmd += ["--preheat_kernel=True", f"--pool_size={pool_size}", f"--VoilaKernelManager.fill_delay={FILL_DELAY}"]
     if not open_browser:
         cmd.append("--no-browser")
     cmd += list(extra_args)
     return cmd
 
 
-def build_voila_env(lang: str = "zh-TW", base: Mapping[str, str] | None = None) -> dict[str, str]:
-    """Return the environment for the Voilà process: ``base`` (default ``os.environ``) plus the language.
+def build_voila_env(
+    lang: str = "zh-TW",
+    base: Mapping[str, str] | None = None,
+    *,
+    db: str | None = None,
+    public_url: str | None = None,
+) -> dict[str, str]:
+    """Return the environment for the Voilà process (and so for every kernel, preheated ones included).
 
-    >>> build_voila_env("en", base={})[LANG_ENV_VAR]
-    'en'
+    ``base`` (default ``os.environ``) plus the language, the room store's URL (``db``, as
+    :func:`check_db_url` returns it; without it an inherited ``TYPHOON_EDU_DB`` passes through)
+    and the address students type (``public_url``). A ``QUERY_STRING`` in ``base`` is dropped:
+    in a kernel it must only ever be the page request's (see :mod:`typhoon_edu.ui.query`).
+
+    >>> env = build_voila_env("en", base={"QUERY_STRING": "seat=x"}, db="sqlite:////tmp/r.db")
+    >>> env[LANG_ENV_VAR], env[DB_ENV_VAR], "QUERY_STRING" in env
+    ('en', 'sqlite:////tmp/r.db', False)
     """
     env = dict(os.environ if base is None else base)
     env[LANG_ENV_VAR] = _check_lang(lang)
+    env.pop("QUERY_STRING", None)
+    if db is not None:
+        env[DB_ENV_VAR] = db
+    if public_url is not None:
+        env[PUBLIC_URL_ENV_VAR] = public_url
     # Kernels must not buffer what they log, or a teacher's terminal shows errors late.
     env.setdefault("PYTHONUNBUFFERED", "1")
     return env
@@ -251,6 +373,11 @@ class VoilaProcess:
     Used by :func:`serve`, by the browser-test fixtures and by ``benchmarks/startup.py``, so the
     three start Voilà the same way. ``log_path`` receives the server's output when given,
     otherwise it is inherited (shown in the terminal).
+
+    Voilà runs in a session of its own (a terminal's Ctrl+C reaches only ``serve``, which then
+    stops it in order) and, on Linux, gets SIGTERM if the process that started it dies. Every
+    process it starts carries :data:`~typhoon_edu.ui.process_tree.TAG_ENV_VAR` = :attr:`tag`, so
+    :meth:`stop` can find and end any kernel that outlived it.
     """
 
     notebook: Path
@@ -264,11 +391,17 @@ class VoilaProcess:
     env: Mapping[str, str] | None = None
     extra_args: Sequence[str] = ()
     python: str | None = None
+    db: str | None = None
+    public_url: str | None = None
+    extra_hosts: Sequence[str] = ()
+    cull_idle_timeout: int = CULL_IDLE_TIMEOUT
+    cull_interval: int = CULL_INTERVAL
+    tag: str = field(default_factory=lambda: secrets.token_hex(8))
     process: subprocess.Popen[bytes] | None = field(default=None, init=False, repr=False)
 
     @property
     def url(self) -> str:
-        """The page that shows the notebook."""
+        """The page that shows the notebook (on this computer)."""
         return _url_for(self.ip, self.port)
 
     def command(self) -> list[str]:
@@ -279,10 +412,19 @@ class VoilaProcess:
             ip=self.ip,
             preheat=self.preheat,
             pool_size=self.pool_size,
+            cull_idle_timeout=self.cull_idle_timeout,
+            cull_interval=self.cull_interval,
             show_tracebacks=self.show_tracebacks,
+            extra_hosts=self.extra_hosts,
             python=self.python,
             extra_args=self.extra_args,
         )
+
+    def environment(self) -> dict[str, str]:
+        """The environment Voilà (and every kernel) gets."""
+        env = build_voila_env(self.lang, base=self.env, db=self.db, public_url=self.public_url or self.url)
+        env[TAG_ENV_VAR] = self.tag
+        return env
 
     def start(self) -> VoilaProcess:
         """Start the server (without waiting for it); returns ``self``."""
@@ -291,17 +433,18 @@ class VoilaProcess:
         if not Path(self.notebook).is_file():
             raise FileNotFoundError(f"dashboard notebook not found: {self.notebook}")
         if not self.port:
-            self.port = find_free_port()
-        env = build_voila_env(self.lang, base=self.env)
+            self.port = find_free_port("0.0.0.0" if self.ip in ("", "0.0.0.0") else "127.0.0.1")
+        env = self.environment()
         cwd = Path(self.notebook).resolve().parent
+        options: dict[str, Any] = {"env": env, "cwd": cwd, "stdin": subprocess.DEVNULL, "start_new_session": True}
+        if sys.platform.startswith("linux"):
+            options["preexec_fn"] = die_with_parent
         if self.log_path is not None:
             self.log_path.parent.mkdir(parents=True, exist_ok=True)
             with open(self.log_path, "wb") as log:
-                self.process = subprocess.Popen(
-                    self.command(), env=env, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
-                )
+                self.process = subprocess.Popen(self.command(), stdout=log, stderr=subprocess.STDOUT, **options)
         else:
-            self.process = subprocess.Popen(self.command(), env=env, cwd=cwd, stdin=subprocess.DEVNULL)
+            self.process = subprocess.Popen(self.command(), **options)
         return self
 
     def wait_ready(self, timeout: float = 60.0, path: str = READY_PROBE_PATH) -> None:
@@ -333,8 +476,12 @@ class VoilaProcess:
             time.sleep(0.2)
 
     def stop(self, timeout: float = 10.0) -> int | None:
-        """Stop the server (SIGTERM, then SIGKILL after ``timeout`` s); returns its exit code."""
-        return stop_process(self.process, timeout)
+        """Stop the server and every kernel it started; returns Voilà's exit code.
+
+        SIGTERM (Voilà shuts its kernels down), SIGKILL after ``timeout`` s, then any process
+        still carrying this server's tag is ended (see :func:`~typhoon_edu.ui.process_tree.stop_process`).
+        """
+        return stop_process(self.process, timeout, tag=self.tag)
 
     def _log_hint(self) -> str:
         return f" (log: {self.log_path})" if self.log_path is not None else ""
@@ -350,48 +497,134 @@ class VoilaProcess:
         self.stop()
 
 
+class StopRequested(Exception):  # noqa: N818 - it is a request, not an error
+    """Raised in :func:`serve` by the SIGTERM / SIGHUP handler, so that Voilà is stopped on the way out."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+        super().__init__(signal.Signals(signum).name)
+
+
+def _raise_stop(signum: int, frame: object) -> None:
+    raise StopRequested(signum)
+
+
+@contextlib.contextmanager
+def _stop_on_signals() -> Iterator[None]:
+    """While inside, SIGTERM and SIGHUP raise :class:`StopRequested` (Ctrl+C raises KeyboardInterrupt)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    wanted = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+    previous = {sig: signal.signal(sig, _raise_stop) for sig in wanted}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def cull_settings(environ: Mapping[str, str] | None = None) -> tuple[int, int]:
+    """Kernel culling ``(idle timeout, interval)`` in seconds: the defaults, or the environment's.
+
+    ``TYPHOON_EDU_CULL_IDLE`` overrides :data:`CULL_IDLE_TIMEOUT` (0 turns culling off) and
+    ``TYPHOON_EDU_CULL_INTERVAL`` overrides :data:`CULL_INTERVAL` (at least 1); anything else
+    raises :class:`ServeError`.
+
+    >>> cull_settings({})
+    (900, 60)
+    >>> cull_settings({"TYPHOON_EDU_CULL_IDLE": "5", "TYPHOON_EDU_CULL_INTERVAL": "1"})
+    (5, 1)
+    """
+    env = os.environ if environ is None else environ
+
+    def number(name: str, default: int, least: int) -> int:
+        raw = env.get(name, "").strip()
+        if not raw:
+            return default
+        try:
+            value = int(raw)
+        except ValueError:
+            raise ServeError("cull_number", name=name, value=raw) from None
+        if value < least:
+            raise ServeError("cull_least", name=name, least=least, value=value)
+        return value
+
+    return number(CULL_IDLE_ENV_VAR, CULL_IDLE_TIMEOUT, 0), number(CULL_INTERVAL_ENV_VAR, CULL_INTERVAL, 1)
+
+
 def serve(
     port: int | None = None,
     lang: str = "zh-TW",
     open_browser: bool = True,
     notebook: str | Path | None = None,
+    *,
+    lan: bool = False,
+    db: str | None = None,
 ) -> int:
-    """Serve the class-play dashboard with Voilà until Ctrl+C; returns the exit code.
+    """Serve the class-play dashboard with Voilà until Ctrl+C or SIGTERM; returns the exit code.
 
     Writes the URL to standard output as soon as the server answers, then opens it in the
     default browser unless ``open_browser`` is false. ``lang`` (``"zh-TW"`` or ``"en"``) reaches
-    the notebook as ``TYPHOON_EDU_LANG``.
+    the notebook as ``TYPHOON_EDU_LANG``, ``db`` (see :func:`check_db_url`) as ``TYPHOON_EDU_DB``.
+    Without ``lan`` the server listens on this computer only (``localhost``); with it, on every
+    interface, and the address students type is printed with a warning. Ctrl+C, SIGTERM and
+    SIGHUP stop Voilà and every kernel.
     """
     _check_lang(lang)
     path = Path(notebook) if notebook is not None else default_notebook()
     if not path.is_file():
         sys.stderr.write(t("cli.serve.not_found", lang, path=path) + "\n")
         return 2
-    server = VoilaProcess(notebook=path.resolve(), port=port or 0, lang=lang)
-    try:
-        server.start()
-        server.wait_ready(timeout=120)
-    except (RuntimeError, TimeoutError) as err:
-        server.stop()
-        sys.stderr.write(t("cli.serve.failed", lang, error=err) + "\n")
-        return 1
-    sys.stdout.write(f"\n{t('cli.serve.ready', lang, url=server.url)}\n{t('cli.serve.stop_hint', lang)}\n\n")
-    sys.stdout.flush()
-    if open_browser:
-        with contextlib.suppress(webbrowser.Error):
-            webbrowser.open(server.url)
-    assert server.process is not None
-    try:
-        return server.process.wait()
-    except KeyboardInterrupt:
-        sys.stdout.write(t("cli.serve.stopping", lang) + "\n")
-        return server.stop() or 0
-    finally:
-        server.stop()
+    db_url = check_db_url(db) if db is not None else None
+    cull_idle, cull_interval = cull_settings()
+    ip = "0.0.0.0" if lan else "localhost"
+    server = VoilaProcess(notebook=path.resolve(), port=port or 0, lang=lang, ip=ip, db=db_url,
+                          cull_idle_timeout=cull_idle, cull_interval=cull_interval)
+    lines = []
+    if lan:
+        server.port = server.port or find_free_port("0.0.0.0")
+        address = lan_address()
+        if address is not None:
+            server.extra_hosts = (address,)
+            server.public_url = f"http://{address}:{server.port}/"
+            lines.append(t("serve.lan.address", lang, url=server.public_url))
+        else:
+            server.public_url = f"http://{socket.gethostname()}:{server.port}/"
+            lines.append(t("serve.lan.no_address", lang, url=server.public_url))
+        lines.append(t("serve.lan.warning", lang))
+    with _stop_on_signals():
+        try:
+            try:
+                server.start()
+                server.wait_ready(timeout=120)
+            except (RuntimeError, TimeoutError, OSError) as err:
+                sys.stderr.write(t("cli.serve.failed", lang, error=err) + "\n")
+                return 1
+            head = [t("cli.serve.ready", lang, url=server.url), *lines, t("cli.serve.stop_hint", lang)]
+            sys.stdout.write("\n" + "\n".join(head) + "\n\n")
+            sys.stdout.flush()
+            if open_browser:
+                with contextlib.suppress(webbrowser.Error):
+                    webbrowser.open(server.url)
+            assert server.process is not None
+            return server.process.wait()
+        except KeyboardInterrupt:
+            sys.stdout.write(t("cli.serve.stopping", lang) + "\n")
+            sys.stdout.flush()
+            code = server.stop()
+            return 0 if code in (0, -signal.SIGTERM, None) else code
+        except StopRequested as stop:
+            sys.stdout.write(t("serve.stop.signal", lang, signal=signal.Signals(stop.signum).name) + "\n")
+            sys.stdout.flush()
+            code = server.stop()
+            return 0 if code in (0, -signal.SIGTERM, None) else code
+        finally:
+            server.stop()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m typhoon_edu.ui.serve [--port N] [--lang zh-TW|en] [--no-browser] [--notebook PATH]``.
+    """``python -m typhoon_edu.ui.serve [--port N] [--lang zh-TW|en] [--no-browser] [--notebook PATH] [--lan] [--db URL]``.
 
     The same as ``typhoon-edu serve``, whose parser (help and errors in both languages) it uses.
     """

@@ -1,0 +1,277 @@
+"""Helpers for the ``typhoon-edu serve`` tests (tests/test_serve.py and tests/browser/test_serve_*.py).
+
+Everything here talks to 127.0.0.1 only, also for a server that listens on every interface: a
+forged ``Host`` header stands in for a request that came by another name.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import queue
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psutil
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SMOKE_NOTEBOOK = REPO_ROOT / "notebooks" / "smoke" / "one_button.ipynb"
+
+#: What the probe notebook prints (one JSON line) and shows (an HTML widget with this class).
+PROBE_PREFIX = "TYPHOON-PROBE "
+PROBE_CLASS = "typhoon-probe"
+
+PROBE_CODE = f"""import html, json, os
+import ipywidgets as widgets
+from IPython.display import display
+from typhoon_edu.ui.query import page_query, public_url
+
+query = page_query()
+seen = {{
+    "query": query,
+    "db": os.environ.get("TYPHOON_EDU_DB"),
+    "lang": os.environ.get("TYPHOON_EDU_LANG"),
+    "public_url": public_url(),
+    "preheated": os.environ.get("VOILA_PREHEAT"),
+    "pid": os.getpid(),
+}}
+print({PROBE_PREFIX!r} + json.dumps(seen, sort_keys=True))
+box = widgets.HTML("<pre class='{PROBE_CLASS}'>" + html.escape(json.dumps(seen, sort_keys=True)) + "</pre>")
+button = widgets.Button(description="ping")
+button.add_class("typhoon-probe-button")
+display(widgets.VBox([box, button]))
+"""
+
+
+def write_probe_notebook(folder: Path, name: str = "probe.ipynb") -> Path:
+    """A one-cell notebook that prints and shows its query string and the serve environment."""
+    cell = {"cell_type": "code", "execution_count": None, "id": "probe", "metadata": {}, "outputs": [],
+            "source": PROBE_CODE.splitlines(keepends=True)}
+    nb = {"cells": [cell], "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                                        "name": "python3"}}, "nbformat": 4, "nbformat_minor": 5}
+    path = Path(folder) / name
+    path.write_text(json.dumps(nb, indent=1), encoding="utf-8")
+    return path
+
+
+def probe_values(page: str) -> list[dict[str, object]]:
+    """The probe notebook's JSON lines found in a served page (its printed output)."""
+    found = []
+    for match in re.finditer(re.escape(PROBE_PREFIX) + r"(\{[^\n<]*\})", page):
+        found.append(json.loads(match.group(1).replace("&quot;", '"').replace("&#34;", '"')))
+    return found
+
+
+def http_request(port: int, path: str = "/", *, host: str | None = None, method: str = "GET",
+                 headers: Mapping[str, str] | None = None, body: bytes | None = None,
+                 timeout: float = 120.0) -> tuple[int, dict[str, str], str]:
+    """One HTTP request to 127.0.0.1:``port`` with the given ``Host`` header; (status, headers, body)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+        conn.putheader("Host", host if host is not None else f"127.0.0.1:{port}")
+        for name, value in (headers or {}).items():
+            conn.putheader(name, value)
+        if body is not None:
+            conn.putheader("Content-Length", str(len(body)))
+        conn.endheaders(body)
+        response = conn.getresponse()
+        text = response.read().decode("utf-8", "replace")
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, text
+    finally:
+        conn.close()
+
+
+def kernel_id_of(page: str) -> str:
+    """The kernel id Voilà wrote into a served page."""
+    match = re.search(r'"kernelId":\s*"([0-9a-f-]{36})"', page)
+    assert match, "no kernelId in the page"
+    return match.group(1)
+
+
+def kernel_exists(port: int, kernel_id: str) -> bool:
+    """Whether Voilà still has this kernel (its kernels API answers 200, not 404)."""
+    status, _, _ = http_request(port, f"/api/kernels/{kernel_id}", timeout=30)
+    assert status in (200, 404), status
+    return status == 200
+
+
+def port_is_free(port: int) -> bool:
+    """Whether nothing listens on ``port`` (on any interface) any more."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(("0.0.0.0", port))
+        except OSError:
+            return False
+    return True
+
+
+def wait_until(predicate, timeout: float, interval: float = 0.25, what: str = "condition") -> None:  # noqa: ANN001
+    """Poll ``predicate`` until true; fail after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not true within {timeout:.0f} s")
+        time.sleep(interval)
+
+
+def kernel_processes(pid: int) -> list[psutil.Process]:
+    """The ipykernel processes below ``pid``."""
+    try:
+        children = psutil.Process(pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return []
+    found = []
+    for proc in children:
+        try:
+            if "ipykernel_launcher" in " ".join(proc.cmdline()):
+                found.append(proc)
+        except (psutil.NoSuchProcess, psutil.ZombieProcess):
+            continue
+    return found
+
+
+@dataclass
+class ServeRun:
+    """``python -m typhoon_edu.ui.serve --no-browser …`` as a child process, its output read line by line."""
+
+    args: Sequence[str]
+    env: Mapping[str, str] | None = None
+    proc: subprocess.Popen[str] | None = None
+    lines: list[str] = field(default_factory=list)
+    url: str = ""
+    _queue: queue.Queue[str | None] = field(default_factory=queue.Queue)
+
+    def start(self, timeout: float = 120.0) -> ServeRun:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **(self.env or {})}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "typhoon_edu.ui.serve", "--no-browser", *self.args],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True, env=env,
+        )
+        threading.Thread(target=self._read, daemon=True).start()
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self.next_line(deadline - time.monotonic())
+            if line is None:
+                raise AssertionError("serve ended before printing its URL:\n" + "\n".join(self.lines))
+            match = re.search(r"(http://localhost:\d+/)", line)
+            if match and not self.url:
+                self.url = match.group(1)
+            if self.url and ("Ctrl+C" in line):
+                return self
+
+    def _read(self) -> None:
+        assert self.proc is not None and self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self._queue.put(line.rstrip("\n"))
+        self._queue.put(None)
+
+    def next_line(self, timeout: float) -> str | None:
+        """The next line of output (``None`` at the end); fails after ``timeout`` s."""
+        try:
+            line = self._queue.get(timeout=max(timeout, 0.01))
+        except queue.Empty:
+            raise AssertionError("serve printed nothing in time:\n" + "\n".join(self.lines)) from None
+        if line is not None:
+            self.lines.append(line)
+        return line
+
+    def wait_for(self, pattern: str, timeout: float = 120.0) -> str:
+        """The first line of output (already read or still to come) matching the regex ``pattern``."""
+        for line in self.lines:
+            if re.search(pattern, line):
+                return line
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self.next_line(deadline - time.monotonic())
+            if line is None:
+                raise AssertionError(f"serve ended without printing {pattern!r}:\n" + "\n".join(self.lines))
+            if re.search(pattern, line):
+                return line
+
+    def drain(self) -> list[str]:
+        """Read whatever output is waiting (without blocking); returns every line so far."""
+        while True:
+            try:
+                line = self._queue.get_nowait()
+            except queue.Empty:
+                return self.lines
+            if line is None:
+                self._queue.put(None)
+                return self.lines
+            self.lines.append(line)
+
+    def wait_for_pool(self, timeout: float = 120.0) -> None:
+        """Wait until Voilà says its preheated kernel pool is full (then a visitor gets a preheated kernel)."""
+        self.wait_for(r"Kernel pool of .* is filled", timeout)
+
+    def output_after_exit(self) -> str:
+        """Everything printed, once the process has ended."""
+        while True:
+            try:
+                line = self._queue.get(timeout=5)
+            except queue.Empty:
+                break
+            if line is None:
+                break
+            self.lines.append(line)
+        return "\n".join(self.lines)
+
+    @property
+    def port(self) -> int:
+        return int(self.url.rsplit(":", 1)[1].strip("/"))
+
+    def processes(self) -> list[psutil.Process]:
+        """serve's descendants now: Voilà and its kernels."""
+        assert self.proc is not None
+        try:
+            return psutil.Process(self.proc.pid).children(recursive=True)
+        except psutil.NoSuchProcess:
+            return []
+
+    def voila_pid(self) -> int:
+        """The Voilà server's process id."""
+        for proc in self.processes():
+            if "typhoon_edu.ui.voila_app" in " ".join(proc.cmdline()):
+                return proc.pid
+        raise AssertionError("no Voilà process under serve")
+
+    def signal(self, sig: int, timeout: float = 60.0) -> int:
+        """Send ``sig`` to serve and wait for it to end; returns its exit code."""
+        assert self.proc is not None
+        self.proc.send_signal(sig)
+        return self.proc.wait(timeout=timeout)
+
+    def stop(self) -> None:
+        """Make sure serve and everything under it is gone (cleanup after a failed test)."""
+        if self.proc is None:
+            return
+        left = self.processes()
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        for proc in left:
+            try:
+                proc.kill()
+            except psutil.NoSuchProcess:
+                pass
+
+    def __enter__(self) -> ServeRun:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

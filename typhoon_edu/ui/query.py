@@ -1,0 +1,95 @@
+"""What the page's URL says, read from inside the notebook's kernel (Voilà, preheated or not, or Jupyter).
+
+The class-play views are chosen by the URL's query string: the projector at ``/``, a seat at
+``/?seat=<token>``, a join form at ``/?join=<code>``. Voilà tells the kernel the query string in
+two ways:
+
+* a kernel started *for* the request gets it in its environment (``QUERY_STRING``, CGI style);
+* a **preheated** kernel ran the notebook *before* anyone asked for the page, so its environment
+  cannot hold it. Voilà's :func:`voila.utils.get_query_string` makes the notebook wait (a websocket
+  to the server's ``voila/query/<kernel id>``) until the request that takes this kernel arrives,
+  then puts the request's variables into ``os.environ``.
+
+:func:`page_query` does whichever applies, so the notebook does not need to know how it is served.
+In a preheated kernel the call **blocks until a browser opens the page**: call it after the
+expensive set-up (imports, loading rules) and before building the view that depends on the URL,
+so the set-up is still done ahead of time.
+
+>>> parse_query("seat=Ab3_x-9&lang=en&seat=other")
+{'seat': 'Ab3_x-9', 'lang': 'en'}
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from urllib.parse import parse_qsl
+
+__all__ = ["PUBLIC_URL_ENV_VAR", "QUERY_ENV_VAR", "page_query", "parse_query", "public_url"]
+
+#: The CGI variable in which Voilà hands the query string (without ``?``) to the kernel.
+QUERY_ENV_VAR = "QUERY_STRING"
+
+#: Set by ``typhoon-edu serve``: the address students type (the LAN address with ``--lan``).
+PUBLIC_URL_ENV_VAR = "TYPHOON_EDU_PUBLIC_URL"
+
+_PREHEAT_ENV_VAR = "VOILA_PREHEAT"
+
+
+def parse_query(raw: str) -> dict[str, str]:
+    """A query string (``a=1&b=2``, with or without the leading ``?``) as ``{name: value}``.
+
+    Values are percent-decoded; a name given twice keeps its first value; a name without ``=``
+    maps to ``""``.
+
+    >>> parse_query("?join=K7PM&empty&x=%E9%A2%B1%E9%A2%A8")
+    {'join': 'K7PM', 'empty': '', 'x': '颱風'}
+    >>> parse_query("")
+    {}
+    """
+    pairs = parse_qsl(raw.lstrip("?"), keep_blank_values=True)
+    result: dict[str, str] = {}
+    for name, value in pairs:
+        result.setdefault(name, value)
+    return result
+
+
+def page_query(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The query string of the URL this page was opened with, as ``{name: value}``.
+
+    * Voilà, kernel started for the request: read from the environment at once.
+    * Voilà, **preheated** kernel: waits until the page is requested, then returns its query (and
+      every later call returns the same at once).
+    * Plain Jupyter (or any kernel Voilà did not start): ``{}``.
+
+    ``environ`` replaces ``os.environ`` for the lookup (tests); waiting for a preheated kernel's
+    request always goes through ``os.environ``, where Voilà writes the request's variables.
+
+    >>> page_query({"QUERY_STRING": "seat=abc"})
+    {'seat': 'abc'}
+    >>> page_query({})
+    {}
+    """
+    env = os.environ if environ is None else environ
+    raw = env.get(QUERY_ENV_VAR)
+    if raw is None and env.get(_PREHEAT_ENV_VAR) == "True":
+        from voila.utils import get_query_string
+
+        raw = get_query_string()  # blocks until the request that takes this kernel arrives
+    return parse_query(raw or "")
+
+
+def public_url(environ: Mapping[str, str] | None = None) -> str | None:
+    """The address students type to reach this server (ends with ``/``), if ``typhoon-edu serve`` said.
+
+    With ``serve --lan`` it is this machine's LAN address (``http://192.168.1.23:8866/``); without
+    it, the ``localhost`` URL, which only this computer can open. ``None`` when the notebook is not
+    served by ``typhoon-edu serve`` (Jupyter, Binder).
+
+    >>> public_url({"TYPHOON_EDU_PUBLIC_URL": "http://10.0.0.7:8866/"})
+    'http://10.0.0.7:8866/'
+    >>> public_url({}) is None
+    True
+    """
+    env = os.environ if environ is None else environ
+    return env.get(PUBLIC_URL_ENV_VAR) or None
