@@ -163,3 +163,20 @@ def test_hp_panel_and_join_card_escape_names():
     card = join_card_html(region="Taiwan", label="<i>", url="http://127.0.0.1:1/?seat=a'b", short_url="h",
                           code="K7Q2M", lang="en", joined=True)
     assert "<i>" not in card and "a'b" not in card and "<svg" not in card  # joined: no QR code
+
+
+def test_pacer_is_idle_when_it_calls_on_idle():
+    """A view redraws from on_idle; it must then see the pacer idle, or it would show "busy" for good."""
+    seen = []
+    stage = Stage(lang="en")
+
+    async def play() -> None:
+        pacer = Pacer(stage, speed=lambda: 50.0, on_idle=lambda: seen.append(pacer.idle))
+        pacer.push([ev.TyphoonPlaced(typhoon=1, cell=(8, 8), level=1, by="Taiwan")])
+        for _ in range(100):
+            if seen:
+                break
+            await asyncio.sleep(0.01)
+
+    asyncio.run(play())
+    assert seen == [True]

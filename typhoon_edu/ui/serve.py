@@ -150,13 +150,12 @@ def default_notebook() -> Path:
     return packaged
 
 
-DASHBOARD_CODE = """# 颱風不要來 · Typhoon Alert: the class-play dashboard (served by `typhoon-edu serve`).
-# The start-up language comes from TYPHOON_EDU_LANG; it can be switched on the page.
-import os
+DASHBOARD_CODE = """# 颱風不要來 · Typhoon Alert: class play, served by `typhoon-edu serve` (projector, seat and join pages).
+# The page is chosen by the URL (?seat=<token>, ?join=<code>); the language comes from TYPHOON_EDU_LANG.
+from typhoon_edu.ui.classplay import launch, preload
 
-from typhoon_edu.ui.dashboard import ClassPlayApp
-
-app = ClassPlayApp(lang=os.environ.get("TYPHOON_EDU_LANG", "zh-TW")).show()"""
+preload()  # imports and rules data, done while a preheated kernel waits for its page
+app = launch()"""
 
 
 def written_dashboard_notebook() -> Path:

@@ -21,23 +21,26 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import parse_qs
 
 LANG_ENV_VAR = "TYPHOON_EDU_LANG"
 
 
 def page_query() -> dict[str, str]:
-    """The page's query string as a dict (``{}`` in a plain notebook).
+    """The page's query string as a dict (``{}`` in a plain notebook); see :mod:`typhoon_edu.ui.query`.
 
-    Uses the server's helper for preheated Voilà kernels when there is one, else the
-    ``QUERY_STRING`` Voilà gives a kernel it starts for a request.
+    In a preheated Voilà kernel this waits until a browser asks for the page.
     """
-    try:
-        from ..query import page_query as server_query  # typhoon_edu.ui.query (the Voilà side)
-    except ImportError:
-        text = os.environ.get("QUERY_STRING", "")
-        return {k: v[0] for k, v in parse_qs(text, keep_blank_values=True).items()}
+    from ..query import page_query as server_query
+
     return dict(server_query())
+
+
+def preload() -> None:
+    """Import the pages and load the rules data: the slow part of a start, done before the page is asked for."""
+    from ...engine.rules import load_rules
+    from . import projector, seat  # noqa: F401
+
+    load_rules()
 
 
 def launch(query: Mapping[str, str] | None = None, *, lang: str | None = None, store: Any = None,
@@ -64,4 +67,4 @@ def launch(query: Mapping[str, str] | None = None, *, lang: str | None = None, s
     return app
 
 
-__all__ = ["launch", "page_query"]
+__all__ = ["launch", "page_query", "preload"]

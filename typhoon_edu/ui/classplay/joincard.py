@@ -25,7 +25,8 @@ def qr_svg(url: str, scale: int = 4) -> str:
     """An inline SVG QR code for ``url`` (segno; error correction M, so a projected code still scans)."""
     import segno
 
-    return segno.make(url, error="m", micro=False).svg_inline(scale=scale, border=2, dark="#0f172a", light="#ffffff")
+    return segno.make(url, error="m", micro=False).svg_inline(scale=scale, border=2, dark="#0f172a", light="#ffffff",
+                                                                   omitsize=True)
 
 
 def join_card_html(*, region: str, label: str, url: str, short_url: str, code: str, lang: str,

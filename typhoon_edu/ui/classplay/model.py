@@ -75,8 +75,12 @@ def is_person(seats: Seats, region: str | None) -> bool:
     return seat is not None and seat.is_person
 
 
-def banner(table: Table, seats: Seats, lang: str, *, devices: bool = False) -> Banner:
-    """Who decides now and what to do; ``devices``: person seats decide on their own phones."""
+def banner(table: Table, seats: Seats, lang: str, *, devices: bool = False, viewer: str | None = None) -> Banner:
+    """Who decides now and what to do.
+
+    ``devices``: person seats decide on their own phones (the projector's words); ``viewer``: the
+    banner of that seat's own page (what to do when it decides, whom it waits for otherwise).
+    """
     if table.is_over:
         names = i18n.join_names((seat_label(seats, w, lang) for w in table.winners), lang)
         return Banner(d("banner.over", lang, winners=names), d("banner.over_detail", lang), None, False)
@@ -92,6 +96,12 @@ def banner(table: Table, seats: Seats, lang: str, *, devices: bool = False) -> B
     else:
         head = i18n.t(f"prompt.{table.phase}", lang, player=label)
     person = is_person(seats, who)
+    if viewer is not None and who == viewer:
+        key = "classplay.banner.own_hand" if table.phase in HAND_PHASES else "classplay.banner.own_map" \
+            if table.phase in ("setup_place", "refill") else "classplay.banner.own_buttons"
+        return Banner(head, i18n.t(key, lang), who, True)
+    if viewer is not None:
+        devices = True
     if not person:
         detail = d("banner.bot_detail", lang, player=label)
     elif devices:

@@ -116,12 +116,13 @@ class Pacer:
         self.on_idle = on_idle
         self._queue: list[list[ev.Event]] = []
         self._task: asyncio.Task[None] | None = None
+        self._running = False  # a task is playing (it calls on_idle after clearing this)
         self._skip = False
 
     @property
     def idle(self) -> bool:
         """Whether every pushed event has been shown."""
-        return not self._queue and (self._task is None or self._task.done())
+        return not self._queue and not self._running
 
     def push(self, events: Sequence[ev.Event]) -> None:
         """Queue one batch; it plays after those before it (at once without an event loop)."""
@@ -133,10 +134,11 @@ class Pacer:
         except RuntimeError:
             loop = None
         if loop is None or self.speed() <= 0:
-            if self._task is None or self._task.done():
+            if not self._running:
                 self._drain_now()
             return
-        if self._task is None or self._task.done():
+        if not self._running:
+            self._running = True
             self._task = loop.create_task(self._run())
 
     def skip(self) -> None:
@@ -149,6 +151,7 @@ class Pacer:
         if self._task is not None and not self._task.done():
             self._task.cancel()
         self._task = None
+        self._running = False
         self.stage.set_now()
 
     # ------------------------------------------------------------------ playing
@@ -179,6 +182,7 @@ class Pacer:
         except Exception:  # a broken animation must not stop the game: show the state as it is
             log.exception("an animation failed; the view shows the game as it is now")
             self._queue.clear()
+        self._running = False
         self._idle()
 
     async def _sleep(self, seconds: float) -> None:

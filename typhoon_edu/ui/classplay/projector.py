@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from collections.abc import Sequence
 from html import escape
 from typing import Any
@@ -59,8 +58,6 @@ POLL = 0.3
 BOT_PAUSE = 0.9
 #: Seconds the final board stays up before the results, at speed 1.
 RESULTS_PAUSE = 2.0
-#: The address students' devices open (set by ``typhoon-edu serve``); else links are relative.
-PUBLIC_URL_ENV = "TYPHOON_EDU_PUBLIC_URL"
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
@@ -86,7 +83,11 @@ class ProjectorApp:
         self.lang = i18n.normalize_lang(lang)
         self.store = _open_store(store)
         self.bot_pause = bot_pause
-        self.public_url = public_url if public_url is not None else os.environ.get(PUBLIC_URL_ENV, "")
+        if public_url is None:
+            from ..query import public_url as served_url
+
+            public_url = served_url() or ""
+        self.public_url = public_url
         self.rules = load_rules()
         self.room: Any = None
         self.choices: SetupChoices | None = None
@@ -287,7 +288,7 @@ class ProjectorApp:
             joined = bool(s.joined) or s.region not in self._tokens
             cards.append(join_card_html(region=s.region, label=label, url=self.join_url(s.region), short_url=short,
                                         code=room.code, lang=self.lang, joined=joined,
-                                        colour=self.rules.regions[s.region].hex))
+                                        colour=self.rules.regions[s.region].hex, qr=bool(self.public_url)))
         return "".join(cards)
 
     def leave(self) -> None:
@@ -381,7 +382,10 @@ class ProjectorApp:
 
     def _board_click(self, px: float, py: float) -> None:
         cell = self.game.board.geometry.pixel_to_cell(px, py)
-        if cell is None or self.room is None or not self.pacer.idle:
+        if cell is None or self.room is None:
+            return
+        if not self.pacer.idle:
+            self._say(i18n.t("classplay.busy", self.lang))
             return
         action = self.decisions.cell_action(cell)
         if action is None:
@@ -463,8 +467,8 @@ class ProjectorApp:
             self.redraw(exact=True)
             return
         if update.events:
-            self.redraw()  # "busy" banner while the storms move
             self.pacer.push(list(update.events))
+            self.redraw()  # after the push: the banner says "busy" while the storms move
         if update.meta_changed:
             self.teacher.render()
             if self.screen == "lobby":

@@ -93,8 +93,10 @@ class SeatApp:
         self.stage = Stage(lang=self.lang, rules=self.rules, board=self.board, die=self.die, now=self.now,
                            log=self.log.body, hp=self._hp_changed)
         self.pacer = Pacer(self.stage, lambda: self.speed, on_idle=self.render)
+        self.decisions.children = [self.decisions.groups]  # the hand goes under the board on a phone
+        instruments = widgets.HBox([self.die, self.now], layout=widgets.Layout(align_items="center"))
         self.seat_box = widgets.VBox([self.banner, self.problems.widget, self.message, self.decisions, self.die_entry,
-                                      self.hp, self.now, self.die, self.board, self.log])
+                                      self.board, instruments, self.decisions.hand_html, self.hp, self.log])
         self.seat_box.add_class("typhoon-seat-game")
         from .join import JoinScreen
 
@@ -179,7 +181,7 @@ class SeatApp:
         self.head.value = (f"<span class='typhoon-seat-swatch' style='border-left:1.2rem solid {colour};"
                            f"padding-left:.4rem'>{escape(seat_label(seats, self.region, lang))}</span>")
         busy = not self.pacer.idle
-        b = banner(table, seats, lang)
+        b = banner(table, seats, lang, viewer=self.region)
         if table.current_player == self.region and not table.is_over:
             b = type(b)(i18n.t("classplay.seat.your_turn", lang) + " " + b.headline, b.detail, b.who, True)
         state = {"seq": table.seq, "phase": table.phase, "who": table.current_player or "", "busy": int(busy),
@@ -212,7 +214,10 @@ class SeatApp:
 
     def _board_click(self, px: float, py: float) -> None:
         cell = self.board.geometry.pixel_to_cell(px, py)
-        if cell is None or not self.pacer.idle:
+        if cell is None:
+            return
+        if not self.pacer.idle:
+            self._say(i18n.t("classplay.busy", self.lang))
             return
         action = self.decisions.cell_action(cell)
         if action is None:
@@ -228,7 +233,7 @@ class SeatApp:
         if room is None or action is None:
             return False
         if not self.pacer.idle:
-            self._say(d("error.wait", self.lang))
+            self._say(i18n.t("classplay.busy", self.lang))
             return False
         expected = self.decisions.table.seq + 1 if self.decisions.table is not None else room.next_seq
         try:
@@ -266,8 +271,8 @@ class SeatApp:
             self.render(exact=True)
             return
         if update.events:
-            self.render()
             self.pacer.push(list(update.events))
+            self.render()  # after the push: the banner says "busy" until the animation has played
         elif update:
             self.render()
 

@@ -189,6 +189,7 @@ class SetupScreen:
         self.box = widgets.VBox([self.title, form, self.start_button, self.message, self.rooms_title, self.rooms_box],
                                 layout=widgets.Layout(width="100%", padding="0 .5em", overflow="auto"))
         self.box.add_class("typhoon-setup")
+        self.regions.value, self.variant.value, self.dice.value, self.hands.value = "random", "standard", "auto", True
         self._rooms: Sequence[Any] = ()
         self._sync_rows()
 

@@ -128,6 +128,12 @@ class TeacherDrawer:
                 revoke.disabled = s.revoked or not (s.joined or s.has_device)
                 app.problems.on_click(revoke, lambda _b, r=s.region: self.revoke(r), where="revoke device")
                 parts.append(revoke)
+                if s.revoked or not s.has_device:
+                    fresh = widgets.Button(icon="qrcode", layout=widgets.Layout(width="auto"),
+                                           description=i18n.t("classplay.teacher.new_link", lang))
+                    fresh.add_class(f"typhoon-teacher-new-link-{s.region.replace(' ', '_')}")
+                    app.problems.on_click(fresh, lambda _b, r=s.region: self.new_link(r), where="new join link")
+                    parts.append(fresh)
             rows.append(widgets.HBox(parts, layout=widgets.Layout(align_items="center", flex_flow="row wrap")))
         self.seats.children = rows
 
@@ -165,10 +171,20 @@ class TeacherDrawer:
         if room is None:
             return
         room.revoke(region)
-        self.app._tokens[region] = room.reissue_token(region)
+        self.app._tokens.pop(region, None)
         self._shape = None
         self.app._take(room.sync())
         self.app.redraw()
+
+    def new_link(self, region: str) -> None:
+        """A new join link for the seat (after a revoke, or for a seat given back to a person); shown in the lobby."""
+        room = self.app.room
+        if room is None:
+            return
+        self.app._tokens[region] = room.reissue_token(region)
+        self._shape = None
+        self.app._take(room.sync())
+        self.show_joins()
 
     def _set_hints(self, enabled: bool) -> None:
         room = self.app.room

@@ -66,12 +66,13 @@ CSS = """
 .typhoon-projector .typhoon-board canvas { width: auto !important; height: calc(100vh - """ + _TOP + """ - 2.6rem) !important;
   max-width: 62vw !important; max-height: none; object-fit: contain; }
 .typhoon-board-controls { flex: 0 0 auto; }
+.typhoon-board > .widget-html:not(.typhoon-problem) { display: none; }  /* the board's own status line: the log says it */
 .typhoon-side { flex: 1 1 0; min-width: 20rem; display: flex; flex-direction: column; gap: .3rem; min-height: 0;
   overflow: hidden; }
 .typhoon-side > * { flex: 0 0 auto; }
 .typhoon-hp-panel .widget-html-content { font-size: .98rem; }
 .typhoon-hp-row { display: flex; align-items: center; gap: .5em; margin: .1em 0; }
-.typhoon-hp-name { flex: 0 0 11.5em; font-weight: bold; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.typhoon-hp-name { flex: 0 0 14em; font-weight: bold; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .typhoon-hp-bar { flex: 1 1 auto; height: 1.15em; border: 2px solid #0f172a; border-radius: 4px; background: #f8fafc;
   position: relative; overflow: hidden; }
 .typhoon-hp-fill { position: absolute; left: 0; top: 0; bottom: 0; }
@@ -112,7 +113,9 @@ CSS = """
 .typhoon-join-card { border: 4px solid #0ea5e9; border-radius: 12px; padding: .5rem .7rem; width: 16.5rem; background: #fff; }
 .typhoon-join-card.typhoon-joined { opacity: .7; border-style: dashed; }
 .typhoon-join-head { font-size: 1.1rem; margin-bottom: .2rem; }
-.typhoon-join-qr svg { width: 100%; height: auto; }
+.typhoon-join-qr svg { width: 100%; height: auto; display: block; }
+.typhoon-join-card .typhoon-join-head, .typhoon-join-card a { line-height: 1.3; }
+.typhoon-join-typed { line-height: 1.3; }
 .typhoon-join-typed { font-size: .85rem; color: #334155; }
 .typhoon-join-link { font-weight: bold; }
 
@@ -130,6 +133,11 @@ CSS = """
 .typhoon-seat .typhoon-act button, .typhoon-seat .typhoon-act { min-height: 2.8rem; font-size: 1.05rem; }
 .typhoon-seat .widget-hbox { flex-wrap: wrap; }
 .typhoon-seat .typhoon-log { max-height: 12rem; }
+.typhoon-seat .typhoon-banner-head { font-size: 1.15rem; }
+.typhoon-seat .typhoon-banner-detail { font-size: .95rem; }
+.typhoon-seat .typhoon-bigdie { flex: 0 0 auto; }
+.typhoon-seat .typhoon-bigdie .typhoon-die-svg { width: 4rem; height: 4rem; }
+.typhoon-seat .typhoon-die-caption { min-height: 0; font-size: .9rem; }
 .typhoon-card { border: 2px solid #cbd5e1; border-radius: 8px; padding: .3em .6em; margin: .2em 0; background: #fff; }
 .typhoon-card.typhoon-card-off { opacity: .65; }
 """ + DIE_CSS + """

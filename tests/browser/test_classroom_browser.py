@@ -1,0 +1,272 @@
+"""Class play in a real browser: a projector and two team devices, each in its own Chromium context.
+
+What a class does, end to end, in both languages: the teacher sets up a room with two person
+seats and a bot; the projector shows a join card per person seat; each "phone" (390×844)
+follows its seat's link; the board opens by itself when both have joined; the devices play
+their own decisions (taps on the map, buttons) while the projector animates every move. Checked
+on the way:
+
+* the projector fits 1920×1080 and 1366×768 without scrolling (bounding boxes of its parts);
+* a move made on a phone shows on the projector and on the other phone within a poll or two;
+* the projector never has a card of any hand in its DOM, and a phone only its own seat's cards
+  (compared with the game replayed from the store by the test itself);
+* the teacher revokes a device and that phone stops, saying why;
+* one computer: the curtain hides the screen between players and the hand shows only after a tap.
+
+Screenshots: ``artifacts/screenshots/classroom-<moment>-<size>-<lang>.png``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from typhoon_edu import i18n
+from typhoon_edu.classroom.rooms import Room
+from typhoon_edu.classroom.store import RoomStore, sqlite_url
+from typhoon_edu.engine.rules import load_rules
+from typhoon_edu.ui.geometry import BoardGeometry
+from typhoon_edu.ui.serve import VoilaProcess
+
+from .harness import LOG_DIR, REPO_ROOT, save_screenshot
+
+pytestmark = pytest.mark.browser
+
+DASHBOARD = REPO_ROOT / "notebooks" / "dashboard.ipynb"
+RULES = load_rules()
+PROJECTOR = {"width": 1920, "height": 1080}
+LAPTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
+#: The parts of the projector's game screen that must be on screen, uncut.
+PARTS = (".typhoon-header", ".typhoon-banner", ".typhoon-board canvas", ".typhoon-hp-panel", ".typhoon-compass",
+         ".typhoon-bigdie", ".typhoon-log-box")
+
+
+@pytest.fixture
+def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[VoilaProcess, RoomStore]]:
+    lang = getattr(request, "param", "en")
+    db = sqlite_url(tmp_path / "rooms.sqlite3")
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    proc = VoilaProcess(notebook=DASHBOARD, lang=lang, preheat=True, pool_size=2, show_tracebacks=True, db=db,
+                        env={**os.environ, "TYPHOON_EDU_SAVES": str(saves)},
+                        log_path=LOG_DIR / f"voila-classroom-{lang}-{tmp_path.name}.log")
+    proc.start()
+    proc.wait_ready(timeout=120)
+    yield proc, RoomStore(db)
+    proc.stop()
+
+
+def new_page(browser: Browser, size: dict[str, int]) -> Page:
+    page = browser.new_context(viewport=size, device_scale_factor=1).new_page()
+    page.set_default_timeout(60_000)
+    return page
+
+
+def shot(page: Page, moment: str, lang: str) -> Path:
+    size = page.viewport_size or {"width": 0, "height": 0}
+    return save_screenshot(page, f"classroom-{moment}-{size['width']}x{size['height']}-{lang}", full_page=False)
+
+
+def banner(page: Page) -> dict[str, str]:
+    return page.locator(".typhoon-state").first.evaluate("e => Object.assign({}, e.dataset)")
+
+
+def wait_state(page: Page, ok: Any, timeout: float = 60.0, what: str = "state") -> dict[str, str]:
+    deadline = time.monotonic() + timeout
+    while True:
+        if page.locator(".typhoon-state").count():
+            s = banner(page)
+            if ok(s):
+                return s
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} not reached in {timeout:.0f} s; the page shows "
+                                 f"{banner(page) if page.locator('.typhoon-state').count() else 'no banner'}")
+        page.wait_for_timeout(100)
+
+
+def tap_cell(page: Page, cell: tuple[int, int], cell_px: int) -> None:
+    """Tap a cell of the page's board, as a finger would (the canvas is scaled by CSS)."""
+    canvas = page.locator(".typhoon-board canvas").first
+    canvas.scroll_into_view_if_needed()
+    box = canvas.bounding_box()
+    assert box is not None
+    width = canvas.evaluate("c => c.width")
+    cx, cy = BoardGeometry.for_rules(RULES, cell_px).cell_centre(*cell)
+    scale = box["width"] / width
+    page.mouse.click(box["x"] + cx * scale, box["y"] + cy * scale)
+
+
+def cards_in(page: Page) -> set[str]:
+    return set(page.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)"))
+
+
+def check_fit(page: Page) -> None:
+    size = page.viewport_size
+    assert size is not None
+    for sel in PARTS:
+        box = page.locator(sel).first.bounding_box()
+        assert box is not None, f"{sel} is not shown"
+        assert box["x"] >= -1 and box["y"] >= -1, (sel, box)
+        assert box["x"] + box["width"] <= size["width"] + 1 and box["y"] + box["height"] <= size["height"] + 1, \
+            f"{sel} is cut at {size}: {box}"
+    scroll = page.evaluate("[document.scrollingElement.scrollHeight, document.scrollingElement.scrollWidth]")
+    assert scroll[0] <= size["height"] + 1 and scroll[1] <= size["width"] + 1, f"the page scrolls: {scroll}"
+
+
+def setup_room(projector: Page, lang: str, names: tuple[str, str], devices: bool) -> None:
+    """Three seats: two persons (Taiwan, Japan) and a medium bot (Korea); regions chosen."""
+    expect(projector.locator(".typhoon-setup-start")).to_be_visible(timeout=120_000)
+    projector.locator(".typhoon-seat-count button", has_text="3").click()
+    projector.locator(".typhoon-regions button").nth(1).click()
+    for i, region in enumerate(("Taiwan", "Japan", "Korea")):
+        projector.locator(f".typhoon-seat-region-{i} select").select_option(label=i18n.region_name(RULES, region, lang))
+    projector.locator(".typhoon-seat-kind-2 select").select_option(index=2)  # medium
+    for i, name in enumerate(names):
+        projector.locator(f".typhoon-seat-name-{i} input").fill(name)
+        projector.locator(f".typhoon-seat-name-{i} input").press("Tab")
+    projector.locator(".typhoon-hands-mode button").nth(0 if devices else 1).click()
+    projector.wait_for_timeout(400)  # the kernel takes the form's values
+    projector.locator(".typhoon-setup-start").click()
+
+
+def room_of(store: RoomStore) -> Room:
+    from typhoon_edu.classroom.rooms import list_rooms
+
+    rooms = list_rooms(store)
+    assert len(rooms) == 1, rooms
+    return Room.open(store, rooms[0].code)
+
+
+@pytest.mark.parametrize("server", ["en", "zh-TW"], indirect=True)
+def test_projector_and_two_devices(server: tuple[VoilaProcess, RoomStore], chromium_browser: Browser) -> None:
+    proc, store = server
+    lang = proc.lang
+    projector = new_page(chromium_browser, PROJECTOR)
+    projector.goto(proc.url)
+    setup_room(projector, lang, ("Mei", "王小明"), devices=True)
+
+    # the lobby: one join card per person seat, with a QR code and a link
+    links = projector.locator("a.typhoon-join-link")
+    expect(links).to_have_count(2, timeout=30_000)
+    expect(projector.locator(".typhoon-join-qr svg")).to_have_count(2)
+    hrefs = {links.nth(i).get_attribute("data-region"): links.nth(i).get_attribute("href") for i in range(2)}
+    assert set(hrefs) == {"Taiwan", "Japan"} and all("?seat=" in h for h in hrefs.values())
+    shot(projector, "lobby", lang)
+
+    phones = {}
+    for region, href in hrefs.items():
+        phone = new_page(chromium_browser, PHONE)
+        phone.goto(href)
+        expect(phone.locator(".typhoon-seat-game")).to_be_visible(timeout=120_000)
+        phones[region] = phone
+    # the board opens by itself once both have joined
+    expect(projector.locator(".typhoon-projector-game")).to_be_visible(timeout=30_000)
+    wait_state(projector, lambda s: s.get("who") == "Taiwan" and s.get("busy") == "0", what="Taiwan to place")
+    check_fit(projector)
+    shot(projector, "game-start", lang)
+    mei, wang = phones["Taiwan"], phones["Japan"]
+    wait_state(mei, lambda s: s.get("mine") == "1" and s.get("busy") == "0", what="Taiwan's phone to decide")
+    shot(mei, "phone-place", lang)
+    assert mei.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], "the phone page is wider than the phone"
+
+    # Taiwan's phone places the three storms by tapping the map; every view follows
+    delays = []
+    for n, cell in enumerate(((8, 8), (11, 7), (14, 9)), start=1):
+        wait_state(mei, lambda s: s.get("busy") == "0", what="the phone to be ready")
+        before = time.monotonic()
+        tap_cell(mei, cell, 40)
+        wait_state(mei, lambda s, n=n: int(s["seq"]) >= n, what=f"the phone's own move {n}")
+        wait_state(projector, lambda s, n=n: int(s["seq"]) >= n, timeout=10, what=f"the projector to show move {n}")
+        delays.append(time.monotonic() - before)
+        wait_state(wang, lambda s, n=n: int(s["seq"]) >= n, timeout=10, what=f"the other phone to show move {n}")
+    assert max(delays) < 3.0, f"the projector followed the phone after {delays} s"
+
+    # play on: each phone decides when its banner says so (aim, pass, move, counter, discard …)
+    deadline = time.monotonic() + 150
+    played = 0
+    while time.monotonic() < deadline and played < 14:
+        for region, phone in phones.items():
+            s = banner(phone)
+            if s.get("mine") != "1" or s.get("busy") != "0":
+                continue
+            buttons = phone.locator(".typhoon-decisions button.typhoon-act")
+            if not buttons.count():
+                continue
+            seq = int(s["seq"])
+            passes = phone.locator(".typhoon-decisions .typhoon-group-pass button")
+            (passes.first if passes.count() else buttons.first).click()
+            wait_state(phone, lambda s2, seq=seq: int(s2["seq"]) > seq, timeout=30, what=f"{region}'s decision")
+            played += 1
+            # privacy, checked against the game as the store replays it
+            room = room_of(store)
+            for other_region, other in phones.items():
+                wait_state(other, lambda s2, q=room.seq: int(s2["seq"]) >= q and s2.get("busy") == "0", timeout=30,
+                           what="the phones to settle")
+                mine = set(room.game.hand(other_region))
+                assert cards_in(other) <= mine, f"{other_region}'s phone shows cards it does not hold"
+            assert not cards_in(projector), "the projector shows a hand"
+            assert not projector.locator(".typhoon-card").count()
+        projector.wait_for_timeout(200)
+    assert played >= 6, f"only {played} decisions were made on the phones"
+    shot(projector, "game", lang)
+    shot(mei, "phone-game", lang)
+    projector.set_viewport_size(LAPTOP)
+    projector.wait_for_timeout(500)
+    check_fit(projector)
+    shot(projector, "game", lang)
+    projector.set_viewport_size(PROJECTOR)
+
+    # the teacher revokes the Japan phone: it stops and says why
+    projector.locator(".typhoon-teacher-button").click()
+    expect(projector.locator(".typhoon-teacher")).to_be_visible()
+    shot(projector, "teacher", lang)
+    projector.locator(".typhoon-teacher-revoke-Japan").click()
+    expect(wang.locator(".typhoon-message-error")).to_contain_text(
+        i18n.t("classroom.error.token_revoked", lang)[:8], timeout=15_000)
+    shot(wang, "phone-revoked", lang)
+    room = room_of(store)
+    assert room.seat("Japan").revoked
+
+
+def test_one_computer_curtain(server: tuple[VoilaProcess, RoomStore], chromium_browser: Browser) -> None:
+    proc, store = server
+    lang = proc.lang
+    page = new_page(chromium_browser, LAPTOP)
+    page.goto(proc.url)
+    setup_room(page, lang, ("Mei", "Ken"), devices=False)
+    expect(page.locator(".typhoon-projector-game")).to_be_visible(timeout=60_000)
+    for n, cell in enumerate(((8, 8), (11, 7), (14, 9)), start=1):
+        wait_state(page, lambda s: s.get("busy") == "0" and s.get("who") == "Taiwan", what="Taiwan's placement")
+        tap_cell(page, cell, 56)
+        wait_state(page, lambda s, n=n: int(s["seq"]) >= n, what=f"placement {n}")
+    for _ in range(3):
+        s = wait_state(page, lambda s: s.get("busy") == "0" and s.get("phase") != "setup_place", what="aiming")
+        if s["phase"] != "setup_aim":
+            break
+        page.locator(".typhoon-decisions button.typhoon-act").first.click()
+        wait_state(page, lambda s2, q=int(s["seq"]): int(s2["seq"]) > q, what="an aim")
+    # the first hand decision: the curtain covers everything, no card in the page until it is lifted
+    s = wait_state(page, lambda s: s.get("busy") == "0" and s.get("phase") in ("attack", "counter", "discard")
+                   and s.get("person") == "1", timeout=90, what="a person's hand decision")
+    curtain = page.locator(".typhoon-curtain")
+    expect(curtain).to_be_visible()
+    assert not cards_in(page)
+    shot(page, "curtain", lang)
+    curtain.locator("button").click()
+    expect(curtain).to_be_hidden()
+    room = room_of(store)
+    if room.game.hand(s["who"]):
+        expect(page.locator("[data-card]").first).to_be_visible()
+    assert cards_in(page) == set(room.game.hand(s["who"]))
+    shot(page, "hand-shown", lang)
+    page.locator(".typhoon-decisions .typhoon-group-pass button").first.click()
+    wait_state(page, lambda s2: int(s2["seq"]) > int(s["seq"]), what="the decision")
+    page.wait_for_timeout(300)
+    assert not cards_in(page), "the hand stayed on screen after the decision"
