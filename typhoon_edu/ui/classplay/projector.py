@@ -114,8 +114,9 @@ class ProjectorApp:
                                        show_hand=True)
         self.die_entry = DieEntry(self.problems, self.enter_die, lambda: self.lang)
         self.die_entry.layout.display = "none"
-        self.game = ProjectorGameScreen(self.rules, self.lang, widgets.VBox([self.message, self.die_entry,
-                                                                             self.decisions]), self.problems.widget)
+        decide_box = widgets.VBox([self.message, self.die_entry, self.decisions])
+        decide_box.add_class("typhoon-decide-box")
+        self.game = ProjectorGameScreen(self.rules, self.lang, decide_box, self.problems.widget)
         self.pacer = Pacer(self.game.stage, lambda: self.speed, on_idle=self._after_animation)
         self.problems.on_mouse_down(self.game.board.canvas, lambda x, y: self._board_click(x, y), where="map")
         self.problems.observe(self.game.lang_toggle, lambda c: self.set_lang(c["new"]), where="language")

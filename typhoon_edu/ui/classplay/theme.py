@@ -88,7 +88,8 @@ CSS = """
 .typhoon-now .widget-html-content { min-height: 1.6em; }
 .typhoon-now-text { font-size: 1.1rem; font-weight: bold; color: #1d4ed8; }
 .typhoon-actions { overflow-y: auto; min-height: 0; flex: 0 1 auto !important; }
-.typhoon-log-box { flex: 1 1 auto !important; min-height: 3rem; display: flex; flex-direction: column; }
+.typhoon-decide-box { flex: 0 1 auto !important; min-height: 0; overflow-y: auto; }
+.typhoon-log-box { flex: 1 1 5rem !important; min-height: 3rem; display: flex; flex-direction: column; }
 .typhoon-log { flex: 1 1 auto; min-height: 0; overflow-y: auto; border: 1px solid #cbd5e1; border-radius: 6px;
   padding: 2px 8px; background: #ffffff; font-size: .95rem; }
 .typhoon-log-turn { font-weight: bold; border-top: 1px solid #cbd5e1; padding-top: 2px; margin-top: 2px; }

@@ -1,0 +1,196 @@
+"""The class-play pages as a class uses them, without a browser: a projector and phones on one store.
+
+Each page is the real app object (widgets included) on a shared room store; a test does what a
+person would (buttons, taps) and checks what every other page shows after its next poll.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import ipywidgets as widgets
+import pytest
+
+from typhoon_edu import i18n
+from typhoon_edu.classroom.store import RoomStore, sqlite_url
+from typhoon_edu.engine.game import CHANCE
+from typhoon_edu.ui.classplay.projector import ProjectorApp
+from typhoon_edu.ui.classplay.seat import SeatApp
+from typhoon_edu.ui.classplay.setup import SetupChoices
+from typhoon_edu.ui.dashboard_model import SeatChoice
+
+
+def all_text(w: widgets.Widget) -> str:
+    out = []
+    stack = [w]
+    while stack:
+        x = stack.pop()
+        for attr in ("value", "description"):
+            v = getattr(x, attr, None)
+            if isinstance(v, str):
+                out.append(v)
+        stack.extend(getattr(x, "children", ()))
+    return "\n".join(out)
+
+
+def seat_choices(devices: bool = True) -> SetupChoices:
+    return SetupChoices([SeatChoice("person", "Mei", "Taiwan"), SeatChoice("person", "Ken", "Japan"),
+                         SeatChoice("medium", "", "Korea")], regions="chosen", seed=11, speed=0, devices=devices)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> RoomStore:
+    return RoomStore(sqlite_url(tmp_path / "rooms.sqlite3"))
+
+
+def open_class(store: RoomStore, lang: str = "en") -> tuple[ProjectorApp, dict[str, SeatApp]]:
+    projector = ProjectorApp(lang=lang, store=store, fullscreen=False, public_url="http://127.0.0.1:8866/")
+    room = projector.start(seat_choices())
+    assert projector.screen == "lobby"
+    phones = {r: SeatApp(lang=lang, store=store, token=t) for r, t in room.issued_tokens.items()}
+    return projector, phones
+
+
+def settle(projector: ProjectorApp, phones: dict[str, SeatApp]) -> None:
+    projector.advance()
+    for p in phones.values():
+        p.sync()
+
+
+def play_person(phone: SeatApp) -> bool:
+    """Make the phone's first offered decision (a pass when there is one); False if it decides nothing now."""
+    buttons = phone.decisions.buttons()
+    cells = phone.decisions.highlight_cells()
+    if cells:
+        return phone.decide(phone.decisions.cell_action(cells[0]))
+    passes = [b for b in buttons if "act-pass" in b._dom_classes]
+    if passes or buttons:
+        (passes or buttons)[0].click()
+        return True
+    return False
+
+
+def test_a_whole_game_from_phones_keeps_every_view_on_the_same_game(store: RoomStore) -> None:
+    projector, phones = open_class(store)
+    cards = projector.join_cards()
+    assert cards.count('class="typhoon-join-link"') == 2 and "?seat=" in cards and "<svg" in cards
+    projector.show_board()
+    room = projector.room
+    for _ in range(2000):
+        if room.is_over:
+            break
+        settle(projector, phones)
+        who = room.game.current_player
+        if who in phones:
+            assert play_person(phones[who]), f"{who}'s phone offered nothing at {room.game.phase}"
+        elif who is None:
+            break
+        elif who != CHANCE:
+            assert room.bot_to_move(), f"nobody moves at {room.game.phase}"
+    settle(projector, phones)
+    assert room.is_over and projector.screen == "results"
+    digest = room.game.digest()
+    for phone in phones.values():
+        assert phone.room._game.digest() == digest and phone.room.seq == room.seq  # the test may look inside
+    assert "Mei (Taiwan)" in all_text(projector.results.box)
+
+
+def test_the_projector_and_a_phone_hold_no_other_hand(store: RoomStore) -> None:
+    projector, phones = open_class(store)
+    projector.show_board()
+    room = projector.room
+    for _ in range(400):
+        settle(projector, phones)
+        game = room.game
+        for region, phone in phones.items():
+            shown = all_text(phone.root)
+            mine = set(game.hand(region))
+            for other in game.players:
+                for key in set(game.hand(other)) - mine:
+                    assert f"data-card='{key}'" not in shown, f"{region}'s phone shows {other}'s {key}"
+        assert "data-card=" not in all_text(projector.root), "the projector shows a hand"
+        who = game.current_player
+        if who in phones:
+            play_person(phones[who])
+        if room.game.round >= 2 or room.is_over:
+            break
+    assert room.game.round >= 2
+
+
+def test_two_phones_racing_on_one_decision_exactly_one_wins(store: RoomStore) -> None:
+    projector, phones = open_class(store)
+    mei = phones["Taiwan"]
+    # a second page of the same seat (the same link opened twice): both show the same decision
+    twin = SeatApp(lang="zh-TW", store=store, token=projector._tokens["Taiwan"])
+    assert mei.decide(mei.decisions.cell_action((8, 8)))
+    assert not twin.decide(twin.decisions.cell_action((9, 8)))  # it still showed seq 0
+    assert i18n.t("classplay.stale", "zh-TW") in twin.message.value
+    twin.sync()
+    assert twin.room.seq == mei.room.seq == 1
+    assert [a.notation for a in store.actions(projector.room.id)] == ["place 8,8"]
+
+
+def test_revoked_phone_stops_and_says_why(store: RoomStore) -> None:
+    projector, phones = open_class(store, lang="zh-TW")
+    projector.teacher.revoke("Japan")
+    ken = phones["Japan"]
+    ken.sync()
+    assert ken.screen == "lost"
+    assert i18n.t("classroom.error.token_revoked", "zh-TW") in ken.message.value
+    projector.teacher.new_link("Japan")
+    assert projector.screen == "lobby" and "?seat=" + projector._tokens["Japan"] in projector.join_cards()
+
+
+def test_one_computer_curtain_shows_a_hand_only_after_the_tap(store: RoomStore) -> None:
+    app = ProjectorApp(lang="en", store=store, fullscreen=False)
+    room = app.start(seat_choices(devices=False))
+    assert app.screen == "game"
+    for cell in ((8, 8), (11, 7), (14, 9)):
+        assert app.decide(app.decisions.cell_action(cell))
+    for _ in range(3):
+        if room.game.phase == "setup_aim":
+            app.decisions.buttons()[0].click()
+    for _ in range(200):
+        app.advance()
+        if room.game.phase in ("attack", "counter", "discard") and room.game.current_player in ("Taiwan", "Japan"):
+            break
+        if app.decisions.buttons():
+            app.decisions.buttons()[0].click()
+    who = room.game.current_player
+    assert app.curtain.down
+    assert {"Taiwan": "Mei", "Japan": "Ken"}[who] in app.curtain.button.description
+    assert "data-card=" not in all_text(app.root)
+    app.curtain.button.click()
+    assert not app.curtain.down and app.revealed == who
+    hand = room.game.hand(who)
+    shown = all_text(app.root)
+    assert all(f"data-card='{k}'" in shown for k in hand)
+    passes = [b for b in app.decisions.buttons() if "act-pass" in b._dom_classes]
+    (passes or app.decisions.buttons())[0].click()
+    assert app.revealed is None and "data-card=" not in all_text(app.root)
+
+
+def test_a_failed_write_is_told_and_nothing_is_shown_as_made(store: RoomStore, monkeypatch) -> None:
+    projector, phones = open_class(store)
+    mei = phones["Taiwan"]
+    from typhoon_edu.classroom.errors import StoreError
+
+    def broken(*_a, **_k):
+        raise StoreError("the database file is read-only", kind="read_only")
+
+    monkeypatch.setattr(store, "append", broken)
+    assert not mei.decide(mei.decisions.cell_action((8, 8)))
+    assert mei.room.seq == 0 and "typhoon-message-error" in mei.message.value
+    monkeypatch.undo()
+    assert mei.decide(mei.decisions.cell_action((8, 8)))
+
+
+def test_rooms_list_is_read_when_shown_and_names_broken_rooms(store: RoomStore, tmp_path: Path) -> None:
+    first = ProjectorApp(lang="en", store=store, fullscreen=False)
+    first.start(seat_choices())
+    later = ProjectorApp(lang="zh-TW", store=store, fullscreen=False)
+    rooms = later.refresh_rooms()
+    assert len(rooms) == 1 and rooms[0].ok
+    assert rooms[0].code in all_text(later.setup.box)
+    later.open(rooms[0].code)
+    assert later.screen == "lobby" and later.join_cards().count("typhoon-join-link") == 2
