@@ -560,6 +560,20 @@ def test_join_by_code_and_a_free_seat(store: RoomStore) -> None:
     assert tokens == {}
 
 
+def test_joining_needs_a_real_code_and_seat(lite: RoomStore) -> None:
+    room = Room.create(lite, PEOPLE_AND_BOTS, seed=75)
+    with pytest.raises(SeatError) as e:
+        Room.join(lite, room.code, "Atlantis")
+    assert e.value.kind == "no_such_seat"
+    with pytest.raises(SeatError) as e:
+        Room.join(lite, room.code, "CentralChina")  # a region, but not in this game
+    assert e.value.kind == "no_such_seat"
+    with pytest.raises(RoomNotFound) as e2:
+        Room.join(lite, "O0O0O", "Taiwan")
+    assert e2.value.kind == "bad_code"
+    assert lobby(lite, room.code).free == ("Taiwan", "Korea")
+
+
 def test_a_reopened_projector_issues_join_links_again(lite: RoomStore) -> None:
     room = Room.create(lite, PEOPLE_AND_BOTS, seed=79)
     reopened = Room.open(lite, room.code)

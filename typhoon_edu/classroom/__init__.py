@@ -60,6 +60,14 @@ stale 2 | Someone else moved first. The board now shows their move; decide again
 ...     print(exc.kind)
 token_revoked
 
+**Polling and threads**: call a room from the kernel's event loop only. ``room.sync()`` every
+~0.3 s (``room.changed()`` is the bare one-row check); a hard bot thinks for seconds, so the
+projector takes ``job = room.prepare_bot()`` in the loop, runs ``job.think()`` in a worker
+thread (it works on a copy) and gives the result to ``room.apply_bot(job, action)`` in the loop.
+``expected_seq`` is ``room.next_seq`` as it was when the view was drawn (``view.seq + 1``).
+Undo is an ``undo`` entry in the log (see :mod:`typhoon_edu.classroom.log`): views get
+``Update.rebuilt`` and redraw from the state.
+
 **Lists and records**: :func:`list_rooms` never raises for a broken room (``ok=False`` with a
 ``kind`` and the reason), :func:`import_saves` imports the old JSON saves once, and
 ``room.summary()``, ``room.hp_track``, ``room.events_csv()`` feed the results screen.

@@ -364,7 +364,10 @@ class Room:
         row = store.room_by_code(code)
         if not row.is_open:
             raise TokenRejected("the game in this room has ended", kind="room_over")
-        key = load_rules().region_key(region)
+        try:
+            key = load_rules().region_key(region)
+        except ValueError as exc:
+            raise SeatError(str(exc), kind="no_such_seat", region=region) from None
         token = new_token()
         store.claim_seat(row.id, key, token_hash(token))
         return cls.open_seat(store, token), token
@@ -998,7 +1001,7 @@ class Lobby:
     free: tuple[str, ...] = field(default=())
 
 
-_CHECKED: dict[tuple[str, int, str], tuple[bool, str, str, int, bool, tuple[str, ...]]] = {}
+_CHECKED: dict[tuple[Any, ...], tuple[bool, str, str, int, bool, tuple[str, ...]]] = {}
 _CHECKED_MAX = 4096
 
 
@@ -1024,12 +1027,16 @@ def list_rooms(store: RoomStore, *, status: str | None = None) -> list[RoomInfo]
     """
     rows = store.rooms(status=status)
     all_seats = store.seats_of([r.id for r in rows])
-    need = [r.id for r in rows if (r.id, r.head, r.setup) not in _CHECKED]
+
+    def key_of(r: RoomRow) -> tuple[Any, ...]:
+        return (r.id, r.head, r.setup, r.problem, tuple((s.region, s.kind) for s in all_seats.get(r.id, [])))
+
+    need = [r.id for r in rows if key_of(r) not in _CHECKED]
     logs = store.actions_of(need)
     out = []
     for r in rows:
         seats = all_seats.get(r.id, [])
-        key = (r.id, r.head, r.setup)
+        key = key_of(r)
         if key not in _CHECKED:
             if len(_CHECKED) >= _CHECKED_MAX:
                 _CHECKED.clear()

@@ -393,7 +393,7 @@ class RoomStore:
         return sa.create_engine(u, connect_args=args, pool_pre_ping=True)
 
     @contextmanager
-    def _tx(self, what: str, *, write: bool = False, snapshot: bool = False,
+    def _tx(self, what: str, *, write: bool = False, snapshot: bool = False, single: bool = False,
             integrity_raw: bool = False) -> Iterator[sa.engine.Connection]:
         """One transaction; a database failure becomes a StoreError naming ``what`` (all rolled back)."""
         if os.getpid() != self._pid:  # a forked child: never share the parent's connections
@@ -405,6 +405,9 @@ class RoomStore:
                     conn.execution_options(typhoon_write=True)
                 elif snapshot and self.dialect == "postgresql":
                     conn.execution_options(isolation_level="REPEATABLE READ")
+                elif single and self.dialect == "postgresql":
+                    # one statement is its own snapshot: no BEGIN/COMMIT round trips for the poll
+                    conn.execution_options(isolation_level="AUTOCOMMIT")
                 with conn.begin():
                     yield conn
         except ClassroomError:
@@ -562,7 +565,7 @@ class RoomStore:
 
     def head(self, room_id: str) -> Head:
         """The one cheap row a view polls (~every 0.3 s): last sequence number, version, status, paused."""
-        with self._tx("read the room") as conn:
+        with self._tx("read the room", single=True) as conn:
             r = conn.execute(sa.select(ROOMS.c.head, ROOMS.c.version, ROOMS.c.status, ROOMS.c.paused)
                              .where(ROOMS.c.id == room_id)).first()
         if r is None:
