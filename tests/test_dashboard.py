@@ -215,7 +215,7 @@ def test_banner_names_bots_and_people(tmp_path: Path) -> None:
     s = ClassSession.start([Seat("Taiwan", "greedy"), Seat("Japan", "person", "Ken"), Seat("Korea", "random")],
                            seed=1, save_dir=tmp_path)
     b = banner(s, "zh-TW")
-    assert b.headline.startswith("台灣（電腦・中等）") and not b.person
+    assert b.headline.startswith("臺灣（電腦・中等）") and not b.person
     assert action_groups(s, "en") == []
 
 
@@ -334,7 +334,7 @@ def test_hp_chart_is_labelled_without_colour() -> None:
 
     svg = hp_chart_svg(load_rules(), ["Taiwan", "Japan", "Korea"],
                        [{"Taiwan": 30, "Japan": 50, "Korea": 40}, {"Taiwan": 30, "Japan": 41, "Korea": 40}], "zh-TW")
-    assert "日本 41" in svg and "台灣 30" in svg
+    assert "日本 41" in svg and "臺灣 30" in svg
     assert svg.count("stroke-dasharray") >= 2 * 2  # dashes tell the lines apart (each line and its underlay)
 
 

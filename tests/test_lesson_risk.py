@@ -206,9 +206,9 @@ def test_spread_is_repeatable_and_checks_arguments():
 
 def test_spread_chart_and_table():
     rows = risk.spread_by_n((100, 1_000), repeats=3, seed=1)
-    svg = risk.spread_svg(rows, "zh-TW", region_name="台灣")
+    svg = risk.spread_svg(rows, "zh-TW", region_name="臺灣")
     assert ET.fromstring(svg).tag.endswith("svg")
-    assert svg.count('data-role="run"') == 6 and "台灣" in svg
+    assert svg.count('data-role="run"') == 6 and "臺灣" in svg
     table = risk.spread_table_html(rows, "en")
     assert table.count("<tr>") == 3 and "1,000" in table
 
