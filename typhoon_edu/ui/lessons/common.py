@@ -159,6 +159,20 @@ def html_table(header: Sequence[str], rows: Iterable[Sequence[Any]], *, caption:
     return "".join(out)
 
 
+class Rendered:
+    """A piece of HTML the notebook shows as it is (live, on GitHub and in nbviewer alike: no widget).
+
+    >>> Rendered("<b>hi</b>")._repr_html_()
+    '<b>hi</b>'
+    """
+
+    def __init__(self, value: str) -> None:
+        self.value = value
+
+    def _repr_html_(self) -> str:
+        return self.value
+
+
 def heading(text: str, level: int = 3) -> widgets.HTML:
     """A heading widget (a lesson part's title).
 
@@ -309,4 +323,4 @@ def play_moves(typhoons: Sequence[tuple[tuple[int, int], int, str]], faces: Sequ
     return game, [e for e in events if e.kind in MOVE_EVENTS]
 
 
-__all__ = ["MAP_MAX_WIDTH", "MOVE_EVENTS", "PLAYERS", "LessonBox", "bar_chart_svg", "fit_map", "heading", "html_table", "lt", "note", "play_moves", "reset_canvas_manager_on_ready"]
+__all__ = ["MAP_MAX_WIDTH", "MOVE_EVENTS", "PLAYERS", "LessonBox", "Rendered", "bar_chart_svg", "fit_map", "heading", "html_table", "lt", "note", "play_moves", "reset_canvas_manager_on_ready"]
