@@ -333,9 +333,9 @@ def test_lesson_boxes_redraw_canvases_for_new_clients():
     assert _CANVAS_MANAGER._current_canvas is not None
 
 
-def test_quiz_banks_have_five_or_more_questions_each():
-    assert set(bank.BANKS) == {"compass", "pathing", "intensity"}
+def test_quiz_banks_have_six_or_more_questions_each():
+    assert set(bank.BANKS) == {"compass", "pathing", "intensity", "game", "real"}
     for questions in bank.BANKS.values():
-        assert len(questions) >= 5
+        assert len(questions) >= 6
         assert len({q.id for q in questions}) == len(questions)
         assert {q.kind for q in questions} >= {"choice", "number"}

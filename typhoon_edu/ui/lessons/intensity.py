@@ -23,6 +23,7 @@ from ... import i18n
 from .. import palette
 from ..scene import COMPASS16, footprint_cells
 from ..state import BoardState, TyphoonView
+from ..guard import Problems
 from .common import PLAYERS, LessonBox, fit_map, heading, html_table, lt, note, play_moves
 
 if TYPE_CHECKING:
@@ -300,6 +301,7 @@ class IntensityLesson(LessonBox):
         lang = i18n.normalize_lang(lang)
         r = _rules(rules)
         self.rules, self.lang = r, lang
+        self.problems = Problems(lambda: self.lang)
         self.board = BoardView(r, lang=lang, cell=cell)
         self.board.canvas.add_class("lesson-map")
         fit_map(self.board)
@@ -308,13 +310,13 @@ class IntensityLesson(LessonBox):
         for key in DEMOS:
             b = widgets.Button(description=lt(f"intensity.button_{key}", lang), icon="play", button_style="info",
                                layout=widgets.Layout(width="auto"))
-            b.on_click(lambda _b, k=key: self.play(k))
+            self.problems.on_click(b, lambda _b, k=key: self.play(k), where="intensity lesson: demo")
             buttons.append(b)
         # the worked sum sits beside the map on a wide screen (and below it on a narrow one)
         self.explain.layout = widgets.Layout(min_height="8em", flex="1 1 300px", min_width="280px", padding="0 0 0 .8em")
         beside = widgets.HBox([widgets.VBox([self.board], layout=widgets.Layout(flex="3 1 560px")), self.explain],
                               layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"))
-        parts = [heading(lt("intensity.part_demos", lang)), note(lt("intensity.part_demos_note", lang)),
+        parts = [self.problems.widget, heading(lt("intensity.part_demos", lang)), note(lt("intensity.part_demos_note", lang)),
                  widgets.HBox(buttons, layout=widgets.Layout(flex_flow="row wrap")), beside]
         super().__init__(parts, snapshot=self._snapshot, svg=self.board.to_svg)
         self.worked: Worked | None = None
@@ -347,6 +349,7 @@ class IntensitySandbox(LessonBox):
         lang = i18n.normalize_lang(lang)
         r = _rules(rules)
         self.rules, self.lang = r, lang
+        self.problems = Problems(lambda: self.lang)
         self.model = SandboxModel(seed, r)
         self.board = BoardView(r, lang=lang, cell=cell)
         self.board.canvas.add_class("sandbox-map")
@@ -362,16 +365,16 @@ class IntensitySandbox(LessonBox):
                                      layout=widgets.Layout(width="auto"))
         go = widgets.Button(description=lt("intensity.sandbox_move", lang), icon="play", button_style="primary",
                             layout=widgets.Layout(width="auto"))
-        go.on_click(lambda _b: self.run())
+        self.problems.on_click(go, lambda _b: self.run(), where="sandbox: move")
         clear = widgets.Button(description=lt("intensity.sandbox_clear", lang), icon="trash", layout=widgets.Layout(width="auto"))
-        clear.on_click(lambda _b: self.clear())
+        self.problems.on_click(clear, lambda _b: self.clear(), where="sandbox: clear")
         self.message = widgets.HTML(layout=widgets.Layout(min_height="1.6em"))
         self.log_view = widgets.HTML(layout=widgets.Layout(max_height="16em", overflow="auto"))
         self.hp = HPTrack(r, hp=self.model.hp, lang=lang, regions=PLAYERS)
-        self.board.on_cell_click(self.click)
+        self.board.on_cell_click(self.problems.guard(self.click, "sandbox: click"))
         side = widgets.VBox([self.hp, self.log_view], layout=widgets.Layout(flex="1 1 300px", min_width="280px"))
         main = widgets.VBox([self.board], layout=widgets.Layout(flex="3 1 560px"))
-        parts = [heading(lt("intensity.part_sandbox", lang)), note(lt("intensity.part_sandbox_note", lang)),
+        parts = [self.problems.widget, heading(lt("intensity.part_sandbox", lang)), note(lt("intensity.part_sandbox_note", lang)),
                  self.level, widgets.HBox([self.direction, self.hold, go, clear], layout=widgets.Layout(flex_flow="row wrap")),
                  self.message, widgets.HBox([main, side], layout=widgets.Layout(flex_flow="row wrap", width="100%"))]
         super().__init__(parts, snapshot=self._snapshot, svg=self.board.to_svg)

@@ -24,6 +24,7 @@ from ... import i18n
 from .. import palette
 from ..scene import COMPASS16, path_cells
 from ..state import BoardState, TyphoonView
+from ..guard import Problems
 from .common import LessonBox, fit_map, heading, html_table, lt, note, play_moves
 
 if TYPE_CHECKING:
@@ -403,6 +404,7 @@ class PathingLesson(LessonBox):
         lang = i18n.normalize_lang(lang)
         r = _rules(rules)
         self.rules, self.lang = r, lang
+        self.problems = Problems(lambda: self.lang)
         # 1. cycles
         part1 = [heading(lt("pathing.part_cycles", lang)), note(lt("pathing.part_cycles_note", lang)),
                  widgets.HTML(cycles_table_html(lang, r))]
@@ -415,19 +417,19 @@ class PathingLesson(LessonBox):
         for k, ex in enumerate(RULEBOOK_EXAMPLES):
             b = widgets.Button(description=lt("pathing.example_button", lang, direction=ex.direction, pips=ex.pips),
                                icon="play", button_style="info", layout=widgets.Layout(width="auto"))
-            b.on_click(lambda _b, k=k: self.play_example(k))
+            self.problems.on_click(b, lambda _b, k=k: self.play_example(k), where="pathing lesson: example")
             buttons.append(b)
         self.puzzle_button = widgets.Button(description=lt("pathing.puzzle_button", lang), icon="question",
                                             button_style="warning", layout=widgets.Layout(width="auto"))
-        self.puzzle_button.on_click(lambda _b: self.new_puzzle())
+        self.problems.on_click(self.puzzle_button, lambda _b: self.new_puzzle(), where="pathing lesson: puzzle")
         self.reveal_button = widgets.Button(description=lt("pathing.reveal_button", lang), icon="eye",
                                             layout=widgets.Layout(width="auto"), disabled=True)
-        self.reveal_button.on_click(lambda _b: self.reveal())
+        self.problems.on_click(self.reveal_button, lambda _b: self.reveal(), where="pathing lesson: reveal")
         self.puzzles = landing_puzzles(40, seed, r)
         self.puzzle_index = -1
         self.puzzle: Puzzle | None = None
         self.score = [0, 0]
-        self.board.on_cell_click(self.guess)
+        self.board.on_cell_click(self.problems.guard(self.guess, "pathing lesson: guess"))
         part2 = [heading(lt("pathing.part_board", lang)), note(lt("pathing.part_board_note", lang)),
                  widgets.HBox([*buttons, self.puzzle_button, self.reveal_button], layout=widgets.Layout(flex_flow="row wrap")),
                  self.info, self.board]
@@ -439,8 +441,8 @@ class PathingLesson(LessonBox):
                                              style={"description_width": "initial"})
         self.stair_view = widgets.HTML(layout=widgets.Layout(max_width="560px"))
         self.stair_text = widgets.HTML()
-        self.stair_dir.observe(lambda _c: self.draw_staircase(), names="value")
-        self.stair_steps.observe(lambda _c: self.draw_staircase(), names="value")
+        self.problems.observe(self.stair_dir, lambda _c: self.draw_staircase(), where="pathing lesson: staircase")
+        self.problems.observe(self.stair_steps, lambda _c: self.draw_staircase(), where="pathing lesson: staircase")
         part3 = [heading(lt("pathing.part_stairs", lang)), note(lt("pathing.part_stairs_note", lang)),
                  widgets.HBox([self.stair_dir, self.stair_steps], layout=widgets.Layout(flex_flow="row wrap")),
                  widgets.HBox([self.stair_view, self.stair_text], layout=widgets.Layout(flex_flow="row wrap", align_items="center"))]
@@ -457,7 +459,7 @@ class PathingLesson(LessonBox):
                          speed=f"{TYPHOON_SPEED_KMH:.0f}")),
                  widgets.HTML(html_table(header, rows))]
         self.trips_table = part4[-1].value
-        super().__init__([*part1, *part2, *part3, *part4], snapshot=self._snapshot, svg=self.board.to_svg)
+        super().__init__([self.problems.widget, *part1, *part2, *part3, *part4], snapshot=self._snapshot, svg=self.board.to_svg)
         self.draw_staircase()
         self.play_example(0, speed=0)
 
