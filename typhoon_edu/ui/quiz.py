@@ -117,7 +117,9 @@ class Feedback:
         if self.problem:
             return f"<div style='color:{WRONG};font-weight:bold'>{escape(self.problem)}</div>"
         colour, mark = (RIGHT, "✔") if self.correct else (WRONG, "✘")
-        answer = "" if self.correct else " " + escape(_lt("common.answer_is", lang, answer=self.expected))
+        # "The answer is {answer}." around an answer that ends its own sentence ("No, never.") keeps one full stop
+        expected = self.expected.rstrip(".。") if self.expected.endswith((".", "。")) else self.expected
+        answer = "" if self.correct else " " + escape(_lt("common.answer_is", lang, answer=expected))
         return (f"<div style='border-left:6px solid {colour};padding:.2em .6em;margin:.2em 0;background:#f8fafc'>"
                 f"<b style='color:{colour};font-size:1.1em'>{mark} {escape(self.verdict)}</b>{answer}"
                 f"<div style='margin-top:.2em'>{escape(self.why)}</div></div>")

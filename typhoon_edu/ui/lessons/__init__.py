@@ -7,8 +7,8 @@ A notebook calls one function per section, for example::
     quiz("compass", "zh-TW")
 
 >>> from typhoon_edu.ui.lessons import simulate_rolls, trip, worked_example
->>> simulate_rolls(70, seed=0).repeats, trip((8, 8), "NNW", 5).km_steps, worked_example("strong_two").total
-(0, 1800, 11)
+>>> simulate_rolls(70, seed=0).repeats, trip((8, 8), "NNW", 5).steps, worked_example("strong_two").total
+(0, 5, 11)
 """
 
 from __future__ import annotations

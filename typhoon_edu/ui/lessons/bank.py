@@ -19,6 +19,14 @@ from ..quiz import Question
 if TYPE_CHECKING:
     from ...engine.rules import Rules
 
+def _km_per_cell() -> int:
+    from ...engine.rules import load_rules
+
+    return int(load_rules().map.geo["km_per_cell"])
+
+
+_KM = _km_per_cell()
+_SPEED = 20.0  # km/h, a typical forward speed (lesson 02; FACTS.md)
 _ABCD = ("a", "b", "c", "d")
 _ABC = ("a", "b", "c")
 
@@ -38,8 +46,9 @@ PATHING: tuple[Question, ...] = (
     Question("pathing", "nnw_five", "cell", answer=(7, 4), board=((8, 8), 1, "NNW")),
     Question("pathing", "sw_six", "cell", answer=(9, 10), board=((12, 7), 1, "SW")),
     Question("pathing", "e_four", "cell", answer=(12, 8), board=((8, 8), 1, "E")),
-    Question("pathing", "km", "number", answer=1800, tolerance=1),
-    Question("pathing", "hours", "number", answer=18, tolerance=0.1),
+    Question("pathing", "km", "number", answer=5 * _KM, tolerance=1, fmt={"km": _KM, "total": f"{5 * _KM:,}"}),
+    Question("pathing", "hours", "number", answer=_KM / _SPEED, tolerance=0.1,
+             fmt={"km": _KM, "speed": f"{_SPEED:g}", "hours": f"{_KM / _SPEED:g}"}),
     Question("pathing", "diagonal", "choice", answer="a", options=_ABC),
 )
 

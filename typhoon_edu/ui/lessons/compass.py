@@ -404,6 +404,8 @@ class CompassLesson(LessonBox):
     def reset(self) -> None:
         """Put the indicator back on its starting stop and clear the log."""
         self.ring.set_stop(self.rules.ring_start)
+        self.die.face = None
+        self.die._show()
         self.steps = []
         self.log_view.value = ""
         self._show_reach()
@@ -419,6 +421,8 @@ class CompassLesson(LessonBox):
 
         def show(k: int) -> None:
             self.ring.roll(steps[k].face)
+            self.die.face = steps[k].face  # the die shows the face of the roll just replayed
+            self.die._show()
             self.steps.append(steps[k])
             self.log_view.value = _steps_text(self.steps, self.lang, self.rules)
 

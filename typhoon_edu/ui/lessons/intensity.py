@@ -88,7 +88,7 @@ def footprints_svg(lang: str = "en", rules: Rules | None = None, cell: int = 26)
     n = len(r.levels)
     box = cell * 5
     gap = cell
-    w, h = n * box + (n - 1) * gap, box + 2 * cell
+    w, h = n * box + (n - 1) * gap, box + 3 * cell
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}"'
            f' style="max-width:100%;height:auto" font-family="{escape(palette.FONT)}" role="img">',
            f"<title>{escape(lt('intensity.footprints_title', lang))}</title>"]
@@ -104,10 +104,17 @@ def footprints_svg(lang: str = "en", rules: Rules | None = None, cell: int = 26)
                            f' stroke="#64748b" stroke-width="1"{role}/>')
         cx, cy = ox + 2.5 * cell, 2.5 * cell
         out.append(f'<circle cx="{cx}" cy="{cy}" r="{cell * 0.3}" fill="#ffffff" stroke="{palette.INK}" stroke-width="2"/>')
-        out.append(f'<text x="{ox + box / 2}" y="{box + cell * 0.7}" font-size="{cell * 0.55}" font-weight="bold"'
-                   f' text-anchor="middle" fill="{palette.INK}">{lv.level}. {escape(i18n.level_name(r, lv.level, lang))}</text>')
-        out.append(f'<text x="{ox + box / 2}" y="{box + cell * 1.5}" font-size="{cell * 0.5}" text-anchor="middle"'
-                   f' fill="{palette.GRID}">{escape(lt("intensity.footprint_caption", lang, cells=len(covered), damage=lv.damage))}</text>')
+        # the name on its own line(s), never wider than its box (long English names take two lines)
+        name = f"{lv.level}. {i18n.level_name(r, lv.level, lang)}"
+        words = name.split(" ")
+        lines = [name] if len(name) <= 13 or len(words) < 3 else [" ".join(words[:2]), " ".join(words[2:])]
+        for j, line in enumerate(lines):
+            out.append(f'<text x="{ox + box / 2}" y="{box + cell * (0.7 + 0.6 * j)}" font-size="{cell * 0.5}" font-weight="bold"'
+                       f' text-anchor="middle" fill="{palette.INK}" data-role="level-name">{escape(line)}</text>')
+        caption = lt("intensity.footprint_caption_one" if len(covered) == 1 else "intensity.footprint_caption", lang,
+                     cells=len(covered), damage=lv.damage)
+        out.append(f'<text x="{ox + box / 2}" y="{box + cell * 2.5}" font-size="{cell * 0.48}" text-anchor="middle"'
+                   f' fill="{palette.GRID}">{escape(caption)}</text>')
     out.append("</svg>")
     return "\n".join(out)
 
@@ -369,7 +376,7 @@ class IntensitySandbox(LessonBox):
         clear = widgets.Button(description=lt("intensity.sandbox_clear", lang), icon="trash", layout=widgets.Layout(width="auto"))
         self.problems.on_click(clear, lambda _b: self.clear(), where="sandbox: clear")
         self.message = widgets.HTML(layout=widgets.Layout(min_height="1.6em"))
-        self.log_view = widgets.HTML(layout=widgets.Layout(max_height="16em", overflow="auto"))
+        self.log_view = widgets.HTML(layout=widgets.Layout(width="100%"))  # every event of the move, none cut off
         self.hp = HPTrack(r, hp=self.model.hp, lang=lang, regions=PLAYERS)
         self.board.on_cell_click(self.problems.guard(self.click, "sandbox: click"))
         side = widgets.VBox([self.hp, self.log_view], layout=widgets.Layout(flex="1 1 300px", min_width="280px"))

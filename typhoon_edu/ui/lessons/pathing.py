@@ -6,8 +6,8 @@ predict-the-landing-cell puzzles, staircases against diagonals, and cells in kil
 >>> [landing_cell(e.start, e.direction, e.pips) for e in RULEBOOK_EXAMPLES]
 [(7, 4), (9, 10), (12, 8)]
 >>> t = trip((8, 8), "NNW", 5)
->>> t.steps, t.km_steps, round(t.days_steps, 2)
-(5, 1800, 3.75)
+>>> t.steps, t.km_scale, t.km_steps > t.km_straight
+(5, 1800, True)
 """
 
 from __future__ import annotations
@@ -285,14 +285,19 @@ def cell_size_km(cell: Cell, rules: Rules | None = None) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Trip:
-    """A path in real units: steps × the map's scale, the straight line between the two cells, and time."""
+    """A path in real units, both lengths measured the same way (great circles between cell centres):
+    along the steps, and in a straight line between the first and last cell; and the time they take.
+
+    ``km_scale`` is the quick estimate steps × the map's average scale (``km_per_cell``).
+    """
 
     start: Cell
     end: Cell | None
     steps: int
-    km_steps: int
+    km_steps: float
     km_straight: float
     speed_kmh: float
+    km_scale: int = 0
 
     @property
     def hours_steps(self) -> float:
@@ -310,17 +315,24 @@ class Trip:
 def trip(start: Cell, direction: str, pips: int, rules: Rules | None = None, speed_kmh: float = TYPHOON_SPEED_KMH) -> Trip:
     """How far (km) and how long (days at ``speed_kmh``) a path of the game would be for a real typhoon.
 
+    Both lengths use one geometry: great circles between cell centres (MAP.md's real positions), so
+    the path along the steps is never shorter than the straight line.
+
     >>> t = trip((8, 8), "E", 4)
-    >>> t.km_steps, round(t.km_straight), round(t.days_steps, 1)
-    (1440, 1492, 3.0)
+    >>> round(t.km_steps), round(t.km_straight), t.km_scale, t.km_steps >= t.km_straight
+    (1492, 1492, 1440, True)
+    >>> t = trip((8, 8), "NNW", 5)
+    >>> round(t.km_steps), round(t.km_straight)
+    (1825, 1507)
     """
     r = _rules(rules)
     end = landing_cell(start, direction, pips, r)
     cells = path_cells(r, start, direction, pips)
     steps = len(cells) if end is not None else max(len(cells) - 1, 0)
-    last = end if end is not None else (cells[-2] if len(cells) > 1 else start)
-    straight = great_circle_km(cell_lonlat(start, r), cell_lonlat(last, r))
-    return Trip(tuple(start), end, steps, steps * km_per_cell(r), straight, speed_kmh)  # type: ignore[arg-type]
+    visited = [tuple(start), *cells[:steps]]
+    along = sum(great_circle_km(cell_lonlat(a, r), cell_lonlat(b, r)) for a, b in zip(visited, visited[1:], strict=False))
+    straight = great_circle_km(cell_lonlat(visited[0], r), cell_lonlat(visited[-1], r))
+    return Trip(tuple(start), end, steps, along, straight, speed_kmh, steps * km_per_cell(r))  # type: ignore[arg-type]
 
 
 # --- predict the landing cell ----------------------------------------------------------------
@@ -380,7 +392,7 @@ def _trip_html(t: Trip, direction: str, pips: int, lang: str, rules: Rules) -> s
     end = i18n.cell_label(t.end, lang)
     return (f"<div style='font-size:1.1em;line-height:1.5'>"
             f"<b>{escape(lt('pathing.trip_path', lang, direction=direction, name=i18n.direction_name(rules, direction, lang), pips=pips, letters=letters, end=end))}</b><br>"
-            f"{escape(lt('pathing.trip_km', lang, steps=t.steps, km_cell=km_per_cell(rules), km=f'{t.km_steps:,}', straight=f'{t.km_straight:,.0f}'))}<br>"
+            f"{escape(lt('pathing.trip_km', lang, steps=t.steps, km_cell=km_per_cell(rules), scale=f'{t.km_scale:,}', km=f'{t.km_steps:,.0f}', straight=f'{t.km_straight:,.0f}'))}<br>"
             f"{escape(lt('pathing.trip_days', lang, speed=f'{t.speed_kmh:.0f}', hours=f'{t.hours_steps:.0f}', days=f'{t.days_steps:.1f}', days_straight=f'{t.days_straight:.1f}'))}"
             f"</div>")
 
@@ -451,7 +463,7 @@ class PathingLesson(LessonBox):
         rows = []
         for ex in RULEBOOK_EXAMPLES:
             t = trip(ex.start, ex.direction, ex.pips, r)
-            rows.append((f"{ex.direction} {ex.pips}", t.steps, f"{t.km_steps:,}", f"{t.km_straight:,.0f}", f"{t.days_steps:.1f}",
+            rows.append((f"{ex.direction} {ex.pips}", t.steps, f"{t.km_steps:,.0f}", f"{t.km_straight:,.0f}", f"{t.days_steps:.1f}",
                          f"{t.days_straight:.1f}"))
         header = [lt(f"pathing.col_trip_{k}", lang) for k in ("path", "steps", "km", "straight", "days", "days_straight")]
         part4 = [heading(lt("pathing.part_km", lang)),
