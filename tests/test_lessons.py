@@ -222,7 +222,7 @@ def test_pathing_lesson_widget(lang):
     w.stair_dir.value = "NE"
     assert "45.0" in w.stair_text.value
     data = w._repr_mimebundle_()
-    assert data["image/svg+xml"].startswith("<svg") and f"{pathing.trip((8, 8), \"NNW\", 5).km_steps:,.0f}" in data["text/html"]
+    assert data["image/svg+xml"].startswith("<svg") and f"{pathing.trip((8, 8), 'NNW', 5).km_steps:,.0f}" in data["text/html"]
 
 
 # --- 03 intensity -------------------------------------------------------------------------------
