@@ -1,4 +1,4 @@
-"""The lesson widgets of notebooks 01–03: one module per lesson, each with tested pure helpers.
+"""The lesson widgets of notebooks 01–06: one module per lesson, each with tested pure helpers.
 
 A notebook calls one function per section, for example::
 
@@ -24,10 +24,11 @@ from .compass import (
     simulate_rolls,
 )
 from .intensity import SandboxModel, intensity_lesson, intensity_sandbox, levels_table, worked_example
-from .pathing import cell_lonlat, cycle_bearing, landing_cell, landing_puzzles, pathing_lesson, spell_cycle, trip
+from .glossary import glossary
+from .pathing import cell_lonlat, cycle_bearing, landing_cell, landing_puzzles, pathing_lesson, scale_note, spell_cycle, trip
 
 __all__ = [
-    "Quiz", "SandboxModel", "cell_lonlat", "compass_lesson", "compass_rose", "cycle_bearing", "game_vs_real", "intensity_lesson",
+    "Quiz", "SandboxModel", "cell_lonlat", "compass_lesson", "compass_rose", "cycle_bearing", "game_vs_real", "glossary", "intensity_lesson",
     "intensity_sandbox", "landing_cell", "landing_puzzles", "levels_table", "long_run_shares", "one_roll_stops", "pathing_lesson",
-    "quiz", "replay_rulebook", "simulate_rolls", "spell_cycle", "trip", "worked_example",
+    "quiz", "replay_rulebook", "scale_note", "simulate_rolls", "spell_cycle", "trip", "worked_example",
 ]

@@ -25,7 +25,7 @@ from .. import palette
 from ..scene import COMPASS16, path_cells
 from ..state import BoardState, TyphoonView
 from ..guard import Problems
-from .common import LessonBox, fit_map, heading, html_table, lt, note, play_moves
+from .common import LessonBox, Rendered, fit_map, heading, html_table, lt, note, play_moves
 
 if TYPE_CHECKING:
     from ...engine.rules import Rules
@@ -323,7 +323,7 @@ def trip(start: Cell, direction: str, pips: int, rules: Rules | None = None, spe
     (1492, 1492, 1440, True)
     >>> t = trip((8, 8), "NNW", 5)
     >>> round(t.km_steps), round(t.km_straight)
-    (1825, 1507)
+    (1825, 1510)
     """
     r = _rules(rules)
     end = landing_cell(start, direction, pips, r)
@@ -333,6 +333,20 @@ def trip(start: Cell, direction: str, pips: int, rules: Rules | None = None, spe
     along = sum(great_circle_km(cell_lonlat(a, r), cell_lonlat(b, r)) for a, b in zip(visited, visited[1:], strict=False))
     straight = great_circle_km(cell_lonlat(visited[0], r), cell_lonlat(visited[-1], r))
     return Trip(tuple(start), end, steps, along, straight, speed_kmh, steps * km_per_cell(r))  # type: ignore[arg-type]
+
+
+def scale_note(lang: str = "en", rules: Rules | None = None) -> Rendered:
+    """Lesson 02's sentence on the size of a cell, written from the map data (never typed into the notebook).
+
+    >>> "360" in scale_note("en")._repr_html_()
+    True
+    """
+    r = _rules(rules)
+    geo = r.map.geo
+    ns, ew = cell_size_km((6, 6), r)
+    text = lt("pathing.scale_note", lang, lon0=f"{geo['lon0']:g}", lon_step=f"{geo['lon_step']:g}", lat0=f"{geo['lat0']:g}",
+              lat_step=f"{geo['lat_step']:g}", km=km_per_cell(r), ns=f"{ns:.0f}", ew=f"{ew:.0f}")
+    return Rendered(f"<p style='font-size:1.05em;max-width:60em'>{escape(text)}</p>")
 
 
 # --- predict the landing cell ----------------------------------------------------------------
@@ -566,6 +580,6 @@ def pathing_lesson(lang: str = "en", seed: int = 0) -> PathingLesson:
 __all__ = [
     "CHAR_LETTER", "RULEBOOK_EXAMPLES", "TYPHOON_SPEED_KMH", "Example", "PathingLesson", "Puzzle", "Trip", "cell_lonlat",
     "cell_size_km", "cycle_bearing", "cycle_rows", "cycles_table_html", "example_events", "great_circle_km", "km_per_cell",
-    "landing_cell", "landing_puzzles", "max_offset", "path_steps_letters", "pathing_lesson", "spell_cycle", "staircase_cells", "staircase_legend_html", "staircase_svg",
+    "landing_cell", "landing_puzzles", "max_offset", "path_steps_letters", "pathing_lesson", "scale_note", "spell_cycle", "staircase_cells", "staircase_legend_html", "staircase_svg",
     "trip", "true_bearing",
 ]
