@@ -23,9 +23,18 @@ from .compass import (
     replay_rulebook,
     simulate_rolls,
 )
-from .intensity import SandboxModel, intensity_lesson, intensity_sandbox, levels_table, worked_example
 from .glossary import glossary
-from .pathing import cell_lonlat, cycle_bearing, landing_cell, landing_puzzles, pathing_lesson, scale_note, spell_cycle, trip
+from .intensity import SandboxModel, intensity_lesson, intensity_sandbox, levels_table, worked_example
+from .pathing import (
+    cell_lonlat,
+    cycle_bearing,
+    landing_cell,
+    landing_puzzles,
+    pathing_lesson,
+    scale_note,
+    spell_cycle,
+    trip,
+)
 
 __all__ = [
     "Quiz", "SandboxModel", "cell_lonlat", "compass_lesson", "compass_rose", "cycle_bearing", "game_vs_real", "glossary", "intensity_lesson",

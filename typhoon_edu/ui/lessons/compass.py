@@ -26,8 +26,8 @@ import numpy as np
 
 from ... import i18n
 from .. import palette
-from ..scene import COMPASS16
 from ..guard import Problems
+from ..scene import COMPASS16
 from .common import LessonBox, bar_chart_svg, heading, html_table, lt, note
 
 if TYPE_CHECKING:

@@ -51,7 +51,7 @@ def rules_guide(lang: str = "en", rules: Rules | None = None) -> Rendered:
              f"<style>.rules-guide-regions td, .rules-guide-regions th {{border:1px solid #94a3b8;padding:.2em .6em}}</style>"
              f"<tr>{head}</tr>{rows}</table>")
     levels = ", ".join(f"{lv.level} {i18n.level_name(r, lv.level, lang)}: {lv.damage}" for lv in r.levels)
-    return Rendered(f"<div class='rules-guide' style='font-size:1.05em;max-width:62em'><ul>"
+    return Rendered("<div class='rules-guide' style='font-size:1.05em;max-width:62em'><ul>"
                     + "".join(f"<li>{escape(x)}</li>" for x in items)
                     + f"</ul><p>{escape(lt('game.levels_line', lang, levels=levels))}</p>{table}</div>")
 

@@ -21,9 +21,9 @@ import ipywidgets as widgets
 
 from ... import i18n
 from .. import palette
+from ..guard import Problems
 from ..scene import COMPASS16, footprint_cells
 from ..state import BoardState, TyphoonView
-from ..guard import Problems
 from .common import PLAYERS, LessonBox, fit_map, heading, html_table, lt, note, play_moves
 
 if TYPE_CHECKING:
@@ -242,8 +242,8 @@ class SandboxModel:
     >>> s.place((8, 8), 3, "NNW"), s.place((4, 4), 1, "N")
     (None, 'land')
     >>> events = s.run(faces=[4])
-    >>> s.typhoons[0][0], s.hp["Taiwan"]
-    ((7, 5), 21)
+    >>> s.typhoons[0][0], s.rules.regions["Taiwan"].hp - s.hp["Taiwan"]  # HP lost: a moderate typhoon, 2 hits + 1
+    ((7, 5), 9)
     """
 
     MAX_STORMS = 8
@@ -456,7 +456,7 @@ def intensity_sandbox(lang: str = "en", seed: int | None = 0) -> IntensitySandbo
     >>> s = intensity_sandbox("en", seed=2)
     >>> s.click((14, 2)); len(s.model.typhoons)
     4
-    >>> _ = s.run(faces=[1, 1, 1, 1]); s.hp.hp["Taiwan"] <= 30
+    >>> _ = s.run(faces=[1, 1, 1, 1]); s.hp.hp["Taiwan"] <= s.rules.regions["Taiwan"].hp
     True
     """
     return IntensitySandbox(lang, seed)

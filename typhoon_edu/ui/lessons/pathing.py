@@ -22,9 +22,9 @@ import ipywidgets as widgets
 
 from ... import i18n
 from .. import palette
+from ..guard import Problems
 from ..scene import COMPASS16, path_cells
 from ..state import BoardState, TyphoonView
-from ..guard import Problems
 from .common import LessonBox, Rendered, fit_map, heading, html_table, lt, note, play_moves
 
 if TYPE_CHECKING:
