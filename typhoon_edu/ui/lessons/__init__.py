@@ -23,7 +23,7 @@ from .compass import (
     replay_rulebook,
     simulate_rolls,
 )
-from .glossary import glossary
+from .glossaries import glossary
 from .intensity import SandboxModel, intensity_lesson, intensity_sandbox, levels_table, worked_example
 from .pathing import (
     cell_lonlat,

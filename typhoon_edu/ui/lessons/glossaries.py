@@ -1,7 +1,7 @@
 """A short glossary per lesson: the harder words, in the lesson's language with the other language beside them.
 
 The words live in ``data/i18n/<lang>.glossary.toml`` (``glossary.<lesson>.t<n>.word`` / ``.meaning``).
-``python -m typhoon_edu.ui.lessons.glossary > docs/glossary.md`` writes the teachers' copy; a test
+``python -m typhoon_edu.ui.lessons.glossaries > docs/glossary.md`` writes the teachers' copy; a test
 checks that it is current.
 
 >>> [w for w, _, _ in terms("real", "en")][:2]
@@ -49,7 +49,7 @@ def glossary(lesson: str, lang: str = "en") -> Rendered:
 def glossary_markdown() -> str:
     """docs/glossary.md: every lesson's words, English and Traditional Chinese side by side."""
     out = ["# Glossary · 重要詞彙", "",
-           "Written from `typhoon_edu/data/i18n/*.glossary.toml` by `python -m typhoon_edu.ui.lessons.glossary`.", ""]
+           "Written from `typhoon_edu/data/i18n/*.glossary.toml` by `python -m typhoon_edu.ui.lessons.glossaries`.", ""]
     for k, lesson in enumerate(LESSONS, start=1):
         out += [f"## {k:02d} · `{NOTEBOOKS[lesson]}`", "", "| English | meaning | 中文 | 意思 |", "|---|---|---|---|"]
         for (w, m, _), (wz, mz, _) in zip(terms(lesson, "en"), terms(lesson, "zh-TW"), strict=True):
