@@ -316,8 +316,10 @@ class RealStormMap(widgets.VBox):
         self.storms = list(storms if storms is not None else selected_storms())
         self.proj = proj or Projection()
         self.problems = Problems(lambda: self.lang)
+        # as wide as the page allows, but never taller than the screen (the info and legend need room too)
+        fit = f"min({2 * self.proj.width}px, calc((100vh - 120px) * {self.proj.width / self.proj.height:.3f}))"
         self.canvas = MultiCanvas(2, width=self.proj.width, height=self.proj.height,
-                                  layout=widgets.Layout(width="100%", height="auto", max_width=f"{2 * self.proj.width}px"))
+                                  layout=widgets.Layout(width="100%", height="auto", max_width=fit))
         self.canvas.add_class("real-map")
         self.choose = widgets.Dropdown(options=[(storm_title(s, lang), s.number) for s in self.storms], description=lt("real.storm", lang),
                                        style={"description_width": "initial"}, layout=widgets.Layout(width="auto"))

@@ -76,13 +76,13 @@ def game_bank(rules: Rules | None = None) -> tuple[Question, ...]:
     taiwan = r.regions["Taiwan"]
     hits = 2 * 2
     return (
-        Question("game", "held", "choice", answer="a", options=_ABC),
+        Question("game", "held", "choice", answer="b", options=_ABC),
         Question("game", "counter", "number", answer=hits * moderate.damage,
                  fmt={"damage": moderate.damage, "hits": hits}),
         Question("game", "start_hp", "number", answer=taiwan.hp, fmt={"size": taiwan.size, "hp": taiwan.hp}),
         Question("game", "refill", "number", answer=MIN_TYPHOONS),
         Question("game", "landfall", "choice", answer="b", options=_ABC),
-        Question("game", "merge", "choice", answer="a", options=_ABC),
+        Question("game", "merge", "choice", answer="c", options=_ABC),
         Question("game", "strongest", "number", answer=r.level(len(r.levels)).damage,
                  fmt={"top": len(r.levels)}),
     )
@@ -92,7 +92,7 @@ def real_bank(rules: Rules | None = None) -> tuple[Question, ...]:
     """Lesson 06's questions; their answers are computed from the JMA best tracks.
 
     >>> qs = real_bank(); qs[0].answer, 0.5 < qs[1].answer < 0.65
-    ('a', True)
+    ('c', True)
     """
     from ...realdata import jma, stats
     from ..realmap import geo_fmt
@@ -100,7 +100,7 @@ def real_bank(rules: Rules | None = None) -> tuple[Question, ...]:
     storms = jma.all_storms()
     shares = stats.motion_shares(storms)
     top = max(shares, key=shares.__getitem__)
-    order = {"W": "a", "N": "b", "E": "c", "S": "d"}
+    order = {"N": "a", "E": "b", "W": "c", "S": "d"}
     west = shares["W"] + shares["NW"]
     game = stats.ring_shares(_ring(rules))
     soudelor = jma.find_storm("Soudelor")
@@ -108,27 +108,27 @@ def real_bank(rules: Rules | None = None) -> tuple[Question, ...]:
     nepartak = stats.pressure_change(jma.find_storm("Nepartak"), stats.places()["Taiwan"])
     reach = stats.region_reach(storms, 200)
     first = stats.reach_ranking(reach)[0]
-    reach_options = {"Philippines": "a", "Korea": "b", "CentralChina": "c", "Taiwan": "d"}
+    reach_options = {"Korea": "a", "CentralChina": "b", "Taiwan": "c", "Philippines": "d"}
     cell = stats.nearest_cell(145.0, 13.1, rules)
     geo = geo_fmt(rules)
     x = (145.0 - float(geo["lon0"])) / float(geo["lon_step"])
     y = (float(geo["lat0"]) - 13.1) / float(geo["lat_step"])
     pct = _pct_text
     return (
-        Question("real", "top_direction", "choice", answer=order.get(top, "a"), options=_ABCD,
+        Question("real", "top_direction", "choice", answer=order.get(top, "c"), options=_ABCD,
                  fmt={"w": pct(shares["W"]), "nw": pct(shares["NW"])}),
         Question("real", "west_share", "number", answer=round(west, 3), tolerance=0.02,
                  fmt={"w": pct(shares["W"]), "nw": pct(shares["NW"]), "both": pct(west), "game": pct(game["W"] + game["NW"])}),
-        Question("real", "class", "choice", answer="abcd"[4 - stats.cwa_class(kt)], options=_ABCD,
+        Question("real", "class", "choice", answer={4: "b", 3: "a", 2: "c", 1: "d"}[stats.cwa_class(kt)], options=_ABCD,
                  fmt={"kt": kt, "ms": f"{kt * stats.MS_PER_KT:.0f}"}),
         Question("real", "cell", "cell", answer=cell, fmt={**geo, "x": f"{x:.1f}", "y": f"{y:.1f}", "cell": f"({cell[0]}, {cell[1]})"}
                  if cell else geo),
-        Question("real", "pressure", "choice", answer="a" if nepartak.rise > 0 else "b", options=_ABCD,
+        Question("real", "pressure", "choice", answer="c" if nepartak.rise > 0 else "a", options=_ABCD,
                  fmt={"before": nepartak.before.pressure, "after": nepartak.after.pressure, "rise": nepartak.rise}),
-        Question("real", "reach", "choice", answer=reach_options.get(first, "a"), options=_ABCD,
+        Question("real", "reach", "choice", answer=reach_options.get(first, "d"), options=_ABCD,
                  fmt={"count": reach[first].count}),
         Question("real", "hsu", "number", answer=49),
-        Question("real", "board", "choice", answer="a", options=_ABC, fmt={"km": geo["km"]}),
+        Question("real", "board", "choice", answer="b", options=_ABC, fmt={"km": geo["km"]}),
     )
 
 

@@ -323,16 +323,21 @@ def mountains_svg(lang: str = "en") -> str:
     """
     proj = TAIWAN_VIEW
     shapes = static_scene(proj, lang, labels=False)
-    for name in TAIWAN_STORMS:
+    names: list[Text] = []
+    for k, name in enumerate(TAIWAN_STORMS):
         s = jma.find_storm(name)
         six = s.six_hourly()
         shapes += track_scene(s, len(six) - 1, proj, radii=False, whole=False)[:-2]
-        # name each track where it enters the view
+        # a numbered tag where each track enters the view, and the names in a key at the top right
         inside = [f for f in six if proj.west < f.lon < proj.east and proj.south < f.lat < proj.north]
         if inside:
             x, y = proj.xy(inside[0].lon, inside[0].lat)
-            shapes.append(Text(x=min(x, proj.width - 60), y=max(y - 12, 14), text=storm_title(s, lang), size=14, bold=True,
-                               halo=palette.HALO, role="storm-name"))
+            x, y = min(max(x, 14.0), proj.width - 14.0), min(max(y, 14.0), proj.height - 14.0)
+            names.append(Text(x=x, y=y, text=str(k + 1), size=15, bold=True, halo=palette.HALO, role="storm-tag",
+                              key=s.number))
+        names.append(Text(x=proj.width - 10, y=18 + 20 * k, text=f"{k + 1} {storm_title(s, lang)}", size=14, bold=True,
+                          align="right", halo=palette.HALO, role="storm-name", key=s.number))
+    shapes += names
     return shapes_to_svg(shapes, proj.width, proj.height, title=lt("real.mountains_title", lang))
 
 
