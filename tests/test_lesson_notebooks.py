@@ -111,6 +111,6 @@ def test_teachers_guides_hold_current_answer_keys_paths_and_curricula(lang, name
     for number in ("01", "02", "03", "04", "05", "06"):
         assert f"### {number} ·" in text
     assert ("two periods" in text) if lang == "en" else ("兩節課" in text)
-    for number, lesson in answers.LESSON_BANKS:
+    for _number, lesson in answers.LESSON_BANKS:
         for _k, _q, answer, _w in answers.rows(lesson, lang):
             assert answer.replace("|", "\\|") in text
