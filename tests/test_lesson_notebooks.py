@@ -114,3 +114,16 @@ def test_teachers_guides_hold_current_answer_keys_paths_and_curricula(lang, name
     for _number, lesson in answers.LESSON_BANKS:
         for _k, _q, answer, _w in answers.rows(lesson, lang):
             assert answer.replace("|", "\\|") in text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_no_region_hp_or_size_is_typed_into_a_lesson_text(lang):
+    rules = load_rules()
+    names = [i18n.region_name(rules, k, lang) for k in rules.regions] + ["Central China", "South China"]
+    for key, text in i18n.catalog(lang).items():
+        if not key.startswith(("lesson.", "risk.", "glossary.")):
+            continue
+        for name in names:
+            for m in re.finditer(re.escape(name), text):
+                after = text[m.end(): m.end() + 14]
+                assert not re.match(r"\s*\(?\s*\d+\s*(cells?|HP|格|點)", after), f"{key}: {name}{after!r}"
