@@ -90,7 +90,7 @@ def test_catalogs_have_the_same_placeholders(key):
 
 def test_zh_catalog_is_traditional_chinese():
     text = "".join(i18n.catalog("zh-TW").values())
-    # a few simplified forms that must not appear (台 is fine: it is the usual form in Taiwan)
+    # a few simplified forms that must not appear (臺 is the project's spelling: tests/test_tai_spelling.py)
     for simplified in "风图区级个动东难这过时变经":
         assert simplified not in text, simplified
 

@@ -206,9 +206,9 @@ def test_spread_is_repeatable_and_checks_arguments():
 
 def test_spread_chart_and_table():
     rows = risk.spread_by_n((100, 1_000), repeats=3, seed=1)
-    svg = risk.spread_svg(rows, "zh-TW", region_name="台灣")
+    svg = risk.spread_svg(rows, "zh-TW", region_name="臺灣")
     assert ET.fromstring(svg).tag.endswith("svg")
-    assert svg.count('data-role="run"') == 6 and "台灣" in svg
+    assert svg.count('data-role="run"') == 6 and "臺灣" in svg
     table = risk.spread_table_html(rows, "en")
     assert table.count("<tr>") == 3 and "1,000" in table
 
@@ -304,3 +304,21 @@ def test_risk_strings_exist_in_both_languages():
     en = {k for k in i18n.catalog("en") if k.startswith("risk.")}
     zh = {k for k in i18n.catalog("zh-TW") if k.startswith("risk.")}
     assert en == zh and len(en) > 60
+
+
+def test_heat_map_numbers_are_not_under_region_or_zone_names():
+    # a name drawn over a number hides it (seen on the risk map): the number moves to the top of its cell
+    from typhoon_edu.ui import heatmap
+
+    rules = load_rules()
+    p = risk.simulate_stats(n=2_000, seed=3).hit_probability
+    for lang in ("en", "zh-TW"):
+        shapes = heatmap.heat_scene(rules, p, lang, 48)
+        labels = [heatmap.text_box(s) for s in shapes if s.role in ("region-label", "zone-label")]
+        numbers = [s for s in shapes if s.role == "heat-value"]
+        assert numbers and labels
+        hidden = [n.key for n in numbers if any(heatmap._overlaps(heatmap.text_box(n), b) for b in labels)]
+        assert len(hidden) <= 2, hidden  # at most a cell whose top and bottom are both under a long name
+        assert len({round(n.y % 48, 3) for n in numbers}) == 2  # some numbers moved to the top of their cells
+        assert len(hidden) < sum(1 for n in heatmap.heat_cells_scene(rules, p, 48) if n.role == "heat-value"
+                                 and any(heatmap._overlaps(heatmap.text_box(n), b) for b in labels))

@@ -186,9 +186,20 @@ def test_cells_to_km_with_the_maps_geo_data():
     n_ns, n_ew = pathing.cell_size_km((6, 0))
     assert n_ew < ew  # east-west cells shrink towards the pole
     t = pathing.trip((8, 8), "NNW", 5)
-    assert (t.steps, t.km_steps, t.end) == (5, 1800, (7, 4))
-    assert t.hours_steps == 90 and t.days_steps == 3.75
+    assert (t.steps, t.km_scale, t.end) == (5, 5 * geo["km_per_cell"], (7, 4))
+    assert t.hours_steps == pytest.approx(t.km_steps / 20) and t.days_steps == pytest.approx(t.hours_steps / 24)
     assert t.km_straight < t.km_steps  # the staircase is longer than the straight line
+
+
+@pytest.mark.parametrize("example", pathing.RULEBOOK_EXAMPLES)
+def test_path_and_straight_line_use_one_geometry(example):
+    # both are great circles between cell centres: the path along the steps is never the shorter one
+    t = pathing.trip(example.start, example.direction, example.pips)
+    legs = [example.start, *pathing.path_cells(RULES, example.start, example.direction, example.pips)]
+    along = sum(pathing.great_circle_km(pathing.cell_lonlat(a), pathing.cell_lonlat(b)) for a, b in zip(legs, legs[1:], strict=False))
+    assert t.km_steps == pytest.approx(along)
+    assert t.km_steps >= t.km_straight - 1e-9
+    assert t.km_straight == pytest.approx(pathing.great_circle_km(pathing.cell_lonlat(legs[0]), pathing.cell_lonlat(legs[-1])))
     off = pathing.trip((1, 3), "W", 4)
     assert off.end is None and off.steps == 1
 
@@ -211,7 +222,7 @@ def test_pathing_lesson_widget(lang):
     w.stair_dir.value = "NE"
     assert "45.0" in w.stair_text.value
     data = w._repr_mimebundle_()
-    assert data["image/svg+xml"].startswith("<svg") and "1,800" in data["text/html"]
+    assert data["image/svg+xml"].startswith("<svg") and f"{pathing.trip((8, 8), 'NNW', 5).km_steps:,.0f}" in data["text/html"]
 
 
 # --- 03 intensity -------------------------------------------------------------------------------
@@ -333,9 +344,9 @@ def test_lesson_boxes_redraw_canvases_for_new_clients():
     assert _CANVAS_MANAGER._current_canvas is not None
 
 
-def test_quiz_banks_have_five_or_more_questions_each():
-    assert set(bank.BANKS) == {"compass", "pathing", "intensity"}
+def test_quiz_banks_have_six_or_more_questions_each():
+    assert set(bank.BANKS) == {"compass", "pathing", "intensity", "game", "real"}
     for questions in bank.BANKS.values():
-        assert len(questions) >= 5
+        assert len(questions) >= 6
         assert len({q.id for q in questions}) == len(questions)
         assert {q.kind for q in questions} >= {"choice", "number"}

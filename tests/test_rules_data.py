@@ -41,8 +41,8 @@ def test_the_copy_loads_and_plays(data):
 
 
 def test_region_with_the_wrong_cell_count(data):
-    edit(data, "regions.toml", 'key = "Taiwan"\nmark = "T"\nname_en = "Taiwan"\nname_zh = "台灣"\ncolour = "blue"\nhex = "#3b82f6"\npattern = "dots"\nsize = 3\nhp = 30',
-         'key = "Taiwan"\nmark = "T"\nname_en = "Taiwan"\nname_zh = "台灣"\ncolour = "blue"\nhex = "#3b82f6"\npattern = "dots"\nsize = 4\nhp = 40')
+    edit(data, "regions.toml", 'key = "Taiwan"\nmark = "T"\nname_en = "Taiwan"\nname_zh = "臺灣"\ncolour = "blue"\nhex = "#3b82f6"\npattern = "dots"\nsize = 3\nhp = 30',
+         'key = "Taiwan"\nmark = "T"\nname_en = "Taiwan"\nname_zh = "臺灣"\ncolour = "blue"\nhex = "#3b82f6"\npattern = "dots"\nsize = 4\nhp = 40')
     err = broken(data)
     assert (err.file, err.entry) == ("regions.toml", "region Taiwan")
     assert "size is 4" in err.rule and "3 cells" in err.rule

@@ -164,7 +164,7 @@ def test_board_set_lang_relabels():
     board = BoardView(RULES, cell=32)
     assert "Taiwan" in [s.text for s in board.static_shapes() if isinstance(s, Text)]
     board.set_lang("zh-TW")
-    assert "台灣" in [s.text for s in board.static_shapes() if isinstance(s, Text)]
+    assert "臺灣" in [s.text for s in board.static_shapes() if isinstance(s, Text)]
     assert board.skip_button.description == "跳過"
     assert "image/svg+xml" in board._repr_mimebundle_()
 
@@ -279,7 +279,7 @@ def test_hp_rows_and_widget():
         ("Japan", 0, 50, 0.0, True),
     ]
     track = HPTrack(RULES, {"Taiwan": 30, "Japan": 50}, lang="zh-TW")
-    assert "台灣" in track.body.value and "30 / 30" in track.body.value and "#3b82f6" in track.body.value
+    assert "臺灣" in track.body.value and "30 / 30" in track.body.value and "#3b82f6" in track.body.value
 
     class Game:
         hp = {"Taiwan": 12, "Japan": 0}

@@ -156,8 +156,8 @@ def join_names(names: Iterable[str], lang: str = "en") -> str:
 
     >>> join_names(["Taiwan", "Japan", "Korea"])
     'Taiwan, Japan and Korea'
-    >>> join_names(["台灣", "日本"], "zh-TW")
-    '台灣和日本'
+    >>> join_names(["臺灣", "日本"], "zh-TW")
+    '臺灣和日本'
     """
     items = list(names)
     if len(items) <= 1:

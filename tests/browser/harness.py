@@ -34,10 +34,11 @@ LOG_DIR = REPO_ROOT / "artifacts" / "logs"
 
 CHROMIUM_PATH = Path(_CHROMIUM)
 
-#: Viewport presets: a classroom laptop and a 1080p projector.
+#: Viewport presets: a classroom laptop, a 1080p projector and a phone (a student's own device).
 VIEWPORTS: dict[str, dict[str, int]] = {
     "laptop": {"width": 1366, "height": 768},
     "projector": {"width": 1920, "height": 1080},
+    "phone": {"width": 390, "height": 844},
 }
 
 

@@ -1,12 +1,15 @@
-"""Lessons 01-03 in Voilà in headless Chromium, in both languages, at laptop and projector widths.
+"""Lessons 01-03 and 06 in Voilà in headless Chromium, in both languages, on a laptop (1366x768) and a
+phone (390x844).
 
-Each test opens one lesson, waits until its canvas (the map; the compass ring in lesson 01) shows a
-drawing, answers one quiz question, checks that no error output appeared, and saves a full-page
-screenshot ``artifacts/screenshots/lesson-<nn>-<lang>-<viewport>.png`` for a person to look at.
+Each test opens one lesson, waits until its canvas (the map; the compass ring in lesson 01; the real
+map in lesson 06) shows a drawing, answers one quiz question, checks the "download my answers" link,
+checks that no error output appeared, and saves a full-page screenshot
+``artifacts/screenshots/lesson-<nn>-<lang>-<viewport>.png`` for a person to look at.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,8 +26,10 @@ LESSONS = {
     "01": ("01_compass_rolls.ipynb", ".lesson-ring"),
     "02": ("02_grid_pathing.ipynb", ".lesson-map"),
     "03": ("03_typhoon_intensity.ipynb", ".lesson-map"),
+    "06": ("06_real_typhoons.ipynb", ".real-map"),
 }
 QUIZ_TITLE = {"en": "Check yourself", "zh-TW": "自我檢測"}
+FEEDBACK_CSV = {"en": "right or wrong", "zh-TW": "對或錯"}
 FEEDBACK = {"en": ("Right!", "Not quite."), "zh-TW": ("答對了！", "還差一點。")}
 
 
@@ -35,7 +40,7 @@ def _no_error_outputs(page: Page) -> None:
     assert "Traceback (most recent call last)" not in page.content()
 
 
-@pytest.mark.parametrize("viewport", ["laptop", "projector"])
+@pytest.mark.parametrize("viewport", ["laptop", "phone"])
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 @pytest.mark.parametrize("lesson", sorted(LESSONS))
 def test_lesson_renders_in_voila(
@@ -68,8 +73,36 @@ def test_lesson_renders_in_voila(
     # One check-yourself answer gives instant feedback in the lesson's language.
     page.locator(".quiz-option").first.click()
     feedback = page.locator(".quiz-feedback").first
-    first_is_right = {"01": False, "02": True, "03": False}[lesson]  # option (a) of each quiz's first question
+    first_is_right = {"01": False, "02": True, "03": False, "06": False}[lesson]  # option (a) of each quiz's first question
     expect(feedback).to_contain_text(FEEDBACK[lang][0 if first_is_right else 1], timeout=15_000)
+    # The answer is on the sheet to hand in: a data: URL link that downloads a CSV.
+    link = page.locator("a.quiz-download-link").first
+    expect(link).to_have_attribute("href", re.compile(r"^data:text/csv;charset=utf-8;base64,"), timeout=15_000)
+    assert (link.get_attribute("download") or "").endswith("-answers.csv")
+    with page.expect_download(timeout=15_000) as download_info:
+        link.click()
+    csv_text = Path(download_info.value.path()).read_text(encoding="utf-8-sig")
+    assert len(csv_text.strip().splitlines()) == 2 and FEEDBACK_CSV[lang] in csv_text.splitlines()[0]
+
+    if lesson == "06":
+        # The board beside the real map is drawn too, and the time slider replays the storm.
+        board = assert_canvas_not_blank(page, ".real-board", timeout=30)
+        assert board.colours >= 4, board
+        info = page.locator(".realmap-info").first
+        before_info = info.inner_text()
+        before = canvas_stats(page, canvas_selector)
+        handle = page.locator(".real-storm-map .widget-slider .noUi-handle, .real-storm-map .slider-container .noUi-handle").first
+        handle.focus()
+        for _ in range(12):
+            page.keyboard.press("ArrowRight")
+        expect(info).not_to_have_text(before_info, timeout=15_000)
+        page.wait_for_timeout(500)
+        assert canvas_stats(page, canvas_selector) != before  # the track grew on the map
+        # the fairer-ring tool answers a change of stops
+        verdict = page.locator(".ring-verdict").first
+        before_verdict = verdict.inner_text()
+        page.locator(".ring-point").filter(has_text="ESE" if lang == "en" else "東南東").first.click()
+        expect(verdict).not_to_have_text(before_verdict, timeout=15_000)  # 8 stops now: it asks for exactly 7
 
     if lesson == "02":
         # A landing-cell puzzle answered by clicking the map.

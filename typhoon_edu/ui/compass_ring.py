@@ -20,7 +20,8 @@ from ipycanvas import Canvas, hold_canvas
 from .. import i18n
 from . import palette
 from .animation import FramePlayer
-from .canvas_ready import when_client_ready
+from .canvas_ready import forget_selected_canvas
+from .guard import Problems
 from .painter import paint
 from .scene import Circle, Polygon, Shape, Text, arrow_shapes
 from .svg import shapes_to_svg
@@ -126,9 +127,10 @@ class CompassRing(widgets.VBox):
         canvas = Canvas(width=ring_width(size), height=size,
                         layout=widgets.Layout(width="100%", height="auto", max_width=f"{2 * ring_width(size)}px"))
         label = widgets.HTML()
-        super().__init__(children=[canvas, label], **kwargs)
-        self.rules = rules
         self.lang = i18n.normalize_lang(lang)
+        self.problems = Problems(lambda: self.lang)
+        super().__init__(children=[self.problems.widget, canvas, label], **kwargs)
+        self.rules = rules
         self.size = size
         self.canvas = canvas
         self.label = label
@@ -140,7 +142,11 @@ class CompassRing(widgets.VBox):
         self.player: FramePlayer[str] | None = None
         self._callbacks: list[Callable[[str], Any]] = []
         self._last_roll: tuple[int, str, str] | None = None
-        when_client_ready(canvas, self.redraw)
+        self.problems.on_client_ready(canvas, self._client_ready, where="compass ring: draw")
+        self.redraw()
+
+    def _client_ready(self) -> None:
+        forget_selected_canvas()  # a browser that connects later has no selected canvas yet
         self.redraw()
 
     def shapes(self) -> list[Shape]:

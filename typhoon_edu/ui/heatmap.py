@@ -29,7 +29,7 @@ eye.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -224,9 +224,34 @@ def heat_scene(rules: Rules, p: np.ndarray, lang: str = "en", cell: int = 48, *,
     """
     shapes = heat_cells_scene(rules, p, cell)
     board = static_scene(rules, lang, cell)
+    labels = [s for s in board if s.role in _REDRAWN[2:]]
+    shapes = [_clear_of(s, labels, cell) if s.role == "heat-value" else s for s in shapes]
     shapes += [s for s in board if s.role in _REDRAWN[:2]]
-    shapes += [s for s in board if s.role in _REDRAWN[2:]]
+    shapes += labels
     return shapes + legend_scene(rules, lang, cell, note=note)
+
+
+def text_box(t: Text) -> tuple[float, float, float, float]:
+    """An estimate of a centred text's box (left, top, right, bottom): CJK characters 1 em wide, others 0.6 em.
+
+    >>> text_box(Text(x=50, y=20, text="臺灣", size=10))
+    (40.0, 15.5, 60.0, 24.5)
+    """
+    width = sum(t.size * (1.0 if ord(c) > 0x2E80 else 0.6) for c in t.text)
+    return (t.x - width / 2, t.y - t.size * 0.45, t.x + width / 2, t.y + t.size * 0.45)
+
+
+def _overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _clear_of(number: Text, labels: list[Shape], cell: int) -> Text:
+    """``number`` moved to the top of its cell when a region's or zone's name would cover it at the bottom."""
+    boxes = [text_box(t) for t in labels if isinstance(t, Text)]
+    if not any(_overlaps(text_box(number), b) for b in boxes):
+        return number
+    top = replace(number, y=number.y - cell * 0.58)
+    return top if not any(_overlaps(text_box(top), b) for b in boxes) else number
 
 
 def heatmap_svg(rules: Rules | None, p: np.ndarray, lang: str = "en", cell: int = 48, *, title: str = "",

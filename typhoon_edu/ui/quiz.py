@@ -19,10 +19,14 @@ option). The question banks of the lessons are in :mod:`typhoon_edu.ui.lessons.b
 
 from __future__ import annotations
 
+import base64
+import csv
+import io
 import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from fractions import Fraction
 from html import escape
 from typing import Any
@@ -30,6 +34,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from .. import i18n
+from .guard import Problems
 
 Cell = tuple[int, int]
 KINDS = ("choice", "number", "cell")
@@ -112,7 +117,9 @@ class Feedback:
         if self.problem:
             return f"<div style='color:{WRONG};font-weight:bold'>{escape(self.problem)}</div>"
         colour, mark = (RIGHT, "✔") if self.correct else (WRONG, "✘")
-        answer = "" if self.correct else " " + escape(_lt("common.answer_is", lang, answer=self.expected))
+        # "The answer is {answer}." around an answer that ends its own sentence ("No, never.") keeps one full stop
+        expected = self.expected.rstrip(".。") if self.expected.endswith((".", "。")) else self.expected
+        answer = "" if self.correct else " " + escape(_lt("common.answer_is", lang, answer=expected))
         return (f"<div style='border-left:6px solid {colour};padding:.2em .6em;margin:.2em 0;background:#f8fafc'>"
                 f"<b style='color:{colour};font-size:1.1em'>{mark} {escape(self.verdict)}</b>{answer}"
                 f"<div style='margin-top:.2em'>{escape(self.why)}</div></div>")
@@ -129,12 +136,19 @@ def _format_number(value: float) -> str:
     return f"{value:.3f}".rstrip("0").rstrip(".")
 
 
+#: A unit a student may type after a number ("18 hours", "18 小時", "18h", "1,800 km"): letters, CJK, °.
+_UNIT = re.compile(r"(?<=[\d%.])\s*[A-Za-z°\u3000-\u9fff]+\.?$")
+
+
 def parse_number(text: Any, lang: str = "en") -> float:
     """A number typed by a student: ``12``, ``3.75``, ``1/7``, ``14%``, full-width digits, a ``,`` as
-    thousands separator; ``ValueError`` (in ``lang``) otherwise.
+    thousands separator, and a unit after it (``18 hours``, ``18 小時``, ``18h``); ``ValueError`` (in
+    ``lang``) otherwise.
 
     >>> parse_number("1/7") == 1 / 7, parse_number("１８００"), parse_number("1,800"), parse_number("50%")
     (True, 1800.0, 1800.0, 0.5)
+    >>> parse_number("18 hours"), parse_number("18 小時"), parse_number("18h"), parse_number("1,800 km")
+    (18.0, 18.0, 18.0, 1800.0)
     >>> parse_number("many")
     Traceback (most recent call last):
     ...
@@ -142,7 +156,8 @@ def parse_number(text: Any, lang: str = "en") -> float:
     """
     if isinstance(text, (int, float)) and not isinstance(text, bool):
         return float(text)
-    s = unicodedata.normalize("NFKC", str(text)).strip().replace(" ", "")
+    s = unicodedata.normalize("NFKC", str(text)).strip()
+    s = _UNIT.sub("", s).replace(" ", "")
     s = re.sub(r"(?<=\d),(?=\d{3}\b)", "", s)
     percent = s.endswith("%")
     if percent:
@@ -209,8 +224,10 @@ class QuestionWidget(widgets.VBox):
     """
 
     def __init__(self, question: Question, lang: str = "en", number: int = 1,
-                 picture: Callable[[Question, str], str] | None = None, **kwargs: Any) -> None:
+                 picture: Callable[[Question, str], str] | None = None, problems: Problems | None = None,
+                 **kwargs: Any) -> None:
         lang = i18n.normalize_lang(lang)
+        self.problems = problems or Problems(lambda: self.lang)
         prompt = widgets.HTML(f"<div style='font-size:1.1em;margin-top:.6em'><b>{number}.</b> {escape(question.prompt(lang))}</div>")
         feedback = widgets.HTML()
         feedback.add_class("quiz-feedback")
@@ -224,7 +241,7 @@ class QuestionWidget(widgets.VBox):
                 button = widgets.Button(description=question.option_text(option, lang),
                                         layout=widgets.Layout(width="auto", min_width="8em", height="auto"),
                                         tooltip=question.option_text(option, lang))
-                button.on_click(lambda _b, o=option: self.answer(o))
+                self.problems.on_click(button, lambda _b, o=option: self.answer(o), where=f"quiz {question.key}")
                 button.add_class("quiz-option")
                 self.buttons[option] = button
             children.append(widgets.HBox(list(self.buttons.values()), layout=widgets.Layout(flex_flow="row wrap")))
@@ -232,8 +249,9 @@ class QuestionWidget(widgets.VBox):
             hint = _lt("common.type_cell" if question.kind == "cell" else "common.type_number", lang)
             self.entry = widgets.Text(placeholder=hint, continuous_update=False, layout=widgets.Layout(width="14em"))
             go = widgets.Button(description=_lt("common.check", lang), button_style="primary", layout=widgets.Layout(width="auto"))
-            go.on_click(lambda _b: self.answer(self.entry.value if self.entry else ""))
-            self.entry.observe(lambda change: self.answer(change["new"]) if change["new"] else None, names="value")
+            self.problems.on_click(go, lambda _b: self.answer(self.entry.value if self.entry else ""), where=f"quiz {question.key}")
+            self.problems.observe(self.entry, lambda change: self.answer(change["new"]) if change["new"] else None,
+                                  where=f"quiz {question.key}")
             children.append(widgets.HBox([self.entry, go]))
         children.append(feedback)
         kwargs.setdefault("layout", widgets.Layout(width="100%"))
@@ -242,6 +260,7 @@ class QuestionWidget(widgets.VBox):
         self.lang = lang
         self.feedback = feedback
         self.result: Feedback | None = None
+        self.given = ""  # the answer as the student gave it (an option's text, or what they typed)
         self._callbacks: list[Callable[[QuestionWidget], Any]] = []
 
     def answer(self, value: Any) -> Feedback:
@@ -251,6 +270,7 @@ class QuestionWidget(widgets.VBox):
         if result.problem:
             return result
         self.result = result
+        self.given = self.question.option_text(value, self.lang) if self.question.kind == "choice" else str(value)
         for option, button in self.buttons.items():
             if option == self.question.answer:
                 button.button_style = "success"
@@ -281,17 +301,24 @@ class Quiz(widgets.VBox):
     def __init__(self, questions: Sequence[Question], lang: str = "en", title: str | None = None,
                  picture: Callable[[Question, str], str] | None = None, **kwargs: Any) -> None:
         lang = i18n.normalize_lang(lang)
-        self.items = [QuestionWidget(q, lang, i + 1, picture) for i, q in enumerate(questions)]
+        self.lang = lang
+        self.problems = Problems(lambda: self.lang)
+        self.items = [QuestionWidget(q, lang, i + 1, picture, self.problems) for i, q in enumerate(questions)]
         self.score = widgets.HTML()
+        self.sheet = AnswerSheet(lang, filename=f"{questions[0].lesson if questions else 'quiz'}")
         # the notebook's own "Check yourself" heading usually comes right before: no second one by default
         head = [widgets.HTML(f"<h3 style='margin:.4em 0'>{escape(title)}</h3>")] if title else []
         kwargs.setdefault("layout", widgets.Layout(width="100%"))
-        super().__init__(children=[*head, *self.items, self.score], **kwargs)
-        self.lang = lang
+        super().__init__(children=[*head, self.problems.widget, *self.items, self.score, self.sheet.widget], **kwargs)
         self.questions = list(questions)
         self.picture = picture
         for item in self.items:
-            item.on_answer(lambda _item: self._update_score())
+            item.on_answer(self._answered)
+        self._update_score()
+
+    def _answered(self, item: QuestionWidget) -> None:
+        if item.result is not None:
+            self.sheet.add(item.question.prompt(self.lang), item.given, item.result.correct)
         self._update_score()
 
     @property
@@ -326,6 +353,58 @@ class Quiz(widgets.VBox):
         return data
 
 
+class AnswerSheet:
+    """Every answer a student gave (question, answer, right or wrong, when), and a link to download it as CSV.
+
+    The link is a ``data:`` URL in an HTML widget, so the browser saves the file without any server of
+    ours (it works in Jupyter, Voilà and Binder alike). The CSV is in the lesson's language.
+
+    >>> sheet = AnswerSheet("zh-TW", filename="compass")
+    >>> sheet.add("第一題？", "東", True, when=datetime(2026, 5, 1, 9, 30))
+    >>> sheet.csv().splitlines()
+    ['題目,回答,對或錯,時間', '第一題？,東,對,2026-05-01 09:30:00']
+    >>> "compass-answers.csv" in sheet.widget.value
+    True
+    """
+
+    def __init__(self, lang: str = "en", filename: str = "quiz") -> None:
+        self.lang = i18n.normalize_lang(lang)
+        self.filename = f"{filename}-answers.csv"
+        self.rows: list[tuple[str, str, bool, datetime]] = []
+        self.widget = widgets.HTML()
+        self.widget.add_class("quiz-download")
+        self._refresh()
+
+    def add(self, question: str, answer: str, correct: bool, when: datetime | None = None) -> None:
+        """Record one answer (a later answer to the same question is recorded too: the sheet is a log)."""
+        self.rows.append((question, answer, bool(correct), when or datetime.now().replace(microsecond=0)))
+        self._refresh()
+
+    def csv(self) -> str:
+        """The answers as CSV text (a header row in the lesson's language, then one row per answer)."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow([_lt(f"common.csv_{c}", self.lang) for c in ("question", "answer", "result", "time")])
+        for question, answer, correct, when in self.rows:
+            writer.writerow([question, answer, _lt("common.csv_right" if correct else "common.csv_wrong", self.lang),
+                             when.isoformat(sep=" ")])
+        return out.getvalue()
+
+    def data_url(self) -> str:
+        """The CSV as a ``data:`` URL (UTF-8 with a byte-order mark, so spreadsheet programs read Chinese right)."""
+        payload = base64.b64encode(("\ufeff" + self.csv()).encode("utf-8")).decode("ascii")
+        return f"data:text/csv;charset=utf-8;base64,{payload}"
+
+    def _refresh(self) -> None:
+        label = escape(_lt("common.download", self.lang))
+        count = escape(_lt("common.download_count", self.lang, n=len(self.rows)))
+        style = ("display:inline-block;padding:.35em .9em;border-radius:4px;background:#1d4ed8;color:#ffffff;"
+                 "text-decoration:none;font-weight:bold")
+        self.widget.value = (f"<div style='margin:.6em 0'><a class='quiz-download-link' download='{escape(self.filename)}' "
+                             f"href='{self.data_url()}' style='{style}'>⬇ {label}</a> "
+                             f"<span style='color:#334155'>{count}</span></div>")
+
+
 def quiz(lesson: str, lang: str = "en") -> Quiz:
     """The check-yourself quiz of a lesson (``"compass"``, ``"pathing"`` or ``"intensity"``).
 
@@ -333,11 +412,11 @@ def quiz(lesson: str, lang: str = "en") -> Quiz:
     >>> len(q.items) >= 5, q.items[0].answer("c").correct
     (True, True)
     """
-    from .lessons.bank import BANKS, board_picture
+    from .lessons.bank import BANKS, bank, board_picture
 
     if lesson not in BANKS:
         raise ValueError(f"there is no quiz for {lesson!r}; the lessons are {', '.join(BANKS)}")
-    return Quiz(BANKS[lesson], lang, picture=board_picture)
+    return Quiz(bank(lesson), lang, picture=board_picture)
 
 
-__all__ = ["Feedback", "Question", "QuestionWidget", "Quiz", "check", "parse_cell", "parse_number", "quiz"]
+__all__ = ["AnswerSheet", "Feedback", "Question", "QuestionWidget", "Quiz", "check", "parse_cell", "parse_number", "quiz"]

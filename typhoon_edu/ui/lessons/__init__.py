@@ -1,4 +1,4 @@
-"""The lesson widgets of notebooks 01–03: one module per lesson, each with tested pure helpers.
+"""The lesson widgets of notebooks 01–06: one module per lesson, each with tested pure helpers.
 
 A notebook calls one function per section, for example::
 
@@ -7,8 +7,8 @@ A notebook calls one function per section, for example::
     quiz("compass", "zh-TW")
 
 >>> from typhoon_edu.ui.lessons import simulate_rolls, trip, worked_example
->>> simulate_rolls(70, seed=0).repeats, trip((8, 8), "NNW", 5).km_steps, worked_example("strong_two").total
-(0, 1800, 11)
+>>> simulate_rolls(70, seed=0).repeats, trip((8, 8), "NNW", 5).steps, worked_example("strong_two").total
+(0, 5, 11)
 """
 
 from __future__ import annotations
@@ -23,11 +23,21 @@ from .compass import (
     replay_rulebook,
     simulate_rolls,
 )
+from .glossaries import glossary
 from .intensity import SandboxModel, intensity_lesson, intensity_sandbox, levels_table, worked_example
-from .pathing import cell_lonlat, cycle_bearing, landing_cell, landing_puzzles, pathing_lesson, spell_cycle, trip
+from .pathing import (
+    cell_lonlat,
+    cycle_bearing,
+    landing_cell,
+    landing_puzzles,
+    pathing_lesson,
+    scale_note,
+    spell_cycle,
+    trip,
+)
 
 __all__ = [
-    "Quiz", "SandboxModel", "cell_lonlat", "compass_lesson", "compass_rose", "cycle_bearing", "game_vs_real", "intensity_lesson",
+    "Quiz", "SandboxModel", "cell_lonlat", "compass_lesson", "compass_rose", "cycle_bearing", "game_vs_real", "glossary", "intensity_lesson",
     "intensity_sandbox", "landing_cell", "landing_puzzles", "levels_table", "long_run_shares", "one_roll_stops", "pathing_lesson",
-    "quiz", "replay_rulebook", "simulate_rolls", "spell_cycle", "trip", "worked_example",
+    "quiz", "replay_rulebook", "scale_note", "simulate_rolls", "spell_cycle", "trip", "worked_example",
 ]

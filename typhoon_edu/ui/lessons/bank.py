@@ -1,16 +1,32 @@
-"""The question banks of the three lessons (answers here; texts in ``data/i18n/*.lessons.toml``).
+"""The question banks of the lessons (answers here; texts in ``data/i18n/*.lessons.toml`` and
+``*.lesson06.toml``).
 
 Cell and number answers are facts of the rules; ``tests/test_quiz.py`` recomputes each one with
-the engine, so a teacher who changes the map or the levels is told which answers to update.
+the engine, so a teacher who changes the map or the levels is told which answers to update. The
+answers of lesson 04 ("game") are read from the rules data and those of lesson 06 ("real") are
+computed from the real tracks, so they follow the data by themselves.
 
->>> sorted(BANKS), [len(BANKS[k]) >= 5 for k in sorted(BANKS)]
-(['compass', 'intensity', 'pathing'], [True, True, True])
+>>> sorted(BANKS), [len(BANKS[k]) >= 6 for k in sorted(BANKS)]
+(['compass', 'game', 'intensity', 'pathing', 'real'], [True, True, True, True, True])
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..quiz import Question
 
+if TYPE_CHECKING:
+    from ...engine.rules import Rules
+
+def _km_per_cell() -> int:
+    from ...engine.rules import load_rules
+
+    return int(load_rules().map.geo["km_per_cell"])
+
+
+_KM = _km_per_cell()
+_SPEED = 20.0  # km/h, a typical forward speed (lesson 02; FACTS.md)
 _ABCD = ("a", "b", "c", "d")
 _ABC = ("a", "b", "c")
 
@@ -30,8 +46,9 @@ PATHING: tuple[Question, ...] = (
     Question("pathing", "nnw_five", "cell", answer=(7, 4), board=((8, 8), 1, "NNW")),
     Question("pathing", "sw_six", "cell", answer=(9, 10), board=((12, 7), 1, "SW")),
     Question("pathing", "e_four", "cell", answer=(12, 8), board=((8, 8), 1, "E")),
-    Question("pathing", "km", "number", answer=1800, tolerance=1),
-    Question("pathing", "hours", "number", answer=18, tolerance=0.1),
+    Question("pathing", "km", "number", answer=5 * _KM, tolerance=1, fmt={"km": _KM, "total": f"{5 * _KM:,}"}),
+    Question("pathing", "hours", "number", answer=_KM / _SPEED, tolerance=0.1,
+             fmt={"km": _KM, "speed": f"{_SPEED:g}", "hours": f"{_KM / _SPEED:g}"}),
     Question("pathing", "diagonal", "choice", answer="a", options=_ABC),
 )
 
@@ -46,7 +63,100 @@ INTENSITY: tuple[Question, ...] = (
     Question("intensity", "grow", "choice", answer="a", options=_ABC),
 )
 
-BANKS: dict[str, tuple[Question, ...]] = {"compass": COMPASS, "pathing": PATHING, "intensity": INTENSITY}
+def game_bank(rules: Rules | None = None) -> tuple[Question, ...]:
+    """Lesson 04's questions; every number in them comes from the rules data (HP, damage per hit, storms on the map).
+
+    >>> qs = game_bank(); [q.id for q in qs][:3]
+    ['held', 'counter', 'start_hp']
+    """
+    from ...engine.rules import MIN_TYPHOONS, load_rules
+
+    r = rules or load_rules()
+    moderate = r.level(3)
+    taiwan = r.regions["Taiwan"]
+    hits = 2 * 2
+    return (
+        Question("game", "held", "choice", answer="b", options=_ABC),
+        Question("game", "counter", "number", answer=hits * moderate.damage,
+                 fmt={"damage": moderate.damage, "hits": hits}),
+        Question("game", "start_hp", "number", answer=taiwan.hp, fmt={"size": taiwan.size, "hp": taiwan.hp}),
+        Question("game", "refill", "number", answer=MIN_TYPHOONS),
+        Question("game", "landfall", "choice", answer="b", options=_ABC),
+        Question("game", "merge", "choice", answer="c", options=_ABC),
+        Question("game", "strongest", "number", answer=r.level(len(r.levels)).damage,
+                 fmt={"top": len(r.levels)}),
+    )
+
+
+def real_bank(rules: Rules | None = None) -> tuple[Question, ...]:
+    """Lesson 06's questions; their answers are computed from the JMA best tracks.
+
+    >>> qs = real_bank(); qs[0].answer, 0.5 < qs[1].answer < 0.65
+    ('c', True)
+    """
+    from ...realdata import jma, stats
+    from ..realmap import geo_fmt
+
+    storms = jma.all_storms()
+    shares = stats.motion_shares(storms)
+    top = max(shares, key=shares.__getitem__)
+    order = {"N": "a", "E": "b", "W": "c", "S": "d"}
+    west = shares["W"] + shares["NW"]
+    game = stats.ring_shares(_ring(rules))
+    soudelor = jma.find_storm("Soudelor")
+    kt = soudelor.max_wind_kt
+    nepartak = stats.pressure_change(jma.find_storm("Nepartak"), stats.places()["Taiwan"])
+    reach = stats.region_reach(storms, 200)
+    first = stats.reach_ranking(reach)[0]
+    reach_options = {"Korea": "a", "CentralChina": "b", "Taiwan": "c", "Philippines": "d"}
+    cell = stats.nearest_cell(145.0, 13.1, rules)
+    geo = geo_fmt(rules)
+    x = (145.0 - float(geo["lon0"])) / float(geo["lon_step"])
+    y = (float(geo["lat0"]) - 13.1) / float(geo["lat_step"])
+    pct = _pct_text
+    return (
+        Question("real", "top_direction", "choice", answer=order.get(top, "c"), options=_ABCD,
+                 fmt={"w": pct(shares["W"]), "nw": pct(shares["NW"])}),
+        Question("real", "west_share", "number", answer=round(west, 3), tolerance=0.02,
+                 fmt={"w": pct(shares["W"]), "nw": pct(shares["NW"]), "both": pct(west), "game": pct(game["W"] + game["NW"])}),
+        Question("real", "class", "choice", answer={4: "b", 3: "a", 2: "c", 1: "d"}[stats.cwa_class(kt)], options=_ABCD,
+                 fmt={"kt": kt, "ms": f"{kt * stats.MS_PER_KT:.0f}"}),
+        Question("real", "cell", "cell", answer=cell, fmt={**geo, "x": f"{x:.1f}", "y": f"{y:.1f}", "cell": f"({cell[0]}, {cell[1]})"}
+                 if cell else geo),
+        Question("real", "pressure", "choice", answer="c" if nepartak.rise > 0 else "a", options=_ABCD,
+                 fmt={"before": nepartak.before.pressure, "after": nepartak.after.pressure, "rise": nepartak.rise}),
+        Question("real", "reach", "choice", answer=reach_options.get(first, "d"), options=_ABCD,
+                 fmt={"count": reach[first].count}),
+        Question("real", "hsu", "number", answer=49),
+        Question("real", "board", "choice", answer="b", options=_ABC, fmt={"km": geo["km"]}),
+    )
+
+
+def _pct_text(v: float) -> str:
+    return f"{v * 100:.1f}%"
+
+
+def _ring(rules: Rules | None) -> tuple[str, ...]:
+    from ...engine.rules import load_rules
+
+    return (rules or load_rules()).ring
+
+
+BANKS: dict[str, tuple[Question, ...]] = {"compass": COMPASS, "pathing": PATHING, "intensity": INTENSITY,
+                                          "game": game_bank(), "real": real_bank()}
+
+
+def bank(lesson: str) -> tuple[Question, ...]:
+    """The questions of ``lesson`` (04's and 06's recomputed, so they follow the data files as they are now).
+
+    >>> len(bank("real")) >= 6
+    True
+    """
+    if lesson == "game":
+        return game_bank()
+    if lesson == "real":
+        return real_bank()
+    return BANKS[lesson]
 
 
 def board_picture(question: Question, lang: str = "en") -> str:
@@ -63,4 +173,4 @@ def board_picture(question: Question, lang: str = "en") -> str:
     return board_svg(typhoons=[{"id": 1, "eye": eye, "level": level, "direction": direction}], lang=lang, cell=36)
 
 
-__all__ = ["BANKS", "COMPASS", "INTENSITY", "PATHING", "board_picture"]
+__all__ = ["BANKS", "COMPASS", "INTENSITY", "PATHING", "bank", "board_picture", "game_bank", "real_bank"]

@@ -75,7 +75,8 @@ def bar_chart_svg(
     (6, True)
     """
     left, right, top, bottom = 56, 16, 44 if title else 16, 56
-    legend_h = 26 if len(series) > 1 else 0
+    # the legend row also names the dashed reference line (drawn over a bar, its label would hide a value)
+    legend_h = 26 if len(series) > 1 or (reference is not None and reference_label) else 0
     plot_w, plot_h = width - left - right, height - top - bottom - legend_h
     top_value = max([v for _, values, _ in series for v in values] + [reference or 0.0, 1e-9])
     tick = nice_step(top_value * 1.15 / 4)
@@ -125,18 +126,19 @@ def bar_chart_svg(
         y = base_y - plot_h * reference / ymax
         parts.append(f'<line x1="{left}" y1="{_n(y)}" x2="{width - right}" y2="{_n(y)}" stroke="#b91c1c" stroke-width="2"'
                      f' stroke-dasharray="8 5" data-role="reference"/>')
-        if reference_label:
-            parts.append(f'<text x="{width - right - 4}" y="{_n(y - 6)}" font-size="13" text-anchor="end" fill="#b91c1c"'
-                         f' font-weight="bold">{escape(reference_label)}</text>')
     if legend_h:
         lx = left
         ly = height - legend_h + 4
-        for k, (name, _, colour) in enumerate(series):
+        for k, (name, _, colour) in enumerate(series if len(series) > 1 else ()):
             fill = f"url(#stripe{k})" if k % 2 else colour
             parts.append(f'<rect x="{lx}" y="{ly}" width="18" height="14" fill="{fill}" stroke="{palette.INK}"/>'
                          f'<text x="{lx + 24}" y="{ly + 7}" font-size="13" dominant-baseline="central" fill="{palette.INK}">'
                          f"{escape(name)}</text>")
             lx += 34 + 8 * len(name) + (6 * len(name) if any(ord(c) > 0x2E80 for c in name) else 0)
+        if reference is not None and reference_label:
+            parts.append(f'<line x1="{lx}" y1="{ly + 7}" x2="{lx + 26}" y2="{ly + 7}" stroke="#b91c1c" stroke-width="2"'
+                         f' stroke-dasharray="8 5"/><text x="{lx + 32}" y="{ly + 7}" font-size="13" dominant-baseline="central"'
+                         f' fill="#b91c1c" font-weight="bold" data-role="reference-label">{escape(reference_label)}</text>')
     parts.append("</svg>")
     return "\n".join(parts)
 
@@ -157,6 +159,20 @@ def html_table(header: Sequence[str], rows: Iterable[Sequence[Any]], *, caption:
         out.append("<tr>" + "".join(f"<td style='{cell}'>{escape(str(v))}</td>" for v in row) + "</tr>")
     out.append("</table>")
     return "".join(out)
+
+
+class Rendered:
+    """A piece of HTML the notebook shows as it is (live, on GitHub and in nbviewer alike: no widget).
+
+    >>> Rendered("<b>hi</b>")._repr_html_()
+    '<b>hi</b>'
+    """
+
+    def __init__(self, value: str) -> None:
+        self.value = value
+
+    def _repr_html_(self) -> str:
+        return self.value
 
 
 def heading(text: str, level: int = 3) -> widgets.HTML:
@@ -309,4 +325,4 @@ def play_moves(typhoons: Sequence[tuple[tuple[int, int], int, str]], faces: Sequ
     return game, [e for e in events if e.kind in MOVE_EVENTS]
 
 
-__all__ = ["MAP_MAX_WIDTH", "MOVE_EVENTS", "PLAYERS", "LessonBox", "bar_chart_svg", "fit_map", "heading", "html_table", "lt", "note", "play_moves", "reset_canvas_manager_on_ready"]
+__all__ = ["MAP_MAX_WIDTH", "MOVE_EVENTS", "PLAYERS", "LessonBox", "Rendered", "bar_chart_svg", "fit_map", "heading", "html_table", "lt", "note", "play_moves", "reset_canvas_manager_on_ready"]

@@ -26,6 +26,7 @@ import numpy as np
 
 from ... import i18n
 from .. import palette
+from ..guard import Problems
 from ..scene import COMPASS16
 from .common import LessonBox, bar_chart_svg, heading, html_table, lt, note
 
@@ -340,20 +341,21 @@ class CompassLesson(LessonBox):
         lang = i18n.normalize_lang(lang)
         r = _rules(rules)
         self.rules, self.lang = r, lang
+        self.problems = Problems(lambda: self.lang)
         # 1. roll and watch
         self.ring = CompassRing(r, lang=lang, size=300)
         self.ring.canvas.add_class("lesson-ring")
         self.die = DieWidget(lang=lang, seed=seed)
         self.log_view = widgets.HTML()
         self.steps: list[RollStep] = []
-        self.die.on_face(self._rolled)
+        self.die.on_face(self.problems.guard(self._rolled, "compass lesson: roll"))
         reset = widgets.Button(description=lt("compass.reset", lang), icon="undo", layout=widgets.Layout(width="auto"))
-        reset.on_click(lambda _b: self.reset())
+        self.problems.on_click(reset, lambda _b: self.reset(), where="compass lesson: reset")
         replay = widgets.Button(description=lt("compass.replay_button", lang), icon="play", button_style="info",
                                 layout=widgets.Layout(width="auto"))
-        replay.on_click(lambda _b: self.replay())
+        self.problems.on_click(replay, lambda _b: self.replay(), where="compass lesson: replay")
         self.reach = widgets.HTML()
-        self.ring.on_stop(lambda _s: self._show_reach())
+        self.ring.on_stop(self.problems.guard(lambda _s: self._show_reach(), "compass lesson: reach"))
         left = widgets.VBox([self.ring], layout=widgets.Layout(flex="1 1 420px", min_width="300px", max_width="720px"))
         right = widgets.VBox([self.die, widgets.HBox([replay, reset], layout=widgets.Layout(flex_flow="row wrap")),
                               self.log_view, self.reach], layout=widgets.Layout(flex="1 1 320px"))
@@ -367,7 +369,7 @@ class CompassLesson(LessonBox):
                                     layout=widgets.Layout(width="12em"))
         run = widgets.Button(description=lt("compass.simulate", lang), icon="bar-chart", button_style="primary",
                              layout=widgets.Layout(width="auto"))
-        run.on_click(lambda _b: self.simulate())
+        self.problems.on_click(run, lambda _b: self.simulate(), where="compass lesson: simulate")
         self.chart = widgets.HTML(layout=widgets.Layout(max_width="960px"))
         self.summary = widgets.HTML()
         part2 = [heading(lt("compass.part_many", lang)), note(lt("compass.part_many_note", lang)),
@@ -377,7 +379,7 @@ class CompassLesson(LessonBox):
         part3 = [heading(lt("compass.part_real", lang)), note(lt("compass.part_real_note", lang)),
                  widgets.HTML(f"<div style='max-width:960px'>{self.motion}</div>"),
                  widgets.HTML(f"<div style='font-size:.95em;color:#334155'>{escape(lt('compass.real_source', lang))}</div>")]
-        super().__init__([*part1, *part2, *part3], snapshot=self._snapshot, svg=self.ring.to_svg)
+        super().__init__([self.problems.widget, *part1, *part2, *part3], snapshot=self._snapshot, svg=self.ring.to_svg)
         self._show_reach()
         self.simulate()
 
@@ -402,6 +404,8 @@ class CompassLesson(LessonBox):
     def reset(self) -> None:
         """Put the indicator back on its starting stop and clear the log."""
         self.ring.set_stop(self.rules.ring_start)
+        self.die.face = None
+        self.die._show()
         self.steps = []
         self.log_view.value = ""
         self._show_reach()
@@ -417,6 +421,8 @@ class CompassLesson(LessonBox):
 
         def show(k: int) -> None:
             self.ring.roll(steps[k].face)
+            self.die.face = steps[k].face  # the die shows the face of the roll just replayed
+            self.die._show()
             self.steps.append(steps[k])
             self.log_view.value = _steps_text(self.steps, self.lang, self.rules)
 

@@ -21,6 +21,7 @@ import ipywidgets as widgets
 
 from ... import i18n
 from .. import palette
+from ..guard import Problems
 from ..scene import COMPASS16, footprint_cells
 from ..state import BoardState, TyphoonView
 from .common import PLAYERS, LessonBox, fit_map, heading, html_table, lt, note, play_moves
@@ -87,7 +88,7 @@ def footprints_svg(lang: str = "en", rules: Rules | None = None, cell: int = 26)
     n = len(r.levels)
     box = cell * 5
     gap = cell
-    w, h = n * box + (n - 1) * gap, box + 2 * cell
+    w, h = n * box + (n - 1) * gap, box + 3 * cell
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}"'
            f' style="max-width:100%;height:auto" font-family="{escape(palette.FONT)}" role="img">',
            f"<title>{escape(lt('intensity.footprints_title', lang))}</title>"]
@@ -103,10 +104,17 @@ def footprints_svg(lang: str = "en", rules: Rules | None = None, cell: int = 26)
                            f' stroke="#64748b" stroke-width="1"{role}/>')
         cx, cy = ox + 2.5 * cell, 2.5 * cell
         out.append(f'<circle cx="{cx}" cy="{cy}" r="{cell * 0.3}" fill="#ffffff" stroke="{palette.INK}" stroke-width="2"/>')
-        out.append(f'<text x="{ox + box / 2}" y="{box + cell * 0.7}" font-size="{cell * 0.55}" font-weight="bold"'
-                   f' text-anchor="middle" fill="{palette.INK}">{lv.level}. {escape(i18n.level_name(r, lv.level, lang))}</text>')
-        out.append(f'<text x="{ox + box / 2}" y="{box + cell * 1.5}" font-size="{cell * 0.5}" text-anchor="middle"'
-                   f' fill="{palette.GRID}">{escape(lt("intensity.footprint_caption", lang, cells=len(covered), damage=lv.damage))}</text>')
+        # the name on its own line(s), never wider than its box (long English names take two lines)
+        name = f"{lv.level}. {i18n.level_name(r, lv.level, lang)}"
+        words = name.split(" ")
+        lines = [name] if len(name) <= 13 or len(words) < 3 else [" ".join(words[:2]), " ".join(words[2:])]
+        for j, line in enumerate(lines):
+            out.append(f'<text x="{ox + box / 2}" y="{box + cell * (0.7 + 0.6 * j)}" font-size="{cell * 0.5}" font-weight="bold"'
+                       f' text-anchor="middle" fill="{palette.INK}" data-role="level-name">{escape(line)}</text>')
+        caption = lt("intensity.footprint_caption_one" if len(covered) == 1 else "intensity.footprint_caption", lang,
+                     cells=len(covered), damage=lv.damage)
+        out.append(f'<text x="{ox + box / 2}" y="{box + cell * 2.5}" font-size="{cell * 0.48}" text-anchor="middle"'
+                   f' fill="{palette.GRID}">{escape(caption)}</text>')
     out.append("</svg>")
     return "\n".join(out)
 
@@ -234,8 +242,8 @@ class SandboxModel:
     >>> s.place((8, 8), 3, "NNW"), s.place((4, 4), 1, "N")
     (None, 'land')
     >>> events = s.run(faces=[4])
-    >>> s.typhoons[0][0], s.hp["Taiwan"]
-    ((7, 5), 21)
+    >>> s.typhoons[0][0], s.rules.regions["Taiwan"].hp - s.hp["Taiwan"]  # HP lost: a moderate typhoon, 2 hits + 1
+    ((7, 5), 9)
     """
 
     MAX_STORMS = 8
@@ -300,6 +308,7 @@ class IntensityLesson(LessonBox):
         lang = i18n.normalize_lang(lang)
         r = _rules(rules)
         self.rules, self.lang = r, lang
+        self.problems = Problems(lambda: self.lang)
         self.board = BoardView(r, lang=lang, cell=cell)
         self.board.canvas.add_class("lesson-map")
         fit_map(self.board)
@@ -308,13 +317,13 @@ class IntensityLesson(LessonBox):
         for key in DEMOS:
             b = widgets.Button(description=lt(f"intensity.button_{key}", lang), icon="play", button_style="info",
                                layout=widgets.Layout(width="auto"))
-            b.on_click(lambda _b, k=key: self.play(k))
+            self.problems.on_click(b, lambda _b, k=key: self.play(k), where="intensity lesson: demo")
             buttons.append(b)
         # the worked sum sits beside the map on a wide screen (and below it on a narrow one)
         self.explain.layout = widgets.Layout(min_height="8em", flex="1 1 300px", min_width="280px", padding="0 0 0 .8em")
         beside = widgets.HBox([widgets.VBox([self.board], layout=widgets.Layout(flex="3 1 560px")), self.explain],
                               layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"))
-        parts = [heading(lt("intensity.part_demos", lang)), note(lt("intensity.part_demos_note", lang)),
+        parts = [self.problems.widget, heading(lt("intensity.part_demos", lang)), note(lt("intensity.part_demos_note", lang)),
                  widgets.HBox(buttons, layout=widgets.Layout(flex_flow="row wrap")), beside]
         super().__init__(parts, snapshot=self._snapshot, svg=self.board.to_svg)
         self.worked: Worked | None = None
@@ -347,6 +356,7 @@ class IntensitySandbox(LessonBox):
         lang = i18n.normalize_lang(lang)
         r = _rules(rules)
         self.rules, self.lang = r, lang
+        self.problems = Problems(lambda: self.lang)
         self.model = SandboxModel(seed, r)
         self.board = BoardView(r, lang=lang, cell=cell)
         self.board.canvas.add_class("sandbox-map")
@@ -362,16 +372,16 @@ class IntensitySandbox(LessonBox):
                                      layout=widgets.Layout(width="auto"))
         go = widgets.Button(description=lt("intensity.sandbox_move", lang), icon="play", button_style="primary",
                             layout=widgets.Layout(width="auto"))
-        go.on_click(lambda _b: self.run())
+        self.problems.on_click(go, lambda _b: self.run(), where="sandbox: move")
         clear = widgets.Button(description=lt("intensity.sandbox_clear", lang), icon="trash", layout=widgets.Layout(width="auto"))
-        clear.on_click(lambda _b: self.clear())
+        self.problems.on_click(clear, lambda _b: self.clear(), where="sandbox: clear")
         self.message = widgets.HTML(layout=widgets.Layout(min_height="1.6em"))
-        self.log_view = widgets.HTML(layout=widgets.Layout(max_height="16em", overflow="auto"))
+        self.log_view = widgets.HTML(layout=widgets.Layout(width="100%"))  # every event of the move, none cut off
         self.hp = HPTrack(r, hp=self.model.hp, lang=lang, regions=PLAYERS)
-        self.board.on_cell_click(self.click)
+        self.board.on_cell_click(self.problems.guard(self.click, "sandbox: click"))
         side = widgets.VBox([self.hp, self.log_view], layout=widgets.Layout(flex="1 1 300px", min_width="280px"))
         main = widgets.VBox([self.board], layout=widgets.Layout(flex="3 1 560px"))
-        parts = [heading(lt("intensity.part_sandbox", lang)), note(lt("intensity.part_sandbox_note", lang)),
+        parts = [self.problems.widget, heading(lt("intensity.part_sandbox", lang)), note(lt("intensity.part_sandbox_note", lang)),
                  self.level, widgets.HBox([self.direction, self.hold, go, clear], layout=widgets.Layout(flex_flow="row wrap")),
                  self.message, widgets.HBox([main, side], layout=widgets.Layout(flex_flow="row wrap", width="100%"))]
         super().__init__(parts, snapshot=self._snapshot, svg=self.board.to_svg)
@@ -446,7 +456,7 @@ def intensity_sandbox(lang: str = "en", seed: int | None = 0) -> IntensitySandbo
     >>> s = intensity_sandbox("en", seed=2)
     >>> s.click((14, 2)); len(s.model.typhoons)
     4
-    >>> _ = s.run(faces=[1, 1, 1, 1]); s.hp.hp["Taiwan"] <= 30
+    >>> _ = s.run(faces=[1, 1, 1, 1]); s.hp.hp["Taiwan"] <= s.rules.regions["Taiwan"].hp
     True
     """
     return IntensitySandbox(lang, seed)

@@ -6,8 +6,8 @@ predict-the-landing-cell puzzles, staircases against diagonals, and cells in kil
 >>> [landing_cell(e.start, e.direction, e.pips) for e in RULEBOOK_EXAMPLES]
 [(7, 4), (9, 10), (12, 8)]
 >>> t = trip((8, 8), "NNW", 5)
->>> t.steps, t.km_steps, round(t.days_steps, 2)
-(5, 1800, 3.75)
+>>> t.steps, t.km_scale, t.km_steps > t.km_straight
+(5, 1800, True)
 """
 
 from __future__ import annotations
@@ -22,9 +22,10 @@ import ipywidgets as widgets
 
 from ... import i18n
 from .. import palette
+from ..guard import Problems
 from ..scene import COMPASS16, path_cells
 from ..state import BoardState, TyphoonView
-from .common import LessonBox, fit_map, heading, html_table, lt, note, play_moves
+from .common import LessonBox, Rendered, fit_map, heading, html_table, lt, note, play_moves
 
 if TYPE_CHECKING:
     from ...engine.rules import Rules
@@ -284,14 +285,19 @@ def cell_size_km(cell: Cell, rules: Rules | None = None) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Trip:
-    """A path in real units: steps × the map's scale, the straight line between the two cells, and time."""
+    """A path in real units, both lengths measured the same way (great circles between cell centres):
+    along the steps, and in a straight line between the first and last cell; and the time they take.
+
+    ``km_scale`` is the quick estimate steps × the map's average scale (``km_per_cell``).
+    """
 
     start: Cell
     end: Cell | None
     steps: int
-    km_steps: int
+    km_steps: float
     km_straight: float
     speed_kmh: float
+    km_scale: int = 0
 
     @property
     def hours_steps(self) -> float:
@@ -309,17 +315,38 @@ class Trip:
 def trip(start: Cell, direction: str, pips: int, rules: Rules | None = None, speed_kmh: float = TYPHOON_SPEED_KMH) -> Trip:
     """How far (km) and how long (days at ``speed_kmh``) a path of the game would be for a real typhoon.
 
+    Both lengths use one geometry: great circles between cell centres (MAP.md's real positions), so
+    the path along the steps is never shorter than the straight line.
+
     >>> t = trip((8, 8), "E", 4)
-    >>> t.km_steps, round(t.km_straight), round(t.days_steps, 1)
-    (1440, 1492, 3.0)
+    >>> round(t.km_steps), round(t.km_straight), t.km_scale, t.km_steps >= t.km_straight
+    (1492, 1492, 1440, True)
+    >>> t = trip((8, 8), "NNW", 5)
+    >>> round(t.km_steps), round(t.km_straight)
+    (1825, 1510)
     """
     r = _rules(rules)
     end = landing_cell(start, direction, pips, r)
     cells = path_cells(r, start, direction, pips)
     steps = len(cells) if end is not None else max(len(cells) - 1, 0)
-    last = end if end is not None else (cells[-2] if len(cells) > 1 else start)
-    straight = great_circle_km(cell_lonlat(start, r), cell_lonlat(last, r))
-    return Trip(tuple(start), end, steps, steps * km_per_cell(r), straight, speed_kmh)  # type: ignore[arg-type]
+    visited = [tuple(start), *cells[:steps]]
+    along = sum(great_circle_km(cell_lonlat(a, r), cell_lonlat(b, r)) for a, b in zip(visited, visited[1:], strict=False))
+    straight = great_circle_km(cell_lonlat(visited[0], r), cell_lonlat(visited[-1], r))
+    return Trip(tuple(start), end, steps, along, straight, speed_kmh, steps * km_per_cell(r))  # type: ignore[arg-type]
+
+
+def scale_note(lang: str = "en", rules: Rules | None = None) -> Rendered:
+    """Lesson 02's sentence on the size of a cell, written from the map data (never typed into the notebook).
+
+    >>> "360" in scale_note("en")._repr_html_()
+    True
+    """
+    r = _rules(rules)
+    geo = r.map.geo
+    ns, ew = cell_size_km((6, 6), r)
+    text = lt("pathing.scale_note", lang, lon0=f"{geo['lon0']:g}", lon_step=f"{geo['lon_step']:g}", lat0=f"{geo['lat0']:g}",
+              lat_step=f"{geo['lat_step']:g}", km=km_per_cell(r), ns=f"{ns:.0f}", ew=f"{ew:.0f}")
+    return Rendered(f"<p style='font-size:1.05em;max-width:60em'>{escape(text)}</p>")
 
 
 # --- predict the landing cell ----------------------------------------------------------------
@@ -379,7 +406,7 @@ def _trip_html(t: Trip, direction: str, pips: int, lang: str, rules: Rules) -> s
     end = i18n.cell_label(t.end, lang)
     return (f"<div style='font-size:1.1em;line-height:1.5'>"
             f"<b>{escape(lt('pathing.trip_path', lang, direction=direction, name=i18n.direction_name(rules, direction, lang), pips=pips, letters=letters, end=end))}</b><br>"
-            f"{escape(lt('pathing.trip_km', lang, steps=t.steps, km_cell=km_per_cell(rules), km=f'{t.km_steps:,}', straight=f'{t.km_straight:,.0f}'))}<br>"
+            f"{escape(lt('pathing.trip_km', lang, steps=t.steps, km_cell=km_per_cell(rules), scale=f'{t.km_scale:,}', km=f'{t.km_steps:,.0f}', straight=f'{t.km_straight:,.0f}'))}<br>"
             f"{escape(lt('pathing.trip_days', lang, speed=f'{t.speed_kmh:.0f}', hours=f'{t.hours_steps:.0f}', days=f'{t.days_steps:.1f}', days_straight=f'{t.days_straight:.1f}'))}"
             f"</div>")
 
@@ -403,6 +430,7 @@ class PathingLesson(LessonBox):
         lang = i18n.normalize_lang(lang)
         r = _rules(rules)
         self.rules, self.lang = r, lang
+        self.problems = Problems(lambda: self.lang)
         # 1. cycles
         part1 = [heading(lt("pathing.part_cycles", lang)), note(lt("pathing.part_cycles_note", lang)),
                  widgets.HTML(cycles_table_html(lang, r))]
@@ -415,19 +443,19 @@ class PathingLesson(LessonBox):
         for k, ex in enumerate(RULEBOOK_EXAMPLES):
             b = widgets.Button(description=lt("pathing.example_button", lang, direction=ex.direction, pips=ex.pips),
                                icon="play", button_style="info", layout=widgets.Layout(width="auto"))
-            b.on_click(lambda _b, k=k: self.play_example(k))
+            self.problems.on_click(b, lambda _b, k=k: self.play_example(k), where="pathing lesson: example")
             buttons.append(b)
         self.puzzle_button = widgets.Button(description=lt("pathing.puzzle_button", lang), icon="question",
                                             button_style="warning", layout=widgets.Layout(width="auto"))
-        self.puzzle_button.on_click(lambda _b: self.new_puzzle())
+        self.problems.on_click(self.puzzle_button, lambda _b: self.new_puzzle(), where="pathing lesson: puzzle")
         self.reveal_button = widgets.Button(description=lt("pathing.reveal_button", lang), icon="eye",
                                             layout=widgets.Layout(width="auto"), disabled=True)
-        self.reveal_button.on_click(lambda _b: self.reveal())
+        self.problems.on_click(self.reveal_button, lambda _b: self.reveal(), where="pathing lesson: reveal")
         self.puzzles = landing_puzzles(40, seed, r)
         self.puzzle_index = -1
         self.puzzle: Puzzle | None = None
         self.score = [0, 0]
-        self.board.on_cell_click(self.guess)
+        self.board.on_cell_click(self.problems.guard(self.guess, "pathing lesson: guess"))
         part2 = [heading(lt("pathing.part_board", lang)), note(lt("pathing.part_board_note", lang)),
                  widgets.HBox([*buttons, self.puzzle_button, self.reveal_button], layout=widgets.Layout(flex_flow="row wrap")),
                  self.info, self.board]
@@ -439,8 +467,8 @@ class PathingLesson(LessonBox):
                                              style={"description_width": "initial"})
         self.stair_view = widgets.HTML(layout=widgets.Layout(max_width="560px"))
         self.stair_text = widgets.HTML()
-        self.stair_dir.observe(lambda _c: self.draw_staircase(), names="value")
-        self.stair_steps.observe(lambda _c: self.draw_staircase(), names="value")
+        self.problems.observe(self.stair_dir, lambda _c: self.draw_staircase(), where="pathing lesson: staircase")
+        self.problems.observe(self.stair_steps, lambda _c: self.draw_staircase(), where="pathing lesson: staircase")
         part3 = [heading(lt("pathing.part_stairs", lang)), note(lt("pathing.part_stairs_note", lang)),
                  widgets.HBox([self.stair_dir, self.stair_steps], layout=widgets.Layout(flex_flow="row wrap")),
                  widgets.HBox([self.stair_view, self.stair_text], layout=widgets.Layout(flex_flow="row wrap", align_items="center"))]
@@ -449,7 +477,7 @@ class PathingLesson(LessonBox):
         rows = []
         for ex in RULEBOOK_EXAMPLES:
             t = trip(ex.start, ex.direction, ex.pips, r)
-            rows.append((f"{ex.direction} {ex.pips}", t.steps, f"{t.km_steps:,}", f"{t.km_straight:,.0f}", f"{t.days_steps:.1f}",
+            rows.append((f"{ex.direction} {ex.pips}", t.steps, f"{t.km_steps:,.0f}", f"{t.km_straight:,.0f}", f"{t.days_steps:.1f}",
                          f"{t.days_straight:.1f}"))
         header = [lt(f"pathing.col_trip_{k}", lang) for k in ("path", "steps", "km", "straight", "days", "days_straight")]
         part4 = [heading(lt("pathing.part_km", lang)),
@@ -457,7 +485,7 @@ class PathingLesson(LessonBox):
                          speed=f"{TYPHOON_SPEED_KMH:.0f}")),
                  widgets.HTML(html_table(header, rows))]
         self.trips_table = part4[-1].value
-        super().__init__([*part1, *part2, *part3, *part4], snapshot=self._snapshot, svg=self.board.to_svg)
+        super().__init__([self.problems.widget, *part1, *part2, *part3, *part4], snapshot=self._snapshot, svg=self.board.to_svg)
         self.draw_staircase()
         self.play_example(0, speed=0)
 
@@ -552,6 +580,6 @@ def pathing_lesson(lang: str = "en", seed: int = 0) -> PathingLesson:
 __all__ = [
     "CHAR_LETTER", "RULEBOOK_EXAMPLES", "TYPHOON_SPEED_KMH", "Example", "PathingLesson", "Puzzle", "Trip", "cell_lonlat",
     "cell_size_km", "cycle_bearing", "cycle_rows", "cycles_table_html", "example_events", "great_circle_km", "km_per_cell",
-    "landing_cell", "landing_puzzles", "max_offset", "path_steps_letters", "pathing_lesson", "spell_cycle", "staircase_cells", "staircase_legend_html", "staircase_svg",
+    "landing_cell", "landing_puzzles", "max_offset", "path_steps_letters", "pathing_lesson", "scale_note", "spell_cycle", "staircase_cells", "staircase_legend_html", "staircase_svg",
     "trip", "true_bearing",
 ]

@@ -41,6 +41,7 @@ from typhoon_edu import i18n
 from typhoon_edu.engine.rules import Rules, load_rules
 from typhoon_edu.sim import TrackStats, draw_tracks, run_tracks, simulate_tracks
 from typhoon_edu.ui import palette
+from typhoon_edu.ui.guard import Problems
 from typhoon_edu.ui.heatmap import HeatMapView, heatmap_svg
 from typhoon_edu.ui.hp_track import CSS_PATTERNS
 from typhoon_edu.ui.scene import COMPASS16, Circle, Line, Rect, Shape, Text
@@ -611,7 +612,11 @@ class QuizView(widgets.VBox):
     """
 
     def __init__(self, questions: Sequence[Question], lang: str = "en", *, title: bool = False, **kwargs: Any) -> None:
+        from typhoon_edu.ui.quiz import AnswerSheet
+
         self.lang = i18n.normalize_lang(lang)
+        self.problems = Problems(lambda: self.lang)
+        self.sheet = AnswerSheet(self.lang, filename="risk")
         self.questions = list(questions)
         self.choices: list[widgets.RadioButtons] = []
         self.feedback: list[widgets.HTML] = []
@@ -625,13 +630,13 @@ class QuizView(widgets.VBox):
                                          layout=widgets.Layout(width="auto"))
             radio.add_class("risk-quiz-choice")
             fb = widgets.HTML()
-            radio.observe(lambda change, i=i: self._answered(i, change["new"]), names="value")
+            self.problems.observe(radio, lambda change, i=i: self._answered(i, change["new"]), where="risk quiz")
             self.choices.append(radio)
             self.feedback.append(fb)
             rows += [prompt, radio, fb]
-        rows.append(self.score)
+        rows += [self.score, self.sheet.widget]
         kwargs.setdefault("layout", widgets.Layout(width="100%"))
-        super().__init__(children=rows, **kwargs)
+        super().__init__(children=[self.problems.widget, *rows], **kwargs)
         self.add_class("risk-quiz")
         self._update_score()
 
@@ -646,6 +651,7 @@ class QuizView(widgets.VBox):
             self.feedback[index].value = ""
         else:
             right = q.check(choice)
+            self.sheet.add(q.prompt, q.options[choice], right)
             mark, word, colour = ("✔", i18n.t("risk.quiz.right", self.lang), "#166534") if right else \
                 ("✘", i18n.t("risk.quiz.wrong", self.lang), "#991b1b")
             self.feedback[index].value = (f"<div style='font-size:1.05em;padding:.3em .5em;border-left:5px solid {colour};"
@@ -735,6 +741,7 @@ class RiskExplorer(widgets.VBox):
         self.current = self.baseline
         lang = self.lang
         t = i18n.t
+        self.problems = Problems(lambda: self.lang)
 
         self.map = HeatMapView(self.rules, self.baseline.hit_probability, lang, cell,
                                caption=settings_caption(None, None, n, lang, self.rules))
@@ -755,7 +762,7 @@ class RiskExplorer(widgets.VBox):
                                               tooltip=i18n.direction_name(self.rules, key, lang),
                                               layout=widgets.Layout(width="auto", height="2.2em", padding="0 2px"))
                 button.add_class("risk-point")
-                button.observe(self._settings_changed, names="value")
+                self.problems.observe(button, self._settings_changed, where="risk explorer: ring")
                 self.points[key] = button
                 cells.append(button)
         self.ring_count = widgets.HTML()
@@ -765,7 +772,7 @@ class RiskExplorer(widgets.VBox):
         self.presets: dict[str, widgets.Button] = {}
         for key in RING_PRESETS:
             b = widgets.Button(description=t(f"risk.preset.{key}", lang), layout=widgets.Layout(width="auto"))
-            b.on_click(lambda _b, key=key: self.use_preset(key))
+            self.problems.on_click(b, lambda _b, key=key: self.use_preset(key), where="risk explorer: preset")
             self.presets[key] = b
 
         # 2. the spawn zones
@@ -773,18 +780,18 @@ class RiskExplorer(widgets.VBox):
         for z in range(len(self.rules.map.zones)):
             b = widgets.ToggleButton(value=True, description=t("board.zone_short", lang, n=z + 1),
                                      tooltip=t("board.zone", lang, n=z + 1), icon="check", layout=widgets.Layout(width="auto"))
-            b.observe(self._settings_changed, names="value")
+            self.problems.observe(b, self._settings_changed, where="risk explorer: zones")
             self.zones.append(b)
 
         # 3. the prediction
         self.prediction = widgets.ToggleButtons(
             options=[(i18n.region_name(self.rules, k, lang), k) for k in self.rules.regions], value=None,
             style={"button_width": "auto"}, layout=widgets.Layout(width="100%"))
-        self.prediction.observe(self._settings_changed, names="value")
+        self.problems.observe(self.prediction, self._settings_changed, where="risk explorer: prediction")
         self.run_button = widgets.Button(description=t("risk.explore.run", lang, n=f"{n:,}"), button_style="primary",
                                          icon="play", layout=widgets.Layout(width="auto", height="2.6em"))
         self.run_button.add_class("risk-run")
-        self.run_button.on_click(lambda _b: self.run())
+        self.problems.on_click(self.run_button, lambda _b: self.run(), where="risk explorer: run")
         self.hint = widgets.HTML()
         self.feedback = widgets.HTML(layout=widgets.Layout(min_height="3em"))
         self.feedback.add_class("risk-feedback")
@@ -799,7 +806,7 @@ class RiskExplorer(widgets.VBox):
             layout=widgets.Layout(flex="1 1 330px", min_width="300px", max_width="560px", padding="0 0 0 1em"))
         top = widgets.HBox([self.map, controls], layout=widgets.Layout(flex_flow="row wrap", width="100%", align_items="flex-start"))
         kwargs.setdefault("layout", widgets.Layout(width="100%"))
-        super().__init__(children=[top, self.ranking], **kwargs)
+        super().__init__(children=[self.problems.widget, top, self.ranking], **kwargs)
         self.add_class("risk-explorer")
         self._settings_changed()
 
@@ -936,10 +943,12 @@ class SpreadDemo(widgets.VBox):
         self.table = widgets.HTML()
         self.summary = widgets.HTML()
         self.rows: list[SpreadRow] = []
-        self.again.on_click(lambda _b: self.rerun(new_seed=True))
-        self.region.observe(lambda _c: self.rerun(), names="value")
+        self.problems = Problems(lambda: self.lang)
+        self.problems.on_click(self.again, lambda _b: self.rerun(new_seed=True), where="many runs: again")
+        self.problems.observe(self.region, lambda _c: self.rerun(), where="many runs: region")
         kwargs.setdefault("layout", widgets.Layout(width="100%"))
-        super().__init__(children=[widgets.HBox([self.region, self.again]), self.chart, self.table, self.summary], **kwargs)
+        super().__init__(children=[self.problems.widget, widgets.HBox([self.region, self.again]), self.chart, self.table,
+                                   self.summary], **kwargs)
         self.add_class("risk-spread")
         self.rerun()
 

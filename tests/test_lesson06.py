@@ -1,0 +1,200 @@
+"""Lesson 06 (real typhoons): the real map's scenes and widget, the directions and the fairer ring, the
+regions real storms reached, Taiwan's mountains, and the quiz — in both languages."""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+from typhoon_edu import i18n, load_rules
+from typhoon_edu.realdata import jma, stats
+from typhoon_edu.ui import realmap
+from typhoon_edu.ui.lessons import bank, real
+from typhoon_edu.ui.quiz import check, quiz
+
+RULES = load_rules()
+LANGS = i18n.LANGS
+
+
+def test_projection_round_trips_and_keeps_north_up():
+    p = realmap.Projection()
+    for lon, lat in ((100.0, 5.0), (121.5, 25.0), (160.0, 46.0)):
+        x, y = p.xy(lon, lat)
+        assert 0 <= x <= p.width and 0 <= y <= p.height
+        back = p.lonlat(x, y)
+        assert math.isclose(back[0], lon, abs_tol=1e-3) and math.isclose(back[1], lat, abs_tol=1e-3)
+    assert p.xy(121, 20)[1] > p.xy(121, 30)[1]
+    assert p.km(111.195) == pytest.approx(p.scale * p.aspect)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_static_scene_draws_every_country_and_the_graticule(lang):
+    shapes = realmap.static_scene(realmap.Projection(), lang)
+    land = {s.key for s in shapes if s.role == "land"}
+    assert {"China", "Taiwan", "Japan", "Philippines", "South Korea"} <= land
+    labels = [s.text for s in shapes if s.role == "label"]
+    assert i18n.region_name(RULES, "Taiwan", lang) in labels and len(labels) == 6
+    assert sum(1 for s in shapes if s.role == "graticule") >= 8
+
+
+def test_track_scene_colours_each_leg_by_the_cwa_class_of_its_start():
+    storm = jma.find_storm("Soudelor")
+    six = storm.six_hourly()
+    k = max(range(len(six)), key=lambda i: six[i].wind_kt or 0)  # its strongest analysis
+    shapes = realmap.track_scene(storm, k, realmap.Projection())
+    legs = [s for s in shapes if s.role == "leg"]
+    assert len(legs) == k
+    assert [int(s.key) for s in legs] == [stats.cwa_class(f.wind_kt, f.grade) for f in six[:k]]
+    assert {s.stroke for s in legs} <= set(realmap.CLASS_COLOUR.values())
+    now = [s for s in shapes if s.role == "now-class"][0]
+    assert now.fill == realmap.CLASS_COLOUR[4]  # 115 kt: a strong typhoon
+    r30 = [s for s in shapes if s.role == "r30"][0]
+    assert r30.r == pytest.approx(realmap.Projection().km(six[k].r30.longest_km))
+    # a depression's analysis has no radii: none drawn
+    first = realmap.track_scene(storm, 0, realmap.Projection())
+    assert not [s for s in first if s.role in ("r30", "r50")] and six[0].r30 is None
+
+
+def test_classes_cover_extratropical_stages_and_sizes_differ():
+    assert len(set(realmap.CLASS_RADIUS.values())) == 5  # size, not colour alone, tells the classes apart
+    late = [f for f in jma.find_storm("Soudelor").fixes if f.grade == 6]
+    assert late and all(realmap.fix_class(f) == 0 for f in late)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_real_map_widget_replays_six_hours_at_a_time_with_the_board(lang):
+    m = realmap.real_map(lang, "Nepartak")
+    six = m.storm.six_hourly()
+    assert m.slider.max == len(six) - 1 and m.play.max == m.slider.max
+    m.slider.value = 10
+    assert m.index == 10 and f"{six[10].pressure}" in m.info.value
+    assert six[10].time.strftime("%Y-%m-%d %H:%M") in m.info.value
+    state = m.board.state
+    assert state.typhoons[0].eye == stats.nearest_cell(six[10].lon, six[10].lat)
+    assert state.trail[-1] == state.typhoons[0].eye
+    m.choose.value = "1617"  # Megi
+    assert m.storm.name == "MEGI" and m.index == 0 and m.slider.value == 0
+    svg = m.to_svg()
+    ET.fromstring(svg)
+    assert realmap.storm_title(m.storm, lang) in m.to_html()
+    with pytest.raises(ValueError, match="no storm"):
+        m.select("9999")
+
+
+def test_storm_names_in_both_languages():
+    for s in jma.selected_storms():
+        assert realmap.storm_title(s, "en").endswith(str(s.year))
+        zh = realmap.storm_title(s, "zh-TW")
+        assert zh.endswith(f"（{s.year}）") and not zh.startswith(s.name.title())
+
+
+# --- directions and the fairer ring ----------------------------------------------------------------
+
+
+def test_directions_model_matches_the_numpy_count():
+    d = real.directions_model()
+    bearings = stats.motion_bearings(jma.all_storms())
+    counts = np.bincount((np.floor((bearings + 22.5) / 45) % 8).astype(int), minlength=8)
+    assert d.steps == int(counts.sum()) and d.storms == 169
+    for p, c in zip(stats.EIGHT_POINTS, counts, strict=True):
+        assert d.real[p] == pytest.approx(c / counts.sum())
+
+
+def test_best_ring_is_the_closest_of_all_choices():
+    d = real.directions_model()
+    best = d.best_ring()
+    assert len(best) == 7 and len(set(best)) == 7
+    rng = np.random.default_rng(0)
+    points = list(stats.EIGHT_POINTS) + ["NNE", "ENE", "ESE", "SSE", "SSW", "WSW", "WNW", "NNW"]
+    for _ in range(200):
+        ring = tuple(rng.choice(points, 7, replace=False))
+        assert d.distance(best) <= d.distance(ring) + 1e-12
+    assert d.distance(best) < d.game_distance  # nature's shares can be matched better than the game does
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_fairer_ring_widget(lang):
+    w = real.fairer_ring(lang)
+    assert w.ring == RULES.ring
+    assert "=" in w.verdict.value  # the game's own ring
+    w.points["N"].value = False
+    assert "7" in w.verdict.value and w.update() is None  # 6 stops: asks for exactly 7
+    w.set_ring(("W", "WNW", "NW", "NNW", "N", "NE", "WSW"))
+    d = w.update()
+    assert d is not None and "✔" in w.verdict.value and d < w.model.game_distance
+    w.best_button.click()
+    assert w.ring == tuple(p for p in real.COMPASS16 if p in w.model.best_ring())
+    ET.fromstring(w.chart.value)
+    with pytest.raises(ValueError, match="unknown compass points"):
+        w.set_ring(("X",))
+
+
+# --- regions and mountains -----------------------------------------------------------------------------
+
+
+def test_reach_rows_rank_both_ways():
+    game = {"Taiwan": 0.5, "Philippines": 0.4, "Japan": 0.3, "Korea": 0.2, "SouthChina": 0.1, "CentralChina": 0.05}
+    rows = real.reach_rows(200, "en", game=game)
+    assert [r.real_rank for r in rows] == [1, 2, 3, 4, 5, 6]
+    assert {r.key: r.game_rank for r in rows}["Taiwan"] == 1
+    assert rows[0].count == stats.region_reach(jma.all_storms(), 200)[rows[0].key].count
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_region_reach_widget_compares_with_lesson_05(lang):
+    from typhoon_edu.ui.lessons.risk import simulate_stats
+
+    w = real.region_reach(lang)
+    game = simulate_stats().region_hit_probability
+    assert {r.key: r.game_hit for r in w.rows} == pytest.approx({k: float(v) for k, v in game.items()})
+    near = {r.key: r.count for r in w.rows}
+    w.km.value = 500
+    far = {r.key: r.count for r in w.rows}
+    assert all(far[k] >= near[k] for k in near) and "500" in w.view.value
+    assert i18n.region_name(RULES, w.rows[0].key, lang) in w.summary.value
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_mountains_part(lang):
+    rows = real.mountain_rows(lang)
+    assert len(rows) == 4 and all(r[5] > 0 for r in rows)
+    box = real.mountains(lang)
+    assert "<svg" in box.snapshot() and realmap.storm_title(jma.find_storm("Meranti"), lang) in box.snapshot()
+    ET.fromstring(real.mountains_svg(lang))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_facts_are_rendered_from_the_data(lang):
+    text = real.facts("data", lang)._repr_html_()
+    assert "169" in text and f"{sum(len(s.fixes) for s in jma.all_storms()):,}" in text
+    shares = stats.motion_shares(jma.all_storms())
+    assert f"{shares['W'] * 100:.1f}%" in real.facts("directions", lang)._repr_html_()
+    with pytest.raises(ValueError):
+        real.facts("nothing", lang)
+
+
+# --- quiz -------------------------------------------------------------------------------------------------
+
+
+def test_real_quiz_answers_come_from_the_data():
+    by = {q.id: q for q in bank.real_bank()}
+    assert len(by) >= 6
+    shares = stats.motion_shares(jma.all_storms())
+    assert by["west_share"].answer == pytest.approx(shares["W"] + shares["NW"], abs=0.001)
+    assert by["cell"].answer == stats.nearest_cell(145.0, 13.1)
+    assert check(by["west_share"], f"{(shares['W'] + shares['NW']) * 100:.0f}%", "en").correct
+    assert by["reach"].answer == "d"  # the Philippines
+    soudelor = jma.find_storm("Soudelor")
+    assert stats.cwa_class(soudelor.max_wind_kt) == 4 and by["class"].answer == "b"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_real_quiz_widget(lang):
+    qz = quiz("real", lang)
+    assert len(qz.items) >= 6
+    qz.items[0].buttons["c"].click()  # west
+    assert qz.right == 1 and len(qz.sheet.rows) == 1
+    assert i18n.t("lesson.common.right", lang) in qz.items[0].feedback.value

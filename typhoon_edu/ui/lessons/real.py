@@ -1,0 +1,401 @@
+"""Lesson 06, real typhoons and the game: real tracks on a real map, real directions against the ring,
+design a fairer ring, which regions real storms reached, and Taiwan's mountains.
+
+The numbers come from the JMA best tracks shipped in ``typhoon_edu/data/real/`` (computed with numpy
+in :mod:`typhoon_edu.realdata.stats`), never typed in: the notebook's sentences that state them are
+rendered by :func:`facts`.
+
+>>> d = directions_model()
+>>> round(sum(d.real.values()), 6), round(d.game_distance, 3) == round(d.distance(d.rules.ring), 3)
+(1.0, True)
+>>> best = d.best_ring(); len(best), d.distance(best) <= d.game_distance
+(7, True)
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+import numpy as np
+
+from ... import i18n
+from ...realdata import jma, stats
+from .. import palette
+from ..guard import Problems
+from ..realmap import TAIWAN_VIEW, RealStormMap, static_scene, storm_title, track_scene
+from ..scene import COMPASS16, Text
+from ..svg import shapes_to_svg
+from .common import LessonBox, Rendered, bar_chart_svg, heading, html_table, lt, note
+
+if TYPE_CHECKING:
+    from ...engine.rules import Rules
+
+#: The Taiwan storms of the extract, for the mountains part.
+TAIWAN_STORMS = ("Soudelor", "Nepartak", "Meranti", "Megi")
+REACH_KM = 200  # default distance for "reached": Hsu et al. (2018) looked at tracks within 200 km of Taiwan
+RING_SIZE = 7
+
+
+def _rules(rules: Rules | None) -> Rules:
+    if rules is None:
+        from ...engine.rules import load_rules
+
+        return load_rules()
+    return rules
+
+
+def _pct(v: float) -> str:
+    return f"{v * 100:.1f}%"
+
+
+# --- directions ----------------------------------------------------------------------------------
+
+
+@dataclass
+class DirectionsModel:
+    """Real shares of motion (8 points) against the long-run shares of a ring of stops."""
+
+    rules: Rules
+    real: dict[str, float]
+    steps: int
+    storms: int
+    _best: tuple[str, ...] | None = field(default=None, repr=False)
+
+    def game(self, ring: Sequence[str] | None = None) -> dict[str, float]:
+        return stats.ring_shares(tuple(ring) if ring is not None else self.rules.ring)
+
+    def distance(self, ring: Sequence[str]) -> float:
+        """How far a ring's long-run shares are from nature's (0 = the same; half the sum of the differences)."""
+        return stats.share_distance(self.game(ring), self.real)
+
+    @property
+    def game_distance(self) -> float:
+        return self.distance(self.rules.ring)
+
+    def best_ring(self, size: int = RING_SIZE) -> tuple[str, ...]:
+        """The ring of ``size`` stops whose long-run shares come closest to nature's (every choice tried, numpy)."""
+        if size == RING_SIZE and self._best is not None:
+            return self._best
+        # each of the 16 points as a row of its shares of the 8 points; a ring's shares are the mean of its rows
+        rows = np.array([[stats.ring_shares((p,))[q] for q in stats.EIGHT_POINTS] for p in COMPASS16])
+        real = np.array([self.real[q] for q in stats.EIGHT_POINTS])
+        combos = np.array(list(itertools.combinations(range(16), size)))
+        shares = rows[combos].mean(axis=1)
+        dist = 0.5 * np.abs(shares - real).sum(axis=1)
+        best = tuple(COMPASS16[i] for i in combos[int(np.argmin(dist))])
+        if size == RING_SIZE:
+            self._best = best
+        return best
+
+
+def directions_model(rules: Rules | None = None) -> DirectionsModel:
+    """The real shares of motion over all 169 storms (6-hourly steps), with the game's rules."""
+    storms = jma.all_storms()
+    counts = stats.motion_counts(storms)
+    total = sum(counts.values())
+    return DirectionsModel(_rules(rules), {k: v / total for k, v in counts.items()}, total, len(storms))
+
+
+def directions_svg(model: DirectionsModel, ring: Sequence[str] | None, lang: str = "en") -> str:
+    """Bars: nature's share of each of the 8 points against a ring's long-run share.
+
+    >>> directions_svg(directions_model(), None, "zh-TW").count('data-role="bar"')
+    16
+    """
+    labels = [lt(f"real.point_{p}", lang) for p in stats.EIGHT_POINTS]
+    game = model.game(ring)
+    series_key = "real.series_game" if ring is None or tuple(ring) == tuple(model.rules.ring) else "real.series_yours"
+    return bar_chart_svg(labels, [(lt("real.series_real", lang), [model.real[p] for p in stats.EIGHT_POINTS], "#0f766e"),
+                                  (lt(series_key, lang), [game[p] for p in stats.EIGHT_POINTS], "#f97316")],
+                         title=lt("real.directions_title", lang, storms=model.storms, steps=f"{model.steps:,}"), height=330)
+
+
+_ROSE: dict[str, tuple[int, int]] = {
+    "NW": (0, 0), "NNW": (0, 1), "N": (0, 2), "NNE": (0, 3), "NE": (0, 4),
+    "WNW": (1, 0), "ENE": (1, 4), "W": (2, 0), "E": (2, 4), "WSW": (3, 0), "ESE": (3, 4),
+    "SW": (4, 0), "SSW": (4, 1), "S": (4, 2), "SSE": (4, 3), "SE": (4, 4),
+}
+
+
+class FairerRing(LessonBox):
+    """Real directions against the game's ring; then choose 7 stops and see how close the long run comes."""
+
+    def __init__(self, lang: str = "en", rules: Rules | None = None) -> None:
+        lang = i18n.normalize_lang(lang)
+        self.lang = lang
+        self.model = directions_model(rules)
+        r = self.model.rules
+        self.problems = Problems(lambda: self.lang)
+        self.chart = widgets.HTML(layout=widgets.Layout(width="100%", max_width="900px"))
+        self.points: dict[str, widgets.ToggleButton] = {}
+        cells: list[widgets.Widget] = []
+        for row in range(5):
+            for col in range(5):
+                key = next((k for k, rc in _ROSE.items() if rc == (row, col)), None)
+                if key is None:
+                    cells.append(widgets.HTML())
+                    continue
+                label = i18n.direction_name(r, key, lang) if lang == "zh-TW" else key
+                b = widgets.ToggleButton(value=key in r.ring, description=label, tooltip=i18n.direction_name(r, key, lang),
+                                         layout=widgets.Layout(width="auto", height="2.2em", padding="0 2px"))
+                b.add_class("ring-point")
+                self.problems.observe(b, lambda _c: self.update(), where="fairer ring: stop")
+                self.points[key] = b
+                cells.append(b)
+        self.count = widgets.HTML()
+        cells[12] = self.count
+        rose = widgets.GridBox(cells, layout=widgets.Layout(grid_template_columns="repeat(5, minmax(4.2em, 1fr))",
+                                                            grid_gap="3px", width="100%", max_width="30em"))
+        reset = widgets.Button(description=lt("real.ring_reset", lang), icon="undo", layout=widgets.Layout(width="auto"))
+        self.problems.on_click(reset, lambda _b: self.set_ring(r.ring), where="fairer ring: reset")
+        self.best_button = widgets.Button(description=lt("real.ring_best", lang), icon="star", layout=widgets.Layout(width="auto"))
+        self.problems.on_click(self.best_button, lambda _b: self.set_ring(self.model.best_ring()), where="fairer ring: best")
+        self.verdict = widgets.HTML(layout=widgets.Layout(min_height="3em"))
+        self.verdict.add_class("ring-verdict")
+        table = html_table([lt("real.col_point", lang), lt("real.col_real", lang), lt("real.col_game", lang)],
+                           [(lt(f"real.point_{p}", lang), _pct(self.model.real[p]), _pct(self.model.game()[p]))
+                            for p in stats.EIGHT_POINTS])
+        part1 = [heading(lt("real.part_directions", lang)), note(lt("real.part_directions_note", lang)),
+                 widgets.HTML(table)]
+        controls = widgets.VBox([rose, widgets.HBox([reset, self.best_button], layout=widgets.Layout(flex_flow="row wrap")),
+                                 self.verdict], layout=widgets.Layout(flex="1 1 300px", min_width="280px", max_width="480px"))
+        part2 = [heading(lt("real.part_ring", lang)), note(lt("real.part_ring_note", lang)),
+                 widgets.HBox([widgets.VBox([self.chart], layout=widgets.Layout(flex="2 1 480px", min_width="300px")), controls],
+                              layout=widgets.Layout(flex_flow="row wrap", width="100%", align_items="flex-start"))]
+        self._table = table
+        super().__init__([self.problems.widget, *part1, *part2], snapshot=self._snapshot)
+        self.update()
+
+    @property
+    def ring(self) -> tuple[str, ...]:
+        return tuple(k for k in COMPASS16 if self.points[k].value)
+
+    def set_ring(self, points: Iterable[str]) -> None:
+        chosen = set(points)
+        unknown = chosen - set(COMPASS16)
+        if unknown:
+            raise ValueError(f"unknown compass points {', '.join(sorted(unknown))}; use the 16 points such as 'WNW'")
+        for k, b in self.points.items():
+            b.value = k in chosen
+        self.update()
+
+    def update(self) -> float | None:
+        """Redraw for the chosen stops; returns how far the ring is from nature, or None unless 7 are chosen."""
+        ring, lang = self.ring, self.lang
+        for b in self.points.values():
+            b.icon = "check" if b.value else ""
+        self.count.value = (f"<div style='text-align:center;font-size:.95em;line-height:1.2'>"
+                            f"{escape(lt('real.ring_count', lang, count=len(ring), size=RING_SIZE))}</div>")
+        if len(ring) != RING_SIZE:
+            self.verdict.value = f"<div style='color:#334155'>{escape(lt('real.ring_need', lang, size=RING_SIZE, count=len(ring)))}</div>"
+            self.chart.value = directions_svg(self.model, None, lang)
+            return None
+        d, g = self.model.distance(ring), self.model.game_distance
+        key = "real.ring_same" if abs(d - g) < 1e-9 else "real.ring_better" if d < g else "real.ring_worse"
+        mark, colour = ("=", "#334155") if key == "real.ring_same" else ("✔", "#166534") if d < g else ("✘", "#991b1b")
+        self.chart.value = directions_svg(self.model, ring, lang)
+        self.verdict.value = (f"<div style='font-size:1.05em;padding:.3em .5em;border-left:6px solid {colour};background:#f8fafc'>"
+                              f"<b style='color:{colour}'>{mark}</b> "
+                              f"{escape(lt(key, lang, yours=_pct(1 - d), game=_pct(1 - g)))}</div>")
+        return d
+
+    def _snapshot(self) -> str:
+        return (f"<div><h3>{escape(lt('real.part_directions', self.lang))}</h3>{self._table}"
+                f"<div style='max-width:760px'>{self.chart.value}</div>{self.verdict.value}</div>")
+
+
+# --- which regions did real storms reach? ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReachRow:
+    key: str
+    name: str
+    count: int
+    share: float
+    real_rank: int
+    game_hit: float
+    game_rank: int
+
+
+def reach_rows(km: float = REACH_KM, lang: str = "en", rules: Rules | None = None, game: dict[str, float] | None = None
+               ) -> list[ReachRow]:
+    """Each region: how many real storms of 2015–2021 came within ``km`` of its real place, its rank, and the
+    game's share of simulated storms that hit it (lesson 05's numbers) with its rank.
+
+    >>> rows = reach_rows(200, game={"Taiwan": 0.5, "Philippines": 0.4, "Japan": 0.3, "Korea": 0.2, "SouthChina": 0.1,
+    ...                                "CentralChina": 0.05})
+    >>> rows[0].key, rows[0].real_rank, sorted(r.game_rank for r in rows)
+    ('Philippines', 1, [1, 2, 3, 4, 5, 6])
+    """
+    r = _rules(rules)
+    reach = stats.region_reach(jma.all_storms(), km)
+    order = stats.reach_ranking(reach)
+    if game is None:
+        game = game_hit_shares()
+    game_order = sorted(game, key=lambda k: (-game[k], k))
+    return [ReachRow(k, i18n.region_name(r, k, lang), reach[k].count, reach[k].share, order.index(k) + 1, float(game[k]),
+                     game_order.index(k) + 1) for k in order]
+
+
+def game_hit_shares() -> dict[str, float]:
+    """Lesson 05's simulated share of storms that hit each region (the same tracks and seed as lesson 05)."""
+    from .risk import simulate_stats
+
+    return {k: float(v) for k, v in simulate_stats().region_hit_probability.items()}
+
+
+def reach_html(rows: Sequence[ReachRow], km: float, lang: str = "en") -> str:
+    """The comparison as a table and a bar chart.
+
+    >>> rows = [ReachRow("Taiwan", "Taiwan", 27, 0.16, 4, 0.5, 1)]
+    >>> "27" in reach_html(rows, 200, "en")
+    True
+    """
+    header = [lt(f"real.col_{c}", lang) for c in ("region", "reached", "real_rank", "game_hit", "game_rank")]
+    body = [(r.name, lt("real.reached_cell", lang, count=r.count, total=len(jma.all_storms()), pct=f"{r.share * 100:.0f}"),
+             r.real_rank, f"{r.game_hit * 100:.0f}%", r.game_rank) for r in rows]
+    table = html_table(header, body, caption=lt("real.reach_caption", lang, km=f"{km:g}"))
+    chart = bar_chart_svg([r.name for r in rows], [(lt("real.series_reached", lang), [r.share for r in rows], "#0f766e"),
+                                                   (lt("real.series_game_hit", lang), [r.game_hit for r in rows], "#f97316")],
+                          title=lt("real.reach_title", lang, km=f"{km:g}"), height=320)
+    return f"<div class='reach'>{table}<div style='max-width:820px'>{chart}</div></div>"
+
+
+class RegionReach(LessonBox):
+    """Count the real storms that came within a chosen distance of each region's real place; compare with lesson 05."""
+
+    def __init__(self, lang: str = "en", rules: Rules | None = None) -> None:
+        lang = i18n.normalize_lang(lang)
+        self.lang, self.rules = lang, _rules(rules)
+        self.problems = Problems(lambda: self.lang)
+        self.game = game_hit_shares()
+        self.km = widgets.IntSlider(value=REACH_KM, min=50, max=500, step=50, description=lt("real.reach_km", lang),
+                                    style={"description_width": "initial"}, continuous_update=False,
+                                    layout=widgets.Layout(width="100%", max_width="34em"))
+        self.view = widgets.HTML(layout=widgets.Layout(width="100%"))
+        self.summary = widgets.HTML()
+        self.problems.observe(self.km, lambda change: self.update(change["new"]), where="region reach: distance")
+        super().__init__([self.problems.widget, heading(lt("real.part_reach", lang)), note(lt("real.part_reach_note", lang)),
+                          self.km, self.view, self.summary], snapshot=lambda: self.view.value + self.summary.value)
+        self.update(REACH_KM)
+
+    def update(self, km: float) -> list[ReachRow]:
+        rows = reach_rows(km, self.lang, self.rules, self.game)
+        self.rows = rows
+        self.view.value = reach_html(rows, km, self.lang)
+        same = [r.name for r in rows if r.real_rank == r.game_rank]
+        self.summary.value = (f"<p style='font-size:1.05em;max-width:60em'>"
+                              f"{escape(lt('real.reach_summary', self.lang, first=rows[0].name, game_first=next(r.name for r in rows if r.game_rank == 1), same=i18n.join_names(same, self.lang) if same else lt('real.none', self.lang)))}</p>")
+        return rows
+
+
+# --- Taiwan's mountains ---------------------------------------------------------------------------
+
+
+def mountain_rows(lang: str = "en", hours: int = 12) -> list[tuple[Any, ...]]:
+    """For each Taiwan storm of the extract: pressure and wind ``hours`` before and after it was closest to Taiwan.
+
+    >>> rows = mountain_rows("en")
+    >>> [r[0] for r in rows], all(r[5] > 0 for r in rows)
+    (['Soudelor 2015', 'Nepartak 2016', 'Meranti 2016', 'Megi 2016'], True)
+    """
+    taiwan = stats.places()["Taiwan"]
+    out = []
+    for name in TAIWAN_STORMS:
+        c = stats.pressure_change(jma.find_storm(name), taiwan, hours)
+        how = lt("real.crossed", lang) if c.crossed else lt("real.passed", lang, km=f"{c.closest_km:.0f}")
+        out.append((storm_title(jma.find_storm(name), lang), how, c.closest_time.strftime("%Y-%m-%d %H"), f"{c.before.pressure} → {c.after.pressure}",
+                    f"{c.before.wind_kt or 0} → {c.after.wind_kt or 0}", c.rise))
+    return out
+
+
+def mountains_svg(lang: str = "en") -> str:
+    """The four Taiwan storms on a close-up map of Taiwan (the whole track, coloured by class).
+
+    >>> mountains_svg("en").count("<polygon") > 5
+    True
+    """
+    proj = TAIWAN_VIEW
+    shapes = static_scene(proj, lang, labels=False)
+    names: list[Text] = []
+    for k, name in enumerate(TAIWAN_STORMS):
+        s = jma.find_storm(name)
+        six = s.six_hourly()
+        shapes += track_scene(s, len(six) - 1, proj, radii=False, whole=False)[:-2]
+        # a numbered tag where each track enters the view, and the names in a key at the top right
+        inside = [f for f in six if proj.west < f.lon < proj.east and proj.south < f.lat < proj.north]
+        if inside:
+            x, y = proj.xy(inside[0].lon, inside[0].lat)
+            x, y = min(max(x, 14.0), proj.width - 14.0), min(max(y, 14.0), proj.height - 14.0)
+            names.append(Text(x=x, y=y, text=str(k + 1), size=15, bold=True, halo=palette.HALO, role="storm-tag",
+                              key=s.number))
+        names.append(Text(x=proj.width - 10, y=18 + 20 * k, text=f"{k + 1} {storm_title(s, lang)}", size=14, bold=True,
+                          align="right", halo=palette.HALO, role="storm-name", key=s.number))
+    shapes += names
+    return shapes_to_svg(shapes, proj.width, proj.height, title=lt("real.mountains_title", lang))
+
+
+def mountains(lang: str = "en") -> LessonBox:
+    """The mountains part: the close-up map and the table of pressure before and after."""
+    lang = i18n.normalize_lang(lang)
+    header = [lt(f"real.col_{c}", lang) for c in ("storm", "how", "closest", "pressure", "wind_kt", "rise")]
+    table = html_table(header, mountain_rows(lang))
+    svg = mountains_svg(lang)
+    body = widgets.HBox([widgets.HTML(f"<div style='max-width:560px'>{svg}</div>"), widgets.HTML(table)],
+                        layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
+    parts = [heading(lt("real.part_mountains", lang)), note(lt("real.part_mountains_note", lang)), body,
+             widgets.HTML(f"<div style='font-size:.95em;color:#334155;max-width:60em'>{escape(lt('real.mountains_source', lang))}</div>")]
+    return LessonBox(parts, snapshot=lambda: f"<div>{svg}{table}</div>", svg=lambda: svg)
+
+
+# --- the whole "Try it" and the facts the notebook states -------------------------------------------
+
+
+def real_storm_map(lang: str = "en", storm: str = "Soudelor") -> RealStormMap:
+    """Part 1: a real storm on a real map, replayed 6 hours at a time, and the board beside it."""
+    return RealStormMap(lang, storm)
+
+
+def fairer_ring(lang: str = "en") -> FairerRing:
+    """Parts 2–3: real directions and the design-a-fairer-ring tool."""
+    return FairerRing(lang)
+
+
+def region_reach(lang: str = "en") -> RegionReach:
+    """Part 4: which regions did real storms reach?"""
+    return RegionReach(lang)
+
+
+def facts(key: str, lang: str = "en") -> Rendered:
+    """A sentence of the notebook that states numbers from the data, rendered from the data (never typed).
+
+    ``key`` is ``"data"`` (how many storms and analyses) or ``"directions"`` (the real shares).
+
+    >>> "169" in facts("data", "en").value
+    True
+    """
+    lang = i18n.normalize_lang(lang)
+    if key == "data":
+        storms = jma.all_storms()
+        text = lt("real.facts_data", lang, storms=len(storms), lines=f"{sum(len(s.fixes) for s in storms):,}",
+                  first=storm_title(storms[0], lang), last=storm_title(storms[-1], lang), selected=len(jma.selected_storms()))
+    elif key == "directions":
+        m = directions_model()
+        text = lt("real.facts_directions", lang, w=_pct(m.real["W"]), nw=_pct(m.real["NW"]), n=_pct(m.real["N"]),
+                  ne=_pct(m.real["NE"]), wnw=_pct(m.real["W"] + m.real["NW"]), steps=f"{m.steps:,}")
+    else:
+        raise ValueError(f"no facts {key!r}; choose data or directions")
+    return Rendered(f"<p style='font-size:1.05em;max-width:60em'>{escape(text)}</p>")
+
+
+__all__ = [
+    "REACH_KM", "TAIWAN_STORMS", "DirectionsModel", "FairerRing", "ReachRow", "RegionReach", "directions_model", "directions_svg",
+    "facts", "fairer_ring", "game_hit_shares", "mountain_rows", "mountains", "mountains_svg", "reach_html", "reach_rows",
+    "real_storm_map", "region_reach",
+]

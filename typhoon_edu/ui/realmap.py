@@ -1,0 +1,445 @@
+"""The real-map widget of lesson 06: coastlines in longitude/latitude, a real storm's track coloured by
+Taiwan CWA's class, a 6-hourly time slider with pressure and wind, the 30-kt and 50-kt wind radii, and the
+same storm on the game board beside it.
+
+No web tiles (the lessons run without internet): the coastlines are the Natural Earth outlines shipped in
+``typhoon_edu/data/real/``. As everywhere in the UI, a pure **scene** function builds the shapes (tested
+without a browser) and a thin painter draws them on a two-layer ``MultiCanvas`` (static: sea, land,
+graticule, labels; dynamic: the track and the storm now), drawn in ``on_client_ready``.
+
+>>> from typhoon_edu.realdata import find_storm
+>>> proj = Projection()
+>>> proj.xy(120.0, 24.0)[0] < proj.xy(121.0, 24.0)[0], proj.xy(120.0, 24.0)[1] > proj.xy(120.0, 25.0)[1]
+(True, True)
+>>> shapes = track_scene(find_storm("Soudelor"), 10, proj)
+>>> sum(1 for s in shapes if s.role == "now"), sum(1 for s in shapes if s.role == "r30")
+(1, 1)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+from ipycanvas import MultiCanvas, hold_canvas
+
+from .. import i18n
+from ..realdata.jma import Fix, Storm, selected_storms
+from ..realdata.outlines import countries
+from ..realdata.stats import KM_PER_DEGREE, cwa_class, nearest_cell, storm_cells
+from . import palette
+from .guard import Problems
+from .painter import paint
+from .scene import Circle, Line, Polygon, Rect, Shape, Text
+from .state import BoardState, TyphoonView
+from .svg import shapes_to_svg
+
+if TYPE_CHECKING:
+    from ..engine.rules import Rules
+
+#: Colours of CWA's classes 1–4 (the game's level ramp, so lesson 03's colours carry over) and of an
+#: extratropical stage (0). Each class also has its own marker size and line width, and the legend
+#: names it, so colour is never the only cue.
+CLASS_COLOUR = {0: "#64748b", 1: palette.LEVEL_FILL[1], 2: palette.LEVEL_FILL[2], 3: palette.LEVEL_FILL[3],
+                4: palette.LEVEL_FILL[4]}
+CLASS_RADIUS = {0: 3.0, 1: 3.5, 2: 5.0, 3: 6.5, 4: 8.0}
+CLASS_WIDTH = {0: 2.0, 1: 2.5, 2: 3.5, 3: 4.5, 4: 5.5}
+LAND_FILL = palette.LAND
+SEA_FILL = palette.SEA
+R30_COLOUR = "#0369a1"
+R50_COLOUR = "#b91c1c"
+
+
+@dataclass(frozen=True)
+class Projection:
+    """Longitude/latitude → canvas pixels (equirectangular, east–west shrunk by the cosine of the middle latitude).
+
+    >>> p = Projection(west=100, east=160, south=0, north=45, width=600)
+    >>> p.height, p.xy(100, 45), [round(v, 2) for v in p.lonlat(*p.xy(130, 20))]
+    (487, (0.0, 0.0), [130.0, 20.0])
+    """
+
+    west: float = 99.0
+    east: float = 161.0
+    south: float = 2.0
+    north: float = 47.0
+    width: int = 760
+
+    @property
+    def scale(self) -> float:
+        """Pixels per degree of longitude."""
+        return self.width / (self.east - self.west)
+
+    @property
+    def aspect(self) -> float:
+        return 1 / math.cos(math.radians((self.north + self.south) / 2))
+
+    @property
+    def height(self) -> int:
+        return int(round((self.north - self.south) * self.scale * self.aspect))
+
+    def xy(self, lon: float, lat: float) -> tuple[float, float]:
+        return (round((lon - self.west) * self.scale, 3), round((self.north - lat) * self.scale * self.aspect, 3))
+
+    def lonlat(self, x: float, y: float) -> tuple[float, float]:
+        return (round(self.west + x / self.scale, 6), round(self.north - y / (self.scale * self.aspect), 6))
+
+    def km(self, km: float) -> float:
+        """Pixels for a distance north–south (a radius drawn as a circle)."""
+        return km / KM_PER_DEGREE * self.scale * self.aspect
+
+
+#: A close-up of Taiwan, for the mountains part of lesson 06.
+TAIWAN_VIEW = Projection(west=113.0, east=129.0, south=17.0, north=29.0, width=560)
+
+#: Where each label of the map sits (lon, lat): the six regions of the game and the two seas.
+LABELS: dict[str, tuple[float, float]] = {
+    "Taiwan": (123.2, 23.4), "Philippines": (125.2, 12.0), "Japan": (137.0, 38.2), "Korea": (127.8, 39.6),
+    "SouthChina": (111.0, 24.5), "CentralChina": (114.5, 31.0),
+}
+
+
+def static_scene(proj: Projection, lang: str = "en", rules: Rules | None = None, labels: bool = True) -> list[Shape]:
+    """Sea, land (the 16 outlines), a 10° graticule with its values, and the regions' names.
+
+    >>> shapes = static_scene(Projection(), "zh-TW")
+    >>> sum(1 for s in shapes if s.role == "land") > 16, "臺灣" in [s.text for s in shapes if s.role == "label"]
+    (True, True)
+    """
+    from .lessons.common import lt
+
+    if rules is None:
+        from ..engine.rules import load_rules
+
+        rules = load_rules()
+    w, h = proj.width, proj.height
+    shapes: list[Shape] = [Rect(x=0, y=0, w=w, h=h, fill=SEA_FILL, role="sea")]
+    for country in countries().values():
+        for ring in country.rings:
+            pts = tuple(proj.xy(float(lon), float(lat)) for lon, lat in ring)
+            shapes.append(Polygon(points=pts, fill=LAND_FILL, stroke="#57534e", line_width=1.2, role="land", key=country.name))
+    step = 10 if proj.east - proj.west > 30 else 5
+    for lon in range(int(math.ceil(proj.west / step) * step), int(proj.east) + 1, step):
+        x, _ = proj.xy(lon, proj.north)
+        shapes.append(Line(points=((x, 0.0), (x, float(h))), stroke="#64748b", line_width=0.8, alpha=0.6, dash=(4, 4),
+                           role="graticule"))
+        shapes.append(Text(x=x + 3, y=h - 4, text=lt("real.lon_label", lang, deg=lon), size=12, align="left",
+                           baseline="bottom", fill="#334155", halo=palette.HALO, role="graticule-label"))
+    for lat in range(int(math.ceil(proj.south / step) * step), int(proj.north) + 1, step):
+        _, y = proj.xy(proj.west, lat)
+        shapes.append(Line(points=((0.0, y), (float(w), y)), stroke="#64748b", line_width=0.8, alpha=0.6, dash=(4, 4),
+                           role="graticule"))
+        shapes.append(Text(x=3, y=y - 2, text=lt("real.lat_label", lang, deg=lat), size=12, align="left", baseline="bottom",
+                           fill="#334155", halo=palette.HALO, role="graticule-label"))
+    if labels:
+        for key, (lon, lat) in LABELS.items():
+            if proj.west <= lon <= proj.east and proj.south <= lat <= proj.north:
+                x, y = proj.xy(lon, lat)
+                shapes.append(Text(x=x, y=y, text=i18n.region_name(rules, key, lang), size=15, bold=True,
+                                   fill=palette.INK, halo=palette.HALO, role="label", key=key))
+    return shapes
+
+
+def storm_title(storm: Storm, lang: str = "en") -> str:
+    """A storm's name in ``lang`` and its year: ``"Soudelor 2015"``, ``"蘇迪勒（2015）"``.
+
+    >>> from typhoon_edu.realdata import find_storm
+    >>> storm_title(find_storm("Soudelor"), "en"), storm_title(find_storm("Soudelor"), "zh-TW")
+    ('Soudelor 2015', '蘇迪勒（2015）')
+    """
+    key = f"lesson.real.names.n{storm.number}"
+    if not i18n.has(key, lang):
+        return storm.title
+    name = i18n.t(key, lang)
+    return f"{name}（{storm.year}）" if i18n.normalize_lang(lang) == "zh-TW" else f"{name} {storm.year}"
+
+
+def geo_fmt(rules: Rules | None = None) -> dict[str, str]:
+    """The board's real-position formula as text placeholders (lon0, lon_step, lat0, lat_step, km), from map.toml.
+
+    >>> geo_fmt()["lon_step"]
+    '3.5'
+    """
+    if rules is None:
+        from ..engine.rules import load_rules
+
+        rules = load_rules()
+    g = rules.map.geo
+    return {"lon0": f"{g['lon0']:g}", "lon_step": f"{g['lon_step']:g}", "lat0": f"{g['lat0']:g}",
+            "lat_step": f"{g['lat_step']:g}", "km": f"{g['km_per_cell']:g}"}
+
+
+def fix_class(fix: Fix) -> int:
+    """CWA's class of an analysis (0 = extratropical).
+
+    >>> from typhoon_edu.realdata.jma import parse_data_line
+    >>> fix_class(parse_data_line("15080300 002 5 162 1440  940     090"))
+    3
+    """
+    return cwa_class(fix.wind_kt, fix.grade)
+
+
+def track_scene(storm: Storm, index: int, proj: Projection, *, fixes: Sequence[Fix] | None = None,
+                radii: bool = True, whole: bool = True) -> list[Shape]:
+    """The track (each 6-hour leg in the class of its start), the analyses as dots, and the storm at ``index``.
+
+    ``index`` counts 6-hourly analyses. With ``whole`` the rest of the track is drawn faintly ahead.
+
+    >>> from typhoon_edu.realdata import find_storm
+    >>> s = find_storm("Megi")
+    >>> shapes = track_scene(s, 0, Projection(), whole=False)
+    >>> sum(1 for x in shapes if x.role == "leg")
+    0
+    """
+    six = list(fixes if fixes is not None else storm.six_hourly())
+    if not six:
+        return []
+    index = max(0, min(int(index), len(six) - 1))
+    pts = [proj.xy(f.lon, f.lat) for f in six]
+    shapes: list[Shape] = []
+    if whole and index < len(six) - 1:
+        shapes.append(Line(points=tuple(pts[index:]), stroke=palette.INK, line_width=1.5, alpha=0.45, dash=(5, 4),
+                           role="ahead"))
+    for k in range(index):
+        shapes.append(Line(points=(pts[k], pts[k + 1]), stroke=palette.INK, line_width=CLASS_WIDTH[fix_class(six[k])] + 2.5,
+                           role="leg-outline"))
+    for k in range(index):
+        c = fix_class(six[k])
+        shapes.append(Line(points=(pts[k], pts[k + 1]), stroke=CLASS_COLOUR[c], line_width=CLASS_WIDTH[c], role="leg",
+                           key=str(c)))
+    for k in range(index + 1):
+        c = fix_class(six[k])
+        shapes.append(Circle(cx=pts[k][0], cy=pts[k][1], r=CLASS_RADIUS[c], fill=CLASS_COLOUR[c], stroke=palette.INK,
+                             line_width=1.2, role="fix", key=str(c)))
+    now = six[index]
+    x, y = pts[index]
+    if radii:
+        if now.r30 is not None:
+            shapes.append(Circle(cx=x, cy=y, r=proj.km(now.r30.longest_km), stroke=R30_COLOUR, line_width=2.5, role="r30"))
+        if now.r50 is not None:
+            shapes.append(Circle(cx=x, cy=y, r=proj.km(now.r50.longest_km), stroke=R50_COLOUR, line_width=3.0, role="r50"))
+    c = fix_class(now)
+    shapes.append(Circle(cx=x, cy=y, r=CLASS_RADIUS[c] + 5, fill="#ffffff", stroke=palette.INK, line_width=3, role="now"))
+    shapes.append(Circle(cx=x, cy=y, r=CLASS_RADIUS[c] + 1, fill=CLASS_COLOUR[c], stroke=palette.INK, line_width=1.5,
+                         role="now-class", key=str(c)))
+    return shapes
+
+
+def legend_html(lang: str = "en") -> str:
+    """The key: each class with its colour and dot size, and the two wind radii.
+
+    >>> "strong typhoon" in legend_html("en"), "強烈颱風" in legend_html("zh-TW")
+    (True, True)
+    """
+    from .lessons.common import lt
+
+    items = []
+    for c in (1, 2, 3, 4, 0):
+        r = CLASS_RADIUS[c]
+        dot = (f"<svg width='22' height='22' style='vertical-align:middle'><circle cx='11' cy='11' r='{r + 1}' "
+               f"fill='{CLASS_COLOUR[c]}' stroke='{palette.INK}' stroke-width='1.3'/></svg>")
+        items.append(f"<span style='white-space:nowrap;margin-right:.8em'>{dot} {escape(lt(f'real.class_{c}', lang))}</span>")
+    for colour, key in ((R30_COLOUR, "real.legend_r30"), (R50_COLOUR, "real.legend_r50")):
+        ring = (f"<svg width='22' height='22' style='vertical-align:middle'><circle cx='11' cy='11' r='8' fill='none' "
+                f"stroke='{colour}' stroke-width='2.5'/></svg>")
+        items.append(f"<span style='white-space:nowrap;margin-right:.8em'>{ring} {escape(lt(key, lang))}</span>")
+    return "<div class='realmap-legend' style='font-size:1em;line-height:1.9'>" + "".join(items) + "</div>"
+
+
+def fix_html(storm: Storm, fix: Fix, lang: str = "en", rules: Rules | None = None) -> str:
+    """What the storm was at one analysis: time, centre, pressure, wind (kt, m/s, km/h), class, radii, board cell.
+
+    >>> from typhoon_edu.realdata import find_storm
+    >>> s = find_storm("Soudelor"); html = fix_html(s, s.six_hourly()[20], "en")
+    >>> "hPa" in html and "kt" in html and "cell" in html
+    True
+    """
+    from .lessons.common import lt
+
+    c = fix_class(fix)
+    if fix.wind_kt is None:
+        wind = lt("real.no_wind", lang)
+    else:
+        wind = lt("real.wind", lang, kt=fix.wind_kt, ms=f"{fix.wind_kt * 0.514444:.1f}", kmh=f"{fix.wind_kt * 1.852:.0f}")
+    lines = [
+        f"<b style='font-size:1.15em'>{escape(storm_title(storm, lang))}</b> · "
+        f"{escape(lt('real.time', lang, time=fix.time.strftime('%Y-%m-%d %H:%M')))}",
+        escape(lt("real.centre", lang, lat=f"{fix.lat:.1f}", lon=f"{fix.lon:.1f}")),
+        f"<b>{escape(lt('real.pressure', lang, hpa=fix.pressure))}</b> · <b>{escape(wind)}</b>",
+        escape(lt("real.class_now", lang, name=lt(f"real.class_{c}", lang))),
+    ]
+    radii = []
+    if fix.r30 is not None:
+        radii.append(lt("real.r30", lang, km=f"{fix.r30.longest_km:.0f}"))
+    if fix.r50 is not None:
+        radii.append(lt("real.r50", lang, km=f"{fix.r50.longest_km:.0f}"))
+    lines.append(escape(" · ".join(radii) if radii else lt("real.no_radii", lang)))
+    cell = nearest_cell(fix.lon, fix.lat, rules)
+    lines.append(escape(lt("real.cell", lang, cell=i18n.cell_label(cell, lang)) if cell else lt("real.off_board", lang)))
+    return "<div class='realmap-info' style='font-size:1.05em;line-height:1.55'>" + "<br>".join(lines) + "</div>"
+
+
+def board_state(storm: Storm, index: int, rules: Rules | None = None) -> BoardState:
+    """The storm on the game board at analysis ``index``: the cells it has crossed (as a trail) and its eye.
+
+    >>> from typhoon_edu.realdata import find_storm
+    >>> st = board_state(find_storm("Soudelor"), 40)
+    >>> len(st.trail) > 3, st.typhoons[0].level in (1, 2, 3, 4)
+    (True, True)
+    """
+    six = storm.six_hourly()
+    index = max(0, min(int(index), len(six) - 1))
+    cells = storm_cells(six[: index + 1], rules)
+    now = nearest_cell(six[index].lon, six[index].lat, rules)
+    typhoons = (TyphoonView(1, now, max(1, fix_class(six[index]))),) if now is not None else ()
+    return BoardState(typhoons=typhoons, trail=tuple(cells))
+
+
+class RealStormMap(widgets.VBox):
+    """A real storm replayed 6 hours at a time on a real map, with the game board beside it."""
+
+    def __init__(self, lang: str = "en", storm: str = "Soudelor", *, storms: Sequence[Storm] | None = None,
+                 rules: Rules | None = None, proj: Projection | None = None, board_cell: int = 30, **kwargs: Any) -> None:
+        from .board import BoardView
+        from .lessons.common import lt
+
+        if rules is None:
+            from ..engine.rules import load_rules
+
+            rules = load_rules()
+        self.rules = rules
+        self.lang = lang = i18n.normalize_lang(lang)
+        self.storms = list(storms if storms is not None else selected_storms())
+        self.proj = proj or Projection()
+        self.problems = Problems(lambda: self.lang)
+        # as wide as the page allows, but never taller than the screen (the info and legend need room too)
+        fit = f"min({2 * self.proj.width}px, calc((100vh - 120px) * {self.proj.width / self.proj.height:.3f}))"
+        self.canvas = MultiCanvas(2, width=self.proj.width, height=self.proj.height,
+                                  layout=widgets.Layout(width="100%", height="auto", max_width=fit))
+        self.canvas.add_class("real-map")
+        self.choose = widgets.Dropdown(options=[(storm_title(s, lang), s.number) for s in self.storms], description=lt("real.storm", lang),
+                                       style={"description_width": "initial"}, layout=widgets.Layout(width="auto"))
+        self.slider = widgets.IntSlider(value=0, min=0, max=1, description=lt("real.time_slider", lang),
+                                        style={"description_width": "initial"}, continuous_update=True,
+                                        layout=widgets.Layout(width="100%", max_width="40em"))
+        self.play = widgets.Play(value=0, min=0, max=1, interval=500, description=lt("real.play", lang),
+                                 layout=widgets.Layout(width="auto"))
+        widgets.jslink((self.play, "value"), (self.slider, "value"))
+        self.info = widgets.HTML(layout=widgets.Layout(min_height="9em"))
+        self.board = BoardView(rules, lang=lang, cell=board_cell, controls=False)
+        self.board.canvas.add_class("real-board")
+        self.board.layout = widgets.Layout(width="100%", max_width="520px")
+        self.legend = widgets.HTML(legend_html(lang))
+        self.source = widgets.HTML(f"<div style='font-size:.9em;color:#334155'>{escape(lt('real.map_source', lang))}</div>")
+        board_box = widgets.VBox([widgets.HTML(f"<b>{escape(lt('real.board_title', lang))}</b>"), self.board,
+                                  widgets.HTML(f"<div style='font-size:.95em;max-width:32em'>{escape(lt('real.board_note', lang, **geo_fmt(rules)))}</div>")],
+                                 layout=widgets.Layout(flex="1 1 300px", min_width="260px", max_width="540px"))
+        map_box = widgets.VBox([self.canvas, self.legend, self.source], layout=widgets.Layout(flex="3 1 480px", min_width="300px"))
+        controls = widgets.HBox([self.choose, self.play], layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        kwargs.setdefault("layout", widgets.Layout(width="100%"))
+        super().__init__(children=[self.problems.widget, controls, self.slider, self.info,
+                                   widgets.HBox([map_box, board_box], layout=widgets.Layout(flex_flow="row wrap", width="100%",
+                                                                                             align_items="flex-start"))], **kwargs)
+        self.add_class("real-storm-map")
+        self._static: list[Shape] | None = None
+        self.storm = self.storms[0]
+        self.problems.observe(self.choose, lambda change: self.select(change["new"]), where="real map: storm")
+        self.problems.observe(self.slider, lambda change: self.show(change["new"]), where="real map: time")
+        self.problems.on_client_ready(self.canvas, self.redraw, where="real map: draw")
+        self.select(self._number(storm))
+
+    def _number(self, storm: str) -> str:
+        from ..realdata.jma import find_storm
+
+        return find_storm(storm, self.storms).number
+
+    # --- state -------------------------------------------------------------------------------
+
+    @property
+    def six(self) -> tuple[Fix, ...]:
+        return self.storm.six_hourly()
+
+    def select(self, number: str) -> None:
+        """Show storm ``number`` (e.g. "1513") from its first analysis."""
+        storm = next((s for s in self.storms if s.number == number), None)
+        if storm is None:
+            raise ValueError(f"no storm {number!r} in this map; the storms are {', '.join(s.number for s in self.storms)}")
+        self.storm = storm
+        if self.choose.value != number:
+            self.choose.value = number
+        last = len(self.six) - 1
+        self.slider.value = 0
+        self.slider.max = self.play.max = max(last, 1)
+        self.show(0)
+
+    def show(self, index: int) -> None:
+        """Move the replay to 6-hourly analysis ``index``."""
+        index = max(0, min(int(index), len(self.six) - 1))
+        self.index = index
+        if self.slider.value != index:
+            self.slider.value = index
+        self.info.value = fix_html(self.storm, self.six[index], self.lang, self.rules)
+        self.board.show(board_state(self.storm, index, self.rules))
+        self._draw_dynamic()
+
+    # --- drawing -----------------------------------------------------------------------------
+
+    def static_shapes(self) -> list[Shape]:
+        if self._static is None:
+            self._static = static_scene(self.proj, self.lang, self.rules)
+        return self._static
+
+    def dynamic_shapes(self) -> list[Shape]:
+        return track_scene(self.storm, self.index, self.proj)
+
+    def redraw(self) -> None:
+        """Draw both layers (also when a browser connects)."""
+        from .canvas_ready import forget_selected_canvas
+
+        forget_selected_canvas()
+        with hold_canvas():
+            self.canvas[0].clear()
+            paint(self.canvas[0], self.static_shapes())
+            self.canvas[1].clear()
+            paint(self.canvas[1], self.dynamic_shapes())
+
+    def _draw_dynamic(self) -> None:
+        with hold_canvas():
+            self.canvas[1].clear()
+            paint(self.canvas[1], self.dynamic_shapes())
+
+    def to_svg(self) -> str:
+        from .lessons.common import lt
+
+        return shapes_to_svg([*self.static_shapes(), *self.dynamic_shapes()], self.proj.width, self.proj.height,
+                             title=lt("real.map_title", self.lang, storm=storm_title(self.storm, self.lang)))
+
+    def to_html(self) -> str:
+        """A still picture for saved notebooks: the map, the info, the legend and the board."""
+        return (f"<div>{self.info.value}<div style='max-width:760px'>{self.to_svg()}</div>{self.legend.value}"
+                f"<div style='max-width:480px'>{self.board.to_svg()}</div></div>")
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        data = super()._repr_mimebundle_(**kwargs) or {}
+        data["text/html"] = self.to_html()
+        return data
+
+
+def real_map(lang: str = "en", storm: str = "Soudelor") -> RealStormMap:
+    """Lesson 06's real map (the 13 landmark storms).
+
+    >>> m = real_map("zh-TW", "Meranti")
+    >>> m.storm.name, m.slider.max == len(m.storm.six_hourly()) - 1
+    ('MERANTI', True)
+    >>> m.show(12); "百帕" in m.info.value
+    True
+    """
+    return RealStormMap(lang, storm)
+
+
+__all__ = ["CLASS_COLOUR", "LABELS", "geo_fmt", "storm_title", "TAIWAN_VIEW", "Projection", "RealStormMap", "board_state", "fix_class", "fix_html",
+           "legend_html", "real_map", "static_scene", "track_scene"]
