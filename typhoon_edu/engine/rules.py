@@ -87,8 +87,9 @@ class IllegalActionError(ValueError):
 class SaveFileError(ValueError):
     """A save file that cannot be loaded: not JSON, a foreign format, tampered or inconsistent.
 
-    ``kind`` is one of ``unreadable``, ``not_json``, ``foreign``, ``version``, ``rules``,
-    ``replay``, ``tampered``, ``damaged`` (for translated messages).
+    ``kind`` is one of ``unreadable``, ``not_json``, ``too_large``, ``too_deep``, ``foreign``,
+    ``version``, ``rules``, ``damaged``, ``session``, ``replay``, ``forged_dice``, ``tampered``
+    (for translated messages, ``error.save.<kind>`` in the catalogs).
     """
 
     def __init__(self, message: str, *, kind: str = "damaged") -> None:
@@ -101,6 +102,33 @@ class SaveFileError(ValueError):
 
 def _rebuild(cls: type, message: str, kind: str) -> ValueError:
     return cls(message, kind=kind)
+
+
+class GameInputError(ValueError):
+    """A value the engine does not accept: an unknown region, a wrong number of players, an unknown
+    variant or dice mode, a seed out of range, a region that is not playing.
+
+    ``kind`` names the case and ``fields`` fill its placeholders, so an interface can tell it in
+    any language (``error.input.<kind>`` in the catalogs); the English text is the message.
+
+    >>> exc = GameInputError("unknown region 'Atlantis'", kind="unknown_region", name="Atlantis")
+    >>> exc.kind, exc.fields, isinstance(exc, ValueError)
+    ('unknown_region', {'name': 'Atlantis'}, True)
+    """
+
+    catalog_group = "input"
+
+    def __init__(self, message: str, *, kind: str = "", **fields: object) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.fields = fields
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild_input, (type(self), str(self), self.kind, self.fields))
+
+
+def _rebuild_input(cls: type, message: str, kind: str, fields: dict[str, object]) -> ValueError:
+    return cls(message, kind=kind, **fields)
 
 
 class RulesDataError(ValueError):
@@ -252,13 +280,18 @@ class Rules:
         >>> load_rules().region_key("central china")
         'CentralChina'
         """
+        if not isinstance(name, str):
+            raise GameInputError(f"a region is named by text, not {type(name).__name__} {name!r:.40}",
+                                 kind="unknown_region", name=f"{name!r:.40}")
         wanted = name.replace(" ", "").replace("-", "").replace("_", "").lower()
         for region in self.regions.values():
             names = (region.key, region.name, region.name_zh)
             if wanted in {n.replace(" ", "").lower() for n in names}:
                 return region.key
         allowed = ", ".join(self.regions)
-        raise ValueError(f"unknown region {name!r}; the regions are: {allowed}")
+        shown = name if len(name) <= 40 else name[:40] + "…"
+        raise GameInputError(f"unknown region {shown!r}; the regions are: {allowed}", kind="unknown_region",
+                             name=shown)
 
 
 def _need(data: Mapping[str, Any], key: str, kind: type, file: str, entry: str) -> Any:
