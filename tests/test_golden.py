@@ -42,7 +42,7 @@ BOT_CASES = {
 # name: (players, seed, variant, choice-rng seed) for a manual-dice game with random choices and faces
 MANUAL_CASES = {
     "manual-4p-s8": (["Taiwan", "Japan", "Korea", "Philippines"], 8, "standard", 80),
-    "manual-5p-s9-adv": (["SouthChina", "CentralChina", "Japan", "Korea", "Philippines"], 9, "advanced", 90),
+    "manual-5p-s9-adv": (["South China", "Central China", "Japan", "Korea", "Philippines"], 9, "advanced", 90),
 }
 
 def bot_game(kind, n, seed, variant):

@@ -36,7 +36,7 @@ def load_doc(d):
 
 @pytest.mark.parametrize(
     "players, seed, variant, dice",
-    [(P3, 1, "standard", "auto"), (P4, 2, "standard", "manual"), (["Korea", "SouthChina", "Japan", "CentralChina", "Philippines"], 3, "advanced", "auto"),
+    [(P3, 1, "standard", "auto"), (P4, 2, "standard", "manual"), (["Korea", "South China", "Japan", "Central China", "Philippines"], 3, "advanced", "auto"),
      (["Philippines", "Japan", "Taiwan"], 4, "advanced", "manual")],
 )
 def test_round_trip_at_every_step(players, seed, variant, dice):

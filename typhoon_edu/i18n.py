@@ -196,7 +196,7 @@ def region_name(rules: Rules, key: str, lang: str = "en") -> str:
     """A region's name; unknown keys are returned unchanged.
 
     >>> from typhoon_edu.engine.rules import load_rules
-    >>> region_name(load_rules(), "CentralChina"), region_name(load_rules(), "CentralChina", "zh-TW")
+    >>> region_name(load_rules(), "Central China"), region_name(load_rules(), "Central China", "zh-TW")
     ('Central China', '中國華中')
     """
     region = rules.regions.get(key)

@@ -254,7 +254,21 @@ class MapData:
 
 @dataclass(frozen=True)
 class Rules:
-    """The whole edition, immutable. Build it with :func:`load_rules`."""
+    """The whole edition, immutable. Build it with :func:`load_rules`.
+
+    **Region keys** are the regions' English names (``"Taiwan"``, ``"Central China"``,
+    ``"South China"``): one spelling that the engine gives out everywhere (``players``, ``hp``,
+    ``winners``, ``current_player``, events, save files, ``GameResult``). On input
+    (:meth:`region_key`, so ``Game.new``, scenarios, save files and the command line) a region
+    may also be named in Chinese (``"中國華中"``), in any case, with or without spaces, hyphens
+    or underscores, so the old keys ``"CentralChina"`` and ``"SouthChina"`` are still read.
+
+    >>> rules = load_rules()
+    >>> list(rules.regions)
+    ['Taiwan', 'Philippines', 'Korea', 'Central China', 'South China', 'Japan']
+    >>> [rules.region_key(n) for n in ("CentralChina", "south_china", "中國華南", "japan")]
+    ['Central China', 'South China', 'South China', 'Japan']
+    """
 
     edition: str
     digest: str
@@ -275,18 +289,20 @@ class Rules:
         return self.levels[n - 1]
 
     def region_key(self, name: str) -> str:
-        """Resolve a region given by key, English or Chinese name (any case, spaces ignored).
+        """Resolve a region given by key, English or Chinese name (any case; spaces, ``-`` and ``_`` ignored).
 
-        >>> load_rules().region_key("central china")
-        'CentralChina'
+        The result is the region's key, its English name; old keys such as ``"CentralChina"`` are
+        accepted. An unknown name raises :class:`GameInputError` (kind ``unknown_region``).
+
+        >>> load_rules().region_key("central china"), load_rules().region_key("CentralChina")
+        ('Central China', 'Central China')
         """
         if not isinstance(name, str):
             raise GameInputError(f"a region is named by text, not {type(name).__name__} {name!r:.40}",
                                  kind="unknown_region", name=f"{name!r:.40}")
-        wanted = name.replace(" ", "").replace("-", "").replace("_", "").lower()
+        wanted = _folded(name)
         for region in self.regions.values():
-            names = (region.key, region.name, region.name_zh)
-            if wanted in {n.replace(" ", "").lower() for n in names}:
+            if wanted in (_folded(region.key), _folded(region.name_zh)):
                 return region.key
         allowed = ", ".join(self.regions)
         shown = name if len(name) <= 40 else name[:40] + "…"
@@ -467,7 +483,30 @@ def _load_regions(data: dict[str, Any], rows: tuple[str, ...], points: Mapping[s
         )
     if len(regions) < 3:
         raise RulesDataError(file, "regions", f"the game needs at least 3 regions; found {len(regions)}")
+    _check_region_names(regions)
     return regions
+
+
+def _folded(name: str) -> str:
+    return name.replace(" ", "").replace("-", "").replace("_", "").lower()
+
+
+def _check_region_names(regions: Mapping[str, Region]) -> None:
+    """One spelling in and out: a region's key is its English name, and no two regions' names look alike."""
+    file = "regions.toml"
+    seen: dict[str, str] = {}
+    for key, region in regions.items():
+        entry = f"region {key}"
+        if key != region.name:
+            raise RulesDataError(file, entry, f"the key must be the region's English name {region.name!r}, "
+                                              "the one spelling the engine gives out")
+        if "," in key or key != key.strip():
+            raise RulesDataError(file, entry, "a region key has no commas and no spaces at its ends "
+                                              "(the command line lists regions with commas)")
+        for name in (key, region.name_zh):
+            other = seen.setdefault(_folded(name), key)
+            if other != key:
+                raise RulesDataError(file, entry, f"its name {name!r} reads the same as a name of {other}")
 
 
 def _load_cards(data: dict[str, Any], regions: Mapping[str, Region], points: Mapping[str, CompassPoint]) -> dict[str, Card]:
