@@ -80,11 +80,11 @@ def test_a_huge_record_is_refused_before_it_is_parsed():
     d = game_to_dict(g)
     header = json.dumps({k: v for k, v in d.items() if k != "actions"})[:-1]
     text = header + ', "actions": [' + ", ".join(['"pass"'] * 400_000) + "]}"  # 3.6 MB: the 200 MB case, smaller
-    t = time.perf_counter()
+    t = time.process_time()
     with pytest.raises(SaveFileError) as info:
         game_from_json(text)
     assert info.value.kind == "too_large" and "bytes" in str(info.value)
-    assert time.perf_counter() - t < 1.0  # a safety bound, not a benchmark
+    assert time.process_time() - t < 1.0  # a safety bound in CPU seconds, not a benchmark
     with pytest.raises(SaveFileError, match="too_large|bytes"):
         game_from_json(text.encode())
 
@@ -307,9 +307,9 @@ def test_one_bad_file_of_each_kind_is_listed_with_its_reason(tmp_path, monkeypat
         return real_open(path, flags, *args, **kwargs)
 
     monkeypatch.setattr(os, "open", no_access)
-    t = time.perf_counter()
+    t = time.process_time()
     infos = {i.path.name: i for i in ClassSession.list_saves(tmp_path)}
-    assert time.perf_counter() - t < 5.0
+    assert time.process_time() - t < 5.0
     assert infos[good.save_path.name].ok
     want = {"deep.json": "too_deep", "dangling.json": "unreadable", "linked.json": "unreadable",
             "folder.json": "unreadable", "binary.json": "not_json", "empty.json": "not_json",
