@@ -43,7 +43,7 @@ def reference_one_at_a_time(inputs: TrackInputs, level: int, rules: Rules) -> li
 
 # Five players (the engine's maximum): damage to the sixth region, which has no owner, is not
 # tracked by the engine, so engine comparisons skip it.
-ENGINE_PLAYERS = ("Taiwan", "Philippines", "Japan", "CentralChina", "SouthChina")
+ENGINE_PLAYERS = ("Taiwan", "Philippines", "Japan", "Central China", "South China")
 
 
 def engine_one_at_a_time(inputs: TrackInputs, level: int, rules: Rules) -> list[dict[str, Any]] | None:

@@ -13,6 +13,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# ``--hypothesis-profile=long``: a longer local run. Tests that name their own example counts
+# (tests/test_properties.py) keep them; the record fuzz suite (tests/test_fuzz_records.py)
+# multiplies its counts by 25 under this profile and draws fresh random inputs.
+settings.register_profile("long", max_examples=2_500, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM_PATH = Path(os.environ.get("TYPHOON_EDU_CHROMIUM", "/usr/bin/chromium"))

@@ -22,7 +22,7 @@ from typhoon_edu.engine.scenario import scenario
 RULES = load_rules()
 P3 = ["Taiwan", "Japan", "Korea"]
 P4 = ["Taiwan", "Japan", "Korea", "Philippines"]
-ALL6 = ["Taiwan", "Philippines", "Korea", "CentralChina", "SouthChina", "Japan"]
+ALL6 = ["Taiwan", "Philippines", "Korea", "Central China", "South China", "Japan"]
 COUNTER_CARDS = tuple(k for k, c in RULES.cards.items() if c.timing == "counter")
 
 

@@ -142,3 +142,26 @@ def test_argparse_texts_are_english_again_afterwards():
     with pytest.raises(SystemExit):
         main(["simulate", "--lang", "zh-TW"])
     assert argparse._("usage: ") == "usage: "  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("players", ["Taiwan,Central China,South China", "taiwan, CentralChina ,south_china",
+                                     "台灣,中國華中,中國華南"])
+def test_players_with_a_space_or_an_old_key_give_the_one_spelling(tmp_path, players):
+    save = tmp_path / "g.json"
+    code, text = run(["play", "--bots", "greedy", "--seed", "5", "--players", players, "--save", str(save)])
+    assert code == 0 and "Central China" in text and "CentralChina" not in text
+    game = game_from_json(save.read_text(encoding="utf-8"))
+    assert game.players == ("Taiwan", "Central China", "South China")
+    assert set(json.loads(save.read_text(encoding="utf-8"))["summary"]["hp"]) == set(game.players)
+
+
+@pytest.mark.parametrize("lang, needle", [("en", "unknown region 'Atlantis'"), ("zh-TW", "沒有叫做「Atlantis」的地區")])
+def test_an_unknown_region_is_told_in_the_commands_language(capsys, lang, needle):
+    code, _ = run(["play", "--bots", "greedy", "--players", "Taiwan,Atlantis,Japan", "--lang", lang])
+    assert code == 2 and needle in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("lang, needle", [("en", "3 to 5 players"), ("zh-TW", "3 到 5 位玩家")])
+def test_a_wrong_number_of_players_is_told_in_the_commands_language(capsys, lang, needle):
+    code, _ = run(["play", "--bots", "greedy", "--players", "Taiwan,Japan", "--lang", lang])
+    assert code == 2 and needle in capsys.readouterr().err

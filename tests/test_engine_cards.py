@@ -100,7 +100,7 @@ def test_dry_air_removes_a_weak_typhoon_only():
     assert [(e.typhoon, e.reason) for e in of(evs, "TyphoonRemoved")] == [(2, "card")]
 
 
-@pytest.mark.parametrize("region", ["CentralChina", "SouthChina"])
+@pytest.mark.parametrize("region", ["Central China", "South China"])
 def test_dry_air_restricted_china_removes_level_three(region):
     g = scn([region, "Japan", "Korea"], typhoons=[((12, 5), 3, "E"), ((13, 3), 4, "E")], hands={region: ["dry_air"]})
     assert [n for n in notations(g) if "dry_air" in n] == ["play dry_air T1"]
@@ -192,13 +192,13 @@ def test_alike_level_changes_the_later_replaces_the_earlier():
     So Cool Upwelling's -1 replaces Warm Ocean's +1: T1 ends at 3 - 1 = 2, not 3 + 1 - 1 = 3."""
     assert RULES.cards["warm_ocean"].effect.kind == RULES.cards["cool_upwelling"].effect.kind == "level"
     # general effects only: no restricted effect applies to Taiwan's Warm Ocean or South China's Cool Upwelling
-    g = scn(["Taiwan", "SouthChina", "CentralChina"], typhoons=SEA,
-            hands={"Taiwan": ["warm_ocean"], "SouthChina": ["cool_upwelling"]})
+    g = scn(["Taiwan", "South China", "Central China"], typhoons=SEA,
+            hands={"Taiwan": ["warm_ocean"], "South China": ["cool_upwelling"]})
     evs = g.apply("play warm_ocean T1")
     assert of(evs, "CardPlayed")[0].restricted is False
     assert g.typhoon(1).level == 4
     g.apply("pass")  # Taiwan has nothing more to play
-    assert g.current_player == "SouthChina"
+    assert g.current_player == "South China"
     evs = g.apply("play cool_upwelling T1")
     assert of(evs, "CardPlayed")[0].restricted is False
     assert g.typhoon(1).level == 2

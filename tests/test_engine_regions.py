@@ -29,7 +29,7 @@ def finish_moves(g, order=()):
 
 
 def test_six_regions_each_with_one_ability():
-    assert set(RULES.regions) == {"Taiwan", "Philippines", "Korea", "CentralChina", "SouthChina", "Japan"}
+    assert set(RULES.regions) == {"Taiwan", "Philippines", "Korea", "Central China", "South China", "Japan"}
     assert {r.ability.key for r in RULES.regions.values()} == {
         "central_mountains", "sierra_madre", "cool_yellow_sea", "cold_surge", "typhoon_signals", "westerlies",
     }
@@ -106,7 +106,7 @@ def test_cool_yellow_sea_removes_a_typhoon_falling_below_level_one():
 
 # ---------------------------------------------------------------- Central China: Cold Surge
 def test_cold_surge_weakens_every_typhoon_and_removes_depressions():
-    players = ["CentralChina", "Japan", "Korea"]
+    players = ["Central China", "Japan", "Korea"]
     g = scn(players, typhoons=[((12, 5), 5, "E"), ((13, 3), 1, "E"), ((10, 8), 3, "E")])
     evs = g.apply("region")
     assert [(e.typhoon, e.old, e.new) for e in of(evs, "LevelChanged")] == [(1, 5, 4), (2, 1, 0), (3, 3, 2)]
@@ -116,7 +116,7 @@ def test_cold_surge_weakens_every_typhoon_and_removes_depressions():
 
 # ---------------------------------------------------------------- South China: Typhoon Signals
 def test_typhoon_signals_cancel_the_first_storm_to_reach_south_china_only():
-    players = ["SouthChina", "Japan", "Korea"]
+    players = ["South China", "Japan", "Korea"]
     g = scn(players, typhoons=[((5, 6), 2, "W"), ((5, 5), 2, "W")])
     evs = g.apply("region")
     assert [e.shield for e in of(evs, "ShieldRaised")] == ["shield_cancel_first"]
@@ -126,7 +126,7 @@ def test_typhoon_signals_cancel_the_first_storm_to_reach_south_china_only():
     assert (first.typhoon, first.hits, first.amount) == (1, 1, 0)
     assert first.modifier is not None
     assert (second.typhoon, second.hits, second.amount) == (2, 1, 3 + 1)
-    assert g.hp["SouthChina"] == 36
+    assert g.hp["South China"] == 36
 
 
 # ---------------------------------------------------------------- Japan: Westerlies

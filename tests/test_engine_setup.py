@@ -35,7 +35,7 @@ def test_start_player_without_taiwan_is_first_or_chosen():
     assert g.active == "Korea" and g.current_player == "Korea"
 
 
-@pytest.mark.parametrize("players", [["Taiwan", "Japan"], P4 + ["CentralChina", "SouthChina"], ["Taiwan", "Taiwan", "Japan"]])
+@pytest.mark.parametrize("players", [["Taiwan", "Japan"], P4 + ["Central China", "South China"], ["Taiwan", "Taiwan", "Japan"]])
 def test_player_count_and_distinct_regions(players):
     with pytest.raises(ValueError):
         Game.new(players, seed=1)
@@ -43,7 +43,7 @@ def test_player_count_and_distinct_regions(players):
 
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_three_to_five_players(n):
-    players = ["Taiwan", "Philippines", "Korea", "CentralChina", "SouthChina"][:n]
+    players = ["Taiwan", "Philippines", "Korea", "Central China", "South China"][:n]
     g = Game.new(players, seed=2)
     assert g.players == tuple(players)  # seated in the order given (clockwise)
     assert sum(len(g.hand(p)) for p in players) + g.draw_pile_size == 54

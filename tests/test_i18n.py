@@ -33,7 +33,7 @@ SAMPLES: list[ev.Event] = [
     ev.CardPlayed(player="Taiwan", card="evacuation", restricted=False, counter=True),
     ev.CardPlayed(player="Taiwan", card="disaster_relief", restricted=False),
     ev.AbilityUsed(player="Japan", ability="westerlies", typhoon=4),
-    ev.AbilityUsed(player="CentralChina", ability="cold_surge"),
+    ev.AbilityUsed(player="Central China", ability="cold_surge"),
     ev.Passed(player="Korea"),
     ev.Passed(player="Korea", counter=True),
     ev.LevelChanged(typhoon=1, old=2, new=3, cause="warm_ocean"),

@@ -136,7 +136,7 @@ def test_fairer_ring_widget(lang):
 
 
 def test_reach_rows_rank_both_ways():
-    game = {"Taiwan": 0.5, "Philippines": 0.4, "Japan": 0.3, "Korea": 0.2, "SouthChina": 0.1, "CentralChina": 0.05}
+    game = {"Taiwan": 0.5, "Philippines": 0.4, "Japan": 0.3, "Korea": 0.2, "South China": 0.1, "Central China": 0.05}
     rows = real.reach_rows(200, "en", game=game)
     assert [r.real_rank for r in rows] == [1, 2, 3, 4, 5, 6]
     assert {r.key: r.game_rank for r in rows}["Taiwan"] == 1

@@ -142,7 +142,7 @@ def test_changes_and_noise():
     north = risk.simulate_stats(("N", "NNE", "NE"), n=20_000, seed=3)
     by_key = {c.key: c for c in risk.changes(base, north)}
     assert by_key["Japan"].delta > 0 and by_key["Japan"].real
-    assert all(by_key[k].after == 0 for k in ("Taiwan", "Philippines", "SouthChina"))
+    assert all(by_key[k].after == 0 for k in ("Taiwan", "Philippines", "South China"))
 
 
 @pytest.mark.parametrize(("ring", "zones", "best"), [

@@ -173,3 +173,35 @@ def test_rules_are_immutable():
         rules.ring = ("N",)  # type: ignore[misc]
     with pytest.raises(TypeError):
         rules.cards["warm_ocean"] = None  # type: ignore[index]
+
+
+def test_a_region_key_is_its_english_name(data):
+    edit(data, "regions.toml", 'key = "Korea"', 'key = "KR"')
+    edit(data, "regions.toml", 'region = "Korea"', 'region = "KR"')
+    err = broken(data)
+    assert (err.file, err.entry) == ("regions.toml", "region KR")
+    assert "English name 'Korea'" in err.rule
+
+
+def test_two_regions_whose_names_read_alike_are_refused(data):
+    edit(data, "regions.toml", 'name_zh = "中國華南"', 'name_zh = "Central-China"')
+    err = broken(data)
+    assert (err.file, err.entry) == ("regions.toml", "region South China")
+    assert "reads the same as a name of Central China" in err.rule
+
+
+def test_one_spelling_in_and_out_for_every_region():
+    rules = load_rules()
+    for key, region in rules.regions.items():
+        assert key == region.name
+        for spelling in (key, key.replace(" ", ""), key.upper(), key.replace(" ", "_"), region.name_zh):
+            assert rules.region_key(spelling) == key
+    g = Game.new(["Central China", "SouthChina", "taiwan"], seed=3)
+    assert g.players == ("Central China", "South China", "Taiwan")
+    assert set(g.hp) == set(g.players) and g.current_player == "Taiwan"
+    from typhoon_edu.ai import play_game
+    from typhoon_edu.ai.bots import RandomBot
+
+    result = play_game([RandomBot(1), RandomBot(2), RandomBot(3)], seed=4, regions=["CentralChina", "South China", "Japan"])
+    assert set(result.hp) == {"Central China", "South China", "Japan"}
+    assert set(result.winners) <= set(result.hp)

@@ -112,7 +112,7 @@ def test_stay_bonus_uses_footprint_after_landfall() -> None:
         track_reference((5, 5), "W", (2,), level=3),
         run_tracks(TrackInputs.from_lists([(5, 5)], ["W"], [(2,)]), level=3).result(0),
     ):
-        assert result.damage["SouthChina"] == 16 and result.damage["CentralChina"] == 4
+        assert result.damage["South China"] == 16 and result.damage["Central China"] == 4
         assert result.final_level == 2 and result.fate == "survived"
 
 
@@ -166,7 +166,7 @@ def test_spawn_cell_counts_as_covered() -> None:
 def test_westward_ring_moves_risk_west() -> None:
     default = simulate_tracks(100_000, seed=11)
     west = simulate_tracks(100_000, seed=11, ring=WEST)
-    for region in ("SouthChina", "CentralChina", "Philippines"):
+    for region in ("South China", "Central China", "Philippines"):
         gap = west.expected_damage[region] - default.expected_damage[region]
         assert gap > 5 * (west.expected_damage_se[region] + default.expected_damage_se[region]), region
     for region in ("Japan", "Korea"):

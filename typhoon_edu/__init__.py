@@ -16,10 +16,11 @@ from .engine.actions import Action, parse_action
 from .engine.compass import advance, damage, path_steps, step_cycle
 from .engine.events import Event
 from .engine.game import CHANCE, Game, Typhoon
-from .engine.rules import IllegalActionError, Rules, RulesDataError, SaveFileError, load_rules
+from .engine.rules import GameInputError, IllegalActionError, Rules, RulesDataError, SaveFileError, load_rules
 
 __all__ = [
-    "CHANCE", "Action", "Event", "Game", "IllegalActionError", "Rules", "RulesDataError", "SaveFileError",
+    "CHANCE", "Action", "Event", "Game", "GameInputError", "IllegalActionError", "Rules", "RulesDataError",
+    "SaveFileError",
     "Typhoon", "advance", "damage", "load_rules", "parse_action", "path_steps", "step_cycle",
 ]
 __version__ = "0.1.0"

@@ -17,7 +17,8 @@ from .ai.tournament import BOT_KINDS, TournamentResult, make_bot, run_tournament
 from .describe import banner, describe_action
 from .engine.game import CHANCE, Game
 from .engine.rules import IllegalActionError, SaveFileError, load_rules
-from .engine.savefile import game_from_json, game_to_json
+from .engine.savefile import MAX_RECORD_BYTES, game_from_json, game_to_json
+from .fileio import FileTooLarge, NotARegularFile, atomic_write_text, os_reason, read_bounded
 from .i18n import card_name, error_text, in_log, level_name, narrate, normalize_lang, region_name, t
 from .textboard import text_map
 
@@ -268,7 +269,10 @@ class TerminalGame:
                 self.narrate(g.apply(self.bots[who].choose(g)))  # type: ignore[index]
                 ok = True
             if self.save is not None:
-                self.save.write_text(game_to_json(g), encoding="utf-8")
+                try:
+                    atomic_write_text(self.save, game_to_json(g))
+                except OSError as exc:
+                    raise CliError("save_write", path=self.save, reason=os_reason(exc)) from None
             if not ok:
                 self.say(t("cli.stopped", self.lang))
                 return 0
@@ -280,15 +284,30 @@ class TerminalGame:
         return 0
 
 
+def load_game_file(path: Path) -> Game:
+    """The game saved in ``path`` (``--load``), every error naming the file (:class:`CliError`).
+
+    The file must be a regular file within the save-file size limit; it is read once, then
+    checked and replayed by :func:`~typhoon_edu.engine.savefile.game_from_json`.
+    """
+    try:
+        raw = read_bounded(path, MAX_RECORD_BYTES)
+    except FileTooLarge as exc:
+        raise CliError("load_bad", path=path, error=SaveFileError(str(exc), kind="too_large")) from None
+    except NotARegularFile as exc:
+        raise CliError("load_bad", path=path, error=SaveFileError(str(exc), kind="unreadable")) from None
+    except OSError as exc:
+        raise CliError("load_read", path=path, reason=os_reason(exc)) from None
+    try:
+        return game_from_json(raw)
+    except SaveFileError as exc:
+        raise CliError("load_bad", path=path, error=exc) from None
+
+
 def cmd_play(args: argparse.Namespace, out: TextIO, ask: Callable[[str], str]) -> int:
     lang = normalize_lang(args.lang)
     if args.load:
-        try:
-            game = game_from_json(args.load.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise CliError("load_read", path=args.load, reason=exc.strerror) from None
-        except SaveFileError as exc:
-            raise CliError("load_bad", path=args.load, error=exc) from None
+        game = load_game_file(args.load)
         seed = game.seed
     else:
         import random

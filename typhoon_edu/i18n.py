@@ -130,16 +130,36 @@ def in_log(event: Event) -> bool:
 
 
 def error_text(exc: BaseException, lang: str = "en") -> str:
-    """A translated sentence for an engine error that has a ``kind`` (save files, undo); otherwise its text.
+    """A translated sentence for an engine error that has a ``kind`` (save files, undo, bad input); otherwise its text.
 
-    >>> from typhoon_edu.engine.rules import SaveFileError
+    The catalog key is ``error.<group>.<kind>``: the group is the exception's ``catalog_group``
+    (``input`` for :class:`~typhoon_edu.engine.rules.GameInputError`), else ``save`` for a
+    ``SaveFileError`` and ``action`` for the rest; the exception's ``fields`` fill the placeholders.
+
+    >>> from typhoon_edu.engine.rules import GameInputError, SaveFileError
     >>> error_text(SaveFileError("x", kind="not_json"), "zh-TW")
     '這個存檔不是有效的 JSON 檔，可能已經損壞。'
+    >>> error_text(GameInputError("x", kind="player_count", count=2), "zh-TW")
+    '「颱風不要來」要 3 到 5 位玩家；這裡有 2 位。'
     """
     kind = getattr(exc, "kind", "")
-    group = "save" if type(exc).__name__ == "SaveFileError" else "action"
+    group = getattr(exc, "catalog_group", "") or ("save" if type(exc).__name__ == "SaveFileError" else "action")
     key = f"error.{group}.{kind}"
-    return t(key, lang) if kind and has(key, lang) else str(exc)
+    if not (kind and has(key, lang)):
+        return str(exc)
+    fields = getattr(exc, "fields", None)
+    if not (isinstance(fields, Mapping) and fields):
+        return t(key, lang)
+    values = dict(fields)
+    if "region" in values or "card" in values:
+        from .engine.rules import load_rules
+
+        rules = load_rules()
+        if "region" in values:
+            values["region"] = region_name(rules, str(values["region"]), lang)
+        if "card" in values:
+            values["card"] = card_name(rules, str(values["card"]), lang)
+    return t(key, lang, **values)
 
 
 def placeholders(text: str) -> frozenset[str]:
@@ -176,7 +196,7 @@ def region_name(rules: Rules, key: str, lang: str = "en") -> str:
     """A region's name; unknown keys are returned unchanged.
 
     >>> from typhoon_edu.engine.rules import load_rules
-    >>> region_name(load_rules(), "CentralChina"), region_name(load_rules(), "CentralChina", "zh-TW")
+    >>> region_name(load_rules(), "Central China"), region_name(load_rules(), "Central China", "zh-TW")
     ('Central China', '中國華中')
     """
     region = rules.regions.get(key)

@@ -17,9 +17,13 @@ from typing import NamedTuple
 from .rules import IllegalActionError
 
 KINDS = ("place", "aim", "play", "region", "pass", "move", "discard", "die")
-_CELL = re.compile(r"^(\d+),(\d+)$")
-_TYPHOON = re.compile(r"^[Tt](\d+)$")
+# ASCII digits only, and few of them: no map, typhoon count or die needs more, and int() of a
+# 5,000-digit token would be refused by Python's own limit with a plain ValueError.
+_CELL = re.compile(r"^([0-9]{1,4}),([0-9]{1,4})$")
+_TYPHOON = re.compile(r"^[Tt]([0-9]{1,6})$")
+_FACE = re.compile(r"^-?[0-9]{1,6}$")
 _DIRECTION = re.compile(r"^[NESW]{1,3}$")
+MAX_NOTATION = 200  # characters; the longest real action is about 30
 
 
 class Action(NamedTuple):
@@ -61,8 +65,11 @@ def parse_action(text: str) -> Action:
     ...
     typhoon_edu.engine.rules.IllegalActionError: 'jump T1' is not an action; actions start with place, aim, play, region, pass, move, discard or die
     """
-    tokens = str(text).split()
-    if len(tokens) == 1 and tokens[0].isdigit():
+    text = str(text)
+    if len(text) > MAX_NOTATION:
+        raise IllegalActionError(f"{text[:40]!r}… is {len(text)} characters long; an action is at most {MAX_NOTATION}")
+    tokens = text.split()
+    if len(tokens) == 1 and _FACE.match(tokens[0]) and not tokens[0].startswith("-"):
         tokens = ["die", tokens[0]]
     if not tokens or tokens[0] not in KINDS:
         raise IllegalActionError(
@@ -77,7 +84,7 @@ def parse_action(text: str) -> Action:
             fields["typhoon"] = int(m.group(1))
         elif m := _CELL.match(tok):
             fields["cell"] = (int(m.group(1)), int(m.group(2)))
-        elif kind == "die" and tok.lstrip("-").isdigit():
+        elif kind == "die" and _FACE.match(tok):
             fields["face"] = int(tok)
         elif _DIRECTION.match(tok):
             fields["direction"] = tok

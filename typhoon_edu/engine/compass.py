@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .rules import load_rules
+from .rules import GameInputError, load_rules
 
 
 def advance(start: str, pips: int, ring: Sequence[str] | None = None) -> str:
@@ -25,13 +25,15 @@ def advance(start: str, pips: int, ring: Sequence[str] | None = None) -> str:
     >>> advance("WNW", 1, ring=("N", "E", "S", "W"))
     Traceback (most recent call last):
     ...
-    ValueError: the indicator is on 'WNW', which is not a stop of the ring N, E, S, W
+    typhoon_edu.engine.rules.GameInputError: the indicator is on 'WNW', which is not a stop of the ring N, E, S, W
     """
     stops = tuple(ring) if ring is not None else load_rules().ring
     if start not in stops:
-        raise ValueError(f"the indicator is on {start!r}, which is not a stop of the ring {', '.join(stops)}")
+        raise GameInputError(f"the indicator is on {start!r}, which is not a stop of the ring {', '.join(stops)}",
+                             kind="ring_stop", value=f"{start!s:.20}")
     if isinstance(pips, bool) or not isinstance(pips, int) or pips < 0:
-        raise ValueError(f"a roll moves the indicator a whole number of stops (0 or more), not {pips!r}")
+        raise GameInputError(f"a roll moves the indicator a whole number of stops (0 or more), not {pips!r}",
+                             kind="pips", value=f"{pips!s:.20}")
     return stops[(stops.index(start) + pips) % len(stops)]
 
 
@@ -43,7 +45,8 @@ def step_cycle(direction: str) -> tuple[str, ...]:
     """
     points = load_rules().points
     if direction not in points:
-        raise ValueError(f"unknown direction {direction!r}; the 16 compass points are {', '.join(points)}")
+        raise GameInputError(f"unknown direction {direction!r}; the 16 compass points are {', '.join(points)}",
+                             kind="direction", value=f"{direction!s:.20}")
     return points[direction].cycle
 
 
@@ -55,7 +58,8 @@ def path_steps(direction: str, pips: int) -> list[str]:
     """
     cycle = step_cycle(direction)
     if isinstance(pips, bool) or not isinstance(pips, int) or pips < 0:
-        raise ValueError(f"a typhoon moves a whole number of cells (0 or more), not {pips!r}")
+        raise GameInputError(f"a typhoon moves a whole number of cells (0 or more), not {pips!r}", kind="pips",
+                             value=f"{pips!s:.20}")
     return [cycle[i % len(cycle)] for i in range(pips)]
 
 
@@ -67,7 +71,9 @@ def damage(level: int, hits: int, stays: bool) -> int:
     """
     levels = load_rules().levels
     if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= len(levels):
-        raise ValueError(f"a typhoon's level is 1 to {len(levels)}, not {level!r}")
+        raise GameInputError(f"a typhoon's level is 1 to {len(levels)}, not {level!r}", kind="level",
+                             value=f"{level!s:.20}")
     if isinstance(hits, bool) or not isinstance(hits, int) or hits < 0:
-        raise ValueError(f"hits are counted cells, a whole number 0 or more, not {hits!r}")
+        raise GameInputError(f"hits are counted cells, a whole number 0 or more, not {hits!r}", kind="hits",
+                             value=f"{hits!s:.20}")
     return hits * levels[level - 1].damage + (1 if stays else 0)

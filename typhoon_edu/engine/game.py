@@ -19,13 +19,23 @@ real die.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from . import events as ev
 from .actions import Action, parse_action
 from .board import Board, board_for
-from .rules import MAX_TYPHOONS, MIN_TYPHOONS, TIMINGS, Card, Effect, IllegalActionError, Rules, load_rules
+from .rules import (
+    MAX_TYPHOONS,
+    MIN_TYPHOONS,
+    TIMINGS,
+    Card,
+    Effect,
+    GameInputError,
+    IllegalActionError,
+    Rules,
+    load_rules,
+)
 
 CHANCE = "chance"
 VARIANTS = ("standard", "advanced")
@@ -42,6 +52,28 @@ def _act(kind: str, card: str | None = None, typhoon: int | None = None, cell: t
 _PASS = Action("pass")
 _NO_KEY = (None,)  # the region ability has no card key
 CHANCE_PHASES = frozenset({"roll_direction", "roll_move", "roll_zone", "roll_cell"})
+SEED_LIMIT = 2**63  # seeds are whole numbers with -SEED_LIMIT <= seed < SEED_LIMIT
+
+
+def auto_dice(seed: int) -> Iterator[int]:
+    """The faces an automatic-dice game with ``seed`` rolls, in order (what ``Game._run`` draws).
+
+    Every roll of a game played with ``dice="auto"`` (and of its replays, undos and loads) comes
+    from one ``random.Random(seed)``, one ``random()`` per roll; a clone rolls from a generator of
+    its own. A save file's automatic dice can so be checked against its seed.
+
+    >>> from itertools import islice
+    >>> g = Game.new(["Taiwan", "Japan", "Korea"], seed=4)
+    >>> while len([a for a in g.history if a.kind == "die"]) < 5:
+    ...     _ = g.apply(g.legal_actions()[0])
+    >>> rolled = [a.face for a in g.history if a.kind == "die"]
+    >>> rolled == list(islice(auto_dice(4), len(rolled)))
+    True
+    """
+    rng = random.Random(seed)
+    draw = rng.random
+    while True:
+        yield int(draw() * 6) + 1
 
 
 class _Memo(dict):  # type: ignore[type-arg]
@@ -224,28 +256,39 @@ class Game:
         >>> Game.new(["Taiwan", "Japan"])
         Traceback (most recent call last):
         ...
-        ValueError: Typhoon Alert is for 3 to 5 players; got 2 (Taiwan, Japan)
+        typhoon_edu.engine.rules.GameInputError: Typhoon Alert is for 3 to 5 players; got 2 (Taiwan, Japan)
         """
         rules = rules or load_rules()
+        if isinstance(regions, str):
+            raise GameInputError(f"the players are a list of regions, not the text {regions!r}", kind="players_list")
         keys = [rules.region_key(r) for r in regions]
         if not 3 <= len(keys) <= 5:
-            raise ValueError(f"Typhoon Alert is for 3 to 5 players; got {len(keys)} ({', '.join(keys)})")
+            raise GameInputError(f"Typhoon Alert is for 3 to 5 players; got {len(keys)} ({', '.join(keys)})",
+                                 kind="player_count", count=len(keys))
         if len(set(keys)) != len(keys):
-            raise ValueError(f"each player has a different region; got {', '.join(keys)}")
+            twice = next(k for k in keys if keys.count(k) > 1)
+            raise GameInputError(f"each player has a different region; got {', '.join(keys)}", kind="region_twice",
+                                 region=twice)
         if variant not in VARIANTS:
-            raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
+            raise GameInputError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}", kind="variant",
+                                 value=str(variant)[:40])
         if dice not in DICE_MODES:
-            raise ValueError(f"dice must be 'auto' (the computer rolls) or 'manual' (type a real die's face), not {dice!r}")
+            raise GameInputError(f"dice must be 'auto' (the computer rolls) or 'manual' (type a real die's face), "
+                                 f"not {dice!r}", kind="dice", value=str(dice)[:40])
         if start is not None:
             start_key = rules.region_key(start)
             if start_key not in keys:
-                raise ValueError(f"the start player {start_key} is not playing; players: {', '.join(keys)}")
+                raise GameInputError(f"the start player {start_key} is not playing; players: {', '.join(keys)}",
+                                     kind="not_playing", region=start_key)
         else:
             start_key = "Taiwan" if "Taiwan" in keys else keys[0]
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise ValueError(f"the seed is a whole number, not {seed!r}")
+            raise GameInputError(f"the seed is a whole number, not {seed!r}", kind="seed")
+        if not -SEED_LIMIT <= seed < SEED_LIMIT:
+            raise GameInputError(f"the seed must be at least -2**63 and below 2**63; {seed} is out of range",
+                                 kind="seed_range")
         g = cls.__new__(cls)
         g._init(rules, tuple(keys), seed, variant, dice, keys.index(start_key))
         return g
@@ -449,7 +492,8 @@ class Game:
         except ValueError:
             key = self.rules.region_key(region)
             if key not in self.players:
-                raise ValueError(f"{key} is not playing; players: {', '.join(self.players)}") from None
+                raise GameInputError(f"{key} is not playing; players: {', '.join(self.players)}", kind="not_playing",
+                                     region=key) from None
             return self.players.index(key)
 
     # ------------------------------------------------------------------ legal actions
@@ -1005,7 +1049,7 @@ class Game:
                 if self._rng is None:
                     self._rng = random.Random(self.seed * 7_919 + self._rolls + 1)
                 self._rolls += 1
-                face = int(self._rng.random() * 6) + 1
+                face = int(self._rng.random() * 6) + 1  # the formula of auto_dice(), which save files are checked with
                 act = _DIE_ACTIONS[face - 1]
                 self.history.append(act)
                 self._on_die(face)

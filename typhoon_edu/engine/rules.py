@@ -87,8 +87,9 @@ class IllegalActionError(ValueError):
 class SaveFileError(ValueError):
     """A save file that cannot be loaded: not JSON, a foreign format, tampered or inconsistent.
 
-    ``kind`` is one of ``unreadable``, ``not_json``, ``foreign``, ``version``, ``rules``,
-    ``replay``, ``tampered``, ``damaged`` (for translated messages).
+    ``kind`` is one of ``unreadable``, ``not_json``, ``too_large``, ``too_deep``, ``foreign``,
+    ``version``, ``rules``, ``damaged``, ``session``, ``replay``, ``forged_dice``, ``tampered``
+    (for translated messages, ``error.save.<kind>`` in the catalogs).
     """
 
     def __init__(self, message: str, *, kind: str = "damaged") -> None:
@@ -101,6 +102,33 @@ class SaveFileError(ValueError):
 
 def _rebuild(cls: type, message: str, kind: str) -> ValueError:
     return cls(message, kind=kind)
+
+
+class GameInputError(ValueError):
+    """A value the engine does not accept: an unknown region, a wrong number of players, an unknown
+    variant or dice mode, a seed out of range, a region that is not playing.
+
+    ``kind`` names the case and ``fields`` fill its placeholders, so an interface can tell it in
+    any language (``error.input.<kind>`` in the catalogs); the English text is the message.
+
+    >>> exc = GameInputError("unknown region 'Atlantis'", kind="unknown_region", name="Atlantis")
+    >>> exc.kind, exc.fields, isinstance(exc, ValueError)
+    ('unknown_region', {'name': 'Atlantis'}, True)
+    """
+
+    catalog_group = "input"
+
+    def __init__(self, message: str, *, kind: str = "", **fields: object) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.fields = fields
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild_input, (type(self), str(self), self.kind, self.fields))
+
+
+def _rebuild_input(cls: type, message: str, kind: str, fields: dict[str, object]) -> ValueError:
+    return cls(message, kind=kind, **fields)
 
 
 class RulesDataError(ValueError):
@@ -226,7 +254,21 @@ class MapData:
 
 @dataclass(frozen=True)
 class Rules:
-    """The whole edition, immutable. Build it with :func:`load_rules`."""
+    """The whole edition, immutable. Build it with :func:`load_rules`.
+
+    **Region keys** are the regions' English names (``"Taiwan"``, ``"Central China"``,
+    ``"South China"``): one spelling that the engine gives out everywhere (``players``, ``hp``,
+    ``winners``, ``current_player``, events, save files, ``GameResult``). On input
+    (:meth:`region_key`, so ``Game.new``, scenarios, save files and the command line) a region
+    may also be named in Chinese (``"中國華中"``), in any case, with or without spaces, hyphens
+    or underscores, so the old keys ``"CentralChina"`` and ``"SouthChina"`` are still read.
+
+    >>> rules = load_rules()
+    >>> list(rules.regions)
+    ['Taiwan', 'Philippines', 'Korea', 'Central China', 'South China', 'Japan']
+    >>> [rules.region_key(n) for n in ("CentralChina", "south_china", "中國華南", "japan")]
+    ['Central China', 'South China', 'South China', 'Japan']
+    """
 
     edition: str
     digest: str
@@ -247,18 +289,25 @@ class Rules:
         return self.levels[n - 1]
 
     def region_key(self, name: str) -> str:
-        """Resolve a region given by key, English or Chinese name (any case, spaces ignored).
+        """Resolve a region given by key, English or Chinese name (any case; spaces, ``-`` and ``_`` ignored).
 
-        >>> load_rules().region_key("central china")
-        'CentralChina'
+        The result is the region's key, its English name; old keys such as ``"CentralChina"`` are
+        accepted. An unknown name raises :class:`GameInputError` (kind ``unknown_region``).
+
+        >>> load_rules().region_key("central china"), load_rules().region_key("CentralChina")
+        ('Central China', 'Central China')
         """
-        wanted = name.replace(" ", "").replace("-", "").replace("_", "").lower()
+        if not isinstance(name, str):
+            raise GameInputError(f"a region is named by text, not {type(name).__name__} {name!r:.40}",
+                                 kind="unknown_region", name=f"{name!r:.40}")
+        wanted = _folded(name)
         for region in self.regions.values():
-            names = (region.key, region.name, region.name_zh)
-            if wanted in {n.replace(" ", "").lower() for n in names}:
+            if wanted in (_folded(region.key), _folded(region.name_zh)):
                 return region.key
         allowed = ", ".join(self.regions)
-        raise ValueError(f"unknown region {name!r}; the regions are: {allowed}")
+        shown = name if len(name) <= 40 else name[:40] + "…"
+        raise GameInputError(f"unknown region {shown!r}; the regions are: {allowed}", kind="unknown_region",
+                             name=shown)
 
 
 def _need(data: Mapping[str, Any], key: str, kind: type, file: str, entry: str) -> Any:
@@ -434,7 +483,30 @@ def _load_regions(data: dict[str, Any], rows: tuple[str, ...], points: Mapping[s
         )
     if len(regions) < 3:
         raise RulesDataError(file, "regions", f"the game needs at least 3 regions; found {len(regions)}")
+    _check_region_names(regions)
     return regions
+
+
+def _folded(name: str) -> str:
+    return name.replace(" ", "").replace("-", "").replace("_", "").lower()
+
+
+def _check_region_names(regions: Mapping[str, Region]) -> None:
+    """One spelling in and out: a region's key is its English name, and no two regions' names look alike."""
+    file = "regions.toml"
+    seen: dict[str, str] = {}
+    for key, region in regions.items():
+        entry = f"region {key}"
+        if key != region.name:
+            raise RulesDataError(file, entry, f"the key must be the region's English name {region.name!r}, "
+                                              "the one spelling the engine gives out")
+        if "," in key or key != key.strip():
+            raise RulesDataError(file, entry, "a region key has no commas and no spaces at its ends "
+                                              "(the command line lists regions with commas)")
+        for name in (key, region.name_zh):
+            other = seen.setdefault(_folded(name), key)
+            if other != key:
+                raise RulesDataError(file, entry, f"its name {name!r} reads the same as a name of {other}")
 
 
 def _load_cards(data: dict[str, Any], regions: Mapping[str, Region], points: Mapping[str, CompassPoint]) -> dict[str, Card]:

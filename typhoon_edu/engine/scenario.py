@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from .game import Game, Typhoon
-from .rules import Rules
+from .rules import GameInputError, Rules
 
 
 def scenario(
@@ -38,7 +38,8 @@ def scenario(
     from the draw pile, so the 54 cards stay in play); ``hp`` overrides starting HP.
     """
     if phase not in ("attack", "move"):
-        raise ValueError(f"a scenario starts in the 'attack' or 'move' phase, not {phase!r}")
+        raise GameInputError(f"a scenario starts in the 'attack' or 'move' phase, not {phase!r}", kind="scenario_phase",
+                             value=f"{phase!s:.20}")
     g = Game.new(players, seed=seed, dice=dice, start=active, rules=rules)
     g._scenario = True  # type: ignore[attr-defined]
     b = g._b
@@ -46,9 +47,10 @@ def scenario(
     g.pending_dir, g.setup_zones = [], []
     for (x, y), level, direction in typhoons:
         if not g.rules.map.on_map(x, y):
-            raise ValueError(f"({x}, {y}) is off the map")
+            raise GameInputError(f"({x}, {y}) is off the map", kind="off_map", x=x, y=y)
         if not 1 <= level <= 5 or direction not in g.rules.points:
-            raise ValueError(f"a typhoon needs a level 1-5 and one of the 16 directions; got {level}, {direction!r}")
+            raise GameInputError(f"a typhoon needs a level 1-5 and one of the 16 directions; got {level}, {direction!r}",
+                                 kind="scenario_typhoon")
         g.typhoons_.append(Typhoon(g.next_id, b.index((x, y)), level, direction, b.width))
         g.next_id += 1
     if hands:
@@ -58,7 +60,8 @@ def scenario(
             g.hands[seat] = []
             for key in cards:
                 if key not in g.deck:
-                    raise ValueError(f"no {key!r} card left in the draw pile to give to {region}")
+                    raise GameInputError(f"no {key!r} card left in the draw pile to give to {region}",
+                                         kind="scenario_card", card=str(key), region=str(region))
                 g.deck.remove(key)
                 g.hands[seat].append(key)
     for region, value in (hp or {}).items():

@@ -215,8 +215,8 @@ def places(path: str = str(PLACES_FILE)) -> dict[str, Place]:
     """Each game region's real place (``data/real/places.toml``), built from the country outlines.
 
     >>> p = places(); sorted(p)
-    ['CentralChina', 'Japan', 'Korea', 'Philippines', 'SouthChina', 'Taiwan']
-    >>> p["SouthChina"].edges.shape[1]
+    ['Central China', 'Japan', 'Korea', 'Philippines', 'South China', 'Taiwan']
+    >>> p["South China"].edges.shape[1]
     4
     """
     with open(path, "rb") as fh:

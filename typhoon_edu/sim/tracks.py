@@ -600,7 +600,7 @@ def simulate_tracks(
 
     >>> default = simulate_tracks(20_000, seed=1)
     >>> west = simulate_tracks(20_000, seed=1, ring=["WSW", "W", "WNW"])
-    >>> west.expected_damage["SouthChina"] > default.expected_damage["SouthChina"]
+    >>> west.expected_damage["South China"] > default.expected_damage["South China"]
     True
     >>> bool((simulate_tracks(20_000, seed=1).hit_probability == default.hit_probability).all())
     True

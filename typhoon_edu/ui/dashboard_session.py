@@ -17,10 +17,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+import logging
 import os
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,11 +30,18 @@ from ..ai.tournament import make_bot
 from ..engine.actions import Action
 from ..engine.events import DamageDealt, Event, LevelChanged, TyphoonPlaced, event_to_dict
 from ..engine.game import CHANCE, Game
-from ..engine.rules import IllegalActionError, SaveFileError, load_rules
-from ..engine.savefile import game_from_json, game_to_dict
+from ..engine.rules import GameInputError, IllegalActionError, Rules, SaveFileError, load_rules
+from ..engine.savefile import MAX_ACTIONS, MAX_RECORD_BYTES, game_from_record, game_to_dict, parse_record
+from ..fileio import FileTooLarge, NotARegularFile, atomic_write_text, os_reason, read_bounded
+from ..i18n import LANGS, normalize_lang
 
 SEAT_KINDS = ("person", "random", "greedy", "mcts")
 LEVEL_OF_BOT = {"easy": "random", "medium": "greedy", "hard": "mcts"}
+#: The longest name a person's seat may have (a projector shows a few words, not a paragraph).
+MAX_NAME_CHARS = 60
+_SESSION_KEYS = ("seats", "lang", "hp_track")
+_SEAT_KEYS = ("region", "kind", "name")
+log = logging.getLogger(__name__)
 
 
 def default_save_dir() -> Path:
@@ -71,6 +79,164 @@ class SaveInfo:
     kind: str = ""  # why it cannot be read, for a translated message (SaveFileError.kind)
 
 
+@dataclass(frozen=True)
+class SessionRecord:
+    """A class-play record read and checked whole: the verified game and its session part.
+
+    What :func:`read_session_record` returns; ``seats`` are in the game's seat order, ``lang`` is
+    ``en`` or ``zh-TW``, and each ``hp_track`` entry gives every player's HP (0 to its maximum).
+    """
+
+    game: Game
+    seats: tuple[Seat, ...]
+    lang: str
+    hp_track: tuple[Mapping[str, int], ...]
+
+
+def _damaged(message: str) -> SaveFileError:
+    return SaveFileError(f"the session part of the file is damaged: {message}", kind="session")
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def check_session(meta: Any, game: Game) -> tuple[tuple[Seat, ...], str, tuple[dict[str, int], ...]]:
+    """The ``session`` part of a record checked against its game: seats, language, HP track.
+
+    A record without one (a plain engine save) gets a person in every seat, zh-TW and the game's
+    HP as its track. Regions may be spelled as the engine accepts them (old keys too); the result
+    uses the engine's keys. Raises :class:`SaveFileError` (kind ``session``) naming the field.
+
+    >>> g = Game.new(["Taiwan", "Japan", "Korea"], seed=1)
+    >>> seats, lang, track = check_session({"seats": [{"region": "Taiwan", "kind": "person", "name": "Ann"},
+    ...     {"region": "Japan", "kind": "greedy"}, {"region": "Korea", "kind": "random"}], "lang": "en"}, g)
+    >>> [s.kind for s in seats], lang, track == (g.hp,)
+    (['person', 'greedy', 'random'], 'en', True)
+    >>> check_session({"seats": [], "lang": "fr"}, g)
+    Traceback (most recent call last):
+    ...
+    typhoon_edu.engine.rules.SaveFileError: the session part of the file is damaged: 'lang' must be one of en, zh-TW, not 'fr'
+    """
+    rules = game.rules
+    if meta is None:
+        meta = {}
+    if not isinstance(meta, dict):
+        raise _damaged(f"'session' must be an object, not {_shown(meta)}")
+    extra = sorted(set(meta) - set(_SESSION_KEYS))
+    if extra:
+        raise _damaged(f"unknown fields {', '.join(map(_shown, extra[:5]))}; it holds {', '.join(_SESSION_KEYS)}")
+    raw_seats = meta.get("seats", [])
+    if not isinstance(raw_seats, list):
+        raise _damaged(f"'seats' must be a list of seats, not {_shown(raw_seats)}")
+    if raw_seats:
+        if len(raw_seats) != len(game.players):
+            raise _damaged(f"it has {len(raw_seats)} seats for {len(game.players)} players")
+        seats = tuple(_check_seat(raw, i, game.players[i], rules) for i, raw in enumerate(raw_seats))
+    else:
+        seats = tuple(Seat(p) for p in game.players)
+    lang = meta.get("lang", "zh-TW")
+    try:
+        lang = normalize_lang(lang) if isinstance(lang, str) and len(lang) <= 20 else None
+    except ValueError:
+        lang = None
+    if lang is None:
+        raise _damaged(f"'lang' must be one of {', '.join(LANGS)}, not {_shown(meta.get('lang'))}")
+    raw_track = meta.get("hp_track", [])
+    if not isinstance(raw_track, list):
+        raise _damaged(f"'hp_track' must be a list of HP per region, not {_shown(raw_track)}")
+    if len(raw_track) > MAX_ACTIONS + 2:
+        raise SaveFileError(f"the session's HP track has {len(raw_track):,} entries; a game has at most one per "
+                            f"action ({MAX_ACTIONS:,})", kind="too_large")
+    track = tuple(_check_hp(raw, i, game, rules) for i, raw in enumerate(raw_track)) or (dict(game.hp),)
+    return seats, lang, track
+
+
+def _check_seat(raw: Any, i: int, player: str, rules: Rules) -> Seat:
+    where = f"seat #{i + 1}"
+    if not isinstance(raw, dict):
+        raise _damaged(f"{where} must be an object with region, kind and name, not {_shown(raw)}")
+    extra = sorted(set(raw) - set(_SEAT_KEYS))
+    if extra:
+        raise _damaged(f"{where} has unknown fields {', '.join(map(_shown, extra[:5]))}")
+    region = raw.get("region")
+    try:
+        key = rules.region_key(region) if isinstance(region, str) and len(region) <= 100 else None
+    except ValueError:
+        key = None
+    if key != player:
+        raise _damaged(f"{where} is for {_shown(region)}, but the game's player #{i + 1} is {player}")
+    kind = raw.get("kind", "person")
+    if kind not in SEAT_KINDS:
+        raise _damaged(f"{where}'s kind must be one of {', '.join(SEAT_KINDS)}, not {_shown(kind)}")
+    name = raw.get("name", "")
+    if not isinstance(name, str) or len(name) > MAX_NAME_CHARS:
+        raise _damaged(f"{where}'s name must be text of at most {MAX_NAME_CHARS} characters, not {_shown(name)}")
+    return Seat(player, kind, name)
+
+
+def _check_hp(raw: Any, i: int, game: Game, rules: Rules) -> dict[str, int]:
+    where = f"HP track entry #{i + 1}"
+    if not isinstance(raw, dict):
+        raise _damaged(f"{where} must be an object of HP per region, not {_shown(raw)}")
+    out: dict[str, int] = {}
+    for region, hp in raw.items():
+        try:
+            key = rules.region_key(region) if len(region) <= 100 else None
+        except ValueError:
+            key = None
+        if key not in game.players or key in out:
+            raise _damaged(f"{where} names {_shown(region)}, which is not a player (or is there twice)")
+        top = rules.regions[key].hp
+        if isinstance(hp, bool) or not isinstance(hp, int) or not 0 <= hp <= top:
+            raise _damaged(f"{where}: {key}'s HP must be a whole number from 0 to {top}, not {_shown(hp)}")
+        out[key] = hp
+    if len(out) != len(game.players):
+        missing = [p for p in game.players if p not in out]
+        raise _damaged(f"{where} has no HP for {', '.join(missing)}")
+    return {p: out[p] for p in game.players}
+
+
+def read_session_record(text: str | bytes, rules: Rules | None = None) -> SessionRecord:
+    """Read a class-play record (a dashboard save, or a plain engine save) and check all of it.
+
+    The game is replayed and verified (see :mod:`typhoon_edu.engine.savefile`), then the session
+    part is checked against it (:func:`check_session`). Every bad input ends in a
+    :class:`SaveFileError` with a reason and a ``kind``; the size limits of save files apply.
+
+    >>> s = ClassSession.start([Seat("Taiwan"), Seat("Japan", "greedy"), Seat("Korea", "random")], seed=2,
+    ...                        save_dir=__import__("tempfile").mkdtemp())
+    >>> record = read_session_record(s.record_json())
+    >>> record.game.digest() == s.game.digest(), [seat.kind for seat in record.seats], record.lang
+    (True, ['person', 'greedy', 'random'], 'zh-TW')
+    """
+    data = parse_record(text)
+    game = game_from_record(data, rules)
+    seats, lang, track = check_session(data.get("session"), game)
+    return SessionRecord(game, seats, lang, track)
+
+
+def read_session_file(path: str | Path, rules: Rules | None = None) -> SessionRecord:
+    """:func:`read_session_record` of a file, which must be a regular file (never a link) within the size limit.
+
+    Errors name the file: ``SaveFileError("game.json: ...")``.
+    """
+    path = Path(path)
+    try:
+        raw = read_bounded(path, MAX_RECORD_BYTES, follow_links=False)
+    except FileTooLarge as exc:
+        raise SaveFileError(f"{path.name}: {exc}; no real game comes near that", kind="too_large") from None
+    except NotARegularFile as exc:
+        raise SaveFileError(f"{path.name}: cannot be read ({exc})", kind="unreadable") from None
+    except OSError as exc:
+        raise SaveFileError(f"{path.name}: cannot be read ({os_reason(exc)})", kind="unreadable") from None
+    try:
+        return read_session_record(raw, rules)
+    except SaveFileError as exc:
+        raise SaveFileError(f"{path.name}: {exc}", kind=exc.kind) from None
+
+
 @dataclass
 class ClassSession:
     game: Game
@@ -88,7 +254,13 @@ class ClassSession:
         """A new game with these seats (3–5, in clockwise order), autosaved from the first moment."""
         for s in seats:
             if s.kind not in SEAT_KINDS:
-                raise ValueError(f"a seat is a person or a bot ({', '.join(SEAT_KINDS[1:])}); got {s.kind!r}")
+                raise GameInputError(f"a seat is a person or a bot ({', '.join(SEAT_KINDS[1:])}); got {s.kind!r}",
+                                     kind="seat_kind", value=f"{s.kind!s:.20}")
+            if not isinstance(s.name, str) or len(s.name) > MAX_NAME_CHARS:
+                length = len(s.name) if isinstance(s.name, str) else 0
+                raise GameInputError(f"a player's name has at most {MAX_NAME_CHARS} characters; "
+                                     f"{s.name!r:.40} has {length}", kind="name_too_long",
+                                     limit=MAX_NAME_CHARS, length=length)
         rules = load_rules()
         fixed = [Seat(rules.region_key(s.region), s.kind, s.name) for s in seats]
         game = Game.new([s.region for s in fixed], seed=seed, variant=variant, dice=dice, start=start)
@@ -101,53 +273,53 @@ class ClassSession:
 
     @classmethod
     def resume(cls, path: str | Path) -> ClassSession:
-        """Load a saved session; a damaged or foreign file raises SaveFileError naming the file."""
+        """Load a saved session, checked whole; a damaged, foreign or odd file raises SaveFileError naming the file."""
         path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise SaveFileError(f"{path.name}: cannot be read ({exc.strerror})", kind="unreadable") from None
-        except UnicodeDecodeError:
-            raise SaveFileError(f"{path.name}: is not a text file", kind="unreadable") from None
-        try:
-            game = game_from_json(text)
-            data = json.loads(text)
-            meta = data.get("session") or {}
-            seats = [Seat(**s) for s in meta.get("seats", [])] or [Seat(p) for p in game.players]
-        except SaveFileError as exc:
-            raise SaveFileError(f"{path.name}: {exc}", kind=exc.kind) from None
-        except (TypeError, ValueError) as exc:
-            raise SaveFileError(f"{path.name}: the session part of the file is damaged ({exc})") from None
-        if [s.region for s in seats] != list(game.players):
-            raise SaveFileError(f"{path.name}: the seats do not match the game's players")
-        session = cls(game, seats, path.parent, path.stem, meta.get("lang", "zh-TW"),
-                      [dict(h) for h in meta.get("hp_track", [])] or [dict(game.hp)])
+        return cls.from_record(read_session_file(path), path.parent, path.stem)
+
+    @classmethod
+    def from_record(cls, record: SessionRecord, save_dir: str | Path, game_id: str) -> ClassSession:
+        """A session from a checked record (:func:`read_session_record`), saving as ``<save_dir>/<game_id>.json``."""
+        session = cls(record.game, list(record.seats), Path(save_dir), game_id, record.lang,
+                      [dict(h) for h in record.hp_track])
         session._bots = {}
         return session
 
     @staticmethod
     def list_saves(folder: str | Path | None = None) -> list[SaveInfo]:
-        """Every save file in ``folder``, newest first; unreadable ones say why, the rest stay usable."""
-        folder = Path(folder) if folder is not None else default_save_dir()
-        if not folder.is_dir():
+        """Every save file in ``folder``, newest first; unreadable ones say why, the rest stay usable.
+
+        Never raises: a missing or unreadable folder lists nothing, and each file that cannot be
+        used (damaged, too large, a link, a folder named ``x.json``, unreadable) is listed with
+        its reason. Temporary files of a save in progress (``.<name>.json.*.tmp``) are not listed.
+        """
+        try:
+            folder = Path(folder) if folder is not None else default_save_dir()
+            if not folder.is_dir():
+                return []
+            entries = [p for p in folder.iterdir() if p.name.endswith(".json") and not p.name.startswith(".")]
+        except OSError as exc:
+            log.warning("cannot list the saves folder %s: %s", folder, exc)
             return []
         out = []
-        for path in sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True):
+        for path in entries:
             try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-                if not isinstance(data, dict) or data.get("format") != "typhoon-edu-save":
-                    raise SaveFileError("this is not a typhoon-edu save file", kind="foreign")
-                game = game_from_json(json.dumps(data))
+                mtime = os.lstat(path).st_mtime
+            except OSError:
+                mtime = 0.0
+            try:
+                record = read_session_file(path)
             except SaveFileError as exc:
-                out.append(SaveInfo(path, False, str(exc), kind=exc.kind))
+                out.append(SaveInfo(path, False, str(exc), saved_at=mtime, kind=exc.kind))
                 continue
-            except (OSError, UnicodeDecodeError) as exc:
-                out.append(SaveInfo(path, False, str(exc), kind="unreadable"))
+            except Exception as exc:  # a bug must not hide the other saves; it is logged with its traceback
+                log.exception("reading the save file %s failed", path)
+                out.append(SaveInfo(path, False, f"{path.name}: {type(exc).__name__}: {exc}", saved_at=mtime,
+                                    kind="internal"))
                 continue
-            except ValueError as exc:
-                out.append(SaveInfo(path, False, str(exc), kind="not_json"))
-                continue
-            out.append(SaveInfo(path, True, "", game.players, game.round, game.is_over, path.stat().st_mtime))
+            game = record.game
+            out.append(SaveInfo(path, True, "", game.players, game.round, game.is_over, mtime))
+        out.sort(key=lambda i: (i.saved_at, i.path.name), reverse=True)
         return out
 
     # -------------------------------------------------------------- playing
@@ -233,8 +405,11 @@ class ClassSession:
         if not self.can_undo():
             raise IllegalActionError("only a person's last decision can be taken back, and never across a die roll",
                                      kind="undo_not_person")
+        was_over = self.game.is_over
         self.game.undo()
-        if len(self.hp_track) > 1:
+        # A decision a person can take back never deals damage (damage needs a die roll after it), so
+        # the track gained an entry from it only if it ended the game.
+        if was_over and len(self.hp_track) > 1:
             self.hp_track.pop()
         self.save()
 
@@ -251,12 +426,13 @@ class ClassSession:
         return data
 
     def save(self) -> Path:
-        """Write the save file atomically (a crash never leaves half a file)."""
+        """Write the save file atomically and durably (see :func:`typhoon_edu.fileio.atomic_write_text`).
+
+        A crash never leaves half a file, two writers never share a temporary file, and a link
+        planted in the folder is never followed.
+        """
         self.save_dir.mkdir(parents=True, exist_ok=True)
-        tmp = self.save_path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(self.to_dict(), ensure_ascii=False), encoding="utf-8")
-        os.replace(tmp, self.save_path)
-        return self.save_path
+        return atomic_write_text(self.save_path, json.dumps(self.to_dict(), ensure_ascii=False))
 
     def summary(self) -> dict[str, Any]:
         """Winners, the biggest storm, and the region that took the most damage (for the results screen)."""

@@ -99,7 +99,7 @@ TAIWAN_VIEW = Projection(west=113.0, east=129.0, south=17.0, north=29.0, width=5
 #: Where each label of the map sits (lon, lat): the six regions of the game and the two seas.
 LABELS: dict[str, tuple[float, float]] = {
     "Taiwan": (123.2, 23.4), "Philippines": (125.2, 12.0), "Japan": (137.0, 38.2), "Korea": (127.8, 39.6),
-    "SouthChina": (111.0, 24.5), "CentralChina": (114.5, 31.0),
+    "South China": (111.0, 24.5), "Central China": (114.5, 31.0),
 }
 
 

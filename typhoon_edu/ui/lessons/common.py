@@ -276,7 +276,7 @@ class LessonBox(widgets.VBox):
 
 #: The players of the lessons' scenarios: five of the six regions (the most a game allows), with
 #: empty hands so that no counter card interrupts a demonstration.
-PLAYERS: tuple[str, ...] = ("Taiwan", "Philippines", "Japan", "Korea", "SouthChina")
+PLAYERS: tuple[str, ...] = ("Taiwan", "Philippines", "Japan", "Korea", "South China")
 
 #: Events that belong to a typhoon's move (the rest of a turn, e.g. drawing cards, is left out).
 MOVE_EVENTS = frozenset({"DieRolled", "MoveStarted", "TyphoonStepped", "RegionHit", "DamageDealt", "Landfall", "Merged",

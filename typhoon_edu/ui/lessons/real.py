@@ -228,8 +228,8 @@ def reach_rows(km: float = REACH_KM, lang: str = "en", rules: Rules | None = Non
     """Each region: how many real storms of 2015–2021 came within ``km`` of its real place, its rank, and the
     game's share of simulated storms that hit it (lesson 05's numbers) with its rank.
 
-    >>> rows = reach_rows(200, game={"Taiwan": 0.5, "Philippines": 0.4, "Japan": 0.3, "Korea": 0.2, "SouthChina": 0.1,
-    ...                                "CentralChina": 0.05})
+    >>> rows = reach_rows(200, game={"Taiwan": 0.5, "Philippines": 0.4, "Japan": 0.3, "Korea": 0.2, "South China": 0.1,
+    ...                                "Central China": 0.05})
     >>> rows[0].key, rows[0].real_rank, sorted(r.game_rank for r in rows)
     ('Philippines', 1, [1, 2, 3, 4, 5, 6])
     """

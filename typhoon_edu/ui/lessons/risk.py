@@ -63,7 +63,7 @@ RING_PRESETS: dict[str, tuple[str, ...]] = {
 }
 
 # Regions in the order the real-world table lists them, and which agency each row cites.
-REAL_WORLD_ROWS: tuple[str, ...] = ("Philippines", "Taiwan", "Japan", "SouthChina", "CentralChina", "Korea")
+REAL_WORLD_ROWS: tuple[str, ...] = ("Philippines", "Taiwan", "Japan", "South China", "Central China", "Korea")
 
 
 @lru_cache(maxsize=1)
