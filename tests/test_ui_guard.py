@@ -80,3 +80,15 @@ def test_board_and_die_widgets_report_failing_callbacks():
     die.on_face(faces.append)
     die.entry.value = "3"  # pressing Enter in the box
     assert faces == [3] and die.entry.value == ""
+
+
+def test_room_and_input_errors_are_told_in_the_persons_language():
+    from typhoon_edu.classroom.errors import StoreError
+    from typhoon_edu.engine.rules import GameInputError
+    from typhoon_edu.ui.guard import describe
+
+    assert describe(StoreError("the database file is read-only", kind="read_only"), "zh-TW") != \
+        describe(StoreError("the database file is read-only", kind="read_only"), "en")
+    assert not describe(StoreError("x", kind="read_only"), "zh-TW").startswith("發生錯誤")
+    err = GameInputError("a game needs 3 to 5 players", kind="player_count", count=2)
+    assert describe(err, "zh-TW") == __import__("typhoon_edu").i18n.t("error.input.player_count", "zh-TW", count=2)

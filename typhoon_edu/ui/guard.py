@@ -34,7 +34,7 @@ log = logging.getLogger("typhoon_edu.ui")
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: Errors the person can act on (an illegal move, a bad save file): told plainly, without "went wrong".
-_EXPECTED = ("IllegalActionError", "SaveFileError", "SetupError")
+_EXPECTED = ("IllegalActionError", "SaveFileError", "SetupError", "GameInputError", "ClassroomError")
 
 
 def _expected(exc: BaseException) -> bool:
@@ -54,7 +54,8 @@ def describe(exc: BaseException, lang: str) -> str:
     'no storm there'
     """
     if _expected(exc):
-        return i18n.error_text(exc, lang)
+        text = getattr(exc, "text", None)  # the room store's errors say themselves in any language
+        return str(text(lang)) if callable(text) else i18n.error_text(exc, lang)
     detail = str(exc) or type(exc).__name__
     return i18n.t("ui.error.unexpected", lang, detail=detail)
 
