@@ -458,3 +458,90 @@ def test_dashboard_resume_and_list_saves(data):
             assert result.game.digest() == parse_record(raw)["state_digest"]
             result.save()  # a resumed session saves where it came from, and reads back the same
             assert ClassSession.resume(path).game.digest() == result.game.digest()
+
+
+# ------------------------------------------------------------------ the room store: import and rows
+# The class-play store imports records (a JSON save, an uploaded record) and rebuilds every room
+# from its rows; a damaged record or row must end in a refusal with a reason, never another error.
+_STORE_PATH = Path(tempfile.mkdtemp(prefix="typhoon-fuzz-store-")) / "rooms.sqlite3"
+
+
+def _store() -> Any:
+    from typhoon_edu.classroom.store import RoomStore, sqlite_url
+
+    return RoomStore(sqlite_url(_STORE_PATH))
+
+
+@fuzz(200)
+@given(data=any_record)
+def test_store_import_of_any_record(data):
+    from typhoon_edu.classroom.errors import ClassroomError
+    from typhoon_edu.classroom.records import import_record
+
+    store = _store()
+    start = time.process_time()
+    try:
+        room = import_record(store, data)
+    except (SaveFileError, ClassroomError) as exc:
+        assert getattr(exc, "kind", ""), exc
+        assert len(str(exc)) > 10
+        COUNTS.setdefault("store: import", Counter())[exc.kind] += 1
+    else:
+        text = data.decode("utf-8", "surrogatepass") if isinstance(data, bytes) else data
+        want = parse_record(text)["state_digest"]
+        assert room._game.digest() == want  # the room replays to the record's state
+        from typhoon_edu.classroom.rooms import Room
+
+        again = Room.open(store, room.code)
+        assert again._game.digest() == want
+        COUNTS.setdefault("store: import", Counter())["loaded"] += 1
+    assert time.process_time() - start < 5 * TIME_LIMIT
+
+
+_ROW_DAMAGE = st.sampled_from(["setup", "notation", "seq", "seat_region", "seat_kind", "head", "lang", "status"])
+
+
+@fuzz(120)
+@given(what=_ROW_DAMAGE, junk=json_values | st.text(max_size=40), seed=st.integers(0, 50))
+def test_store_damaged_rows_are_named_not_raised(what, junk, seed):
+    """A hand-edited or damaged row: the rooms list names it, opening it says why; nothing else breaks."""
+    import sqlalchemy as sa
+
+    from typhoon_edu.classroom.errors import ClassroomError
+    from typhoon_edu.classroom.rooms import Room, Seat, list_rooms
+    from typhoon_edu.classroom.store import ACTIONS, ROOMS, SEATS
+
+    store = _store()
+    room = Room.create(store, [Seat("Taiwan", "greedy"), Seat("Japan", "random"), Seat("Korea", "greedy")],
+                       seed=seed, lang="en")
+    for _ in range(12):
+        room.step_bot()
+    value = junk if isinstance(junk, str) else json.dumps(junk)
+    table, column, where = {
+        "setup": (ROOMS, "setup", ROOMS.c.id == room.id),
+        "notation": (ACTIONS, "notation", sa.and_(ACTIONS.c.room_id == room.id, ACTIONS.c.seq == 3)),
+        "seq": (ACTIONS, "seq", sa.and_(ACTIONS.c.room_id == room.id, ACTIONS.c.seq == 5)),
+        "seat_region": (SEATS, "region", sa.and_(SEATS.c.room_id == room.id, SEATS.c.idx == 1)),
+        "seat_kind": (SEATS, "kind", sa.and_(SEATS.c.room_id == room.id, SEATS.c.idx == 2)),
+        "head": (ROOMS, "head", ROOMS.c.id == room.id),
+        "lang": (ROOMS, "lang", ROOMS.c.id == room.id),
+        "status": (ROOMS, "status", ROOMS.c.id == room.id),
+    }[what]
+    if column in ("seq", "head"):
+        value = len(value) * 7 + 100  # a number that breaks the log's order
+    try:
+        with store._engine.begin() as conn:
+            conn.execute(sa.update(table).where(where).values({column: value[:30] if isinstance(value, str) else value}))
+    except sa.exc.SQLAlchemyError:
+        return  # the database itself refused the damage (a key or type constraint): nothing to read back
+    infos = {i.code: i for i in list_rooms(store)}  # never raises
+    info = infos[room.code]
+    try:
+        opened = Room.open(store, room.code)
+    except ClassroomError as exc:
+        assert exc.kind and not info.ok and info.error, (exc, info)
+        outcome = f"refused: {exc.kind}"
+    else:
+        outcome = "opened"
+        assert opened.seq >= 0
+    COUNTS.setdefault("store: damaged rows", Counter())[outcome] += 1
