@@ -85,7 +85,7 @@ def test_a_finished_game_imports_as_a_finished_room(lite: RoomStore) -> None:
     (lambda r: json.dumps({**r, "state_digest": "0" * 16}), "tampered"),
     (lambda r: json.dumps({**r, "actions": r["actions"][:3] + ["place 0,0"]}), "replay"),
     (lambda r: json.dumps({**r, "session": {"seats": [{"region": "Mars"}]}}), "damaged"),
-    (lambda r: "[" * 100_000 + "]" * 100_000, "not_json"),
+    (lambda r: "[" * 100_000 + "]" * 100_000, "too_deep"),
 ])
 def test_a_damaged_record_is_refused_with_its_kind(lite: RoomStore, damage, kind: str) -> None:
     room = Room.create(lite, [Seat("Taiwan", "greedy"), Seat("Japan", "random"), Seat("Korea", "greedy")], seed=9)
@@ -135,8 +135,8 @@ def test_a_damaged_save_is_listed_with_its_reason_and_the_others_stay_usable(lit
     report = import_saves(lite, folder)
     assert len(report.imported) == 1
     kinds = {p.name: p.kind for p in report.problems}
-    assert kinds == {"broken.json": "not_json", "nested.json": "not_json", "foreign.json": "foreign",
-                     "gone.json": "unreadable", "binary.json": "unreadable"}
+    assert kinds == {"broken.json": "not_json", "nested.json": "too_deep", "foreign.json": "foreign",
+                     "gone.json": "unreadable", "binary.json": "not_json"}
     assert all(p.error for p in report.problems)
     assert {p.name for p in import_problems(lite)} == set(kinds)
     # listed again without being read again, and a repaired file is imported

@@ -202,7 +202,7 @@ def test_distances_to_places():
     assert 800 < manila_from_taiwan[0] < 1000
     assert stats.distance_km(np.array([121.0]), np.array([14.6]), p["Philippines"])[0] == 0.0
     # Hainan (19 °N) is not South China's place, Guangzhou (23.1 °N) is
-    assert stats.distance_km(np.array([113.3]), np.array([23.1]), p["SouthChina"])[0] == 0.0
+    assert stats.distance_km(np.array([113.3]), np.array([23.1]), p["South China"])[0] == 0.0
 
 
 def test_region_reach_grows_with_distance_and_ranks():

@@ -296,6 +296,8 @@ class Rules:
 
         >>> load_rules().region_key("central china"), load_rules().region_key("CentralChina")
         ('Central China', 'Central China')
+        >>> load_rules().region_key("台灣"), load_rules().region_key("臺灣")
+        ('Taiwan', 'Taiwan')
         """
         if not isinstance(name, str):
             raise GameInputError(f"a region is named by text, not {type(name).__name__} {name!r:.40}",
@@ -488,7 +490,8 @@ def _load_regions(data: dict[str, Any], rows: tuple[str, ...], points: Mapping[s
 
 
 def _folded(name: str) -> str:
-    return name.replace(" ", "").replace("-", "").replace("_", "").lower()
+    # 台 is the everyday form of 臺 (the edition writes 臺灣, as the school books do): both are accepted
+    return name.replace(" ", "").replace("-", "").replace("_", "").replace("台", "臺").lower()
 
 
 def _check_region_names(regions: Mapping[str, Region]) -> None:
