@@ -45,6 +45,8 @@ def test_the_binder_environment_serves_the_dashboard_badge_url(binder_python, ju
     server = jupyter_server(REPO_ROOT, python=binder_python)
     page.goto(server.voila_url("notebooks/dashboard.ipynb"))
     expect(page.locator(".typhoon-setup-start")).to_be_visible(timeout=120_000)
+    page.locator(".typhoon-hands-mode button").nth(1).click()  # one computer: the board at once, no lobby
+    page.wait_for_timeout(300)
     page.locator(".typhoon-setup-start").click()
     assert_canvas_not_blank(page, ".typhoon-board canvas", timeout=60)
     save_screenshot(page, "binder-path-dashboard")
