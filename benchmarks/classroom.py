@@ -41,6 +41,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -49,7 +51,7 @@ from typing import Any
 import psutil
 
 from typhoon_edu import i18n
-from typhoon_edu.ui.serve import CHROMIUM_ARGS, CHROMIUM_PATH, LAN_POOL_SIZE, VoilaProcess
+from typhoon_edu.ui.serve import CHROMIUM_ARGS, CHROMIUM_PATH, LAN_FILL_DELAY, LAN_POOL_SIZE, VoilaProcess
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DASHBOARD = REPO_ROOT / "notebooks" / "dashboard.ipynb"
@@ -153,10 +155,10 @@ class BurstResult:
 # ------------------------------------------------------------------------------------ server
 def start_server(check: UsableCheck, *, pool_size: int, preheat: bool, voila_args: Sequence[str], lang: str,
                  log_name: str, saves: Path) -> VoilaProcess:
-    """Voilà as ``typhoon-edu serve`` starts it (its defaults unless told), waiting until the pool is full."""
+    """Voilà as ``typhoon-edu serve --lan`` starts it (its defaults unless told), waiting until the pool is full."""
     LOG_DIR.mkdir(parents=True, exist_ok=True)
     server = VoilaProcess(notebook=check.notebook.resolve(), lang=lang, preheat=preheat, pool_size=pool_size,
-                          log_path=LOG_DIR / log_name, extra_args=tuple(voila_args),
+                          fill_delay=LAN_FILL_DELAY, log_path=LOG_DIR / log_name, extra_args=tuple(voila_args),
                           env={**os.environ, "TYPHOON_EDU_SAVES": str(saves)})
     server.start()
     server.wait_ready(timeout=180)
@@ -184,15 +186,39 @@ def kernel_processes(server: VoilaProcess) -> dict[str, psutil.Process]:
 
 
 def wait_for_pool(server: VoilaProcess, pool_size: int, timeout: float) -> None:
-    """Until the log says the pool is full (or ``timeout`` s), then a little more for its notebooks to settle."""
-    assert server.log_path is not None
+    """Until ``pool_size`` kernels exist and sit idle (their notebooks ran), or ``timeout`` s.
+
+    Call it when no page is open: every kernel left is then a preheated one. (The log's "pool is
+    filled" line is not enough: a kernel handed out is replaced only after the fill delay.)
+    """
     deadline = time.monotonic() + timeout
+
+    def busy_seconds(kernels: Sequence[psutil.Process]) -> float:
+        total = 0.0
+        for proc in kernels:
+            try:
+                times = proc.cpu_times()
+                total += times.user + times.system
+            except psutil.NoSuchProcess:
+                pass
+        return total
+
+    def known(kernel_id: str) -> bool:  # a closed page's kernel may still be a process for a moment
+        try:
+            with urllib.request.urlopen(f"{server.url}api/kernels/{kernel_id}", timeout=10):
+                return True
+        except (urllib.error.URLError, OSError):
+            return False
+
     while time.monotonic() < deadline:
-        text = server.log_path.read_text(errors="replace") if server.log_path.exists() else ""
-        if f"is filled with {pool_size} kernel" in text:
-            break
-        time.sleep(0.5)
-    time.sleep(2.0)
+        kernels = [p for k, p in kernel_processes(server).items() if known(k)]
+        if len(kernels) >= pool_size:
+            before = busy_seconds(kernels)
+            time.sleep(1.0)
+            if busy_seconds(kernels) - before < 0.05:
+                return
+        else:
+            time.sleep(0.5)
 
 
 def count_iopub_timeouts(server: VoilaProcess) -> int:
@@ -391,6 +417,212 @@ def measure_memory(args: argparse.Namespace) -> dict[str, Any]:
     return result.summary()
 
 
+# ------------------------------------------------------------------------------------ wire
+# The same "usable" without a browser: what the page's JavaScript says to the server, sent by a
+# small client (page request, kernel websocket, widget states, one click). It measures what the
+# *server* can do for a class whose browsers run on their own devices, not on these two cores.
+
+
+def _wire_message(msg_type: str, content: dict[str, Any], session: str, metadata: dict[str, Any] | None = None) -> str:
+    import uuid
+
+    return json.dumps({
+        "header": {"msg_id": uuid.uuid4().hex, "msg_type": msg_type, "username": "bench", "session": session,
+                   "date": "2026-01-01T00:00:00.000000Z", "version": "5.3"},
+        "parent_header": {}, "metadata": metadata or {}, "content": content, "channel": "shell", "buffers": [],
+    })
+
+
+def _wire_decode(frame: str | bytes) -> dict[str, Any]:
+    if isinstance(frame, bytes):
+        from jupyter_server.services.kernels.connection.base import deserialize_binary_message
+
+        return deserialize_binary_message(frame)
+    return json.loads(frame)
+
+
+async def _wire_client(port: int, index: int, delay: float, timeout: float, lang: str,
+                       assets: Sequence[str] = ()) -> tuple[PageResult, str | None]:
+    """One emulated page on the dashboard: visible = widget states received; usable = the language click answered."""
+    import uuid
+
+    from websockets.asyncio.client import connect
+
+    await asyncio.sleep(delay)
+    result = PageResult(index=index, role="projector" if index == 0 else "seat")
+    other = "en" if lang == "zh-TW" else "zh-TW"
+    answer = i18n.t("dash.app.language", other)
+    start = time.perf_counter()
+    xsrf = None
+    try:
+        async with asyncio.timeout(timeout):
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+            await writer.drain()
+            first = await reader.read(1)
+            result.first_byte = time.perf_counter() - start
+            page = (first + await reader.read()).decode("utf-8", "replace")
+            writer.close()
+            cookie = re.search(r"Set-Cookie: _xsrf=([^;\s]+)", page, re.IGNORECASE)
+            xsrf = cookie.group(1) if cookie else None
+            await _wire_assets(port, assets)
+            result.page_loaded = time.perf_counter() - start
+            match = re.search(r'"kernelId":\s*"([0-9a-f-]{36})"', page)
+            if not match:
+                raise RuntimeError("no kernel id in the page")
+            result.kernel_id = match.group(1)
+            session = uuid.uuid4().hex
+            url = f"ws://127.0.0.1:{port}/api/kernels/{result.kernel_id}/channels?session_id={session}"
+            async with connect(url, max_size=None, open_timeout=timeout) as ws:
+                control = uuid.uuid4().hex
+                await ws.send(_wire_message("comm_open", {"comm_id": control, "target_name": "jupyter.widget.control",
+                                                          "data": {}}, session, {"version": "1.0.0"}))
+                await ws.send(_wire_message("comm_msg", {"comm_id": control, "data": {"method": "request_states"}},
+                                            session))
+                toggle = None
+                while toggle is None:
+                    msg = _wire_decode(await ws.recv())
+                    data = msg.get("content", {}).get("data", {})
+                    if msg["header"]["msg_type"] == "comm_msg" and data.get("method") == "update_states":
+                        for model_id, model in data["states"].items():
+                            if "typhoon-lang" in model.get("state", {}).get("_dom_classes", []):
+                                toggle = model_id
+                        if toggle is None:
+                            raise RuntimeError("no language switch among the widget states")
+                result.visible = time.perf_counter() - start
+                await ws.send(_wire_message("comm_msg", {"comm_id": toggle, "data": {
+                    "method": "update", "state": {"index": 1 if other == "en" else 0}, "buffer_paths": []}}, session))
+                while True:
+                    msg = _wire_decode(await ws.recv())
+                    state = msg.get("content", {}).get("data", {}).get("state", {})
+                    if msg["header"]["msg_type"] == "comm_msg" and answer in str(state.get("value", "")):
+                        break
+                result.usable = time.perf_counter() - start
+    except TimeoutError:
+        result.error = "timeout"
+    except Exception as err:  # noqa: BLE001 - a benchmark reports what went wrong and goes on
+        result.error = f"{type(err).__name__}: {str(err).splitlines()[0][:160] if str(err) else ''}"
+    return result, xsrf
+
+
+def record_assets(server: VoilaProcess, check: UsableCheck) -> list[str]:
+    """The static files (paths) a real page fetches, seen once in Chromium, for the emulated pages to fetch too."""
+    from playwright.sync_api import sync_playwright
+
+    paths: list[str] = []
+    prefix = server.url.rstrip("/")
+    with sync_playwright() as handle:
+        browser = handle.chromium.launch(executable_path=CHROMIUM_PATH, headless=True, args=list(CHROMIUM_ARGS))
+        page = browser.new_page()
+        page.on("requestfinished", lambda r: paths.append(r.url[len(prefix):]) if r.url.startswith(prefix) else None)
+        page.goto(server.url)
+        page.locator(check.visible).first.wait_for(state="visible", timeout=180_000)
+        kernel_id = page.evaluate("JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId")
+        page.close(run_before_unload=True)
+        deadline = time.monotonic() + 30  # until the beacon has shut its kernel down
+        while kernel_id in kernel_processes(server) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        browser.close()
+    return [p for p in dict.fromkeys(paths) if p.startswith(("/voila/static/", "/voila/templates/", "/voila/labextensions/"))]
+
+
+async def _wire_get(port: int, path: str) -> int:
+    """GET one path (a new connection, as a cold browser opens several); returns the bytes received."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+    await writer.drain()
+    data = await reader.read()
+    writer.close()
+    return len(data)
+
+
+async def _wire_assets(port: int, assets: Sequence[str], connections: int = 6) -> None:
+    """Fetch ``assets`` over ``connections`` parallel connections at a time, as a browser does per host."""
+    queue: asyncio.Queue[str] = asyncio.Queue()
+    for path in assets:
+        queue.put_nowait(path)
+
+    async def worker() -> None:
+        while not queue.empty():
+            await _wire_get(port, queue.get_nowait())
+
+    await asyncio.gather(*[worker() for _ in range(connections)])
+
+
+async def _wire_shutdown(port: int, kernel_id: str, token: str) -> None:
+    body = f"_xsrf={token}".encode()
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write((f"POST /voila/api/shutdown/{kernel_id} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                  f"Cookie: _xsrf={token}\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                  f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body)
+    await writer.drain()
+    await reader.read()
+    writer.close()
+
+
+async def _wire_round(server: VoilaProcess, pages: int, spread: float, timeout: float, lang: str,
+                      assets: Sequence[str]) -> tuple[list[PageResult], dict[str, float], dict[str, Any]]:
+    """Emulate ``pages`` pages; returns their results, the CPU used, and memory while they are open.
+
+    Then they leave as closing tabs do (the shutdown beacon, with each page's ``_xsrf`` cookie).
+    """
+    delays = [spread * i / (pages - 1) if pages > 1 else 0.0 for i in range(pages)]
+    before = cpu_seconds(server)
+    outcome = await asyncio.gather(*[_wire_client(server.port, i, delays[i], timeout, lang, assets)
+                                     for i in range(pages)])
+    used = cpu_used(before, cpu_seconds(server))
+    results = [r for r, _ in outcome]
+    memory = memory_of(server, [r.kernel_id for r in results if r.kernel_id])
+    for r, token in outcome:
+        if r.kernel_id and token:
+            await _wire_shutdown(server.port, r.kernel_id, token)
+    return results, used, memory
+
+
+def measure_wire_burst(name: str, *, pages: int, spread: float, pool_size: int = LAN_POOL_SIZE,
+                       preheat: bool = True, voila_args: Sequence[str] = (), timeout: float = 120.0, repeat: int = 1,
+                       pause: float = 10.0, lang: str = "zh-TW") -> BurstResult:
+    """Like :func:`measure_burst` on the dashboard, with emulated pages instead of Chromium."""
+    check = dashboard_check(lang)
+    settings = {"notebook": check.name, "preheat": preheat, "pool_size": pool_size if preheat else 0, "client": "wire",
+                "voila_args": list(voila_args), "cpus": os.cpu_count(), "timeout_s": timeout, "repeat": repeat}
+    burst = BurstResult(name=name, pages=pages, spread=spread, settings=settings)
+    with tempfile.TemporaryDirectory(prefix="typhoon-bench-saves-") as saves:
+        server = start_server(check, pool_size=pool_size, preheat=preheat, voila_args=voila_args, lang=lang,
+                              log_name=f"classroom-{name}.log", saves=Path(saves))
+        try:
+            assets = record_assets(server, check)  # uses one preheated kernel: wait for its replacement
+            settings["assets_per_page"] = len(assets)
+            for round_no in range(repeat):
+                time.sleep(pause if round_no else 0.0)
+                if preheat:
+                    wait_for_pool(server, pool_size, timeout=60 + 30 * pool_size)
+                load = load_average()
+                results, used, memory = asyncio.run(_wire_round(server, pages, spread, timeout, lang, assets))
+                if round_no == repeat - 1:
+                    burst.memory = memory
+                for r in results:
+                    r.index += round_no * pages
+                burst.results += results
+                burst.rounds.append({"cpu_s": used, "load_before": load, "load_after": load_average(),
+                                     "usable_p95_s": percentile([r.usable for r in results if r.usable is not None],
+                                                                95)})
+            burst.iopub_timeouts = count_iopub_timeouts(server)
+        finally:
+            server.stop()
+    return burst
+
+
+def measure_class_wire(args: argparse.Namespace) -> dict[str, Any]:
+    """The class of :func:`measure_class`, with emulated pages: the server's share of the time."""
+    return measure_wire_burst("class-wire", pages=6, spread=1.0, **_server_options(args)).summary()
+
+
+def measure_crowd_wire(args: argparse.Namespace) -> dict[str, Any]:
+    """The crowd of :func:`measure_crowd`, with emulated pages."""
+    return measure_wire_burst("crowd-wire", pages=args.pages or 20, spread=0.0, **_server_options(args)).summary()
+
+
 # ------------------------------------------------------------------------------------ imports
 _IMPORT_SNIPPET = "import time; t = time.perf_counter(); import {module}; print(time.perf_counter() - t)"
 
@@ -473,6 +705,8 @@ MEASUREMENTS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "class": measure_class,
     "crowd": measure_crowd,
     "memory": measure_memory,
+    "class-wire": measure_class_wire,
+    "crowd-wire": measure_crowd_wire,
 }
 
 

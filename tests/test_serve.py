@@ -316,7 +316,8 @@ def test_serve_listens_on_loopback_only_without_lan(tmp_path: Path) -> None:
                      if c.status == psutil.CONN_LISTEN and c.laddr.port == run.port}
         assert listening and all(network._normal(ip) in ("127.0.0.1", "::1") for ip in listening), listening
         assert not any("Students" in line for line in run.lines)
-        assert "--pool_size=1" in psutil.Process(run.voila_pid()).cmdline()  # one projector, one spare kernel
+        voila_cmd = psutil.Process(run.voila_pid()).cmdline()  # one projector, one spare kernel, refilled at once
+        assert "--pool_size=1" in voila_cmd and "--VoilaKernelManager.fill_delay=1.0" in voila_cmd
         status, _, _ = http_request(run.port, "/voila/static/favicon.ico", host=f"evil.example:{run.port}")
         assert status == 403
 
@@ -336,7 +337,8 @@ def test_serve_lan_listens_on_the_network_prints_the_address_and_warns(tmp_path:
         listening = {c.laddr.ip for c in psutil.Process(run.voila_pid()).net_connections("inet")
                      if c.status == psutil.CONN_LISTEN and c.laddr.port == run.port}
         assert listening == {"0.0.0.0"}, listening
-        assert "--pool_size=6" in psutil.Process(run.voila_pid()).cmdline()  # a game's devices at once
+        voila_cmd = psutil.Process(run.voila_pid()).cmdline()
+        assert "--pool_size=6" in voila_cmd and "--VoilaKernelManager.fill_delay=10.0" in voila_cmd
         # Connect to loopback only, naming the LAN address as a student's browser would.
         status, _, page = http_request(run.port, "/", host=f"{address}:{run.port}")
         assert status == 200

@@ -18,7 +18,7 @@ Settings and why:
   in ``on_client_ready``, and a view chosen by the URL must read it with
   :func:`typhoon_edu.ui.query.page_query`, because the notebook ran before the request.
   The pool size, the refill delay and the timeouts are sized for a class opening at once:
-  see :data:`DEFAULT_POOL_SIZE`, :data:`FILL_DELAY`, :data:`IOPUB_TIMEOUT` and the README's
+  see :data:`DEFAULT_POOL_SIZE`, :data:`LAN_POOL_SIZE`, :data:`LAN_FILL_DELAY`, :data:`IOPUB_TIMEOUT` and the README's
   figures (``benchmarks/classroom.py``).
 * **Kernel lifecycle.** Closing a tab shuts its kernel down at once (Voilà's ``beforeunload``
   beacon, which works now that the page sets its ``_xsrf`` cookie); a kernel whose tab crashed
@@ -64,6 +64,7 @@ __all__ = [
     "CULL_INTERVAL",
     "DB_ENV_VAR",
     "DEFAULT_POOL_SIZE",
+    "LAN_FILL_DELAY",
     "LAN_POOL_SIZE",
     "LANG_ENV_VAR",
     "SUPPORTED_LANGS",
@@ -108,9 +109,13 @@ LAN_POOL_SIZE = 6
 #: Most preheated kernels ``--pool-size`` accepts (each idle one holds about 75 MB).
 MAX_POOL_SIZE = 40
 
-#: Seconds Voilà waits after handing out a preheated kernel before starting its replacement: long
-#: enough that refilling the pool does not compete with the pages of a class that is opening now.
-FILL_DELAY = 10.0
+#: Seconds Voilà waits after handing out a preheated kernel before starting its replacement
+#: (Voilà's default): a reloaded projector page soon finds a ready kernel again.
+FILL_DELAY = 1.0
+
+#: The same with ``--lan``: long enough that refilling six kernels does not compete with the pages
+#: of a class that is opening right now (a visitor beyond the pool waits for it, at most this long).
+LAN_FILL_DELAY = 10.0
 
 #: Seconds the notebook's executor waits for a cell's output after the kernel said the cell ran
 #: (nbclient's default, 4 s, drops the output on a busy machine: the page stays blank).
@@ -412,6 +417,7 @@ class VoilaProcess:
     extra_hosts: Sequence[str] = ()
     cull_idle_timeout: int = CULL_IDLE_TIMEOUT
     cull_interval: int = CULL_INTERVAL
+    fill_delay: float = FILL_DELAY
     tag: str = field(default_factory=lambda: secrets.token_hex(8))
     process: subprocess.Popen[bytes] | None = field(default=None, init=False, repr=False)
 
@@ -430,6 +436,7 @@ class VoilaProcess:
             pool_size=self.pool_size,
             cull_idle_timeout=self.cull_idle_timeout,
             cull_interval=self.cull_interval,
+            fill_delay=self.fill_delay,
             show_tracebacks=self.show_tracebacks,
             extra_hosts=self.extra_hosts,
             python=self.python,
@@ -602,6 +609,7 @@ def serve(
     cull_idle, cull_interval = cull_settings()
     ip = "0.0.0.0" if lan else "localhost"
     server = VoilaProcess(notebook=path.resolve(), port=port or 0, lang=lang, ip=ip, db=db_url, pool_size=pool_size,
+                          fill_delay=LAN_FILL_DELAY if lan else FILL_DELAY,
                           cull_idle_timeout=cull_idle, cull_interval=cull_interval)
     lines = []
     if lan:
