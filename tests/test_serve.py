@@ -316,6 +316,8 @@ def test_serve_listens_on_loopback_only_without_lan(tmp_path: Path) -> None:
                      if c.status == psutil.CONN_LISTEN and c.laddr.port == run.port}
         assert listening and all(network._normal(ip) in ("127.0.0.1", "::1") for ip in listening), listening
         assert not any("Students" in line for line in run.lines)
+        voila_cmd = psutil.Process(run.voila_pid()).cmdline()  # one projector, one spare kernel, refilled at once
+        assert "--pool_size=1" in voila_cmd and "--VoilaKernelManager.fill_delay=1.0" in voila_cmd
         status, _, _ = http_request(run.port, "/voila/static/favicon.ico", host=f"evil.example:{run.port}")
         assert status == 403
 
@@ -335,6 +337,8 @@ def test_serve_lan_listens_on_the_network_prints_the_address_and_warns(tmp_path:
         listening = {c.laddr.ip for c in psutil.Process(run.voila_pid()).net_connections("inet")
                      if c.status == psutil.CONN_LISTEN and c.laddr.port == run.port}
         assert listening == {"0.0.0.0"}, listening
+        voila_cmd = psutil.Process(run.voila_pid()).cmdline()
+        assert "--pool_size=6" in voila_cmd and "--VoilaKernelManager.fill_delay=10.0" in voila_cmd
         # Connect to loopback only, naming the LAN address as a student's browser would.
         status, _, page = http_request(run.port, "/", host=f"{address}:{run.port}")
         assert status == 200
@@ -373,6 +377,23 @@ def test_serve_refuses_a_bad_db_url_in_both_languages(capsys: pytest.CaptureFixt
     assert "'mysql' is not a database this store knows" in capsys.readouterr().err
     assert cli_main(["serve", "--no-browser", "--lang", "zh-TW", "--db", "sqlite://"]) == 2
     assert "記憶體裡的 SQLite" in capsys.readouterr().err
+
+
+def test_serve_refuses_an_impossible_pool_size(capsys: pytest.CaptureFixture[str]) -> None:
+    from typhoon_edu.cli import main as cli_main
+
+    assert cli_main(["serve", "--no-browser", "--pool-size", "0"]) == 2
+    assert "--pool-size: give 1 to 40 kernels, not 0" in capsys.readouterr().err
+    assert cli_main(["serve", "--no-browser", "--lang", "zh-TW", "--pool-size", "99"]) == 2
+    assert "請給 1 到 40 個核心" in capsys.readouterr().err
+
+
+def test_command_sets_the_pool_refill_delay_and_the_class_timeouts() -> None:
+    cmd = build_voila_command("d.ipynb", port=9000, fill_delay=2.5)
+    assert "--VoilaKernelManager.fill_delay=2.5" in cmd
+    assert "--VoilaExecutor.iopub_timeout=60" in cmd  # nbclient's 4 s left pages blank under load
+    with pytest.raises(ValueError, match="fill_delay"):
+        build_voila_command("d.ipynb", port=9000, fill_delay=-1)
 
 
 @pytest.mark.parametrize(("value", "expected"), [

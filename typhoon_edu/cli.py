@@ -115,6 +115,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     serve.add_argument("--notebook", type=Path, default=None, help=h("notebook"))
     serve.add_argument("--lan", action="store_true", help=h("lan"))
     serve.add_argument("--db", metavar="URL", default=None, help=h("db"))
+    serve.add_argument("--pool-size", type=int, default=None, metavar="N", help=h("pool_size"))
     return p
 
 
@@ -394,7 +395,8 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
 
             try:
                 return serve(port=args.port, lang=normalize_lang(args.lang), open_browser=not args.no_browser,
-                             notebook=args.notebook, lan=args.lan, db=args.db)
+                             notebook=args.notebook, lan=args.lan, db=args.db,
+                             pool_size=args.pool_size)
             except ServeError as exc:
                 sys.stderr.write(t("cli.err.prefix", lang, error=exc.text(lang)) + "\n")
                 return 2

@@ -18,7 +18,7 @@ Settings and why:
   in ``on_client_ready``, and a view chosen by the URL must read it with
   :func:`typhoon_edu.ui.query.page_query`, because the notebook ran before the request.
   The pool size, the refill delay and the timeouts are sized for a class opening at once:
-  see :data:`DEFAULT_POOL_SIZE`, :data:`FILL_DELAY`, :data:`IOPUB_TIMEOUT` and the README's
+  see :data:`DEFAULT_POOL_SIZE`, :data:`LAN_POOL_SIZE`, :data:`LAN_FILL_DELAY`, :data:`IOPUB_TIMEOUT` and the README's
   figures (``benchmarks/classroom.py``).
 * **Kernel lifecycle.** Closing a tab shuts its kernel down at once (Voilà's ``beforeunload``
   beacon, which works now that the page sets its ``_xsrf`` cookie); a kernel whose tab crashed
@@ -63,6 +63,9 @@ __all__ = [
     "CULL_IDLE_TIMEOUT",
     "CULL_INTERVAL",
     "DB_ENV_VAR",
+    "DEFAULT_POOL_SIZE",
+    "LAN_FILL_DELAY",
+    "LAN_POOL_SIZE",
     "LANG_ENV_VAR",
     "SUPPORTED_LANGS",
     "ServeError",
@@ -97,11 +100,22 @@ CULL_IDLE_TIMEOUT = 900
 #: Seconds between two culling checks.
 CULL_INTERVAL = 60
 
-#: Pool of preheated kernels kept ready for the dashboard.
+#: Preheated kernels kept ready when only this computer opens the dashboard (the projector).
 DEFAULT_POOL_SIZE = 1
 
-#: Seconds Voilà waits after handing out a preheated kernel before starting its replacement.
+#: Preheated kernels kept ready with ``--lan``: one game's devices at once (5 seats) and the projector.
+LAN_POOL_SIZE = 6
+
+#: Most preheated kernels ``--pool-size`` accepts (each idle one holds about 75 MB).
+MAX_POOL_SIZE = 40
+
+#: Seconds Voilà waits after handing out a preheated kernel before starting its replacement
+#: (Voilà's default): a reloaded projector page soon finds a ready kernel again.
 FILL_DELAY = 1.0
+
+#: The same with ``--lan``: long enough that refilling six kernels does not compete with the pages
+#: of a class that is opening right now (a visitor beyond the pool waits for it, at most this long).
+LAN_FILL_DELAY = 10.0
 
 #: Seconds the notebook's executor waits for a cell's output after the kernel said the cell ran
 #: (nbclient's default, 4 s, drops the output on a busy machine: the page stays blank).
@@ -275,6 +289,7 @@ def build_voila_command(
     pool_size: int = DEFAULT_POOL_SIZE,
     cull_idle_timeout: int = CULL_IDLE_TIMEOUT,
     cull_interval: int = CULL_INTERVAL,
+    fill_delay: float = FILL_DELAY,
     show_tracebacks: bool = False,
     extra_hosts: Sequence[str] = (),
     check_host: bool = True,
@@ -294,11 +309,15 @@ def build_voila_command(
     True
     >>> "--preheat_kernel=True" in build_voila_command("d.ipynb", port=1, preheat=False)
     False
+    >>> [a for a in build_voila_command("d.ipynb", port=1, extra_args=["--pool_size=4"]) if "pool_size" in a]
+    ['--pool_size=4']
     """
     if not 0 < port < 65536:
         raise ValueError(f"port must be between 1 and 65535, not {port}")
     if preheat and pool_size < 1:
         raise ValueError(f"a preheated kernel pool needs pool_size >= 1, not {pool_size}")
+    if fill_delay < 0:
+        raise ValueError(f"fill_delay must be >= 0 seconds, not {fill_delay}")
     if cull_idle_timeout < 0 or cull_interval < 1:
         raise ValueError(f"cull_idle_timeout must be >= 0 and cull_interval >= 1, not {cull_idle_timeout}, {cull_interval}")
     cmd = [
@@ -323,10 +342,12 @@ def build_voila_command(
     ]
     cmd += [f"--TyphoonVoila.extra_hosts={host}" for host in extra_hosts]
     if preheat:
-        cmd += ["--preheat_kernel=True", f"--pool_size={pool_size}", f"--VoilaKernelManager.fill_delay={FILL_DELAY}"]
+        cmd += ["--preheat_kernel=True", f"--pool_size={pool_size}", f"--VoilaKernelManager.fill_delay={fill_delay}"]
     if not open_browser:
         cmd.append("--no-browser")
-    cmd += list(extra_args)
+    # An option given again in extra_args replaces ours (traitlets refuses two values for one setting).
+    replaced = {arg.split("=", 1)[0] for arg in extra_args if arg.startswith("--") and "=" in arg}
+    cmd = [arg for arg in cmd if arg.split("=", 1)[0] not in replaced] + list(extra_args)
     return cmd
 
 
@@ -395,6 +416,7 @@ class VoilaProcess:
     extra_hosts: Sequence[str] = ()
     cull_idle_timeout: int = CULL_IDLE_TIMEOUT
     cull_interval: int = CULL_INTERVAL
+    fill_delay: float = FILL_DELAY
     tag: str = field(default_factory=lambda: secrets.token_hex(8))
     process: subprocess.Popen[bytes] | None = field(default=None, init=False, repr=False)
 
@@ -413,6 +435,7 @@ class VoilaProcess:
             pool_size=self.pool_size,
             cull_idle_timeout=self.cull_idle_timeout,
             cull_interval=self.cull_interval,
+            fill_delay=self.fill_delay,
             show_tracebacks=self.show_tracebacks,
             extra_hosts=self.extra_hosts,
             python=self.python,
@@ -560,6 +583,7 @@ def serve(
     *,
     lan: bool = False,
     db: str | None = None,
+    pool_size: int | None = None,
 ) -> int:
     """Serve the class-play dashboard with Voilà until Ctrl+C or SIGTERM; returns the exit code.
 
@@ -568,7 +592,8 @@ def serve(
     the notebook as ``TYPHOON_EDU_LANG``, ``db`` (see :func:`check_db_url`) as ``TYPHOON_EDU_DB``.
     Without ``lan`` the server listens on this computer only (``localhost``); with it, on every
     interface, and the address students type is printed with a warning. Ctrl+C, SIGTERM and
-    SIGHUP stop Voilà and every kernel.
+    SIGHUP stop Voilà and every kernel. ``pool_size`` preheated kernels are kept ready (default
+    :data:`DEFAULT_POOL_SIZE`, or :data:`LAN_POOL_SIZE` with ``lan``).
     """
     _check_lang(lang)
     path = Path(notebook) if notebook is not None else default_notebook()
@@ -576,9 +601,14 @@ def serve(
         sys.stderr.write(t("cli.serve.not_found", lang, path=path) + "\n")
         return 2
     db_url = check_db_url(db) if db is not None else None
+    if pool_size is None:
+        pool_size = LAN_POOL_SIZE if lan else DEFAULT_POOL_SIZE
+    if not 1 <= pool_size <= MAX_POOL_SIZE:
+        raise ServeError("pool_size", value=pool_size, most=MAX_POOL_SIZE)
     cull_idle, cull_interval = cull_settings()
     ip = "0.0.0.0" if lan else "localhost"
-    server = VoilaProcess(notebook=path.resolve(), port=port or 0, lang=lang, ip=ip, db=db_url,
+    server = VoilaProcess(notebook=path.resolve(), port=port or 0, lang=lang, ip=ip, db=db_url, pool_size=pool_size,
+                          fill_delay=LAN_FILL_DELAY if lan else FILL_DELAY,
                           cull_idle_timeout=cull_idle, cull_interval=cull_interval)
     lines = []
     if lan:
