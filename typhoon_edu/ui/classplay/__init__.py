@@ -3,7 +3,8 @@
 One dashboard notebook serves every page; :func:`launch` picks the page from the URL:
 
 - no query: the **projector** (:class:`~.projector.ProjectorApp`): setup, rooms, lobby, game, results;
-- ``?seat=<token>``: that seat's **own page** (:class:`~.seat.SeatApp`), the link in its QR code;
+- ``?seat=<token>``: that seat's **own page** (:class:`~.seat.SeatApp`), the link in its QR code
+  (``&speed=2`` animates faster, ``&speed=0`` not at all);
 - ``?join`` or ``?join=<code>``: the **join page**: type the room code, pick a free seat.
 
 The rooms live in a store (:mod:`typhoon_edu.classroom`: SQLite by default, PostgreSQL for a
@@ -57,7 +58,12 @@ def launch(query: Mapping[str, str] | None = None, *, lang: str | None = None, s
     if "seat" in query or "join" in query:
         from .seat import SeatApp
 
-        app: Any = SeatApp(lang=lang, store=store, token=query.get("seat") or None, code=query.get("join") or None)
+        try:
+            speed = min(max(float(query.get("speed", "1")), 0.0), 8.0)
+        except ValueError:
+            speed = 1.0
+        app: Any = SeatApp(lang=lang, store=store, token=query.get("seat") or None, code=query.get("join") or None,
+                           speed=speed)
     else:
         from .projector import ProjectorApp
 

@@ -47,7 +47,7 @@ from .model import banner, private_decision, seat_label
 from .pacer import Pacer
 from .screens import LANG_OPTIONS, ProjectorGameScreen, banner_html
 from .setup import SetupChoices, SetupScreen, speed_options
-from .tables import public_table, seat_infos, seat_table
+from .tables import public_table, seat_infos, seat_table, view_digest
 from .theme import CSS
 
 log = logging.getLogger("typhoon_edu.ui")
@@ -325,7 +325,8 @@ class ProjectorApp:
         who = table.current_player
         b = banner(table, seats, lang, devices=self.devices)
         state = {"seq": room.seq, "phase": table.phase, "who": who or "", "busy": int(busy), "person": int(b.person),
-                 "paused": int(room.paused), "devices": int(self.devices), "revealed": self.revealed or ""}
+                 "paused": int(room.paused), "devices": int(self.devices), "revealed": self.revealed or "",
+                 "view": view_digest(room)}
         self.game.banner.value = banner_html(b, state)
         if room.paused:
             self.message.value = f"<div class='typhoon-message-error'>{escape(i18n.t('classplay.paused', lang))}</div>"

@@ -45,7 +45,7 @@ from .model import banner, seat_label
 from .pacer import Pacer, Stage, board_state_of
 from .projector import POLL, _error_text, _open_store, _running_loop
 from .screens import LANG_OPTIONS, LogBox, banner_html
-from .tables import seat_infos, seat_table
+from .tables import seat_infos, seat_table, view_digest
 from .theme import CSS
 
 log = logging.getLogger("typhoon_edu.ui")
@@ -55,7 +55,7 @@ class SeatApp:
     """One seat's page. ``token``: the device token from the link; without it, the join screen."""
 
     def __init__(self, lang: str = "zh-TW", store: Any = None, *, token: str | None = None,
-                 code: str | None = None) -> None:
+                 code: str | None = None, speed: float = 1.0) -> None:
         self.lang = i18n.normalize_lang(lang)
         self.store = _open_store(store)
         self.rules = load_rules()
@@ -63,7 +63,7 @@ class SeatApp:
         self.region: str | None = None
         self.token: str | None = None
         self.screen = "join"
-        self.speed = 1.0
+        self.speed = speed  # animation speed (0: none), as the projector's
         self._task: asyncio.Task[None] | None = None
         self.problems = Problems(lambda: self.lang, on_error=lambda _exc: self.render())
 
@@ -185,7 +185,8 @@ class SeatApp:
         if table.current_player == self.region and not table.is_over:
             b = type(b)(i18n.t("classplay.seat.your_turn", lang) + " " + b.headline, b.detail, b.who, True)
         state = {"seq": table.seq, "phase": table.phase, "who": table.current_player or "", "busy": int(busy),
-                 "mine": int(table.current_player == self.region), "paused": int(view.paused)}
+                 "mine": int(table.current_player == self.region), "paused": int(view.paused),
+                 "view": view_digest(room)}
         self.banner.value = banner_html(b, state)
         if exact or self.pacer.idle:
             self.stage.hp_now = dict(table.hp)

@@ -56,3 +56,16 @@ def seat_table(room: Any, region: str, *, cards: bool = True) -> Table:
 def seat_infos(room: Any) -> dict[str, SeatInfo]:
     """Every seat as the views name it (in seat order)."""
     return {s.region: SeatInfo(s.region, s.kind, s.name, bool(getattr(s, "joined", False))) for s in room.seats}
+
+
+def view_digest(room: Any) -> str:
+    """A short hash of the public state and the log position: equal on every page that shows the same game.
+
+    Only the public view goes into it (no hand, no deck order), so a page may show it.
+    """
+    import hashlib
+    import json
+
+    view = room.public_view()
+    text = json.dumps([room.seq, view.observation], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
