@@ -17,9 +17,14 @@ Settings and why:
   already-rendered page and connect the widgets. Canvases must (and do, per DESIGN.md §3) draw
   in ``on_client_ready``, and a view chosen by the URL must read it with
   :func:`typhoon_edu.ui.query.page_query`, because the notebook ran before the request.
-  The pool size, the refill delay and the timeouts are sized for a class opening at once:
-  see :data:`DEFAULT_POOL_SIZE`, :data:`LAN_POOL_SIZE`, :data:`LAN_FILL_DELAY`, :data:`IOPUB_TIMEOUT` and the README's
-  figures (``benchmarks/classroom.py``).
+  Sized for a class opening at once (``benchmarks/classroom.py``, figures in the README): one
+  spare kernel for this computer alone (:data:`DEFAULT_POOL_SIZE`), six with ``--lan``
+  (:data:`LAN_POOL_SIZE`: a projector and five devices), refilled only after
+  :data:`LAN_FILL_DELAY` s so that starting six kernels does not compete with the pages being
+  opened (projector + 5 phones in one second: p95 9.8 s, against 14.3 s with one kernel refilled
+  after 1 s). :data:`IOPUB_TIMEOUT` replaces nbclient's 4 s, after which a busy machine's page
+  stayed blank for good (19 of 20 pages opened together); :data:`KERNEL_STARTUP_TIMEOUT` gives 20
+  kernels starting together time to answer.
 * **Kernel lifecycle.** Closing a tab shuts its kernel down at once (Voilà's ``beforeunload``
   beacon, which works now that the page sets its ``_xsrf`` cookie); a kernel whose tab crashed
   or lost its network is culled after :data:`CULL_IDLE_TIMEOUT` seconds of inactivity; a
