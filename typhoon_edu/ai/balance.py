@@ -339,53 +339,115 @@ def deck_counts(k: int, rules: Rules | None = None) -> dict[str, int]:
 
 @dataclass
 class Step:
-    """One round of the search: the deck and HP tried, the real games' result, and the next proposal."""
+    """One round of the search: the deck and HP tried, the real games' result, and the next proposal.
+
+    ``how`` says where this round's HP came from: ``start``, ``damage`` (each region's HP set
+    against the mean damage it took in the round before), ``surrogate`` (:func:`fit_hp`) or
+    ``nudge`` (one point down for the region furthest above its fair share, one up for the one
+    furthest below, when the surrogate proposes nothing new).
+    """
 
     number: int
     hp: dict[str, int]
     counts: dict[str, int]
     measured: dict[int, Measured]
+    how: str = "start"
     predicted: dict[int, dict[str, float]] = field(default_factory=dict)  # the surrogate's forecast for hp
     proposal: dict[str, int] | None = None
+    proposal_how: str = ""
 
     @property
     def score(self) -> float:
         """The worst of the region and seat deviations over the player counts (≤ 1 meets the targets)."""
         return max(max(m.region_deviation, m.seat_deviation) for m in self.measured.values())
 
+    def region_pull(self) -> dict[str, float]:
+        """Each region's deviation from its fair share, in tolerances, averaged over the player counts."""
+        out: dict[str, list[float]] = {}
+        for n, m in self.measured.items():
+            for k, v in m.regions.items():
+                out.setdefault(k, []).append((v - 1 / n) / REGION_TOLERANCE[n])
+        return {k: sum(v) / len(v) for k, v in out.items()}
+
+    def mean_damage(self) -> dict[str, float]:
+        """Each region's mean damage (starting HP minus final HP) over this round's games."""
+        total: dict[str, float] = {}
+        games: dict[str, int] = {}
+        for m in self.measured.values():
+            for g in m.rows:
+                for p, h in zip(g.players, g.hp, strict=True):
+                    total[p] = total.get(p, 0.0) + self.hp[p] - h
+                    games[p] = games.get(p, 0) + 1
+        return {k: total[k] / games[k] for k in total}
+
+
+def damage_start(step: Step, anchor: float, lo: int = HP_MIN, hi: int = HP_MAX) -> dict[str, int]:
+    """HP that make up for the damage each region took: ``anchor`` + its mean damage − the regions' mean.
+
+    >>> m = Measured(3, {"Taiwan": 40, "Japan": 40, "Korea": 40}, 0, [
+    ...     GameRow(0, ("Taiwan", "Japan", "Korea"), ("greedy",) * 3, (), (30, 38, 40), 3, 99, "rounds")], 1.0)
+    >>> damage_start(Step(1, m.hp, {}, {3: m}), 40)
+    {'Taiwan': 46, 'Japan': 38, 'Korea': 36}
+    """
+    dmg = step.mean_damage()
+    mean = sum(dmg.values()) / len(dmg)
+    return {k: min(hi, max(lo, round(anchor + dmg.get(k, mean) - mean))) for k in step.hp}
+
+
+def nudge(step: Step, lo: int = HP_MIN, hi: int = HP_MAX) -> dict[str, int]:
+    """One point less for the region that wins most above its fair share, one more for the one most below."""
+    pull = step.region_pull()
+    hp = dict(step.hp)
+    top = max(pull, key=lambda k: (pull[k], k))
+    low = min(pull, key=lambda k: (pull[k], k))
+    hp[top] = max(lo, hp[top] - 1)
+    hp[low] = min(hi, hp[low] + 1)
+    return hp
+
 
 def search(start: Mapping[str, int], *, games: Mapping[int, int], counts: Mapping[str, int] | None = None,
-           steps: int = 8, seed: int = 1_000_000, jobs: int = 2, pool: int = 3, radius: int = 4,
-           anchor: float | None = None, stop_below: float = 0.6, first: int = 1,
+           steps: int = 8, seed: int = 1_000_000, jobs: int = 2, pool: int = 3, radius: int = 3,
+           anchor: float | None = None, stop_below: float = 0.6, first: int = 1, from_damage: bool = True,
            report: Callable[[Step], None] | None = None) -> list[Step]:
-    """Alternate real games and the surrogate's fit, from ``start``, for at most ``steps`` rounds.
+    """Alternate real games and proposals, from ``start``, for at most ``steps`` rounds.
 
     Round ``i`` (numbered from ``first``) plays ``games[n]`` GreedyBot games for each number of
-    players ``n`` with seeds from ``seed + i * 100_000`` (fresh games every round), then fits
-    the next HP vector on the games of the last ``pool`` rounds, within ``radius`` points of the
-    HP just played. It stops early when a round's real result is within ``stop_below`` of the
-    targets (1.0 = exactly at the tolerance). ``anchor`` is the mean HP the fit is pulled toward
-    (default: the mean of ``start``). ``counts`` replaces card counts for every game (a deck of
-    :func:`deck_counts`).
+    players ``n`` with seeds from ``seed + i * 100_000`` (fresh games every round). The next HP
+    vector is, after the first round and with ``from_damage``, :func:`damage_start`; after that
+    the surrogate's fit on the games of the last ``pool`` rounds, within ``radius`` points of the
+    HP just played, or :func:`nudge` when the fit proposes an HP vector already played. It stops
+    early when a round's real result is within ``stop_below`` of the targets (1.0 = exactly at the
+    tolerance). ``anchor`` is the mean HP kept (default: the mean of ``start``). ``counts``
+    replaces card counts for every game (a deck of :func:`deck_counts`).
     """
     anchor = sum(start.values()) / len(start) if anchor is None else anchor
     counts = dict(counts or {})
     hp = dict(start)
+    how = "start"
     done: list[Step] = []
+    tried: set[tuple[tuple[str, int], ...]] = set()
     for i in range(first, first + steps):
         measured = {n: measure(hp, n, g, seed=seed + i * 100_000, jobs=jobs, counts=counts)
                     for n, g in sorted(games.items())}
-        step = Step(i, dict(hp), counts, measured)
-        if done and done[-1].proposal == hp:
+        step = Step(i, dict(hp), counts, measured, how)
+        if done and how == "surrogate":
             step.predicted = Surrogate(_batches(done[-pool:])).shares(hp)
+        tried.add(tuple(sorted(hp.items())))
         done.append(step)
         if step.score > stop_below:
-            step.proposal = fit_hp(Surrogate(_batches(done[-pool:])), hp, anchor=anchor, radius=radius)
+            if from_damage and len(done) == 1:
+                step.proposal, step.proposal_how = damage_start(step, anchor), "damage"
+            else:
+                fit = fit_hp(Surrogate(_batches(done[-pool:])), hp, anchor=anchor, radius=radius)
+                if tuple(sorted(fit.items())) in tried:
+                    step.proposal, step.proposal_how = nudge(step), "nudge"
+                else:
+                    step.proposal, step.proposal_how = fit, "surrogate"
         if report:
             report(step)
         if step.proposal is None:
             break
-        hp = step.proposal
+        hp, how = step.proposal, step.proposal_how
     return done
 
 
@@ -400,6 +462,7 @@ def best_step(steps: Sequence[Step]) -> Step:
 
 __all__ = [
     "CONFIRM_GAMES", "DECK_STEPS", "REGION_TOLERANCE", "SEAT_TOLERANCE", "Measured", "Step", "Surrogate", "best_step",
+    "damage_start", "nudge",
     "deck_counts", "deviation", "edition_counts", "edition_hp", "edition_variant", "fit_hp", "measure",
     "region_shares", "rules_with_hp",
     "search", "seat_shares", "wilson",
