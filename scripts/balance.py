@@ -1,9 +1,10 @@
 """Balance the edition (RULES §12): search for the starting HP (and, if needed, the deck), then confirm.
 
-    python scripts/balance.py --search  [--decks 0,2,4,6] [--rounds 8] [--games 800,1200,800] [--jobs 2]
+    python scripts/balance.py --search  [--decks 0,3,6,9] [--rounds 8] [--games 800,1200,800] [--jobs 2]
                                         [--out docs/balance_search.md]
     python scripts/balance.py --confirm [--hp Taiwan=47,...] [--deck K | --counts key=N,...]
                                         [--games 4000,10000,4000] [--jobs 2] [--out docs/balance_run.md]
+    python scripts/balance.py --probe   [--hp ...] [--deck K] [--seats 4] [--games 1000]
     python scripts/balance.py --games 10000 [--seats 4]          # one table, the edition as it is
 
 ``--search`` plays GreedyBot in every seat with regions dealt at random. Each round plays fresh
@@ -94,7 +95,8 @@ def _worst(m: Measured) -> tuple[float, float]:
 # ---------------------------------------------------------------------------------------- search
 def run_search(args: argparse.Namespace) -> None:
     decks = [int(x) for x in args.decks.split(",")]
-    hp = edition_hp()
+    anchor = args.anchor if args.anchor is not None else sum(edition_hp().values()) / len(edition_hp())
+    hp = {k: round(anchor) for k in edition_hp()}  # every stage starts with every region equal
     log: list[dict[str, object]] = []
     lines = _search_header(args)
     out_md = args.out or Path("docs/balance_search.md")
@@ -105,8 +107,8 @@ def run_search(args: argparse.Namespace) -> None:
     for stage, k in enumerate(decks):
         counts = deck_counts(k)
         lines += ["", f"### Stage {stage + 1}: deck step {k} ({_counts_text(counts)})", "",
-                  "| round | HP | 3 players: worst region / seat (points) | 4 players | 5 players | score | s |",
-                  "|---|---|---|---|---|---|---|"]
+                  "| round | HP from | HP | 3 players: worst region / seat (points) | 4 players | 5 players | score | s |",
+                  "|---|---|---|---|---|---|---|---|"]
 
         def report(step: Step, k: int = k, lines: list[str] = lines) -> None:
             cells = []
@@ -114,9 +116,10 @@ def run_search(args: argparse.Namespace) -> None:
                 r, s = _worst(step.measured[n])
                 cells.append(f"{r:.1f} / {s:.1f}")
             secs = sum(m.seconds for m in step.measured.values())
-            lines.append(f"| {step.number} | {_hp_text(step.hp)} | {' | '.join(cells)} | {step.score:.2f} | {secs:.0f} |")
+            lines.append(f"| {step.number} | {step.how} | {_hp_text(step.hp)} | {' | '.join(cells)} | "
+                         f"{step.score:.2f} | {secs:.0f} |")
             log.append({"round": step.number, "deck": k, "counts": step.counts, "hp": step.hp, "score": step.score,
-                        "seconds": secs, "proposal": step.proposal,
+                        "seconds": secs, "how": step.how, "proposal": step.proposal,
                         "regions": {n: m.regions for n, m in step.measured.items()},
                         "seats": {n: m.seats for n, m in step.measured.items()},
                         "predicted": step.predicted})
@@ -125,12 +128,11 @@ def run_search(args: argparse.Namespace) -> None:
             _write(out_md, out_json, lines, log)
 
         steps = search(hp, games=args.games, counts=counts, steps=args.rounds, seed=args.seed, jobs=args.jobs,
-                       radius=args.radius, first=first, report=report, anchor=args.anchor)
+                       radius=args.radius, first=first, report=report, anchor=anchor)
         first += len(steps)
         all_steps += steps
         best = best_step(steps)
         lines += ["", f"Best round of this stage: {best.number} (score {best.score:.2f}; ≤ 1.00 meets the targets)."]
-        hp = best.hp
         if best.score <= 1.0:
             break
     best = best_step(all_steps)
@@ -161,13 +163,47 @@ def _search_header(args: argparse.Namespace) -> list[str]:
         f"tolerance (regions ±{REGION_TOLERANCE[3] * 100:.0f}, ±{REGION_TOLERANCE[4] * 100:.0f}, "
         f"±{REGION_TOLERANCE[5] * 100:.0f} points for 3, 4, 5 players; seats ±{SEAT_TOLERANCE * 100:.0f}): "
         "at most 1.00 meets every target. A round's games are few, so its figures carry about ±2–3 "
-        "points of luck; the full confirmation runs decide.",
+        "points of luck; the full confirmation runs decide. Every stage starts with every region at the "
+        "same HP; \"HP from\" says how each round's HP were found: `tiers` gives one HP more to every "
+        "region that won less than its fair share in the round before, "
+        "`surrogate` is the fit on the recorded damage of the last three rounds (at most "
+        f"{args.radius} points from the HP just played), `nudge` moves one point from the region most "
+        "above its fair share to the one most below when the fit proposes HP already played.",
     ]
 
 
 def _write(out_md: Path, out_json: Path, lines: list[str], log: list[dict[str, object]]) -> None:
     out_md.write_text("\n".join(lines) + "\n", encoding="utf-8")
     out_json.write_text(json.dumps(log, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+# ----------------------------------------------------------------------------------------- probe
+def run_probe(args: argparse.Namespace) -> None:
+    """How far one more HP moves a region: the same games with each region given +1 in turn."""
+    hp = {k: 40 for k in edition_hp()} if args.hp is None else {**edition_hp(), **{RULES.region_key(k): v
+                                                                                   for k, v in args.hp.items()}}
+    counts = deck_counts(args.deck) if args.deck is not None else dict(args.counts or {})
+    n = args.seats
+    games = int(args.games) if args.games else 1_000
+    keys = list(hp)
+    lines = ["# One more HP: how far it moves a region", "",
+             f"`python scripts/balance.py --probe --seats {n} --games {games}"
+             + (f" --deck {args.deck}" if args.deck is not None else "") + "`: "
+             f"{games:,} GreedyBot games with {n} players (seeds {args.seed} upward, the same games in every row), "
+             f"first with HP {_hp_text(hp)} and deck: {_counts_text(counts)}; then with one region given one HP "
+             "more. Win shares in %.", "",
+             "| HP | " + " | ".join(_short(k) for k in keys) + " | shared wins |",
+             "|---|" + "---|" * (len(keys) + 1)]
+    for label, trial in [("as given", hp)] + [(f"{_short(k)} +1", {**hp, k: hp[k] + 1}) for k in keys]:
+        m = measure(trial, n, games, seed=args.seed, jobs=args.jobs, counts=counts)
+        shares = m.regions
+        shared = sum(len(g.winners) > 1 for g in m.rows) / m.games
+        lines.append(f"| {label} | " + " | ".join(f"{100 * shares[k]:.1f}" for k in keys) + f" | {shared:.0%} |")
+        sys.stdout.write(lines[-1] + "\n")
+        sys.stdout.flush()
+    text = "\n".join(lines) + "\n"
+    if args.out:
+        args.out.write_text(text, encoding="utf-8")
 
 
 # --------------------------------------------------------------------------------------- confirm
@@ -259,15 +295,17 @@ def main(argv: list[str] | None = None) -> None:
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--search", action="store_true", help="search for the HP (and deck) that balance the edition")
     mode.add_argument("--confirm", action="store_true", help="the full runs for 3, 4 and 5 players, one HP vector")
+    mode.add_argument("--probe", action="store_true", help="the same games with each region given one HP more")
     ap.add_argument("--games", default=None,
                     help="--search/--confirm: games for 3,4,5 players (e.g. 800,1200,800); else one number")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=None, help="first seed (search: 1,000,000; confirm and table: 0)")
     ap.add_argument("--out", type=Path, default=None)
-    ap.add_argument("--decks", default="0,2,4,6", help="--search: the deck steps to try, in order")
+    ap.add_argument("--decks", default="0,3,6,9", help="--search: the deck steps to try, in order")
     ap.add_argument("--rounds", type=int, default=8, help="--search: rounds per deck stage")
-    ap.add_argument("--radius", type=int, default=4, help="--search: how far (HP) one round may move a region")
-    ap.add_argument("--anchor", type=float, default=None, help="--search: the mean HP to keep (default: the edition's)")
+    ap.add_argument("--radius", type=int, default=2, help="--search: how far (HP) one round may move a region")
+    ap.add_argument("--anchor", type=float, default=None,
+                    help="--search: the HP every stage starts from and whose mean it keeps (default: the edition's mean)")
     ap.add_argument("--hp", type=_pairs_arg, default=None, help="--confirm: HP to use, e.g. Taiwan=47,Japan=41")
     ap.add_argument("--deck", type=int, default=None, help="--confirm: a deck step of DECK_STEPS")
     ap.add_argument("--counts", type=_pairs_arg, default=None, help="--confirm: card counts, e.g. evacuation=1")
@@ -281,6 +319,9 @@ def main(argv: list[str] | None = None) -> None:
         if args.seed is None:
             args.seed = 1_000_000 if args.search else 0
         (run_search if args.search else run_confirm)(args)
+    elif args.probe:
+        args.seed = 2_000_000 if args.seed is None else args.seed
+        run_probe(args)
     else:
         args.games_one = int(args.games) if args.games else 10_000
         args.seed = 0 if args.seed is None else args.seed

@@ -305,16 +305,18 @@ def fit_hp(surrogate: Surrogate, start: Mapping[str, int], *, anchor: float | No
 
 
 # The deck family the search may use when HP alone cannot balance the edition: step k moves one
-# card from a counter kind to a kind that makes storms reach land (every kind keeps >= 1 card).
+# card from a counter kind to a kind that brings storms to land: steering (which a player aims at
+# a rival), warm water, new depressions. Every kind keeps at least 1 card.
 DECK_STEPS: tuple[tuple[str, str], ...] = (
-    ("evacuation", "warm_ocean"),
-    ("flood_defences", "tailwind"),
-    ("evacuation", "warm_ocean"),
-    ("flood_defences", "blocking_high"),
-    ("wind_shear", "tailwind"),
+    ("evacuation", "steering_flow"),
+    ("flood_defences", "warm_ocean"),
+    ("evacuation", "steering_flow"),
+    ("flood_defences", "tropical_disturbance"),
+    ("wind_shear", "steering_flow"),
     ("recurve", "warm_ocean"),
     ("flood_defences", "tropical_disturbance"),
-    ("wind_shear", "blocking_high"),
+    ("wind_shear", "steering_flow"),
+    ("recurve", "warm_ocean"),
 )
 
 
@@ -324,7 +326,7 @@ def deck_counts(k: int, rules: Rules | None = None) -> dict[str, int]:
     >>> deck_counts(0)
     {}
     >>> c = deck_counts(2); base = edition_counts()
-    >>> c["evacuation"] == base["evacuation"] - 1 and c["tailwind"] == base["tailwind"] + 1
+    >>> c["evacuation"] == base["evacuation"] - 1 and c["steering_flow"] == base["steering_flow"] + 1
     True
     """
     if not 0 <= k <= len(DECK_STEPS):
@@ -341,8 +343,8 @@ def deck_counts(k: int, rules: Rules | None = None) -> dict[str, int]:
 class Step:
     """One round of the search: the deck and HP tried, the real games' result, and the next proposal.
 
-    ``how`` says where this round's HP came from: ``start``, ``damage`` (each region's HP set
-    against the mean damage it took in the round before), ``surrogate`` (:func:`fit_hp`) or
+    ``how`` says where this round's HP came from: ``start``, ``tiers`` (:func:`tier_start`),
+    ``surrogate`` (:func:`fit_hp`) or
     ``nudge`` (one point down for the region furthest above its fair share, one up for the one
     furthest below, when the surrogate proposes nothing new).
     """
@@ -381,17 +383,20 @@ class Step:
         return {k: total[k] / games[k] for k in total}
 
 
-def damage_start(step: Step, anchor: float, lo: int = HP_MIN, hi: int = HP_MAX) -> dict[str, int]:
-    """HP that make up for the damage each region took: ``anchor`` + its mean damage − the regions' mean.
+def tier_start(step: Step) -> dict[str, int]:
+    """One HP more for every region that won less than its fair share (averaged over the player counts).
+
+    From equal HP this splits the regions into two tiers: the ones the storms reach often get the
+    extra point, the sheltered ones do not. (A sheltered region given one HP more than the others
+    wins most of its games, because the storms seldom reach it: see ``--probe``.)
 
     >>> m = Measured(3, {"Taiwan": 40, "Japan": 40, "Korea": 40}, 0, [
-    ...     GameRow(0, ("Taiwan", "Japan", "Korea"), ("greedy",) * 3, (), (30, 38, 40), 3, 99, "rounds")], 1.0)
-    >>> damage_start(Step(1, m.hp, {}, {3: m}), 40)
-    {'Taiwan': 46, 'Japan': 38, 'Korea': 36}
+    ...     GameRow(0, ("Taiwan", "Japan", "Korea"), ("greedy",) * 3, ("Korea",), (30, 38, 40), 3, 99, "rounds")], 1.0)
+    >>> tier_start(Step(1, m.hp, {}, {3: m}))
+    {'Taiwan': 41, 'Japan': 41, 'Korea': 40}
     """
-    dmg = step.mean_damage()
-    mean = sum(dmg.values()) / len(dmg)
-    return {k: min(hi, max(lo, round(anchor + dmg.get(k, mean) - mean))) for k in step.hp}
+    pull = step.region_pull()
+    return {k: v + (1 if pull.get(k, 0.0) < 0 else 0) for k, v in step.hp.items()}
 
 
 def nudge(step: Step, lo: int = HP_MIN, hi: int = HP_MAX) -> dict[str, int]:
@@ -407,13 +412,13 @@ def nudge(step: Step, lo: int = HP_MIN, hi: int = HP_MAX) -> dict[str, int]:
 
 def search(start: Mapping[str, int], *, games: Mapping[int, int], counts: Mapping[str, int] | None = None,
            steps: int = 8, seed: int = 1_000_000, jobs: int = 2, pool: int = 3, radius: int = 3,
-           anchor: float | None = None, stop_below: float = 0.6, first: int = 1, from_damage: bool = True,
+           anchor: float | None = None, stop_below: float = 0.7, first: int = 1, tiers: bool = True,
            report: Callable[[Step], None] | None = None) -> list[Step]:
     """Alternate real games and proposals, from ``start``, for at most ``steps`` rounds.
 
     Round ``i`` (numbered from ``first``) plays ``games[n]`` GreedyBot games for each number of
     players ``n`` with seeds from ``seed + i * 100_000`` (fresh games every round). The next HP
-    vector is, after the first round and with ``from_damage``, :func:`damage_start`; after that
+    vector is, after the first round and with ``tiers``, :func:`tier_start`; after that
     the surrogate's fit on the games of the last ``pool`` rounds, within ``radius`` points of the
     HP just played, or :func:`nudge` when the fit proposes an HP vector already played. It stops
     early when a round's real result is within ``stop_below`` of the targets (1.0 = exactly at the
@@ -435,8 +440,8 @@ def search(start: Mapping[str, int], *, games: Mapping[int, int], counts: Mappin
         tried.add(tuple(sorted(hp.items())))
         done.append(step)
         if step.score > stop_below:
-            if from_damage and len(done) == 1:
-                step.proposal, step.proposal_how = damage_start(step, anchor), "damage"
+            if tiers and len(done) == 1:
+                step.proposal, step.proposal_how = tier_start(step), "tiers"
             else:
                 fit = fit_hp(Surrogate(_batches(done[-pool:])), hp, anchor=anchor, radius=radius)
                 if tuple(sorted(fit.items())) in tried:
@@ -462,7 +467,7 @@ def best_step(steps: Sequence[Step]) -> Step:
 
 __all__ = [
     "CONFIRM_GAMES", "DECK_STEPS", "REGION_TOLERANCE", "SEAT_TOLERANCE", "Measured", "Step", "Surrogate", "best_step",
-    "damage_start", "nudge",
+    "nudge", "tier_start",
     "deck_counts", "deviation", "edition_counts", "edition_hp", "edition_variant", "fit_hp", "measure",
     "region_shares", "rules_with_hp",
     "search", "seat_shares", "wilson",
