@@ -42,6 +42,18 @@ from typhoon_edu.engine.rules import load_rules  # noqa: E402
 SEATS = 4
 
 
+def _yes_no(text: str) -> bool:
+    if text.lower() in ("1", "yes", "true", "on"):
+        return True
+    if text.lower() in ("0", "no", "false", "off"):
+        return False
+    raise ValueError(text)
+
+
+PARAMS = {"top_k": int, "exploration": float, "prior_weight": float, "horizon": str, "mode": str,
+          "beliefs": _yes_no, "endgame": int}
+
+
 class OracleMCTSBot(MCTSBot):
     """An MCTSBot that cheats, for a ceiling: it sees every hand, and with ``sees="all"`` more.
 
@@ -127,17 +139,17 @@ def main(argv: list[str] | None = None) -> None:
                          "(a ceiling, not a fair bot)")
     ap.add_argument("--seed", type=int, default=0, help="first game number")
     ap.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                    help="an MCTSBot keyword (top_k, exploration, prior_weight, horizon, mode)")
+                    help="an MCTSBot keyword (" + ", ".join(PARAMS) + ")")
     args = ap.parse_args(argv)
     params: dict[str, float | str] = {}
     for p in args.param:
         k, _, v = p.partition("=")
-        if k not in ("top_k", "exploration", "prior_weight", "horizon", "mode"):
-            ap.error(f"--param {p!r}: the MCTSBot keywords are top_k, exploration, prior_weight, horizon and mode")
+        if k not in PARAMS:
+            ap.error(f"--param {p!r}: the MCTSBot keywords are {', '.join(PARAMS)}")
         try:
-            params[k] = v if k in ("horizon", "mode") else (int(v) if k == "top_k" else float(v))
+            params[k] = PARAMS[k](v)
         except ValueError:
-            ap.error(f"--param {p!r}: {k} takes a number")
+            ap.error(f"--param {p!r}: {k} takes {PARAMS[k].__name__ if k != 'beliefs' else 'yes or no'}")
     if args.oracle and args.bot != "mcts":
         ap.error("--oracle applies to the MCTS bot only (leave out --bot, or use --bot mcts)")
     if args.oracle == "all":

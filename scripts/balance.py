@@ -1,61 +1,331 @@
-"""Balance report: many GreedyBot games (seats and regions rotated) → docs/balance.md.
+"""Balance the edition (RULES §12): search for the starting HP (and, if needed, the deck), then confirm.
 
-    python scripts/balance.py --games 10000 --jobs 2 [--out docs/balance.md]
+    python scripts/balance.py --search  [--decks 0,3,6,9] [--rounds 8] [--games 800,1200,800] [--jobs 2]
+                                        [--out docs/balance_search.md]
+    python scripts/balance.py --confirm [--hp Taiwan=47,...] [--deck K | --counts key=N,...]
+                                        [--games 4000,10000,4000] [--jobs 2] [--out docs/balance_run.md]
+    python scripts/balance.py --probe   [--hp ...] [--deck K] [--seats 4] [--games 1000]
+    python scripts/balance.py --games 10000 [--seats 4]          # one table, the edition as it is
 
-Prints the table too. The report's numbers come only from this run.
+``--search`` plays GreedyBot in every seat with regions dealt at random. Each round plays fresh
+games for 3, 4 and 5 players with one HP vector, then a surrogate (the damage each region took in
+the last rounds' games, replayed against other HP vectors) proposes the next HP vector within a
+few points of it (typhoon_edu.ai.balance.search). The first deck stage keeps the edition's
+cards (HP only). Each later stage changes the deck by the next steps of
+``typhoon_edu.ai.balance.DECK_STEPS`` (a counter card becomes a card that brings storms to
+land) and starts from the best HP found so far; the search stops at the first stage whose best
+round meets the targets. Seeds are fixed, so a rerun plays the same games and finds the same
+numbers. ``--confirm`` plays the full runs (seeds 0 upward) for one HP vector and deck and
+reports every region and seat against the targets.
+
+The reports' numbers come only from these runs. Run it under ``nice -n 10`` on a shared machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from typhoon_edu.ai.tournament import run_tournament  # noqa: E402
+from typhoon_edu.ai.balance import (  # noqa: E402
+    CONFIRM_GAMES,
+    REGION_TOLERANCE,
+    SEAT_TOLERANCE,
+    Measured,
+    Step,
+    Surrogate,
+    best_step,
+    deck_counts,
+    edition_counts,
+    edition_hp,
+    fit_hp,
+    measure,
+    search,
+)
+from typhoon_edu.ai.tournament import TournamentResult  # noqa: E402
 from typhoon_edu.engine.rules import load_rules  # noqa: E402
 
+RULES = load_rules()
+SHORT = {"Taiwan": "TW", "Philippines": "PH", "Korea": "KR", "CentralChina": "CC", "Central China": "CC",
+         "SouthChina": "SC", "South China": "SC", "Japan": "JP"}
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=10_000)
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--seats", type=int, default=4)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--out", type=Path, default=None)
-    args = ap.parse_args()
+
+def _short(key: str) -> str:
+    return SHORT.get(key, key[:2].upper())
+
+
+def _hp_text(hp: dict[str, int]) -> str:
+    return " ".join(f"{_short(k)} {v}" for k, v in hp.items())
+
+
+def _counts_text(counts: dict[str, int]) -> str:
+    base = edition_counts()
+    return ", ".join(f"{k} {base[k]}→{v}" for k, v in counts.items()) or "the edition's deck"
+
+
+def _games_arg(text: str) -> dict[int, int]:
+    parts = [int(x) for x in text.split(",")]
+    if len(parts) != 3 or min(parts) < 1:
+        raise argparse.ArgumentTypeError("give three numbers of games, for 3, 4 and 5 players: e.g. 800,1200,800")
+    return dict(zip((3, 4, 5), parts, strict=True))
+
+
+def _pairs_arg(text: str) -> dict[str, int]:
+    out = {}
+    for part in text.split(","):
+        key, _, value = part.partition("=")
+        try:
+            out[key.strip()] = int(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{part!r}: write NAME=NUMBER, e.g. Taiwan=47") from None
+    return out
+
+
+def _worst(m: Measured) -> tuple[float, float]:
+    """The worst region's and the worst seat's distance from the fair share, in points."""
+    fair = 1 / m.n_players
+    return (100 * max(abs(v - fair) for v in m.regions.values()),
+            100 * max(abs(v - fair) for v in m.seats.values()))
+
+
+# ---------------------------------------------------------------------------------------- search
+def run_search(args: argparse.Namespace) -> None:
+    decks = [int(x) for x in args.decks.split(",")]
+    anchor = args.anchor if args.anchor is not None else sum(edition_hp().values()) / len(edition_hp())
+    hp = {k: round(anchor) for k in edition_hp()}  # every stage starts with every region equal
+    log: list[dict[str, object]] = []
+    lines = _search_header(args)
+    out_md = args.out or Path("docs/balance_search.md")
+    out_json = out_md.with_suffix(".json")
+    t_all = time.time()
+    all_steps: list[Step] = []
+    first = 1
+    for stage, k in enumerate(decks):
+        counts = deck_counts(k)
+        lines += ["", f"### Stage {stage + 1}: deck step {k} ({_counts_text(counts)})", "",
+                  "| round | HP from | HP | 3 players: worst region / seat (points) | 4 players | 5 players | score | s |",
+                  "|---|---|---|---|---|---|---|---|"]
+
+        def report(step: Step, k: int = k, lines: list[str] = lines) -> None:
+            cells = []
+            for n in (3, 4, 5):
+                r, s = _worst(step.measured[n])
+                cells.append(f"{r:.1f} / {s:.1f}")
+            secs = sum(m.seconds for m in step.measured.values())
+            lines.append(f"| {step.number} | {step.how} | {_hp_text(step.hp)} | {' | '.join(cells)} | "
+                         f"{step.score:.2f} | {secs:.0f} |")
+            log.append({"round": step.number, "deck": k, "counts": step.counts, "hp": step.hp, "score": step.score,
+                        "seconds": secs, "how": step.how, "proposal": step.proposal,
+                        "regions": {n: m.regions for n, m in step.measured.items()},
+                        "seats": {n: m.seats for n, m in step.measured.items()},
+                        "predicted": step.predicted})
+            sys.stdout.write(lines[-1] + "\n")
+            sys.stdout.flush()
+            _write(out_md, out_json, lines, log)
+
+        steps = search(hp, games=args.games, counts=counts, steps=args.rounds, seed=args.seed, jobs=args.jobs,
+                       radius=args.radius, first=first, report=report, anchor=anchor)
+        first += len(steps)
+        all_steps += steps
+        best = best_step(steps)
+        lines += ["", f"Best round of this stage: {best.number} (score {best.score:.2f}; ≤ 1.00 meets the targets)."]
+        if best.score <= 1.0:
+            break
+    best = best_step(all_steps)
+    lines += ["", "## Result of the search", "",
+              f"Best round overall: {best.number}, score {best.score:.2f}, HP {_hp_text(best.hp)}, "
+              f"deck: {_counts_text(best.counts)}.",
+              f"Total time {time.time() - t_all:.0f} s.", "",
+              "Confirm it with:", "",
+              "    python scripts/balance.py --confirm --hp "
+              + ",".join(f"{k}={v}" for k, v in best.hp.items())
+              + (" --counts " + ",".join(f"{k}={v}" for k, v in best.counts.items()) if best.counts else "")]
+    _write(out_md, out_json, lines, log)
+    sys.stdout.write("\n".join(lines[-6:]) + "\n")
+
+
+def _search_header(args: argparse.Namespace) -> list[str]:
+    g = args.games
+    return [
+        "# Balance search log",
+        "",
+        "Written by `python scripts/balance.py --search "
+        f"--decks {args.decks} --rounds {args.rounds} --games {g[3]},{g[4]},{g[5]} --radius {args.radius} "
+        f"--seed {args.seed}`; do not edit by hand.",
+        "",
+        f"Every round plays fresh GreedyBot games ({g[3]:,} with 3 players, {g[4]:,} with 4, {g[5]:,} with 5; "
+        "regions dealt at random) with one HP vector. The columns give the region and the seat farthest "
+        "from the fair share, in points. The score is the worst of these distances divided by its "
+        f"tolerance (regions ±{REGION_TOLERANCE[3] * 100:.0f}, ±{REGION_TOLERANCE[4] * 100:.0f}, "
+        f"±{REGION_TOLERANCE[5] * 100:.0f} points for 3, 4, 5 players; seats ±{SEAT_TOLERANCE * 100:.0f}): "
+        "at most 1.00 meets every target. A round's games are few, so its figures carry about ±2–3 "
+        "points of luck; the full confirmation runs decide. Every stage starts with every region at the "
+        "same HP; \"HP from\" says how each round's HP were found: `tiers` gives one HP more to every "
+        "region that won less than its fair share in the round before, "
+        "`surrogate` is the fit on the recorded damage of the last three rounds (at most "
+        f"{args.radius} points from the HP just played), `nudge` moves one point from the region most "
+        "above its fair share to the one most below when the fit proposes HP already played.",
+    ]
+
+
+def _write(out_md: Path, out_json: Path, lines: list[str], log: list[dict[str, object]]) -> None:
+    out_md.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out_json.write_text(json.dumps(log, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+# ----------------------------------------------------------------------------------------- probe
+def run_probe(args: argparse.Namespace) -> None:
+    """How far one more HP moves a region: the same games with each region given +1 in turn."""
+    hp = {k: 40 for k in edition_hp()} if args.hp is None else {**edition_hp(), **{RULES.region_key(k): v
+                                                                                   for k, v in args.hp.items()}}
+    counts = deck_counts(args.deck) if args.deck is not None else dict(args.counts or {})
+    n = args.seats
+    games = int(args.games) if args.games else 1_000
+    keys = list(hp)
+    lines = ["# One more HP: how far it moves a region", "",
+             f"`python scripts/balance.py --probe --seats {n} --games {games}"
+             + (f" --deck {args.deck}" if args.deck is not None else "") + "`: "
+             f"{games:,} GreedyBot games with {n} players (seeds {args.seed} upward, the same games in every row), "
+             f"first with HP {_hp_text(hp)} and deck: {_counts_text(counts)}; then with one region given one HP "
+             "more. Win shares in %.", "",
+             "| HP | " + " | ".join(_short(k) for k in keys) + " | shared wins |",
+             "|---|" + "---|" * (len(keys) + 1)]
+    for label, trial in [("as given", hp)] + [(f"{_short(k)} +1", {**hp, k: hp[k] + 1}) for k in keys]:
+        m = measure(trial, n, games, seed=args.seed, jobs=args.jobs, counts=counts)
+        shares = m.regions
+        shared = sum(len(g.winners) > 1 for g in m.rows) / m.games
+        lines.append(f"| {label} | " + " | ".join(f"{100 * shares[k]:.1f}" for k in keys) + f" | {shared:.0%} |")
+        sys.stdout.write(lines[-1] + "\n")
+        sys.stdout.flush()
+    text = "\n".join(lines) + "\n"
+    if args.out:
+        args.out.write_text(text, encoding="utf-8")
+
+
+# --------------------------------------------------------------------------------------- confirm
+def run_confirm(args: argparse.Namespace) -> None:
+    hp = edition_hp()
+    hp.update({RULES.region_key(k): v for k, v in (args.hp or {}).items()})
+    counts = deck_counts(args.deck) if args.deck is not None else dict(args.counts or {})
+    games = args.games or CONFIRM_GAMES
+    lines = [
+        "# Balance confirmation run",
+        "",
+        f"HP: {_hp_text(hp)}; deck: {_counts_text(counts)}. GreedyBot in every seat, regions dealt at random, "
+        f"seeds 0 upward ({args.jobs} processes).",
+    ]
+    ok = True
+    measured: dict[int, Measured] = {}
+    for n in (3, 4, 5):
+        m = measure(hp, n, games[n], seed=args.seed, jobs=args.jobs, counts=counts)
+        measured[n] = m
+        fair = 1 / n
+        tol = REGION_TOLERANCE[n]
+        lines += ["", f"## {n} players: {m.games:,} games, {m.seconds:.0f} s", "",
+                  f"Fair share {fair:.1%}; target: every region within ±{tol * 100:.0f} points, every seat within "
+                  f"±{SEAT_TOLERANCE * 100:.0f}.", "",
+                  "| region | HP | games | win share | 95 % interval | off by (points) | target |",
+                  "|---|---|---|---|---|---|---|"]
+        for key, (g, rate, lo, hi) in sorted(m.intervals().items(), key=lambda kv: -kv[1][1]):
+            off = 100 * (rate - fair)
+            good = abs(rate - fair) <= tol
+            ok &= good
+            lines.append(f"| {RULES.regions[key].name} | {hp[key]} | {g:,} | {rate:.1%} | {lo:.1%} – {hi:.1%} | "
+                         f"{off:+.1f} | {'met' if good else '**not met**'} |")
+        res = TournamentResult(m.rows)
+        lines += ["", "| seat | win share | 95 % interval | off by (points) | target |", "|---|---|---|---|---|"]
+        for name, _g, rate, lo, hi in res.table("seat"):
+            good = abs(rate - fair) <= SEAT_TOLERANCE
+            ok &= good
+            lines.append(f"| {name} | {rate:.1%} | {lo:.1%} – {hi:.1%} | {100 * (rate - fair):+.1f} | "
+                         f"{'met' if good else '**not met**'} |")
+        shared = sum(len(g.winners) > 1 for g in m.rows) / m.games
+        lines += ["", f"Mean length {res.mean_rounds:.2f} rounds, {res.mean_decisions:.1f} decisions; "
+                      f"games ending early {res.early_share:.1%}; games with a shared win {shared:.1%}."]
+        sys.stdout.write("\n".join(lines[-12:]) + "\n")
+        sys.stdout.flush()
+    lines += ["", f"**Every target {'met' if ok else 'NOT met'}.**"]
+    if not ok:
+        surrogate = Surrogate([(m.rows, hp) for m in measured.values()])
+        proposal = fit_hp(surrogate, hp, radius=2)
+        lines += ["", "The surrogate, fitted on these games, proposes (within 2 points): "
+                  + ",".join(f"{k}={v}" for k, v in proposal.items())]
+    text = "\n".join(lines) + "\n"
+    sys.stdout.write(lines[-1] + "\n")
+    if args.out:
+        args.out.write_text(text, encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------------- one table
+def run_table(args: argparse.Namespace) -> None:
+    from typhoon_edu.ai.tournament import run_tournament
+
     t0 = time.time()
-    res = run_tournament(args.games, ["greedy"] * args.seats, seed=args.seed, jobs=args.jobs)
+    res = run_tournament(args.games_one, ["greedy"] * args.seats, seed=args.seed, jobs=args.jobs)
     secs = time.time() - t0
-    rules = load_rules()
     rows = res.table("region")
     lines = [
         f"Games: {len(res.games)} (GreedyBot in every seat, {args.seats} players, regions dealt at random, "
-        f"seed {args.seed}..{args.seed + args.games - 1}); {secs:.0f} s with {args.jobs} processes.",
+        f"seed {args.seed}..{args.seed + args.games_one - 1}); {secs:.0f} s with {args.jobs} processes.",
         "",
-        "| region | games | win rate | 95 % interval |",
-        "|---|---|---|---|",
+        "| region | HP | games | win rate | 95 % interval |",
+        "|---|---|---|---|---|",
     ]
     for name, games, rate, lo, hi in sorted(rows, key=lambda r: -r[2]):
-        lines.append(f"| {rules.regions[name].name} | {games} | {rate:.1%} | {lo:.1%} – {hi:.1%} |")
-    seat_rows = res.table("seat")
-    lines += ["", "| seat (clockwise order; Taiwan starts when dealt, else seat 1) | win rate | 95 % interval |", "|---|---|---|"]
-    for name, _games, rate, lo, hi in seat_rows:
+        lines.append(f"| {RULES.regions[name].name} | {RULES.regions[name].hp} | {games} | {rate:.1%} | "
+                     f"{lo:.1%} – {hi:.1%} |")
+    lines += ["", "| seat (clockwise order; Taiwan starts when dealt, else seat 1) | win rate | 95 % interval |",
+              "|---|---|---|"]
+    for name, _games, rate, lo, hi in res.table("seat"):
         lines.append(f"| {name} | {rate:.1%} | {lo:.1%} – {hi:.1%} |")
-    best = max(r[2] for r in rows)
-    worst = min(r[2] for r in rows)
-    lines += [
-        "",
-        f"Mean length: {res.mean_rounds:.2f} rounds, {res.mean_decisions:.1f} player decisions per game.",
-        f"Games ending early (one region left, or all out together): {res.early_share:.1%}.",
-        f"Best / worst region win rate: {best:.1%} / {worst:.1%} (ratio {best / max(worst, 1e-9):.2f}).",
-    ]
+    lines += ["", f"Mean length: {res.mean_rounds:.2f} rounds, {res.mean_decisions:.1f} player decisions per game.",
+              f"Games ending early (one region left, or all out together): {res.early_share:.1%}."]
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     if args.out:
         args.out.write_text(text, encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--search", action="store_true", help="search for the HP (and deck) that balance the edition")
+    mode.add_argument("--confirm", action="store_true", help="the full runs for 3, 4 and 5 players, one HP vector")
+    mode.add_argument("--probe", action="store_true", help="the same games with each region given one HP more")
+    ap.add_argument("--games", default=None,
+                    help="--search/--confirm: games for 3,4,5 players (e.g. 800,1200,800); else one number")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=None, help="first seed (search: 1,000,000; confirm and table: 0)")
+    ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--decks", default="0,3,6,9", help="--search: the deck steps to try, in order")
+    ap.add_argument("--rounds", type=int, default=8, help="--search: rounds per deck stage")
+    ap.add_argument("--radius", type=int, default=2, help="--search: how far (HP) one round may move a region")
+    ap.add_argument("--anchor", type=float, default=None,
+                    help="--search: the HP every stage starts from and whose mean it keeps (default: the edition's mean)")
+    ap.add_argument("--hp", type=_pairs_arg, default=None, help="--confirm: HP to use, e.g. Taiwan=47,Japan=41")
+    ap.add_argument("--deck", type=int, default=None, help="--confirm: a deck step of DECK_STEPS")
+    ap.add_argument("--counts", type=_pairs_arg, default=None, help="--confirm: card counts, e.g. evacuation=1")
+    ap.add_argument("--seats", type=int, default=4, help="one table: the number of players")
+    args = ap.parse_args(argv)
+    if args.search or args.confirm:
+        try:
+            args.games = _games_arg(args.games) if args.games else ({3: 800, 4: 1200, 5: 800} if args.search else None)
+        except argparse.ArgumentTypeError as exc:
+            ap.error(f"--games: {exc}")
+        if args.seed is None:
+            args.seed = 1_000_000 if args.search else 0
+        (run_search if args.search else run_confirm)(args)
+    elif args.probe:
+        args.seed = 2_000_000 if args.seed is None else args.seed
+        run_probe(args)
+    else:
+        args.games_one = int(args.games) if args.games else 10_000
+        args.seed = 0 if args.seed is None else args.seed
+        run_table(args)
 
 
 if __name__ == "__main__":

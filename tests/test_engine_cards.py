@@ -215,13 +215,14 @@ def test_roll_change_on_one_typhoon_leaves_the_others_alone():
 
 # ---------------------------------------------------------------- disaster relief
 def test_disaster_relief_heals_five_never_above_the_maximum():
-    g = scn(P3, typhoons=SEA, hp={"Japan": 40}, hands={"Japan": ["disaster_relief"]}, active="Japan")
+    full = RULES.regions["Japan"].hp
+    g = scn(P3, typhoons=SEA, hp={"Japan": full - 10}, hands={"Japan": ["disaster_relief"]}, active="Japan")
     evs = g.apply("play disaster_relief")
-    assert [(e.player, e.amount, e.hp) for e in of(evs, "Healed")] == [("Japan", 5, 45)]
-    g = scn(P3, typhoons=SEA, hp={"Japan": 48}, hands={"Japan": ["disaster_relief"]}, active="Japan")
+    assert [(e.player, e.amount, e.hp) for e in of(evs, "Healed")] == [("Japan", 5, full - 5)]
+    g = scn(P3, typhoons=SEA, hp={"Japan": full - 2}, hands={"Japan": ["disaster_relief"]}, active="Japan")
     evs = g.apply("play disaster_relief")
-    assert [(e.amount, e.hp) for e in of(evs, "Healed")] == [(2, 50)]
-    assert g.hp["Japan"] == 50
+    assert [(e.amount, e.hp) for e in of(evs, "Healed")] == [(2, full)]
+    assert g.hp["Japan"] == full
 
 
 def test_disaster_relief_not_offered_at_full_hp():
@@ -235,9 +236,9 @@ def test_disaster_relief_restricted_taiwan_heals_eight():
     evs = g.apply("play disaster_relief")
     assert played(evs).restricted is True
     assert g.hp["Taiwan"] == 18
-    g = scn(P3, typhoons=SEA, hp={"Taiwan": 25}, hands={"Taiwan": ["disaster_relief"]})
+    g = scn(P3, typhoons=SEA, hp={"Taiwan": RULES.regions["Taiwan"].hp - 5}, hands={"Taiwan": ["disaster_relief"]})
     g.apply("play disaster_relief")
-    assert g.hp["Taiwan"] == 30
+    assert g.hp["Taiwan"] == RULES.regions["Taiwan"].hp  # 8 would go past the maximum
 
 
 # ---------------------------------------------------------------- per-turn limits

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from engine_helpers import P3, P4, assert_illegal, kinds, notations, of, pass_attacks, pass_empty_windows, roll, scn
 
-from typhoon_edu import CHANCE
+from typhoon_edu import CHANCE, load_rules
+
+RULES = load_rules()
 
 # A moderate typhoon crossing Taiwan west to east: first reaches Taiwan on step 1 at (7, 6).
 CROSS_TAIWAN = [((8, 6), 3, "W")]
@@ -54,7 +56,7 @@ def test_active_player_may_counter_for_their_own_region():
     evs = g.apply("play evacuation") + pass_empty_windows(g)
     d = dealt(evs, "Taiwan")
     assert (d.amount, d.modifier) == (0, "cancelled")
-    assert g.hp["Taiwan"] == 30
+    assert g.hp["Taiwan"] == RULES.regions["Taiwan"].hp
 
 
 def test_no_counter_window_after_the_region_card_this_turn():
@@ -151,7 +153,7 @@ def test_evacuation_cancels_the_whole_move_including_the_stay_bonus():
     assert played.counter is True and played.card == "evacuation"
     d = dealt(evs, "Taiwan")
     assert (d.hits, d.amount, d.modifier) == (2, 0, "cancelled")
-    assert g.hp["Taiwan"] == 30
+    assert g.hp["Taiwan"] == RULES.regions["Taiwan"].hp
     assert g.discard_pile[-1] == "evacuation"
 
 
@@ -174,7 +176,7 @@ def test_flood_defences_restricted_for_taiwan_cancels():
     assert of(evs, "CardPlayed")[0].restricted is True
     d = dealt(evs, "Taiwan")
     assert (d.hits, d.amount, d.modifier) == (2, 0, "cancelled")
-    assert g.hp["Taiwan"] == 30
+    assert g.hp["Taiwan"] == RULES.regions["Taiwan"].hp
 
 
 def test_recurve_turns_the_storm_away_hits_so_far_still_count():
@@ -211,7 +213,7 @@ def test_wind_shear_removes_a_tropical_depression_before_it_hits():
     evs = g.apply("play wind_shear") + pass_empty_windows(g)
     assert [e.reason for e in of(evs, "TyphoonRemoved")] == ["weakened"]
     assert of(evs, "RegionHit") == [] and of(evs, "Landfall") == []
-    assert g.hp["Taiwan"] == 30 and g.typhoons == []
+    assert g.hp["Taiwan"] == RULES.regions["Taiwan"].hp and g.typhoons == []
 
 
 def test_counter_applies_only_to_the_countering_players_region():

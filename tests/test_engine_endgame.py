@@ -6,7 +6,9 @@ import random
 
 from engine_helpers import P3, P4, check_invariants, kinds, of, roll, scn
 
-from typhoon_edu import CHANCE
+from typhoon_edu import CHANCE, load_rules
+
+RULES = load_rules()
 
 NORTHBOUND = [((13, 11), 1, "N"), ((14, 11), 1, "N"), ((15, 11), 1, "N")]  # never near land in 9 steps
 
@@ -125,5 +127,5 @@ def test_a_standard_game_is_three_rounds_of_turns():
     quiet_turns(g)
     assert [e.round for e in of(g.events, "RoundStarted")] == [2, 3]
     assert [e.player for e in of(g.events, "TurnStarted")] == ["Japan", "Korea"] + P3 * 2
-    assert g.hp == {"Taiwan": 30, "Japan": 50, "Korea": 40}  # nobody was hit
+    assert g.hp == {p: RULES.regions[p].hp for p in g.players}  # nobody was hit
     assert g.winners == ("Japan",)  # the highest HP, not the highest share of the maximum

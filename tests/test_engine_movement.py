@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 from engine_helpers import P3, P4, kinds, of, pass_attacks, roll, scn
 
-from typhoon_edu import CHANCE
+from typhoon_edu import CHANCE, load_rules
+
+RULES = load_rules()
 
 
 def dealt(evs, player):
@@ -85,7 +87,7 @@ def test_the_start_cell_does_not_count():
     g = scn(P3, typhoons=[((7, 6), 3, "E")], phase="move")  # starts covering Taiwan (6, 6)
     evs = roll(g, 1)
     assert of(evs, "RegionHit") == [] and of(evs, "DamageDealt") == []
-    assert g.hp["Taiwan"] == 30
+    assert g.hp["Taiwan"] == RULES.regions["Taiwan"].hp
 
 
 def test_a_cell_covered_on_two_steps_counts_twice():
@@ -138,7 +140,7 @@ def test_only_movement_does_damage_growth_in_place_does_none():
     evs = roll(g, 1)
     assert of(evs, "DamageDealt") == []
     assert g.typhoon(1).level == 4  # grew at sea, no damage for it
-    assert g.hp["Taiwan"] == 30
+    assert g.hp["Taiwan"] == RULES.regions["Taiwan"].hp
 
 
 # ---------------------------------------------------------------- landfall (section 7)

@@ -48,7 +48,7 @@ def test_central_mountains_weaken_a_storm_by_two_the_moment_it_reaches_taiwan():
     # T1 (level 4) reaches Taiwan at (7,7): it drops to 2 before hitting, and its eye-only footprint misses
     assert [(e.typhoon, e.old, e.new, e.cause) for e in of(evs, "LevelChanged")] == [(1, 4, 2, "central_mountains")]
     assert of(evs, "RegionHit") == []
-    assert g.hp["Taiwan"] == 30
+    assert g.hp["Taiwan"] == RULES.regions["Taiwan"].hp
     assert g.typhoon(1).level == 2
 
 
@@ -58,7 +58,7 @@ def test_central_mountains_break_up_a_mild_typhoon():
     pass_attacks(g)
     evs = finish_moves(g, [1])
     assert [(e.typhoon, e.reason) for e in of(evs, "TyphoonRemoved")] == [(1, "weakened")]
-    assert g.hp["Taiwan"] == 30
+    assert g.hp["Taiwan"] == RULES.regions["Taiwan"].hp
 
 
 def test_central_mountains_last_the_rest_of_the_turn_for_every_typhoon():
@@ -143,7 +143,7 @@ def test_westerlies_do_no_damage_and_cause_no_landfall():
     evs = g.apply("region T1")  # blown over (6, 7): Taiwan
     assert of(evs, "TyphoonPushed")[0].to == (6, 7)
     assert of(evs, "DamageDealt") == [] and of(evs, "RegionHit") == [] and of(evs, "Landfall") == []
-    assert g.hp["Taiwan"] == 30 and g.typhoon(1).level == 3
+    assert g.hp["Taiwan"] == RULES.regions["Taiwan"].hp and g.typhoon(1).level == 3
 
 
 def test_westerlies_blow_a_typhoon_off_the_map():

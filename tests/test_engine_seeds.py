@@ -115,7 +115,7 @@ def test_seed_damage_20_on_the_map():
     assert [e.hits for e in of(evs, "RegionHit") if e.player == "Taiwan"] == [1, 3, 1]
     (dealt,) = [e for e in of(evs, "DamageDealt") if e.player == "Taiwan"]
     assert (dealt.hits, dealt.bonus, dealt.amount) == (5, 0, 20)
-    assert g.hp["Taiwan"] == 30 - 20
+    assert g.hp["Taiwan"] == RULES.regions["Taiwan"].hp - 20
 
 
 def test_seed_damage_11_on_the_map():

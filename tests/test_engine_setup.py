@@ -13,7 +13,7 @@ ZONE_CELLS = {z.index: set(z.cells) for z in RULES.map.zones}
 
 def test_setup_hp_hands_round_and_indicator():
     g = Game.new(P4, seed=11, dice="manual")
-    assert g.hp == {"Taiwan": 30, "Japan": 50, "Korea": 40, "Philippines": 40}
+    assert g.hp == {p: RULES.regions[p].hp for p in P4}
     for p in P4:
         assert len(g.hand(p)) == RULES.regions[p].size  # starting hand = region size
     assert g.round == 1
@@ -99,7 +99,7 @@ def test_unused_region_is_land_with_no_owner():
     evs = roll(g, 2)  # (7,9) then (7,10): Philippine cells, nobody owns them in this game
     assert of(evs, "RegionHit") == [] and of(evs, "DamageDealt") == []
     assert [(e.old, e.new) for e in of(evs, "Landfall")] == [(3, 2)]
-    assert g.hp == {"Taiwan": 30, "Japan": 50, "Korea": 40}
+    assert g.hp == {p: RULES.regions[p].hp for p in P3}
 
 
 # ---------------------------------------------------------------- advanced variant (section 10)

@@ -282,7 +282,7 @@ def test_sandbox_model():
         assert s.place(cell, 1, "N") is None
     assert len(s.typhoons) == 8 and s.place((14, 5), 1, "N") == "full"
     s.clear()
-    assert s.run() == [] and s.hp["Taiwan"] == 30
+    assert s.run() == [] and s.hp["Taiwan"] == s.rules.regions["Taiwan"].hp
     s.place((8, 6), 3, "WSW")
     events = s.run(faces=[4])
     assert s.hp["Taiwan"] == 10 and s.typhoons == [((5, 7), 2, "WSW")]

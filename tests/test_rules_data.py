@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import shutil
 
 import pytest
@@ -40,19 +41,34 @@ def test_the_copy_loads_and_plays(data):
     assert g.current_player == "Taiwan"
 
 
+def _region_field(data, key, name, value):
+    """Set ``name = value`` in region ``key``'s table of regions.toml (whatever it was)."""
+    path = data / "regions.toml"
+    text = path.read_text(encoding="utf-8")
+    new, n = re.subn(rf'(key = "{key}"\n(?:[^\[]*?\n)?{name} = )[^\n]*', rf"\g<1>{value}", text, count=1)
+    assert n == 1, f"region {key} has no {name}: the test needs updating"
+    path.write_text(new, encoding="utf-8")
+
+
 def test_region_with_the_wrong_cell_count(data):
-    edit(data, "regions.toml", 'key = "Taiwan"\nmark = "T"\nname_en = "Taiwan"\nname_zh = "臺灣"\ncolour = "blue"\nhex = "#3b82f6"\npattern = "dots"\nsize = 3\nhp = 30',
-         'key = "Taiwan"\nmark = "T"\nname_en = "Taiwan"\nname_zh = "臺灣"\ncolour = "blue"\nhex = "#3b82f6"\npattern = "dots"\nsize = 4\nhp = 40')
+    _region_field(data, "Taiwan", "size", 4)
     err = broken(data)
     assert (err.file, err.entry) == ("regions.toml", "region Taiwan")
     assert "size is 4" in err.rule and "3 cells" in err.rule
 
 
-def test_region_hp_not_ten_times_its_size(data):
-    edit(data, "regions.toml", "size = 5\nhp = 50", "size = 5\nhp = 55")
+@pytest.mark.parametrize("hp", [24, 61, 0])
+def test_region_hp_outside_the_balance_range(data, hp):
+    _region_field(data, "Japan", "hp", hp)
     err = broken(data)
     assert (err.file, err.entry) == ("regions.toml", "region Japan")
-    assert "10 x size" in err.rule
+    assert "25 to 60" in err.rule and f"found {hp}" in err.rule and "§12" in err.rule
+
+
+@pytest.mark.parametrize("hp", [25, 60])
+def test_region_hp_at_the_ends_of_the_range_loads(data, hp):
+    _region_field(data, "Japan", "hp", hp)
+    assert load_rules(data).regions["Japan"].hp == hp
 
 
 def test_unknown_direction_in_the_ring(data):

@@ -272,21 +272,23 @@ def test_die_roll_is_seeded_and_fair_looking():
 
 
 def test_hp_rows_and_widget():
-    rows = hp_rows(RULES, {"Taiwan": 19, "Japan": 0, "Korea": 40})
+    full = {k: r.hp for k, r in RULES.regions.items()}  # the edition's maximum HP
+    rows = hp_rows(RULES, {"Taiwan": 19, "Japan": 0, "Korea": full["Korea"]})
     assert [(r.key, r.hp, r.max, r.fraction, r.out) for r in rows] == [
-        ("Taiwan", 19, 30, pytest.approx(19 / 30), False),
-        ("Korea", 40, 40, 1.0, False),
-        ("Japan", 0, 50, 0.0, True),
+        ("Taiwan", 19, full["Taiwan"], pytest.approx(19 / full["Taiwan"]), False),
+        ("Korea", full["Korea"], full["Korea"], 1.0, False),
+        ("Japan", 0, full["Japan"], 0.0, True),
     ]
-    track = HPTrack(RULES, {"Taiwan": 30, "Japan": 50}, lang="zh-TW")
-    assert "臺灣" in track.body.value and "30 / 30" in track.body.value and "#3b82f6" in track.body.value
+    track = HPTrack(RULES, {"Taiwan": full["Taiwan"], "Japan": full["Japan"]}, lang="zh-TW")
+    assert "臺灣" in track.body.value and f"{full['Taiwan']} / {full['Taiwan']}" in track.body.value
+    assert "#3b82f6" in track.body.value
 
     class Game:
         hp = {"Taiwan": 12, "Japan": 0}
 
     track.update(Game())
-    assert "12 / 30" in track.body.value and "淘汰" in track.body.value
-    assert "width:40.0%" in track.body.value
+    assert f"12 / {full['Taiwan']}" in track.body.value and "淘汰" in track.body.value
+    assert f"width:{round(100 * 12 / full['Taiwan'], 1)}%" in track.body.value
     track.set_lang("en")
     assert "Taiwan" in track.body.value and "out" in track.body.value
     assert "text/html" in track._repr_mimebundle_()

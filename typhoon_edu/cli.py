@@ -96,6 +96,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     play.add_argument("--dice", default="auto", choices=("auto", "manual"), help=h("dice"))
     play.add_argument("--save", type=Path, help=h("save"))
     play.add_argument("--load", type=Path, help=h("load"))
+    play.add_argument("--hints", action="store_true", help=t("coach.cli.help", lang))
 
     sim = sub.add_parser("simulate", help=h("simulate"), description=h("simulate"))
     sim.add_argument("games", type=int, help=h("games"))
@@ -179,8 +180,9 @@ class TerminalGame:
     """Runs a game at the terminal: bots move, people choose from numbered actions."""
 
     def __init__(self, game: Game, kinds: Sequence[str], lang: str, *, out: TextIO, ask: Callable[[str], str],
-                 save: Path | None = None, seed: int = 0) -> None:
+                 save: Path | None = None, seed: int = 0, hints: bool = False) -> None:
         self.game = game
+        self.hints = hints
         self.lang = lang
         self.out = out
         self.ask = ask
@@ -223,6 +225,11 @@ class TerminalGame:
         self.say(banner(g, lang))
         for i, a in enumerate(actions, 1):
             self.say(f"  {i:2d}. {describe_action(a, g, lang)}")
+        if self.hints:
+            from .ai.coach import hint, hint_text
+
+            h = hint(g, player)
+            self.say(t("coach.cli.hint", lang, n=actions.index(h.action) + 1, text=hint_text(h, lang, g.rules)))
         while True:
             try:
                 answer = self.ask(t("cli.choose", lang, n=len(actions))).strip().lower()
@@ -282,7 +289,24 @@ class TerminalGame:
         self.say(banner(g, self.lang))
         for p in sorted(g.players, key=lambda p: -g.hp[p]):
             self.say(f"  {region_name(rules, p, self.lang)}: {g.hp[p]}")
+        people = [p for p, k in self.kinds.items() if k in PEOPLE]
+        if self.hints and people:
+            self.say_review(people)
         return 0
+
+    def say_review(self, people: Sequence[str]) -> None:
+        """After the game: each person's "what you could try" list from the coach."""
+        from .ai.coach import review, review_text
+
+        g, lang = self.game, self.lang
+        self.say()
+        self.say(t("coach.cli.reviewing", lang))
+        for p, items in review(g, people).items():
+            self.say(t("coach.cli.review_head", lang, player=region_name(g.rules, p, lang)))
+            for item in items:
+                self.say("  - " + review_text(item, lang, g.rules))
+            if not items:
+                self.say("  " + t("coach.none", lang))
 
 
 def load_game_file(path: Path) -> Game:
@@ -319,7 +343,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO, ask: Callable[[str], str]) -
     n = len(game.players)
     default = ["human", "greedy"] if sys.stdin.isatty() else ["greedy"]
     kinds = _seat_kinds(args.bots, n, default)
-    return TerminalGame(game, kinds, lang, out=out, ask=ask, save=args.save, seed=seed).run()
+    return TerminalGame(game, kinds, lang, out=out, ask=ask, save=args.save, seed=seed, hints=args.hints).run()
 
 
 # ------------------------------------------------------------------------------------ simulate

@@ -5,6 +5,8 @@
 >>> text = cards_markdown()
 >>> "Warm Ocean" in text and "暖洋加溫" in text
 True
+>>> f"| Taiwan / 台灣 | 3 | {load_rules().regions['Taiwan'].hp} |" in text
+True
 """
 
 from __future__ import annotations
@@ -77,7 +79,14 @@ def cards_markdown(rules: Rules | None = None) -> str:
             out.append(f"  - EN: {c.restricted.text_en}")
             out.append(f"  - 中文：{c.restricted.text_zh}")
         out.append("")
-    out += ["## Region abilities / 地區能力", "",
+    out += ["## Regions / 地區", "",
+            "Size (cells on the map) = starting hand = hand limit; starting HP = maximum HP. The HP are this "
+            "edition's, set so that every region can win (RULES.md §12, docs/balance.md); the original rule "
+            "texts do not give them. 大小＝地圖上的格數＝起始手牌＝手牌上限；起始生命值＝生命值上限。", "",
+            "| region 地區 | size 大小 | HP 生命值 |", "|---|---|---|"]
+    for r in rules.regions.values():
+        out.append(f"| {r.name} / {r.name_zh} | {r.size} | {r.hp} |")
+    out += ["", "## Region abilities / 地區能力", "",
             "Each region card (地區卡) can be used once per game, in the attack phase, instead of function "
             "cards. Each ability rests on a real geographic fact.", ""]
     for r in rules.regions.values():

@@ -14,6 +14,7 @@ from collections import Counter
 from typing import Protocol
 
 from ..engine.actions import Action
+from ..engine.board import Board
 from ..engine.game import CHANCE, Game, Typhoon
 
 # How many HP a card in hand is worth when it is not played (counter cards keep you safe later).
@@ -79,8 +80,11 @@ def apply_shields(game: Game, total: list[float]) -> None:
             total[s] *= 0.5
 
 
-def threat(game: Game) -> list[float]:
-    """Expected damage to each seat from the next move of every typhoon (a one-turn forecast)."""
+def threat_reference(game: Game) -> list[float]:
+    """Expected damage to each seat from the next move of every typhoon (a one-turn forecast).
+
+    The plain version, kept as the specification of :func:`threat` (the tests compare them).
+    """
     n = len(game.players)
     total = [0.0] * n
     m = game.move
@@ -112,15 +116,131 @@ def threat(game: Game) -> list[float]:
     return total
 
 
-def evaluate(game: Game, seat: int, known_hand: Counter[str]) -> float:
-    """Heuristic value of a state for ``seat``: HP lead, expected damage, cards in hand."""
+# Move tables shared by every game of one board (the board is kept alive with them, so its id
+# stays unique): (board, cell, level, direction, steps, start_pos) -> ((region, damage), ...) in
+# the order in which move_damage first meets each region, and (board, cell, level, direction) ->
+# the six faces' entries one after the other, each damage already divided by 6.
+_MOVE_TABLE: dict[tuple[int, int, int, str, int, int], tuple[tuple[int, float], ...]] = {}
+_FACE_TABLE: dict[tuple[int, int, int, str], tuple[tuple[int, float], ...]] = {}
+_TABLE_BOARDS: dict[int, Board] = {}
+
+
+def region_move_damage(game: Game, cell: int, level: int, direction: str, steps: int,
+                       pos: int = 0) -> tuple[tuple[int, float], ...]:
+    """:func:`move_damage` per *region index* (seated or not) from ``cell``, cached per board.
+
+    >>> from typhoon_edu import Game
+    >>> g = Game.new(["Taiwan", "Japan", "Korea"], seed=2)
+    >>> region_move_damage(g, g._b.index((8, 6)), 3, "WSW", 4)  # the rulebook example: 5 hits x 4 on Taiwan
+    ((0, 20.0),)
+    """
+    b = game._b
+    key = (id(b), cell, level, direction, steps, pos)
+    hit = _MOVE_TABLE.get(key)
+    if hit is not None:
+        return hit
+    _TABLE_BOARDS[id(b)] = b
+    cycle = game.rules.points[direction].cycle
+    dmg_per = game._dmg[level]
+    hits_tab = b.hits[level]
+    out: dict[int, float] = {}
+    land = False
+    edge = False
+    for i in range(steps):
+        cell = b.step[cycle[(pos + i) % len(cycle)]][cell]
+        if cell < 0:
+            edge = True
+            break
+        land = land or b.land[cell]
+        for r, c in hits_tab[cell]:
+            out[r] = out.get(r, 0.0) + c * dmg_per
+    if out and not edge:
+        lv = level - 1 if land else level
+        if lv >= 1:
+            for r, _ in b.hits[lv][cell]:
+                if r in out:
+                    out[r] += 1
+    res = tuple(out.items())
+    _MOVE_TABLE[key] = res
+    return res
+
+
+def _face_table(game: Game, cell: int, level: int, direction: str) -> tuple[tuple[int, float], ...]:
+    key = (id(game._b), cell, level, direction)
+    hit = _FACE_TABLE.get(key)
+    if hit is None:
+        hit = _FACE_TABLE[key] = tuple((r, d / 6) for face in range(1, 7)
+                                       for r, d in region_move_damage(game, cell, level, direction, face))
+    return hit
+
+
+def threat(game: Game) -> list[float]:
+    """Expected damage to each seat from the next move of every typhoon (a one-turn forecast).
+
+    The same numbers as :func:`threat_reference`, added up in the same order, from cached move
+    tables (this is the bots' hottest function).
+
+    >>> from typhoon_edu import Game
+    >>> g = Game.new(["Taiwan", "Japan", "Korea"], seed=2)
+    >>> for a in ["place 8,8", "place 11,7", "place 14,9", "aim T1", "aim T2"]:
+    ...     _ = g.apply(a)
+    >>> threat(g) == threat_reference(g)
+    True
+    """
+    total = [0.0] * len(game.players)
+    sor = game._seat_of_region
+    m = game.move
+    holds = game.holds
+    late = game.phase in ("move_choose", "roll_move")
+    for t in game.typhoons_:
+        d = t.direction
+        if d is None or t.id in holds:
+            continue
+        if m is not None and m.tid == t.id:
+            for r, x in region_move_damage(game, t.cell, t.level, d, m.steps - m.done, m.pos):
+                s = sor[r]
+                if s >= 0:
+                    total[s] += x
+            continue
+        if late and t.id not in game.unmoved and t.id != game.roll_for:
+            continue
+        mod = game.roll_mods.get(t.id)
+        if mod is None:
+            for r, x in _face_table(game, t.cell, t.level, d):
+                s = sor[r]
+                if s >= 0:
+                    total[s] += x
+        else:
+            for face in range(1, 7):
+                for r, x in region_move_damage(game, t.cell, t.level, d, max(mod[1], face + mod[0])):
+                    s = sor[r]
+                    if s >= 0:
+                        total[s] += x / 6
+    if game.shields or game.cancel_first:
+        apply_shields(game, total)
+    if m is not None:
+        for s, dm in m.dmg.items():
+            done = dm + total[s]
+            if s in m.cancel:
+                done = 0.0
+            elif s in m.halve:
+                done /= 2
+            total[s] = done
+    return total
+
+
+def evaluate_reference(game: Game, seat: int, known_hand: Counter[str]) -> float:
+    """Heuristic value of a state for ``seat``: HP lead, expected damage, cards in hand.
+
+    The plain version, kept as the specification of :func:`evaluate` (the tests compare them).
+    """
     if game.is_over:
         me = game.players[seat]
         if me in game.winners:
             return 1000.0 / len(game.winners)
         return -1000.0
     hp = [max(0.0, float(h)) for h in game._hp]
-    th = threat(game)
+    th = threat_reference(game)
     after = [max(0.0, hp[s] - th[s]) for s in range(len(hp))]
     others = [after[s] for s in range(len(hp)) if s != seat and hp[s] > 0]
     # Hurting the leader matters most, but every rival counts a little (smoother choices).
@@ -134,6 +254,46 @@ def evaluate(game: Game, seat: int, known_hand: Counter[str]) -> float:
         v = CARD_VALUE_COUNTER if cards[key].timing == "counter" else CARD_VALUE_ATTACK
         values += [v] * known + [(CARD_VALUE_ATTACK + CARD_VALUE_COUNTER) / 2] * (cnt - known)
     # Cards beyond the hand limit will be discarded at the end of one's own turn: worth little.
+    values.sort(reverse=True)
+    limit = game._hand_limit[seat]
+    value = sum(values[:limit]) + 0.1 * sum(values[limit:])
+    if not game.region_spent[seat]:
+        value += REGION_CARD_VALUE
+    return lead + 0.4 * value
+
+
+_UNKNOWN_CARD = (CARD_VALUE_ATTACK + CARD_VALUE_COUNTER) / 2
+
+
+def evaluate(game: Game, seat: int, known_hand: Counter[str]) -> float:
+    """Heuristic value of a state for ``seat``: HP lead, expected damage, cards in hand.
+
+    Cards of ``seat``'s hand that are not in ``known_hand`` (drawn in a look-ahead) count as an
+    average card. The same number as :func:`evaluate_reference`, computed faster.
+
+    >>> from typhoon_edu import Game
+    >>> g = Game.new(["Taiwan", "Japan", "Korea"], seed=2)
+    >>> evaluate(g, 1, Counter(g.hands[1])) == evaluate_reference(g, 1, Counter(g.hands[1]))
+    True
+    """
+    if game.phase == "over":
+        if game.players[seat] in game.winners_:
+            return 1000.0 / len(game.winners_)
+        return -1000.0
+    th = threat(game)
+    hp = game._hp
+    mine = max(0.0, max(0.0, float(hp[seat])) - th[seat])
+    others = [max(0.0, float(h) - th[s]) for s, h in enumerate(hp) if s != seat and h > 0]
+    # Hurting the leader matters most, but every rival counts a little (smoother choices).
+    lead = mine - ((max(others) + sum(others) / len(others)) / 2 if others else 0.0)
+    if mine <= 0:
+        lead -= 100.0
+    timing = game._ctiming
+    values = []
+    for key, cnt in Counter(game.hands[seat]).items():
+        known = min(cnt, known_hand.get(key, 0))
+        v = CARD_VALUE_COUNTER if timing[key] == "counter" else CARD_VALUE_ATTACK
+        values += [v] * known + [_UNKNOWN_CARD] * (cnt - known)
     values.sort(reverse=True)
     limit = game._hand_limit[seat]
     value = sum(values[:limit]) + 0.1 * sum(values[limit:])
@@ -165,9 +325,11 @@ class GreedyBot:
         known = Counter(game.hands[seat])
         best: list[Action] = []
         best_v = float("-inf")
+        legal = game._legal  # every copy starts from this position, so this legal list is theirs too
         for a in actions:
             c = game.clone()
             c.dice = "manual"
+            c._legal = legal
             c.apply(a)
             v = evaluate(c, seat, known)
             if v > best_v + 1e-9:

@@ -49,10 +49,12 @@ import random
 import time
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ..engine.actions import Action
 from ..engine.board import Board
 from ..engine.game import CHANCE, FACES, Game
+from .beliefs import HandBeliefs, deal_with_beliefs
 from .bots import CARD_VALUE_ATTACK, CARD_VALUE_COUNTER, REGION_CARD_VALUE, apply_shields
 
 DEFAULT_ITERATIONS = 120
@@ -227,6 +229,73 @@ def _score(game: Game, seat: int) -> float:
     return max(-150.0, min(150.0, fast_value(game, seat)))
 
 
+def turns_left(game: Game) -> int:
+    """How many turns the game has left, the current one included (eliminations aside).
+
+    >>> from typhoon_edu import Game
+    >>> turns_left(Game.new(["Taiwan", "Japan", "Korea"], seed=1))
+    9
+    """
+    n = len(game.players)
+    alive = [s for s in range(n) if game._hp[s] > 0]
+    rounds = 1 if game.variant == "advanced" else 3
+    here = (game.active_seat - game.start_seat) % n
+    this_round = sum(1 for s in alive if (s - game.start_seat) % n >= here)
+    return this_round + (rounds - game.round) * len(alive)
+
+
+def hp_outlook(game: Game) -> tuple[float, ...]:
+    """Every seat's HP after the damage still expected from the storms' next moves (0 at least).
+
+    >>> from typhoon_edu import Game
+    >>> g = Game.new(["Taiwan", "Japan", "Korea"], seed=1)
+    >>> hp_outlook(g) == tuple(float(h) for h in g._hp)
+    True
+    """
+    hp = game._hp
+    if game.phase == "over":
+        return tuple(float(h) for h in hp)
+    th = fast_threat(game)
+    return tuple(max(0.0, h - th[s]) if h > 0 else 0.0 for s, h in enumerate(hp))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One action the flat search looked at, with what its play-outs came to.
+
+    ``value`` is the search's score (the play-outs' mean, the greedy ``prior`` counted as
+    ``prior_weight`` samples) and ``samples`` the number of play-outs. ``hp`` is every seat's
+    mean HP at the play-outs' end after the damage still expected (:func:`hp_outlook`); it is
+    filled only by :meth:`MCTSBot.analyse` (empty when the bot just chooses).
+    """
+
+    action: Action
+    prior: float
+    value: float
+    samples: int
+    hp: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The flat search's candidates for ``player`` (in the order searched) and the index of the best."""
+
+    player: str
+    candidates: tuple[Candidate, ...]
+    best_index: int
+
+    @property
+    def best(self) -> Candidate:
+        return self.candidates[self.best_index]
+
+    def of(self, action: Action) -> Candidate | None:
+        """The candidate for ``action``, if the search looked at it."""
+        for c in self.candidates:
+            if c.action == action:
+                return c
+        return None
+
+
 class _Node:
     """One decision of the searching player, reached by a sequence of its own actions."""
 
@@ -249,8 +318,11 @@ class MCTSBot:
     ``"game"`` (play on through the next turn, until every living player has had a turn, or to
     the end of the game, scored win or loss; dearer and, in ``benchmarks/mcts.py``, no
     stronger) or ``"attack"`` (stop before the storms move and use the expected damage
-    instead). ``last_iterations`` tells how many play-outs the last decision used (0 when it
-    had one legal action).
+    instead). ``endgame`` (turns) plays on to the end of the game instead, scored win or loss,
+    once no more than that many turns are left. With ``beliefs`` (the default) the copies it
+    searches deal the rivals' hands to fit what their own public play says they do not hold
+    (:mod:`typhoon_edu.ai.beliefs`). ``last_iterations`` tells how many play-outs the last
+    decision used (0 when it had one legal action).
     """
 
     name = "mcts"
@@ -266,6 +338,8 @@ class MCTSBot:
         prior_weight: float = 2.0,
         horizon: str = "turn",
         mode: str = "flat",
+        beliefs: bool = True,
+        endgame: int = 0,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
@@ -284,6 +358,9 @@ class MCTSBot:
         self.prior_weight = prior_weight
         self.horizon = horizon
         self.mode = mode
+        self.beliefs = beliefs
+        self.endgame = endgame
+        self._beliefs: HandBeliefs | None = None
         self.last_iterations = 0
 
     # ------------------------------------------------------------------ determinization
@@ -292,7 +369,9 @@ class MCTSBot:
 
         Only public information and ``seat``'s own hand are read: the unseen cards are the full
         deck minus that hand minus the discard pile; other hands keep their sizes, the draw pile
-        its size. The copy gets a new shuffle seed, so later reshuffles are unknown too.
+        its size. With ``beliefs`` the cards a rival is inferred not to hold (from its own public
+        play, :mod:`typhoon_edu.ai.beliefs`) are dealt elsewhere. The copy gets a new shuffle
+        seed, so later reshuffles are unknown too.
         """
         c = game.clone()
         c.dice = "manual"
@@ -303,16 +382,25 @@ class MCTSBot:
         unseen.subtract(game.discard)
         pool = sorted(unseen.elements())
         rng.shuffle(pool)
-        i = 0
-        for s in range(len(game.players)):
-            if s != seat:
-                n = len(game.hands[s])
-                c.hands[s] = pool[i:i + n]
-                i += n
-        c.deck = pool[i:]
+        sizes = {s: len(game.hands[s]) for s in range(len(game.players)) if s != seat}
+        beliefs = self._beliefs.beliefs() if self._beliefs is not None and self._beliefs.seat == seat else {}
+        dealt = deal_with_beliefs(pool, sizes, beliefs, rng)
+        for s, hand in dealt.items():
+            if s >= 0:
+                c.hands[s] = hand
+        c.deck = dealt[-1]
         if len(c.deck) != len(game.deck):  # pragma: no cover - the 54 cards are always accounted for
             raise RuntimeError("the unseen cards do not match the hand sizes and the draw pile")
         return c
+
+    def _follow(self, game: Game, seat: int) -> None:
+        """Bring the beliefs about the rivals' hands up to date with ``game``'s public history."""
+        if not self.beliefs:
+            self._beliefs = None
+            return
+        if self._beliefs is None or self._beliefs.seat != seat:
+            self._beliefs = HandBeliefs(seat)
+        self._beliefs.update(game)
 
     # ------------------------------------------------------------------ search
     def choose(self, game: Game) -> Action:
@@ -325,6 +413,7 @@ class MCTSBot:
         if player == CHANCE or player is None:
             return actions[int(self.rng.random() * len(actions))]
         seat = game.players.index(player)
+        self._follow(game, seat)
         rng = random.Random(self.rng.random())
         deadline = time.perf_counter() + self.time_limit if self.time_limit is not None else None
         if self.mode == "flat":
@@ -378,7 +467,7 @@ class MCTSBot:
 
     def _turns(self, d: Game) -> int:
         """How many turns a play-out covers: the current one, two, a whole round, or all that are left."""
-        if self.horizon == "game":
+        if self.horizon == "game" or (self.endgame and turns_left(d) <= self.endgame):
             return 1 << 30
         if self.horizon == "round":
             return sum(1 for h in d._hp if h > 0)
@@ -407,6 +496,31 @@ class MCTSBot:
 
     def _flat(self, game: Game, seat: int, actions: list[Action], rng: random.Random,
               deadline: float | None) -> Action:
+        """Determinized flat Monte Carlo with common random numbers (see :meth:`analyse`)."""
+        return self._analyse(game, seat, actions, rng, deadline, (), outlook=False).best.action
+
+    def analyse(self, game: Game, include: Sequence[Action] = ()) -> Analysis:
+        """The flat search's view of the position for whoever decides now: every candidate's value.
+
+        The candidates are the ``top_k`` legal actions by the greedy evaluation, plus ``include``
+        (for example passing, to compare with). Only what the deciding player may see is used, as
+        in :meth:`choose`; the game is not changed. The bot's generator advances as in a search.
+        """
+        actions = game.legal_actions()
+        player = game.current_player
+        if player == CHANCE or player is None:
+            raise ValueError("there is no player decision to analyse now (a die roll, or the game is over)")
+        seat = game.players.index(player)
+        self._follow(game, seat)
+        for a in include:
+            if a not in actions:
+                raise ValueError(f"{a.notation!r} is not a legal action now")
+        rng = random.Random(self.rng.random())
+        deadline = time.perf_counter() + self.time_limit if self.time_limit is not None else None
+        return self._analyse(game, seat, actions, rng, deadline, tuple(include), outlook=True)
+
+    def _analyse(self, game: Game, seat: int, actions: list[Action], rng: random.Random,
+                 deadline: float | None, include: tuple[Action, ...], *, outlook: bool) -> Analysis:
         """Determinized flat Monte Carlo with common random numbers.
 
         Every determinization (hands, deck, dice stream) is shared by all candidate actions, so
@@ -416,8 +530,14 @@ class MCTSBot:
         d0 = self.determinize(game, seat, rng)
         prior = _one_ply(d0, seat, actions)
         order = sorted(range(len(actions)), key=lambda i: -prior[i])[: self.top_k]
+        for a in include:
+            i = actions.index(a)
+            if i not in order:
+                order.append(i)
         cand = [actions[i] for i in order]
         tot = [self.prior_weight * prior[i] for i in order]
+        seats = len(game.players)
+        hp_sum = [[0.0] * seats for _ in cand]
         n = 0
         budget = self.iterations
         while True:
@@ -431,10 +551,17 @@ class MCTSBot:
                 c = d.clone()
                 c.apply(a)
                 tot[j] += self._rollout(c, seat, random.Random(stream))
+                if outlook:
+                    for k, h in enumerate(hp_outlook(c)):
+                        hp_sum[j][k] += h
             n += 1
         self.last_iterations = n * len(cand)
+        w = self.prior_weight
+        cands = tuple(Candidate(a, prior[i], tot[j] / (n + w), n,
+                                tuple(h / n for h in hp_sum[j]) if n and outlook else ())
+                      for j, (a, i) in enumerate(zip(cand, order, strict=True)))
         best = max(range(len(cand)), key=lambda j: tot[j])
-        return cand[best]
+        return Analysis(game.players[seat], cands, best)
 
     def _iterate(self, game: Game, seat: int, root: _Node, rng: random.Random) -> None:
         d = self.determinize(game, seat, rng)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import math
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
@@ -124,19 +124,29 @@ class TournamentResult:
                                 g.rounds, g.decisions, g.reason])
 
 
-def _one(job: tuple[int, tuple[str, ...], tuple[str, ...] | None, str, bool]) -> GameRow:
-    seed, bots, players, variant, rotate = job
+_Items = tuple[tuple[str, int], ...]
+_Job = tuple[int, tuple[str, ...], tuple[str, ...] | None, str, bool, _Items | None, _Items | None]
+
+
+def _one(job: _Job) -> GameRow:
+    seed, bots, players, variant, rotate, hp, counts = job
+    if hp or counts:
+        from .balance import edition_variant
+
+        rules = edition_variant(hp=dict(hp or ()), counts=dict(counts or ()))
+    else:
+        rules = load_rules()
     rng = random.Random(seed)
     kinds = list(bots)
     if players is None:
-        regions = rng.sample(list(load_rules().regions), len(kinds))
+        regions = rng.sample(list(rules.regions), len(kinds))
     else:
         regions = list(players)
     if rotate:
         shift = seed % len(kinds)
         kinds = kinds[shift:] + kinds[:shift]
     result = play_game([make_bot(k, seed * 31 + i) for i, k in enumerate(kinds)], seed=seed, regions=regions,
-                       variant=variant)
+                       variant=variant, rules=rules)
     return GameRow(seed, result.players, tuple(kinds), result.winners, tuple(result.hp[p] for p in result.players),
                    result.rounds, result.actions, result.reason)
 
@@ -151,10 +161,15 @@ def run_tournament(
     jobs: int = 1,
     rotate: bool = True,
     progress: Callable[[Iterable[GameRow], int], Iterable[GameRow]] | None = None,
+    hp: Mapping[str, int] | None = None,
+    counts: Mapping[str, int] | None = None,
 ) -> TournamentResult:
     """Play ``n`` games; ``bots[i]`` is the kind at seat ``i`` (rotated game by game when ``rotate``).
 
-    Regions are dealt at random per game unless ``players`` fixes them.
+    Regions are dealt at random per game unless ``players`` fixes them. ``hp`` replaces some
+    regions' starting (= maximum) HP for these games (see :func:`~typhoon_edu.ai.balance.rules_with_hp`), as the
+    balance search does, and ``counts`` some card kinds' counts (see :func:`~typhoon_edu.ai.balance.edition_variant`); the
+    edition's files are not touched.
     """
     if n < 1:
         raise ValueError(f"the number of games must be at least 1, not {n}")
@@ -167,7 +182,13 @@ def run_tournament(
     fixed = tuple(rules.region_key(p) for p in players) if players else None
     if fixed is not None and len(fixed) != len(bots):
         raise ValueError(f"{len(bots)} bots need {len(bots)} regions; got {len(fixed)}")
-    jobs_list = [(seed + i, tuple(bots), fixed, variant, rotate) for i in range(n)]
+    hp_items = tuple(sorted((rules.region_key(k), v) for k, v in hp.items())) if hp else None
+    count_items = tuple(sorted(counts.items())) if counts else None
+    if hp_items or count_items:
+        from .balance import edition_variant
+
+        edition_variant(hp=dict(hp_items or ()), counts=dict(count_items or ()))  # refuses bad values before any game
+    jobs_list: list[_Job] = [(seed + i, tuple(bots), fixed, variant, rotate, hp_items, count_items) for i in range(n)]
     result = TournamentResult()
     if jobs > 1:
         with get_context("fork").Pool(jobs) as pool:

@@ -1,0 +1,109 @@
+"""The balance tools: edition variants, the tournament on them, the surrogate and the fit."""
+
+from __future__ import annotations
+
+import pytest
+
+from typhoon_edu.ai.balance import (
+    DECK_STEPS,
+    Surrogate,
+    deck_counts,
+    deviation,
+    edition_counts,
+    edition_hp,
+    edition_variant,
+    fit_hp,
+    measure,
+    region_shares,
+    rules_with_hp,
+)
+from typhoon_edu.ai.tournament import run_tournament
+from typhoon_edu.engine.game import Game
+from typhoon_edu.engine.rules import load_rules
+
+
+def test_a_variant_changes_only_what_it_is_given() -> None:
+    base = load_rules()
+    v = edition_variant(hp={"Taiwan": 47, "japan": 41}, counts={"evacuation": 2, "warm_ocean": 10})
+    assert v.regions["Taiwan"].hp == 47 and v.regions["Japan"].hp == 41
+    assert v.regions["Korea"] == base.regions["Korea"]
+    assert v.cards["evacuation"].count == 2 and v.cards["warm_ocean"].count == 10
+    assert sum(c.count for c in v.cards.values()) == 54
+    assert v.digest != base.digest and base.regions["Taiwan"].hp == edition_hp()["Taiwan"]
+    assert edition_variant(hp={"Taiwan": 47, "Japan": 41}, counts={"evacuation": 2, "warm_ocean": 10}) is v
+    assert edition_variant(hp=edition_hp()) is base  # nothing changed: the edition itself
+
+
+def test_a_game_on_a_variant_starts_with_its_hp() -> None:
+    v = rules_with_hp({"Taiwan": 52})
+    g = Game.new(["Taiwan", "Japan", "Korea"], seed=1, rules=v)
+    assert g.hp["Taiwan"] == 52 and g._max_hp[0] == 52
+    assert len(g.deck) + sum(len(h) for h in g.hands) == 54
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"hp": {"Taiwan": 24}}, "25 to 60"),
+    ({"hp": {"Taiwan": 61}}, "25 to 60"),
+    ({"hp": {"Taiwan": 40.5}}, "whole number"),
+    ({"hp": {"Atlantis": 40}}, "Atlantis"),
+    ({"counts": {"evacuation": 0, "warm_ocean": 12}}, "at least 1"),
+    ({"counts": {"evacuation": 4}}, "54"),
+    ({"counts": {"tea_break": 1}}, "no card kind"),
+])
+def test_a_bad_variant_is_refused_with_the_rule(kwargs: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        edition_variant(**kwargs)
+
+
+def test_deck_steps_keep_54_cards_and_every_kind() -> None:
+    base = edition_counts()
+    for k in range(len(DECK_STEPS) + 1):
+        counts = {**base, **deck_counts(k)}
+        assert sum(counts.values()) == 54 and min(counts.values()) >= 1
+        edition_variant(counts=deck_counts(k))  # loads
+    with pytest.raises(ValueError):
+        deck_counts(len(DECK_STEPS) + 1)
+
+
+def test_the_tournament_plays_the_variant() -> None:
+    hp = {k: 55 for k in edition_hp()}
+    res = run_tournament(4, ["greedy"] * 3, seed=3, hp=hp, counts=deck_counts(2))
+    assert all(h <= 55 for g in res.games for h in g.hp)
+    assert any(h == 55 for g in res.games for h in g.hp)  # a region untouched keeps the variant's 55
+    with pytest.raises(ValueError, match="25 to 60"):
+        run_tournament(2, ["greedy"] * 3, hp={"Taiwan": 10})
+
+
+@pytest.fixture(scope="module")
+def measured():
+    return measure(edition_hp(), 3, 40, seed=11, jobs=1)
+
+
+def test_the_surrogate_reproduces_the_games_it_was_given(measured) -> None:
+    assert all(g.reason == "rounds" for g in measured.rows)  # no early endings in these games
+    s = Surrogate([(measured.rows, edition_hp())])
+    predicted = s.shares(edition_hp())[3]
+    actual = region_shares(measured.rows)
+    assert predicted == pytest.approx(actual)
+
+
+def test_the_surrogate_follows_an_hp_change(measured) -> None:
+    s = Surrogate([(measured.rows, edition_hp())])
+    hp = edition_hp()
+    low = s.shares({**hp, "Korea": 25})[3]["Korea"]
+    high = s.shares({**hp, "Korea": 60})[3]["Korea"]
+    assert low <= s.shares(hp)[3]["Korea"] <= high and high == 1.0
+
+
+def test_the_fit_improves_the_surrogate_and_stays_in_range(measured) -> None:
+    s = Surrogate([(measured.rows, edition_hp())])
+    start = edition_hp()
+    fit = fit_hp(s, start, radius=3)
+    assert s.objective(fit) <= s.objective(start)
+    assert all(abs(fit[k] - start[k]) <= 3 and 25 <= fit[k] <= 60 for k in start)
+
+
+def test_deviation_is_in_units_of_the_tolerance() -> None:
+    assert deviation({"a": 0.25, "b": 0.28}, 4) == 1.0
+    assert deviation({"a": 1 / 3, "b": 1 / 3 + 0.02}, 3) == 0.5
+    assert deviation({1: 0.23}, 5, 0.03) == 1.0
