@@ -194,3 +194,43 @@ def test_rooms_list_is_read_when_shown_and_names_broken_rooms(store: RoomStore, 
     assert rooms[0].code in all_text(later.setup.box)
     later.open(rooms[0].code)
     assert later.screen == "lobby" and later.join_cards().count("typhoon-join-link") == 2
+
+
+def test_hints_on_a_phone_follow_the_teachers_switch_and_never_show_on_the_projector(store: RoomStore) -> None:
+    projector, phones = open_class(store, lang="zh-TW")
+    mei = phones["Taiwan"]
+    assert mei.coach.button.layout.display is None  # Taiwan decides first
+    mei.coach.ask(mei.room, "Taiwan", iterations=12)
+    assert "typhoon-hint" in mei.coach.text.value and "💡" in mei.coach.text.value
+    before = store.actions(projector.room.id)
+    assert [a.notation for a in before] == [], "asking for a hint must not move the game"
+    assert phones["Japan"].coach.button.layout.display == "none"  # not its decision
+    projector.show_board()
+    assert projector.coach.button.layout.display == "none"  # the projector never shows a seat's hint
+    projector.teacher.hints.value = False
+    mei.sync()
+    assert mei.coach.button.layout.display == "none" and mei.coach.text.value == ""
+    from typhoon_edu.classroom.errors import NotAllowed
+
+    with pytest.raises(NotAllowed) as e:
+        mei.room.hint()
+    assert e.value.kind == "hints_off"
+
+
+def test_results_list_what_each_person_could_try(store: RoomStore) -> None:
+    from typhoon_edu.ai.bots import RandomBot
+
+    app = ProjectorApp(lang="en", store=store, fullscreen=False)
+    room = app.start(seat_choices(devices=False))
+    bot = RandomBot(3)  # a careless person: the coach has something to say
+    while not room.is_over:
+        if room.bot_to_move():
+            room.step_bot()
+        else:
+            room.act(bot.choose(room.game.clone()), teacher=True)
+    app.advance()
+    assert app.screen == "results" and app.results.extra.layout.display is None
+    app.results.review(iterations=12)
+    text = app.results.review_box.value
+    assert "What you could try" in text and "Mei (Taiwan)" in text and "Ken (Japan)" in text
+    assert "<li>" in text

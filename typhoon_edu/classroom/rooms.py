@@ -933,6 +933,37 @@ class Room:
         return self._write(self._check_expected(expected_seq), [entry], TEACHER, allow_paused=True,
                            finish=FINISHED if probe.is_over else None)
 
+    # -------------------------------------------------------------- the coach
+    def hint(self, region: str | None = None, *, iterations: int | None = None) -> Any:
+        """The coach's hint for the seat's pending decision (:func:`typhoon_edu.ai.coach.hint`).
+
+        A device asks for its own seat; the teacher's room for a seat deciding on the projector
+        (one computer, after the curtain is lifted). The coach sees only what that seat may see.
+        NotAllowed (``hints_off``) when the teacher switched hints off, (``not_your_turn``) when the
+        seat has nothing to decide.
+        """
+        from ..ai import coach
+
+        self._alive()
+        region = self._seat_row(region or self.viewer or "").region
+        if self.viewer is not None and region != self.viewer:
+            raise NotAllowed(f"this device plays {self.viewer}; it cannot ask for {region}'s hint", kind="teacher_only")
+        if not self.hints_enabled:
+            raise NotAllowed("the teacher has switched hints off for this game", kind="hints_off")
+        if self._game.current_player != region:
+            raise NotAllowed(f"it is not {region}'s decision now", kind="not_your_turn", region=region)
+        game = self._game.clone()
+        return coach.hint(game, region) if iterations is None else coach.hint(game, region, iterations=iterations)
+
+    def review(self, *, iterations: int | None = None) -> dict[str, list[Any]]:
+        """After the game (teacher only): for each person seat, where the coach's choice was clearly better."""
+        from ..ai import coach
+
+        self._need_teacher("review the game")
+        persons = [s.region for s in self._seats if s.kind == "person"]
+        kwargs = {} if iterations is None else {"iterations": iterations}
+        return coach.review(self._game, persons, **kwargs) if persons else {}  # it replays its own copy
+
     # -------------------------------------------------------------- results and records
     def summary(self) -> dict[str, Any]:
         """Winners, the biggest storm, the most damaged region, rounds (for the results screen)."""

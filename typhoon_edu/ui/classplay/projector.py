@@ -114,7 +114,10 @@ class ProjectorApp:
                                        show_hand=True)
         self.die_entry = DieEntry(self.problems, self.enter_die, lambda: self.lang)
         self.die_entry.layout.display = "none"
-        decide_box = widgets.VBox([self.message, self.die_entry, self.decisions])
+        from .coachbox import CoachBox
+
+        self.coach = CoachBox(self.problems, lambda: self.lang)
+        decide_box = widgets.VBox([self.message, self.die_entry, self.coach, self.decisions])
         decide_box.add_class("typhoon-decide-box")
         self.game = ProjectorGameScreen(self.rules, self.lang, decide_box, self.problems.widget)
         self.pacer = Pacer(self.game.stage, lambda: self.speed, on_idle=self._after_animation)
@@ -339,6 +342,7 @@ class ProjectorApp:
         lang = self.lang
         who = table.current_player
         self.die_entry.layout.display = "none"
+        self.coach.show_for(room, who or "", mine=False)  # offered again below for a person deciding here
         note = ""
         if table.is_over:
             self.curtain.hide()
@@ -368,6 +372,7 @@ class ProjectorApp:
             if self.revealed == who and self._revealed_seq == room.seq:
                 self.curtain.hide()
                 self.decisions.render(own, seats, lang, busy=busy)
+                self.coach.show_for(room, who, mine=not busy)
             else:
                 self.revealed = None
                 self.decisions.render(table, seats, lang, busy=True)
@@ -376,6 +381,7 @@ class ProjectorApp:
             return
         self.curtain.hide()
         self.decisions.render(seat_table(room, who, cards=False), seats, lang, busy=busy or room.paused)
+        # no hint here: the coach reasons with the hand, and this screen is everyone's
 
     def _highlight(self) -> None:
         cells = [] if not self.pacer.idle else self.decisions.highlight_cells()

@@ -58,7 +58,13 @@ class ResultsScreen:
         self.hp.add_class("typhoon-hp-panel")
         self.downloads = widgets.HTML()
         self.downloads.add_class("typhoon-downloads")
-        self.extra = widgets.VBox()  # e.g. the coach's "what you could try" lists
+        self.review_button = widgets.Button(icon="lightbulb-o", layout=widgets.Layout(width="auto"))
+        self.review_button.add_class("typhoon-review-button")
+        g.on_click(self.review_button, lambda _b: self.review(), where="coach review")
+        self.review_box = widgets.HTML()
+        self.review_box.add_class("typhoon-review")
+        self._reviews: dict[str, list[Any]] | None = None
+        self.extra = widgets.VBox([self.review_button, self.review_box])  # the coach's "what you could try"
         self.extra.add_class("typhoon-results-extra")
         self.rematch = widgets.Button(button_style="success", icon="repeat", layout=widgets.Layout(width="auto"))
         self.rematch.add_class("typhoon-rematch")
@@ -99,5 +105,57 @@ class ResultsScreen:
             f"href='{data_uri(room.record_json(), 'application/json')}'>↓ {escape(d('results.download_json', lang))}</a><br>"
             f"<a class='typhoon-download-csv' download='typhoon-{escape(stem)}-events.csv' "
             f"href='{data_uri(room.events_csv(), 'text/csv')}'>↓ {escape(d('results.download_csv', lang))}</a></div>")
+        self.review_button.description = i18n.t("classplay.coach.review_button", lang)
+        persons = any(s.is_person for s in room.seats)
+        self.extra.layout.display = None if persons and room.hints_enabled else "none"
+        self._render_review()
         self.rematch.description = d("results.rematch", lang)
         self.new_game.description = d("results.new_game", lang)
+
+    # ------------------------------------------------------------------ the coach's review
+    def review(self, iterations: int | None = None) -> None:
+        """Ask the coach, for every person, where a clearly better choice was (a worker thread when a loop runs)."""
+        import asyncio
+
+        room = self.app.room
+        if room is None:
+            return
+        self.review_box.value = f"<i>{escape(i18n.t('classplay.coach.review_working', self.app.lang))}</i>"
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is None:
+            self._reviews = room.review(iterations=iterations)
+            self._render_review()
+            return
+
+        async def run() -> None:
+            try:
+                self._reviews = await loop.run_in_executor(None, lambda: room.review(iterations=iterations))
+            except Exception as exc:  # noqa: BLE001 - told on the page, like any callback failure
+                self.review_box.value = ""
+                self.app.problems.report(exc, "coach review")
+                return
+            self._render_review()
+
+        loop.create_task(run())
+
+    def _render_review(self) -> None:
+        from ...ai.coach import review_text
+
+        room, lang = self.app.room, self.app.lang
+        if self._reviews is None or room is None:
+            if self._reviews is None:
+                self.review_box.value = ""
+            return
+        seats = seat_infos(room)
+        parts = [f"<h3>{escape(i18n.t('classplay.coach.review_title', lang))}</h3>"]
+        for region, items in self._reviews.items():
+            label = seat_label(seats, region, lang)
+            if not items:
+                parts.append(f"<p>{escape(i18n.t('classplay.coach.review_none', lang, player=label))}</p>")
+                continue
+            parts.append(f"<p><b>{escape(label)}</b></p><ul>"
+                         + "".join(f"<li>{escape(review_text(x, lang, self.app.rules))}</li>" for x in items) + "</ul>")
+        self.review_box.value = "".join(parts)

@@ -94,8 +94,12 @@ class SeatApp:
                            log=self.log.body, hp=self._hp_changed)
         self.pacer = Pacer(self.stage, lambda: self.speed, on_idle=self.render)
         self.decisions.children = [self.decisions.groups]  # the hand goes under the board on a phone
+        from .coachbox import CoachBox
+
+        self.coach = CoachBox(self.problems, lambda: self.lang)
         instruments = widgets.HBox([self.die, self.now], layout=widgets.Layout(align_items="center"))
-        self.seat_box = widgets.VBox([self.banner, self.problems.widget, self.message, self.decisions, self.die_entry,
+        self.seat_box = widgets.VBox([self.banner, self.problems.widget, self.message, self.coach, self.decisions,
+                                      self.die_entry,
                                       self.board, instruments, self.decisions.hand_html, self.hp, self.log])
         self.seat_box.add_class("typhoon-seat-game")
         from .join import JoinScreen
@@ -202,6 +206,7 @@ class SeatApp:
             note = i18n.t("classplay.seat.waiting", lang, player=seat_label(seats, table.current_player, lang))
         self.decisions.render(table, seats, lang, busy=busy or view.paused or table.current_player == CHANCE,
                               note=note)
+        self.coach.show_for(room, self.region, mine=view.my_turn and not busy)
         self._highlight()
 
     def _highlight(self) -> None:

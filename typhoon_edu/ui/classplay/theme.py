@@ -139,6 +139,8 @@ CSS = """
 .typhoon-seat .typhoon-bigdie { flex: 0 0 auto; }
 .typhoon-seat .typhoon-bigdie .typhoon-die-svg { width: 4rem; height: 4rem; }
 .typhoon-seat .typhoon-die-caption { min-height: 0; font-size: .9rem; }
+.typhoon-hint { background: #ecfeff; border: 2px solid #0891b2; border-radius: 8px; padding: .3em .6em; }
+.typhoon-review li { margin: .2em 0; }
 .typhoon-card { border: 2px solid #cbd5e1; border-radius: 8px; padding: .3em .6em; margin: .2em 0; background: #fff; }
 .typhoon-card.typhoon-card-off { opacity: .65; }
 """ + DIE_CSS + """

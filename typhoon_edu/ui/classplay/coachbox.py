@@ -1,0 +1,101 @@
+"""The coach on a person's page: a "Hint" button and the hint, in the seat's language.
+
+The hint comes from the room (:meth:`~typhoon_edu.classroom.rooms.Room.hint`), which asks the hard
+bot with only what this seat may see; it is computed in a worker thread when the page runs an
+event loop (a hint takes a fraction of a second), and kept until the decision changes.
+
+>>> from typhoon_edu.classroom.store import RoomStore
+>>> from typhoon_edu.classroom.rooms import Room, Seat
+>>> from typhoon_edu.ui.guard import Problems
+>>> store = RoomStore("sqlite://")
+>>> room = Room.create(store, [Seat("Taiwan"), Seat("Japan", "greedy"), Seat("Korea", "random")], seed=3, lang="en")
+>>> phone = Room.open_seat(store, room.issued_tokens["Taiwan"])
+>>> box = CoachBox(Problems(lambda: "en"), lambda: "en")
+>>> box.show_for(phone, "Taiwan", mine=True)
+>>> box.button.layout.display is None
+True
+>>> box.ask(phone, "Taiwan", iterations=12)
+>>> box.text.value.startswith("<div class='typhoon-hint'>")
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+
+from ... import i18n
+from ..guard import Problems
+
+
+class CoachBox(widgets.VBox):
+    def __init__(self, problems: Problems, lang: Callable[[], str], **kwargs: Any) -> None:
+        self.button = widgets.Button(icon="lightbulb-o", layout=widgets.Layout(width="auto"))
+        self.button.add_class("typhoon-hint-button")
+        self.text = widgets.HTML()
+        self.text.add_class("typhoon-hint-text")
+        super().__init__([self.button, self.text], **kwargs)
+        self.add_class("typhoon-coach")
+        self._lang = lang
+        self._problems = problems
+        self._room: Any = None
+        self._region = ""
+        self._seq = -1
+        self._hint: Any = None
+        problems.on_click(self.button, lambda _b: self.ask(self._room, self._region), where="hint")
+        self.show_for(None, "", mine=False)
+
+    def show_for(self, room: Any, region: str, *, mine: bool) -> None:
+        """Offer the button when ``region`` decides now and the teacher allows hints; forget an old hint."""
+        self._room, self._region = room, region
+        allowed = room is not None and mine and room.hints_enabled and room.is_open and not room.paused
+        if room is None or room.seq != self._seq:
+            self._hint = None
+            self.text.value = ""
+        self.button.description = i18n.t("classplay.coach.ask", self._lang())
+        self.button.layout.display = None if allowed else "none"
+        if not allowed:
+            self.text.value = ""
+        elif self._hint is not None:
+            self._render()
+
+    def ask(self, room: Any, region: str, iterations: int | None = None) -> None:
+        """Compute the hint (in a worker thread when a loop runs) and show it."""
+        if room is None:
+            return
+        seq = room.seq
+        self.text.value = f"<i>{escape(i18n.t('classplay.coach.thinking', self._lang()))}</i>"
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is None:
+            self._take(room.hint(region, iterations=iterations), seq)
+            return
+
+        async def run() -> None:
+            try:
+                hint = await loop.run_in_executor(None, lambda: room.hint(region, iterations=iterations))
+            except Exception as exc:  # noqa: BLE001 - told to the person, like any callback failure
+                self.text.value = ""
+                self._problems.report(exc, "hint")
+                return
+            self._take(hint, seq)
+
+        loop.create_task(run())
+
+    def _take(self, hint: Any, seq: int) -> None:
+        if self._room is None or self._room.seq != seq:
+            self.text.value = ""  # the decision moved on while the coach thought
+            return
+        self._hint, self._seq = hint, seq
+        self._render()
+
+    def _render(self) -> None:
+        from ...ai.coach import hint_text
+
+        self.text.value = f"<div class='typhoon-hint'>💡 {escape(hint_text(self._hint, self._lang()))}</div>"
