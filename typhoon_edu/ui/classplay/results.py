@@ -29,7 +29,7 @@ def summary_lines(summary: dict[str, Any], seats: Seats, rules: Any, lang: str) 
     'Winner: Ann (Japan)'
     """
     lines = [d("results.winners", lang, winners=i18n.join_names((seat_label(seats, w, lang) for w in summary["winners"]),
-                                                                  lang))]
+                                                                  lang))] if summary["winners"] else []
     if summary.get("biggest_typhoon") is not None:
         lines.append(d("results.biggest", lang, typhoon=i18n.typhoon_label(summary["biggest_typhoon"], lang),
                        level=i18n.level_name(rules, summary["biggest_level"], lang)))

@@ -92,7 +92,7 @@ class SeatRow:
         rules = load_rules()
         self.index = index
         self.title = labels.bind(_html(), "value", lambda lang: f"<b>{escape(d('setup.seat', lang, n=index + 1))}</b>")
-        self.title.layout.width = "5.5em"
+        self.title.layout.min_width = "5.5em"
         kinds = seat_choices()
         self.kind = labels.bind(widgets.Dropdown(layout=widgets.Layout(width="12em")), "options",
                                 lambda lang: [(d(f"kind.{k}", lang), k) for k in kinds])
@@ -179,12 +179,12 @@ class SetupScreen:
         problems.on_click(self.start_button, lambda _b: self._start(), where="start button")
         left = widgets.VBox([label("setup.seats"), self.count, *[r.box for r in self.rows], label("setup.regions"),
                              self.regions, label("setup.start_player"), self.start],
-                            layout=widgets.Layout(flex="1 1 32em", min_width="24em"))
+                            layout=widgets.Layout(flex="1 1 32em", min_width="0"))
         right = widgets.VBox([label("classplay.setup.hands", own=True), self.hands, self.hands_note,
                               label("setup.variant"), self.variant, label("setup.dice"), self.dice,
                               label("setup.speed"), self.speed,
                               widgets.HBox([label("setup.seed"), self.seed], layout=widgets.Layout(align_items="center"))],
-                             layout=widgets.Layout(flex="1 1 26em", min_width="22em"))
+                             layout=widgets.Layout(flex="1 1 26em", min_width="0"))
         form = widgets.HBox([left, right], layout=widgets.Layout(flex_flow="row wrap", width="100%"))
         self.box = widgets.VBox([self.title, form, self.start_button, self.message, self.rooms_title, self.rooms_box],
                                 layout=widgets.Layout(width="100%", padding="0 .5em", overflow="auto"))

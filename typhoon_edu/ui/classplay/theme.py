@@ -30,7 +30,10 @@ CSS = """
   background: #f8fafc; }
 .typhoon-app .typhoon-panel { border: 1px solid #e2e8f0; border-radius: 8px; padding: 4px 8px; }
 .typhoon-app .widget-dropdown > select { min-width: 0; }
-.typhoon-app .typhoon-start-select select { width: auto; min-width: 22em; }
+.typhoon-app .typhoon-start-select select { width: auto; min-width: min(22em, 90vw); max-width: 100%; }
+.typhoon-setup .widget-html-content { white-space: normal; }
+.typhoon-setup .widget-hbox { flex-wrap: wrap; }
+.typhoon-setup > *, .typhoon-results-screen > *, .typhoon-lobby > * { flex: 0 0 auto !important; }  /* the screen scrolls, not its parts */
 .typhoon-problem-text { background: #fef2f2; border: 2px solid #b91c1c; color: #7f1d1d; border-radius: 8px;
   padding: .35em .7em; font-weight: bold; }
 .typhoon-message-ok { color: #15803d; font-weight: bold; }
@@ -102,6 +105,18 @@ CSS = """
   .typhoon-app { --jp-widgets-font-size: 18px; --jp-widgets-inline-height: 38px; font-size: 18px; }
   .typhoon-instruments .typhoon-compass { width: 21rem; flex-basis: 21rem; }
   .typhoon-bigdie .typhoon-die-svg { width: 8.5rem; height: 8.5rem; }
+}
+
+/* ---- a narrow window (a phone opening the projector page): one column that scrolls ---- */
+@media (max-width: 900px) {
+  .typhoon-fullscreen { overflow-y: auto; }
+  .typhoon-stage { flex-direction: column; }
+  .typhoon-side { overflow: visible; min-width: 0; }
+  .typhoon-projector .typhoon-board canvas { width: 100% !important; height: auto !important; max-width: 100% !important; }
+  .typhoon-header { flex-wrap: wrap; }
+  .typhoon-status { display: none; }
+  .typhoon-hp-name { flex-basis: 9em; }
+  .typhoon-instruments .typhoon-compass { width: 12rem; flex-basis: 12rem; }
 }
 
 /* ---- the teacher's drawer (over the side column, so the layout never changes) ---- */

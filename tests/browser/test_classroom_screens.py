@@ -1,0 +1,81 @@
+"""Every class-play screen at 1920×1080, 1366×768 and 390×844, in both languages, with screenshots.
+
+Setup, lobby, game and teacher's drawer, results; the join page and a seat page on a phone. At
+each size the page must not be wider than the window (nothing cut at the side), and the
+projector's game screen must fit the window at the two projector sizes (its parts measured).
+Screenshots: ``artifacts/screenshots/screens-<screen>-<size>-<lang>.png``.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from typhoon_edu import i18n
+
+from .harness import save_screenshot
+from .test_classroom_browser import PARTS, check_fit, new_page, server, setup_room  # noqa: F401 - fixture
+
+pytestmark = pytest.mark.browser
+
+SIZES = ({"width": 1920, "height": 1080}, {"width": 1366, "height": 768}, {"width": 390, "height": 844})
+
+
+def shots(page: Page, screen: str, lang: str, *, fit: bool = False) -> None:
+    for size in SIZES:
+        page.set_viewport_size(size)
+        page.wait_for_timeout(400)
+        save_screenshot(page, f"screens-{screen}-{size['width']}x{size['height']}-{lang}", full_page=False)
+        # every control a person must reach lies inside the window (a fixed page hides what sticks out)
+        right = page.evaluate("""() => Math.max(0, ...[...document.querySelectorAll(
+            '.typhoon-app button, .typhoon-app select, .typhoon-app input, .typhoon-app a')]
+            .filter(e => e.offsetParent !== null && !e.closest('.typhoon-log'))
+            .map(e => e.getBoundingClientRect().right))""")
+        assert right <= size["width"] + 1, f"{screen}: a control reaches {right:.0f} px in a {size['width']} px window"
+        if fit and size["width"] >= 1366:
+            check_fit(page)
+    page.set_viewport_size(SIZES[0])
+
+
+@pytest.mark.parametrize("server", ["en", "zh-TW"], indirect=True)
+def test_every_screen_at_every_size(server, chromium_browser: Browser) -> None:  # noqa: F811
+    proc, store = server
+    lang = proc.lang
+    projector = new_page(chromium_browser, SIZES[0])
+    projector.goto(proc.url)
+    expect(projector.locator(".typhoon-setup-start")).to_be_visible(timeout=120_000)
+    projector.locator(".typhoon-start-player select").click()  # the start-player menu is not cut
+    projector.keyboard.press("Escape")
+    box = projector.locator(".typhoon-start-player select").bounding_box()
+    full = projector.locator(".typhoon-start-player select").evaluate("s => s.scrollWidth <= s.clientWidth + 1")
+    assert box is not None and full, "the start player's menu cuts its text"
+    shots(projector, "setup", lang)
+    setup_room(projector, lang, ("Mei", "Ken"), devices=True)
+    expect(projector.locator("a.typhoon-join-link")).to_have_count(2, timeout=60_000)
+    shots(projector, "lobby", lang)
+    href = projector.locator("a.typhoon-join-link").first.get_attribute("href")
+
+    phone = new_page(chromium_browser, SIZES[2])
+    phone.goto(href.split("?")[0] + "?join")
+    expect(phone.locator(".typhoon-join-code")).to_be_visible(timeout=120_000)
+    code = projector.locator(".typhoon-room-chip").first.inner_text().strip()
+    phone.locator(".typhoon-join-code input").fill(code)
+    phone.locator(".typhoon-join-code input").press("Enter")
+    expect(phone.locator(".typhoon-join-seat").first).to_be_visible(timeout=30_000)
+    shots(phone, "join", lang)
+    phone.locator(".typhoon-join-seat").first.click()
+    expect(phone.locator(".typhoon-seat-game")).to_be_visible(timeout=30_000)
+    expect(phone.locator(".typhoon-own-link")).to_be_visible()
+    shots(phone, "seat", lang)
+
+    projector.locator(".typhoon-lobby-go").click()
+    expect(projector.locator(".typhoon-projector-game")).to_be_visible(timeout=30_000)
+    projector.wait_for_timeout(1500)
+    shots(projector, "game", lang, fit=True)
+    projector.locator(".typhoon-teacher-button").click()
+    expect(projector.locator(".typhoon-teacher")).to_be_visible()
+    shots(projector, "teacher", lang)
+    projector.locator(".typhoon-teacher-end").click()
+    expect(projector.locator(".typhoon-results-screen")).to_be_visible(timeout=30_000)
+    expect(projector.locator(".typhoon-results")).to_contain_text(i18n.t("classplay.results.ended", lang))
+    shots(projector, "results", lang)
