@@ -81,7 +81,7 @@ def dashboard_check(lang: str = "zh-TW") -> UsableCheck:
     other = "en" if lang == "zh-TW" else "zh-TW"
     button = {"zh-TW": "中文", "en": "English"}[other]
     return UsableCheck("dashboard", DASHBOARD, ".typhoon-setup-start", f".typhoon-lang button:has-text('{button}')",
-                       ".typhoon-app", i18n.t("dash.app.language", other))
+                       ".typhoon-app", i18n.t("dash.setup.title", other))
 
 
 def smoke_check() -> UsableCheck:
@@ -451,7 +451,7 @@ async def _wire_client(port: int, index: int, delay: float, timeout: float, lang
     await asyncio.sleep(delay)
     result = PageResult(index=index, role="projector" if index == 0 else "seat")
     other = "en" if lang == "zh-TW" else "zh-TW"
-    answer = i18n.t("dash.app.language", other)
+    answer = i18n.t("dash.setup.title", other)
     start = time.perf_counter()
     xsrf = None
     try:
