@@ -234,3 +234,15 @@ def test_results_list_what_each_person_could_try(store: RoomStore) -> None:
     text = app.results.review_box.value
     assert "What you could try" in text and "Mei (Taiwan)" in text and "Ken (Japan)" in text
     assert "<li>" in text
+
+
+def test_an_old_save_that_cannot_be_imported_is_named_on_the_setup_screen(store: RoomStore, tmp_path: Path,
+                                                                          monkeypatch) -> None:
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    (saves / "broken.json").write_text("{not json", encoding="utf-8")
+    monkeypatch.setenv("TYPHOON_EDU_SAVES", str(saves))
+    app = ProjectorApp(lang="zh-TW", store=store, fullscreen=False)
+    app.refresh_rooms()
+    text = all_text(app.setup.box)
+    assert "broken.json" in text and i18n.t("error.save.not_json", "zh-TW") in text

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
 from html import escape
 from typing import Any
 
@@ -207,7 +206,7 @@ class ProjectorApp:
             import_saves(self.store)
         except ClassroomError as exc:  # the saves folder or the store cannot be read: say so, list what there is
             self.problems.report(exc, "importing the old save files")
-        problems = [(p.name, _error_text(_SaveProblem(p.kind, p.error), self.lang)) for p in import_problems(self.store)]
+        problems = [(p.name, _save_problem_text(p.kind, p.error, self.lang)) for p in import_problems(self.store)]
         rooms = list_rooms(self.store)
         self.setup.show_rooms(rooms, problems)
         return rooms
@@ -581,15 +580,10 @@ class ProjectorApp:
             await asyncio.sleep(0)  # let the page breathe between instant bot moves
 
 
-class _SaveProblem(Exception):
-    """An import problem as the error i18n.error_text translates (a SaveFileError's kind)."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
-
-
-_SaveProblem.__name__ = "SaveFileError"  # error_text picks the save-file sentences by this name
+def _save_problem_text(kind: str, error: str, lang: str) -> str:
+    """Why an old save file could not be imported, in ``lang`` (the English detail when the kind has no sentence)."""
+    key = f"error.save.{kind}"
+    return i18n.t(key, lang) if kind and i18n.has(key, lang) else error
 
 
 def _error_text(exc: BaseException, lang: str) -> str:
@@ -599,11 +593,4 @@ def _error_text(exc: BaseException, lang: str) -> str:
     return i18n.error_text(exc, lang)
 
 
-def rooms_for(store: Any) -> Sequence[Any]:
-    """The rooms list (for the setup screen and tests)."""
-    from ...classroom.rooms import list_rooms
-
-    return list_rooms(store)
-
-
-__all__ = ["BOT_PAUSE", "POLL", "ProjectorApp", "rooms_for"]
+__all__ = ["BOT_PAUSE", "POLL", "ProjectorApp"]

@@ -263,7 +263,9 @@ class SeatApp:
     def _lost(self, exc: BaseException) -> None:
         """The teacher revoked this device, or the game ended: stop, and say so."""
         self._stop()
-        self.decisions.render(self.decisions.table, {}, self.lang, busy=True) if self.decisions.table else None
+        if self.decisions.table is not None:
+            self.decisions.render(self.decisions.table, {}, self.lang, busy=True)  # no button is left to press
+        self.coach.show_for(None, "", mine=False)
         self._say(_error_text(exc, self.lang))
         self.screen = "lost"
 
