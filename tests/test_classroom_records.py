@@ -178,3 +178,26 @@ def test_the_default_folder_is_the_dashboards(lite: RoomStore, tmp_path: Path, m
     assert import_saves(lite).imported == ()  # no folder yet: nothing, no error
     saves_folder(folder, games=1)
     assert len(import_saves(lite).imported) == 1
+
+
+def test_a_record_keeps_how_the_class_played_it() -> None:
+    from typhoon_edu.classroom.records import import_record
+    from typhoon_edu.classroom.rooms import Room, Seat
+    from typhoon_edu.classroom.store import RoomStore
+
+    store = RoomStore("sqlite://")
+    room = Room.create(store, [Seat("Taiwan"), Seat("Japan", "greedy"), Seat("Korea", "random")], seed=8,
+                       lang="en", options={"devices": False})
+    record = room.record()
+    assert record["session"]["options"] == {"devices": False}
+    again = import_record(store, room.record_json())
+    assert again.options == {"devices": False} and again._game.digest() == room._game.digest()
+    record["session"]["options"] = {"devices": ["not", "a", "setting"]}
+    import json
+
+    import pytest
+
+    from typhoon_edu.engine.rules import SaveFileError
+
+    with pytest.raises(SaveFileError, match="options"):
+        import_record(store, json.dumps(record))

@@ -66,6 +66,8 @@ def record_of(room: Room) -> dict[str, Any]:
         g.dice = live
     data["session"] = {"seats": [{"region": s.region, "kind": s.kind, "name": s.name} for s in room.seats],
                        "lang": room.lang, "hp_track": room.hp_track}
+    if room.options:
+        data["session"]["options"] = room.options
     return data
 
 
@@ -135,7 +137,7 @@ def read_save(path: str | Path) -> tuple[Game, list[tuple[str, str, str]], str]:
 
 
 def room_from_game(store: RoomStore, game: Game, seats: list[tuple[str, str, str]], lang: str, *, origin: str = "",
-                   import_source: str | None = None, digest: str = "") -> Room:
+                   import_source: str | None = None, digest: str = "", options: dict[str, Any] | None = None) -> Room:
     """A new room holding ``game`` (its setup, seed and every action); the replay is checked first.
 
     Person seats get no device token yet (the projector issues them: ``Room.issue_join_tokens``).
@@ -146,6 +148,8 @@ def room_from_game(store: RoomStore, game: Game, seats: list[tuple[str, str, str
     setup = {"format": SETUP_FORMAT, "players": list(game.players), "variant": game.variant, "dice": game.dice,
              "start": game.players[game.start_seat], "seed": game.seed, "edition": rules.edition,
              "rules_digest": rules.digest}
+    if options:
+        setup["options"] = dict(options)
     notations = [a.notation for a in game.history]
     try:
         replayed, _ = rebuild(setup, notations)
@@ -163,7 +167,16 @@ def import_record(store: RoomStore, record: str | bytes | dict[str, Any], *, ori
     """A JSON game record (text, or the dict of :meth:`Room.record`) as a new room; SaveFileError if damaged."""
     text = json.dumps(record) if isinstance(record, dict) else record
     game, seats, lang = read_record_text(text)
-    return room_from_game(store, game, seats, lang, origin=origin)
+    return room_from_game(store, game, seats, lang, origin=origin, options=_options_of(text))
+
+
+def _options_of(text: str | bytes) -> dict[str, Any]:
+    """The session's options of a record already read by :func:`read_record_text` (checked there)."""
+    from ..ui.dashboard_session import check_options
+
+    data = json.loads(text)
+    meta = data.get("session") if isinstance(data, dict) else None
+    return check_options(meta.get("options", {})) if isinstance(meta, dict) else {}
 
 
 def import_saves(store: RoomStore, folder: str | Path | None = None, *, retry_damaged: bool = False) -> ImportReport:

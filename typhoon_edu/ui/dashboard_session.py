@@ -39,7 +39,7 @@ SEAT_KINDS = ("person", "random", "greedy", "mcts")
 LEVEL_OF_BOT = {"easy": "random", "medium": "greedy", "hard": "mcts"}
 #: The longest name a person's seat may have (a projector shows a few words, not a paragraph).
 MAX_NAME_CHARS = 60
-_SESSION_KEYS = ("seats", "lang", "hp_track")
+_SESSION_KEYS = ("seats", "lang", "hp_track", "options")
 _SEAT_KEYS = ("region", "kind", "name")
 log = logging.getLogger(__name__)
 
@@ -102,6 +102,23 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def check_options(options: Any) -> dict[str, bool | int | str]:
+    """The session's ``options`` (how the class played it, e.g. ``devices``), checked; SaveFileError if damaged.
+
+    >>> check_options({"devices": True})
+    {'devices': True}
+    >>> check_options({"devices": [1, 2]})
+    Traceback (most recent call last):
+    ...
+    typhoon_edu.engine.rules.SaveFileError: the session part of the file is damaged: 'options' must be a few named settings (true/false, numbers, short words), not {'devices': [1, 2]}
+    """
+    if not isinstance(options, dict) or len(options) > 8 or not all(
+            isinstance(k, str) and len(k) <= 20 and isinstance(v, bool | int | str) and len(str(v)) <= 40
+            for k, v in options.items()):
+        raise _damaged(f"'options' must be a few named settings (true/false, numbers, short words), not {_shown(options)}")
+    return dict(options)
+
+
 def check_session(meta: Any, game: Game) -> tuple[tuple[Seat, ...], str, tuple[dict[str, int], ...]]:
     """The ``session`` part of a record checked against its game: seats, language, HP track.
 
@@ -127,6 +144,7 @@ def check_session(meta: Any, game: Game) -> tuple[tuple[Seat, ...], str, tuple[d
     extra = sorted(set(meta) - set(_SESSION_KEYS))
     if extra:
         raise _damaged(f"unknown fields {', '.join(map(_shown, extra[:5]))}; it holds {', '.join(_SESSION_KEYS)}")
+    check_options(meta.get("options", {}))
     raw_seats = meta.get("seats", [])
     if not isinstance(raw_seats, list):
         raise _damaged(f"'seats' must be a list of seats, not {_shown(raw_seats)}")
