@@ -5,7 +5,7 @@
 >>> text = cards_markdown()
 >>> "Warm Ocean" in text and "暖洋加溫" in text
 True
->>> f"| Taiwan / 台灣 | 3 | {load_rules().regions['Taiwan'].hp} |" in text
+>>> f"| Taiwan / 臺灣 | 3 | {load_rules().regions['Taiwan'].hp} |" in text
 True
 """
 

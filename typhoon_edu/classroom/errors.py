@@ -39,6 +39,7 @@ KINDS: dict[str, str] = {
     "room_over": "TokenRejected",
     # NotAllowed
     "not_your_turn": "NotAllowed",
+    "hints_off": "NotAllowed",
     "teacher_only": "NotAllowed",
     "bot_seat": "NotAllowed",
     "auto_dice": "NotAllowed",
