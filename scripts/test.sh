@@ -24,4 +24,4 @@ fi
 
 python -m pip install -q -e ".[test]"
 mkdir -p artifacts/screenshots artifacts/logs
-python -m pytest "$@"
+python -m pytest --durations=20 "$@"
