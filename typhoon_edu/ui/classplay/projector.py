@@ -109,6 +109,27 @@ class ProjectorApp:
         self.setup_header = widgets.HBox([widgets.HTML(), self.setup_lang])
         self.setup_header.add_class("typhoon-header")
 
+        self.body = widgets.VBox([self.setup_header, self.setup.box], layout=widgets.Layout(width="100%",
+                                                                                            height="100%"))
+        self._played = False  # the game, lobby, teacher and results widgets are built with the first room
+        self.root = widgets.VBox([widgets.HTML(CSS), self.body],
+                                 layout=widgets.Layout(width="100%"))
+        self.root.add_class("typhoon-app")
+        self.root.add_class("typhoon-projector")
+        if fullscreen:
+            self.root.add_class("typhoon-fullscreen")
+        self.set_lang(self.lang)
+
+
+    def _build_play(self) -> None:
+        """The game screen, lobby, teacher's drawer, curtain and results: built for the first room only.
+
+        A page that only shows the setup screen (a class opening at once) sends the browser a third
+        of the widgets.
+        """
+        if self._played:
+            return
+        self._played = True
         self.decisions = DecisionPanel(self.problems, on_action=self.decide, on_pick=lambda _k: self._highlight(),
                                        show_hand=True)
         self.die_entry = DieEntry(self.problems, self.enter_die, lambda: self.lang)
@@ -135,15 +156,8 @@ class ProjectorApp:
         from .results import ResultsScreen
 
         self.results = ResultsScreen(self)
-        self.body = widgets.VBox([self.setup_header, self.setup.box], layout=widgets.Layout(width="100%",
-                                                                                            height="100%"))
-        self.root = widgets.VBox([widgets.HTML(CSS), self.body, self.teacher.box, self.curtain],
-                                 layout=widgets.Layout(width="100%"))
-        self.root.add_class("typhoon-app")
-        self.root.add_class("typhoon-projector")
-        if fullscreen:
-            self.root.add_class("typhoon-fullscreen")
-        self.set_lang(self.lang)
+        self.root.children = [*self.root.children, self.teacher.box, self.curtain]
+        self._relabel_play(self.lang)
 
     # ------------------------------------------------------------------ display
     def show(self) -> ProjectorApp:
@@ -159,10 +173,12 @@ class ProjectorApp:
 
     def _go(self, screen: str) -> None:
         self.screen = screen
-        boxes = {"setup": [self.setup_header, self.setup.box], "lobby": [self.lobby.box], "game": [self.game.box],
-                 "results": [self.setup_header, self.results.box]}
-        self.body.children = boxes[screen]
-        if screen != "game":
+        if screen != "setup":
+            self._build_play()
+        boxes = {"setup": lambda: [self.setup_header, self.setup.box], "lobby": lambda: [self.lobby.box],
+                 "game": lambda: [self.game.box], "results": lambda: [self.setup_header, self.results.box]}
+        self.body.children = boxes[screen]()
+        if screen != "game" and self._played:
             self.curtain.hide()
             self.teacher.close()
 
@@ -170,19 +186,13 @@ class ProjectorApp:
         """Every text of every screen in ``lang`` (at any moment, mid-game too)."""
         lang = i18n.normalize_lang(lang)
         self.lang = lang
-        for toggle in (self.setup_lang, self.game.lang_toggle):
+        for toggle in (self.setup_lang, *([self.game.lang_toggle] if self._played else [])):
             if toggle.value != lang:
                 toggle.value = lang
         self.setup_header.children[0].value = f"<span class='typhoon-title'><b>{escape(d('app.title', lang))}</b></span>"
         self.setup.set_lang(lang)
-        self.game.set_lang(lang)
-        self.game.speed.options = speed_options(lang)
-        self.game.speed.value = self.speed
-        self.game.skip.description = d("game.skip", lang)
-        self.game.teacher_button.description = i18n.t("classplay.teacher.title", lang)
-        self.die_entry.relabel()
-        self.teacher.set_lang(lang)
-        self.lobby.render()
+        if self._played:
+            self._relabel_play(lang)
         if self.screen == "results":
             self.results.render()
         if self.room is not None and self.screen == "game":
@@ -191,9 +201,19 @@ class ProjectorApp:
                 self.game.stage.add_line(e)
             self.redraw()
 
+    def _relabel_play(self, lang: str) -> None:
+        self.game.set_lang(lang)
+        self.game.speed.options = speed_options(lang)
+        self.game.speed.value = self.speed
+        self.game.skip.description = d("game.skip", lang)
+        self.game.teacher_button.description = i18n.t("classplay.teacher.title", lang)
+        self.die_entry.relabel()
+        self.teacher.set_lang(lang)
+        self.lobby.render()
+
     def set_speed(self, speed: float) -> None:
         self.speed = float(speed)
-        if self.game.speed.value != self.speed:
+        if self._played and self.game.speed.value != self.speed:
             self.game.speed.value = self.speed
 
     # ------------------------------------------------------------------ rooms
@@ -240,6 +260,7 @@ class ProjectorApp:
         return room
 
     def _open_room(self, room: Any, tokens: dict[str, str]) -> None:
+        self._build_play()
         self._stop()
         self.room = room
         self._tokens = tokens
@@ -523,7 +544,8 @@ class ProjectorApp:
         if self._task is not None and not self._task.done():
             self._task.cancel()
         self._task = None
-        self.pacer.cancel()
+        if self._played:
+            self.pacer.cancel()
 
     async def _run(self, room: Any) -> None:
         """Poll the store, animate, run the bots, until the room is closed or over."""
