@@ -1,22 +1,25 @@
-"""Balance the edition (RULES §12): search for the starting HP (and, if needed, the deck), then confirm.
+"""Balance the edition (RULES §12): search for the starting HP (and, if needed, the deck and abilities), then confirm.
 
-    python scripts/balance.py --search  [--decks 0,3,6,9] [--rounds 8] [--games 800,1200,800] [--jobs 2]
-                                        [--out docs/balance_search.md]
-    python scripts/balance.py --confirm [--hp Taiwan=47,...] [--deck K | --counts key=N,...]
-                                        [--games 4000,10000,4000] [--jobs 2] [--out docs/balance_run.md]
-    python scripts/balance.py --probe   [--hp ...] [--deck K] [--seats 4] [--games 1000]
+    python scripts/balance.py --search  [--decks 0,9,14] [--ability-stages 2] [--rounds 8] [--radius 3]
+                                        [--games 2000,3000,2000] [--jobs 2] [--out docs/balance_search.md]
+    python scripts/balance.py --confirm [--hp 'Taiwan=42,...'] [--deck K | --counts key=N,...]
+                                        [--abilities 'Central China=1'] [--games 4000,10000,4000] [--jobs 2]
+                                        [--out docs/balance_run.md]
+    python scripts/balance.py --probe   [--hp ...] [--deck K] [--abilities ...] [--seats 4] [--games 1000]
     python scripts/balance.py --games 10000 [--seats 4]          # one table, the edition as it is
 
-``--search`` plays GreedyBot in every seat with regions dealt at random. Each round plays fresh
-games for 3, 4 and 5 players with one HP vector, then a surrogate (the damage each region took in
-the last rounds' games, replayed against other HP vectors) proposes the next HP vector within a
-few points of it (typhoon_edu.ai.balance.search). The first deck stage keeps the edition's
-cards (HP only). Each later stage changes the deck by the next steps of
-``typhoon_edu.ai.balance.DECK_STEPS`` (a counter card becomes a card that brings storms to
-land) and starts from the best HP found so far; the search stops at the first stage whose best
-round meets the targets. Seeds are fixed, so a rerun plays the same games and finds the same
-numbers. ``--confirm`` plays the full runs (seeds 0 upward) for one HP vector and deck and
-reports every region and seat against the targets.
+``--search`` plays GreedyBot in every seat with regions dealt at random, for 3, 4 and 5 players.
+Its first stage keeps the edition's deck and abilities and searches the starting HP alone
+(typhoon_edu.ai.balance.search: each round plays the best HP so far and a few candidates near it on
+the same fresh games, the candidates coming from a surrogate that replays the recorded damage
+against other HP and from single-region moves toward the fair share). Each later stage changes
+the deck by the next steps of ``DECK_STEPS`` (a card that keeps storms off the land becomes one
+that brings them to land) and starts from the HP found so far; after the deck stages, each
+ability stage makes one region's ability one step stronger (the region farthest below its fair
+share). The search stops at the first stage whose answer meets the targets. Seeds are fixed, so
+a rerun plays the same games and finds the same numbers. ``--confirm`` plays the full runs (seeds
+0 upward, other games than the search's) for one edition and reports every region and seat
+against the targets.
 
 The reports' numbers come only from these runs. Run it under ``nice -n 10`` on a shared machine.
 """
@@ -38,10 +41,14 @@ from typhoon_edu.ai.balance import (  # noqa: E402
     Measured,
     Step,
     Surrogate,
+    ability_strength,
+    ability_to_strengthen,
     best_step,
     deck_counts,
     edition_counts,
     edition_hp,
+    edition_variant,
+    evenness,
     fit_hp,
     measure,
     search,
@@ -89,61 +96,91 @@ def _worst(m: Measured) -> tuple[float, float]:
     """The worst region's and the worst seat's distance from the fair share, in points."""
     fair = 1 / m.n_players
     return (100 * max(abs(v - fair) for v in m.regions.values()),
-            100 * max(abs(v - fair) for v in m.seats.values()))
+            100 * max(abs(v - fair) for v in (*m.seats.values(), *m.deal_seats.values())))
 
 
 # ---------------------------------------------------------------------------------------- search
+def _abilities_text(abilities: dict[str, int]) -> str:
+    parts = []
+    for key, steps in abilities.items():
+        if steps:
+            before = ability_strength(RULES.regions[key].ability.effect)
+            after = ability_strength(edition_variant(abilities={key: steps}).regions[key].ability.effect)
+            parts.append(f"{RULES.regions[key].ability.name_en} ({RULES.regions[key].name}) {before}→{after}")
+    return ", ".join(parts) or "the edition's abilities"
+
+
 def run_search(args: argparse.Namespace) -> None:
     decks = [int(x) for x in args.decks.split(",")]
     anchor = args.anchor if args.anchor is not None else sum(edition_hp().values()) / len(edition_hp())
-    hp = {k: round(anchor) for k in edition_hp()}  # every stage starts with every region equal
+    hp = {k: round(anchor) for k in edition_hp()}  # the first stage starts with every region equal
     log: list[dict[str, object]] = []
     lines = _search_header(args)
     out_md = args.out or Path("docs/balance_search.md")
     out_json = out_md.with_suffix(".json")
     t_all = time.time()
-    all_steps: list[Step] = []
     first = 1
-    for stage, k in enumerate(decks):
+    count = 0
+    best: Step | None = None
+    abilities: dict[str, int] = {}
+    stages = [(k, None) for k in decks] + [(decks[-1], "ability")] * args.ability_stages
+    for number, (k, kind) in enumerate(stages, start=1):
         counts = deck_counts(k)
-        lines += ["", f"### Stage {stage + 1}: deck step {k} ({_counts_text(counts)})", "",
-                  "| round | HP from | HP | 3 players: worst region / seat (points) | 4 players | 5 players | score | s |",
-                  "|---|---|---|---|---|---|---|---|"]
+        if kind == "ability":
+            assert best is not None
+            region = ability_to_strengthen(best)
+            if region is None:
+                lines += ["", "No region is below its fair share with an ability that can be made stronger: "
+                              "the search ends here."]
+                break
+            abilities = {**abilities, region: abilities.get(region, 0) + 1}
+        lines += ["", f"### Stage {number}: deck step {k} ({_counts_text(counts)}); abilities: "
+                      f"{_abilities_text(abilities)}", "",
+                  "| # | round | HP from | HP | 3 players: worst region / seat (points) | 4 players | 5 players "
+                  "| score | evenness | s |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
 
         def report(step: Step, k: int = k, lines: list[str] = lines) -> None:
+            nonlocal count
+            count += 1
             cells = []
             for n in (3, 4, 5):
                 r, s = _worst(step.measured[n])
                 cells.append(f"{r:.1f} / {s:.1f}")
             secs = sum(m.seconds for m in step.measured.values())
-            lines.append(f"| {step.number} | {step.how} | {_hp_text(step.hp)} | {' | '.join(cells)} | "
-                         f"{step.score:.2f} | {secs:.0f} |")
-            log.append({"round": step.number, "deck": k, "counts": step.counts, "hp": step.hp, "score": step.score,
-                        "seconds": secs, "how": step.how, "proposal": step.proposal,
+            even = evenness(step.measured)
+            lines.append(f"| {count} | {step.round} | {step.how} | {_hp_text(step.hp)} | {' | '.join(cells)} | "
+                         f"{step.score:.2f} | {even:.2f} | {secs:.0f} |")
+            log.append({"n": count, "round": step.round, "deck": k, "counts": step.counts,
+                        "abilities": step.abilities, "hp": step.hp,
+                        "score": step.score, "evenness": even, "seconds": secs, "how": step.how,
                         "regions": {n: m.regions for n, m in step.measured.items()},
                         "seats": {n: m.seats for n, m in step.measured.items()},
-                        "predicted": step.predicted})
+                        "deal_seats": {n: m.deal_seats for n, m in step.measured.items()}})
             sys.stdout.write(lines[-1] + "\n")
             sys.stdout.flush()
             _write(out_md, out_json, lines, log)
 
-        steps = search(hp, games=args.games, counts=counts, steps=args.rounds, seed=args.seed, jobs=args.jobs,
-                       radius=args.radius, first=first, report=report, anchor=anchor)
-        first += len(steps)
-        all_steps += steps
+        steps = search(hp, games=args.games, counts=counts, abilities=abilities, steps=args.rounds, seed=args.seed,
+                       jobs=args.jobs, radius=args.radius, first=first, report=report, anchor=anchor)
+        first = max(s.round for s in steps) + 1
         best = best_step(steps)
-        lines += ["", f"Best round of this stage: {best.number} (score {best.score:.2f}; ≤ 1.00 meets the targets)."]
+        hp = dict(best.hp)  # the next stage starts from this stage's answer
+        lines += ["", f"This stage's answer: HP {_hp_text(best.hp)} (score {best.score:.2f} in its last round; "
+                      "≤ 1.00 meets the targets)."]
         if best.score <= 1.0:
             break
-    best = best_step(all_steps)
+    assert best is not None
     lines += ["", "## Result of the search", "",
-              f"Best round overall: {best.number}, score {best.score:.2f}, HP {_hp_text(best.hp)}, "
-              f"deck: {_counts_text(best.counts)}.",
+              f"HP {_hp_text(best.hp)}; deck: {_counts_text(best.counts)}; abilities: "
+              f"{_abilities_text(best.abilities)}; score {best.score:.2f} in the last round.",
               f"Total time {time.time() - t_all:.0f} s.", "",
               "Confirm it with:", "",
-              "    python scripts/balance.py --confirm --hp "
-              + ",".join(f"{k}={v}" for k, v in best.hp.items())
-              + (" --counts " + ",".join(f"{k}={v}" for k, v in best.counts.items()) if best.counts else "")]
+              "    python scripts/balance.py --confirm --hp '"
+              + ",".join(f"{k}={v}" for k, v in best.hp.items()) + "'"
+              + (" --counts " + ",".join(f"{k}={v}" for k, v in best.counts.items()) if best.counts else "")
+              + (" --abilities '" + ",".join(f"{k}={v}" for k, v in best.abilities.items()) + "'"
+                 if best.abilities else "")]
     _write(out_md, out_json, lines, log)
     sys.stdout.write("\n".join(lines[-6:]) + "\n")
 
@@ -158,17 +195,22 @@ def _search_header(args: argparse.Namespace) -> list[str]:
         f"--seed {args.seed}`; do not edit by hand.",
         "",
         f"Every round plays fresh GreedyBot games ({g[3]:,} with 3 players, {g[4]:,} with 4, {g[5]:,} with 5; "
-        "regions dealt at random) with one HP vector. The columns give the region and the seat farthest "
-        "from the fair share, in points. The score is the worst of these distances divided by its "
-        f"tolerance (regions ±{REGION_TOLERANCE[3] * 100:.0f}, ±{REGION_TOLERANCE[4] * 100:.0f}, "
+        "regions dealt at random) for each of a few candidate HP vectors, all candidates of a round on "
+        "the same seeds (so they meet the same deals and dice): the best so far (`incumbent`), the "
+        "surrogate's fit (`surrogate`: the recorded damage of the incumbent's last rounds replayed "
+        "against other HP, corrected by the difference between its real shares and the surrogate's "
+        f"forecast for them, at most {args.radius} points away), and the regions farthest from their fair "
+        "share moved one or two HP toward it (`Korea -1`). The most even candidate (the evenness "
+        "column: the worst distance plus 0.3 × the root mean square of all, in tolerances) becomes the "
+        "incumbent. The columns give the region and the seat farthest from the fair share, in points; "
+        "seats are counted both in the order of play (from the start player) and in the deal order, "
+        "and the worse is shown. The score is the worst distance divided by its tolerance "
+        f"(regions ±{REGION_TOLERANCE[3] * 100:.0f}, ±{REGION_TOLERANCE[4] * 100:.0f}, "
         f"±{REGION_TOLERANCE[5] * 100:.0f} points for 3, 4, 5 players; seats ±{SEAT_TOLERANCE * 100:.0f}): "
-        "at most 1.00 meets every target. A round's games are few, so its figures carry about ±2–3 "
-        "points of luck; the full confirmation runs decide. Every stage starts with every region at the "
-        "same HP; \"HP from\" says how each round's HP were found: `tiers` gives one HP more to every "
-        "region that won less than its fair share in the round before, "
-        "`surrogate` is the fit on the recorded damage of the last three rounds (at most "
-        f"{args.radius} points from the HP just played), `nudge` moves one point from the region most "
-        "above its fair share to the one most below when the fit proposes HP already played.",
+        "at most 1.00 meets every target. A round's games are few, so its figures carry about ±2 "
+        "points of luck; the full confirmation runs decide. A deck stage ends when a round meets the "
+        "targets, after its rounds, or when the incumbent stays best for two rounds running; the next "
+        "stage starts from its answer, with more cards moved by `DECK_STEPS`.",
     ]
 
 
@@ -183,6 +225,7 @@ def run_probe(args: argparse.Namespace) -> None:
     hp = {k: 40 for k in edition_hp()} if args.hp is None else {**edition_hp(), **{RULES.region_key(k): v
                                                                                    for k, v in args.hp.items()}}
     counts = deck_counts(args.deck) if args.deck is not None else dict(args.counts or {})
+    abilities = {RULES.region_key(k): v for k, v in (args.abilities or {}).items()}
     n = args.seats
     games = int(args.games) if args.games else 1_000
     keys = list(hp)
@@ -190,12 +233,13 @@ def run_probe(args: argparse.Namespace) -> None:
              f"`python scripts/balance.py --probe --seats {n} --games {games}"
              + (f" --deck {args.deck}" if args.deck is not None else "") + "`: "
              f"{games:,} GreedyBot games with {n} players (seeds {args.seed} upward, the same games in every row), "
-             f"first with HP {_hp_text(hp)} and deck: {_counts_text(counts)}; then with one region given one HP "
+             f"first with HP {_hp_text(hp)}, deck: {_counts_text(counts)} and abilities: "
+             f"{_abilities_text(abilities)}; then with one region given one HP "
              "more. Win shares in %.", "",
              "| HP | " + " | ".join(_short(k) for k in keys) + " | shared wins |",
              "|---|" + "---|" * (len(keys) + 1)]
     for label, trial in [("as given", hp)] + [(f"{_short(k)} +1", {**hp, k: hp[k] + 1}) for k in keys]:
-        m = measure(trial, n, games, seed=args.seed, jobs=args.jobs, counts=counts)
+        m = measure(trial, n, games, seed=args.seed, jobs=args.jobs, counts=counts, abilities=abilities)
         shares = m.regions
         shared = sum(len(g.winners) > 1 for g in m.rows) / m.games
         lines.append(f"| {label} | " + " | ".join(f"{100 * shares[k]:.1f}" for k in keys) + f" | {shared:.0%} |")
@@ -211,17 +255,19 @@ def run_confirm(args: argparse.Namespace) -> None:
     hp = edition_hp()
     hp.update({RULES.region_key(k): v for k, v in (args.hp or {}).items()})
     counts = deck_counts(args.deck) if args.deck is not None else dict(args.counts or {})
+    abilities = {RULES.region_key(k): v for k, v in (args.abilities or {}).items()}
     games = args.games or CONFIRM_GAMES
     lines = [
         "# Balance confirmation run",
         "",
-        f"HP: {_hp_text(hp)}; deck: {_counts_text(counts)}. GreedyBot in every seat, regions dealt at random, "
+        f"HP: {_hp_text(hp)}; deck: {_counts_text(counts)}; abilities: {_abilities_text(abilities)}. "
+        "GreedyBot in every seat, regions dealt at random, "
         f"seeds 0 upward ({args.jobs} processes).",
     ]
     ok = True
     measured: dict[int, Measured] = {}
     for n in (3, 4, 5):
-        m = measure(hp, n, games[n], seed=args.seed, jobs=args.jobs, counts=counts)
+        m = measure(hp, n, games[n], seed=args.seed, jobs=args.jobs, counts=counts, abilities=abilities)
         measured[n] = m
         fair = 1 / n
         tol = REGION_TOLERANCE[n]
@@ -309,6 +355,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--hp", type=_pairs_arg, default=None, help="--confirm: HP to use, e.g. Taiwan=47,Japan=41")
     ap.add_argument("--deck", type=int, default=None, help="--confirm: a deck step of DECK_STEPS")
     ap.add_argument("--counts", type=_pairs_arg, default=None, help="--confirm: card counts, e.g. evacuation=1")
+    ap.add_argument("--abilities", type=_pairs_arg, default=None,
+                    help="--confirm/--probe: steps by which region abilities are made stronger, e.g. 'Central China=1'")
+    ap.add_argument("--ability-stages", type=int, default=2,
+                    help="--search: after the deck stages, at most this many stages that each make one region's "
+                         "ability one step stronger (the region farthest below its fair share)")
     ap.add_argument("--seats", type=int, default=4, help="one table: the number of players")
     args = ap.parse_args(argv)
     if args.search or args.confirm:

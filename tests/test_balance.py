@@ -6,18 +6,24 @@ import pytest
 
 from typhoon_edu.ai.balance import (
     DECK_STEPS,
+    Measured,
+    Step,
     Surrogate,
+    best_step,
     deck_counts,
     deviation,
     edition_counts,
     edition_hp,
     edition_variant,
+    evenness,
     fit_hp,
     measure,
+    moves,
     region_shares,
     rules_with_hp,
+    search,
 )
-from typhoon_edu.ai.tournament import run_tournament
+from typhoon_edu.ai.tournament import GameRow, run_tournament
 from typhoon_edu.engine.game import Game
 from typhoon_edu.engine.rules import load_rules
 
@@ -107,3 +113,47 @@ def test_deviation_is_in_units_of_the_tolerance() -> None:
     assert deviation({"a": 0.25, "b": 0.28}, 4) == 1.0
     assert deviation({"a": 1 / 3, "b": 1 / 3 + 0.02}, 3) == 0.5
     assert deviation({1: 0.23}, 5, 0.03) == 1.0
+
+
+def test_turn_order_counts_from_the_start_player() -> None:
+    res = run_tournament(6, ["greedy"] * 3, seed=21)
+    for g in res.games:
+        assert g.start == (g.players.index("Taiwan") if "Taiwan" in g.players else 0)
+        assert sorted(g.turn(i) for i in range(3)) == [1, 2, 3]
+        assert g.turn(g.start) == 1
+    turns = {name: games for name, games, *_ in res.table("turn")}
+    assert turns == {"turn 1": 6, "turn 2": 6, "turn 3": 6}
+
+
+def test_evenness_prefers_the_fairer_result() -> None:
+    def result(winners: list[tuple[str, ...]]) -> Measured:
+        rows = [GameRow(i, ("Taiwan", "Japan", "Korea"), ("greedy",) * 3, w, (30, 30, 30), 3, 99, "rounds", 0)
+                for i, w in enumerate(winners)]
+        return Measured(3, {}, 0, rows, 1.0)
+
+    fair = result([("Taiwan",), ("Japan",), ("Korea",)])
+    unfair = result([("Taiwan",), ("Taiwan",), ("Korea",)])
+    assert evenness({3: fair}) < evenness({3: unfair})
+    assert fair.regions == pytest.approx({"Taiwan": 1 / 3, "Japan": 1 / 3, "Korea": 1 / 3})
+
+
+def test_moves_go_toward_the_fair_share_and_stay_in_range() -> None:
+    rows = [GameRow(0, ("Taiwan", "Japan", "Korea"), ("greedy",) * 3, ("Korea",), (30, 38, 60), 3, 99, "rounds")]
+    m = Measured(3, {"Taiwan": 25, "Japan": 40, "Korea": 60}, 0, rows, 1.0)
+    got = {how: hp for hp, how in moves(Step(1, m.hp, {}, {3: m}))}
+    assert got == {"Korea -1": {"Taiwan": 25, "Japan": 40, "Korea": 59}, "Korea -2": {"Taiwan": 25, "Japan": 40, "Korea": 58},
+                   "Japan +1": {"Taiwan": 25, "Japan": 41, "Korea": 60}}
+    low = Measured(3, {"Taiwan": 25, "Japan": 40, "Korea": 40}, 0, [
+        GameRow(0, ("Taiwan", "Japan", "Korea"), ("greedy",) * 3, ("Japan",), (20, 38, 30), 3, 99, "rounds")], 1.0)
+    assert all(hp["Taiwan"] >= 25 for hp, _ in moves(Step(1, low.hp, {}, {3: low}), regions=3))
+
+
+def test_a_search_plays_every_candidate_of_a_round_on_the_same_games() -> None:
+    seen: list[Step] = []
+    steps = search(edition_hp(), games={3: 6, 4: 4, 5: 4}, steps=2, seed=3, jobs=1, report=seen.append)
+    assert steps == seen and steps[0].how == "start"
+    for rnd in {s.round for s in steps}:
+        seeds = {tuple(g.seed for m in s.measured.values() for g in m.rows) for s in steps if s.round == rnd}
+        assert len(seeds) == 1  # the same block of seeds for every candidate of the round
+    assert best_step(steps).round == max(s.round for s in steps)
+    assert all(25 <= v <= 60 for s in steps for v in s.hp.values())

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.rules import DECK_SIZE, HP_MAX, HP_MIN, Rules, load_rules
+from ..engine.rules import DECK_SIZE, HP_MAX, HP_MIN, Effect, Rules, load_rules
 from .tournament import GameRow, TournamentResult, run_tournament, wilson
 
 REGION_TOLERANCE = {3: 0.04, 4: 0.03, 5: 0.04}  # RULES §12: ± 4, 3, 4 points around 1/n
@@ -52,11 +52,14 @@ def rules_with_hp(hp: Mapping[str, int], rules: Rules | None = None) -> Rules:
 
 
 def edition_variant(hp: Mapping[str, int] | None = None, counts: Mapping[str, int] | None = None,
-                    rules: Rules | None = None) -> Rules:
-    """The edition with some regions' HP and some card counts replaced (cached; nothing is written).
+                    rules: Rules | None = None, abilities: Mapping[str, int] | None = None) -> Rules:
+    """The edition with some regions' HP, some card counts and some abilities' strengths replaced.
 
-    The counts must still add up to the 54 cards and keep at least one card of every kind, so
-    every mechanism of RULES §11 stays in the deck.
+    Cached; nothing is written. The counts must still add up to the 54 cards and keep at least
+    one card of every kind, so every mechanism of RULES §11 stays in the deck. ``abilities``
+    maps a region to a number of steps by which its ability is made stronger (or, below 0,
+    weaker), each step one unit of the ability's strength (:func:`ability_strength`); the kind
+    of the ability never changes.
 
     >>> r = edition_variant(counts={"warm_ocean": 8, "tailwind": 4})
     >>> r.cards["warm_ocean"].count + r.cards["tailwind"].count == 12
@@ -83,22 +86,79 @@ def edition_variant(hp: Mapping[str, int] | None = None, counts: Mapping[str, in
                              f"got {value!r}")
         if base.cards[key].count != value:
             new_counts[key] = value
-    if not new_hp and not new_counts:
+    new_abilities: dict[str, Effect] = {}
+    for name, steps in (abilities or {}).items():
+        key = base.region_key(name)
+        if isinstance(steps, bool) or not isinstance(steps, int):
+            raise ValueError(f"{key}: an ability's change is a whole number of steps; got {steps!r}")
+        if steps:
+            new_abilities[key] = stronger_ability(base.regions[key].ability.effect, steps, key)
+    if not new_hp and not new_counts and not new_abilities:
         return base
     total = sum(new_counts.get(k, c.count) for k, c in base.cards.items())
     if total != DECK_SIZE:
         raise ValueError(f"the deck must hold {DECK_SIZE} function cards; these counts add up to {total}")
-    cache_key = (id(base), tuple(sorted(new_hp.items())), tuple(sorted(new_counts.items())))
+    cache_key = (id(base), tuple(sorted(new_hp.items())), tuple(sorted(new_counts.items())),
+                 tuple(sorted((k, tuple(sorted(e.params.items()))) for k, e in new_abilities.items())))
     hit = _VARIANTS.get(cache_key)
     if hit is not None:
         return hit
-    regions = {k: (replace(r, hp=new_hp[k]) if k in new_hp else r) for k, r in base.regions.items()}
+    regions = {}
+    for k, r in base.regions.items():
+        if k in new_hp:
+            r = replace(r, hp=new_hp[k])
+        if k in new_abilities:
+            r = replace(r, ability=replace(r.ability, effect=new_abilities[k]))
+        regions[k] = r
     cards = {k: (replace(c, count=new_counts[k]) if k in new_counts else c) for k, c in base.cards.items()}
-    tag = ",".join(f"{k}={v}" for k, v in (*sorted(new_hp.items()), *sorted(new_counts.items())))
+    tag = ",".join([f"{k}={v}" for k, v in (*sorted(new_hp.items()), *sorted(new_counts.items()))]
+                   + [f"{k}:{ability_strength(e)}" for k, e in sorted(new_abilities.items())])
     variant = replace(base, regions=MappingProxyType(regions), cards=MappingProxyType(cards),
                       digest=f"{base.digest}+{tag}")
     _VARIANTS[cache_key] = variant
     return variant
+
+
+# An ability's strength: the parameter that says how much it does, and the sign of a stronger step.
+_STRENGTH: dict[str, tuple[str, int]] = {
+    "level": ("delta", -1),  # a typhoon loses more levels
+    "level_all": ("delta", -1),  # every typhoon loses more levels
+    "shield_weaken": ("delta", 1),  # a typhoon that reaches the region loses more levels
+    "push": ("cells", 1),  # a typhoon is blown farther
+}
+
+
+def ability_strength(effect: Effect) -> int | None:
+    """How strong an ability is (levels taken away, cells blown), or None if it has no strength to tune.
+
+    >>> r = load_rules()
+    >>> ability_strength(r.regions["Central China"].ability.effect) >= 1
+    True
+    >>> ability_strength(r.regions["Philippines"].ability.effect) is None  # halving has no amount
+    True
+    """
+    spec = _STRENGTH.get(effect.kind)
+    return None if spec is None else int(effect.params[spec[0]]) * spec[1]
+
+
+def stronger_ability(effect: Effect, steps: int, region: str = "") -> Effect:
+    """``effect`` made ``steps`` units stronger (weaker below 0), its strength kept from 1 to 5.
+
+    >>> stronger_ability(Effect("level_all", {"delta": -1}), 1).params["delta"]
+    -2
+    >>> stronger_ability(Effect("shield_halve"), 1, "Philippines")
+    Traceback (most recent call last):
+    ...
+    ValueError: Philippines: the ability 'shield_halve' has no strength to tune (only level, level_all, shield_weaken, push)
+    """
+    spec = _STRENGTH.get(effect.kind)
+    if spec is None:
+        raise ValueError(f"{region}: the ability {effect.kind!r} has no strength to tune (only {', '.join(_STRENGTH)})")
+    param, sign = spec
+    strength = int(effect.params[param]) * sign + steps
+    if not 1 <= strength <= 5:
+        raise ValueError(f"{region}: an ability's strength stays from 1 to 5; {steps:+d} step(s) would make it {strength}")
+    return Effect(effect.kind, MappingProxyType({**effect.params, param: strength * sign}))
 
 
 def edition_counts(rules: Rules | None = None) -> dict[str, int]:
@@ -127,10 +187,10 @@ def region_shares(rows: Iterable[GameRow]) -> dict[str, float]:
     return {name: rate for name, _games, rate, _lo, _hi in res.table("region")}
 
 
-def seat_shares(rows: Iterable[GameRow]) -> dict[int, float]:
-    """Each seat's win share (seat 1 is the first in the deal order)."""
+def seat_shares(rows: Iterable[GameRow], by: str = "turn") -> dict[int, float]:
+    """Each seat's win share: by ``turn`` (1 = the start player, then clockwise) or by ``seat`` (deal order)."""
     res = TournamentResult(list(rows))
-    return {int(name.split()[1]): rate for name, _games, rate, _lo, _hi in res.table("seat")}
+    return {int(name.split()[1]): rate for name, _games, rate, _lo, _hi in res.table(by)}
 
 
 def deviation(shares: Mapping[Any, float], n_players: int, tolerance: float | None = None) -> float:
@@ -154,6 +214,7 @@ class Measured:
     rows: list[GameRow]
     seconds: float
     counts: dict[str, int] = field(default_factory=dict)  # card counts changed from the edition's
+    abilities: dict[str, int] = field(default_factory=dict)  # ability steps (see edition_variant)
 
     @property
     def games(self) -> int:
@@ -165,7 +226,13 @@ class Measured:
 
     @property
     def seats(self) -> dict[int, float]:
-        return seat_shares(self.rows)
+        """Win share by place in the turn order (1 = the start player)."""
+        return seat_shares(self.rows, "turn")
+
+    @property
+    def deal_seats(self) -> dict[int, float]:
+        """Win share by place in the deal order (Taiwan's player starts wherever it sits)."""
+        return seat_shares(self.rows, "seat")
 
     @property
     def region_deviation(self) -> float:
@@ -173,7 +240,9 @@ class Measured:
 
     @property
     def seat_deviation(self) -> float:
-        return deviation(self.seats, self.n_players, SEAT_TOLERANCE)
+        """The worst seat, in the turn order or the deal order, in units of the seat tolerance."""
+        return max(deviation(self.seats, self.n_players, SEAT_TOLERANCE),
+                   deviation(self.deal_seats, self.n_players, SEAT_TOLERANCE))
 
     def intervals(self) -> dict[str, tuple[int, float, float, float]]:
         """Per region: (games, share, 95 % Wilson low, high)."""
@@ -182,7 +251,8 @@ class Measured:
 
 
 def measure(hp: Mapping[str, int], n_players: int, games: int, *, seed: int = 0, jobs: int = 2,
-            bots: Sequence[str] | None = None, counts: Mapping[str, int] | None = None) -> Measured:
+            bots: Sequence[str] | None = None, counts: Mapping[str, int] | None = None,
+            abilities: Mapping[str, int] | None = None) -> Measured:
     """Play ``games`` games with ``hp`` (GreedyBot in every seat unless ``bots`` says otherwise).
 
     >>> m = measure(edition_hp(), 3, 3, seed=5, jobs=1)
@@ -191,8 +261,9 @@ def measure(hp: Mapping[str, int], n_players: int, games: int, *, seed: int = 0,
     """
     t0 = time.perf_counter()
     res = run_tournament(games, list(bots or ["greedy"] * n_players), seed=seed, jobs=jobs, hp=dict(hp),
-                         counts=dict(counts) if counts else None)
-    return Measured(n_players, dict(hp), seed, res.games, time.perf_counter() - t0, dict(counts or {}))
+                         counts=dict(counts) if counts else None, abilities=dict(abilities) if abilities else None)
+    return Measured(n_players, dict(hp), seed, res.games, time.perf_counter() - t0, dict(counts or {}),
+                    dict(abilities or {}))
 
 
 class Surrogate:
@@ -241,16 +312,20 @@ class Surrogate:
             out[n] = {k: float(wins[i] / played[i]) for i, k in enumerate(self.keys) if played[i]}
         return out
 
-    def objective(self, hp: Mapping[str, int], anchor: float | None = None) -> float:
+    def objective(self, hp: Mapping[str, int], anchor: float | None = None,
+                  offset: Mapping[int, Mapping[str, float]] | None = None) -> float:
         """How uneven the predicted shares are: the worst deviation plus a little of the mean one.
 
         With ``anchor`` a small pull keeps the mean HP near it (adding the same number to every
-        region changes nothing else, so the search needs a level).
+        region changes nothing else, so the search needs a level). ``offset`` is added to the
+        predicted shares (per number of players and region): the search's correction, what the
+        real games showed minus what the surrogate predicted for them.
         """
         devs = []
         for n, shares in self.shares(hp).items():
             fair, tol = 1 / n, REGION_TOLERANCE.get(n, 0.04)
-            devs += [abs(v - fair) / tol for v in shares.values()]
+            add = offset.get(n, {}) if offset else {}
+            devs += [abs(v + add.get(k, 0.0) - fair) / tol for k, v in shares.items()]
         value = max(devs) + 0.3 * math.sqrt(sum(d * d for d in devs) / len(devs))
         if anchor is not None:
             value += 0.01 * abs(sum(hp.values()) / len(hp) - anchor)
@@ -258,14 +333,16 @@ class Surrogate:
 
 
 def fit_hp(surrogate: Surrogate, start: Mapping[str, int], *, anchor: float | None = None, radius: int | None = None,
-           lo: int = HP_MIN, hi: int = HP_MAX, sweeps: int = 12) -> dict[str, int]:
+           lo: int = HP_MIN, hi: int = HP_MAX, sweeps: int = 12,
+           offset: Mapping[int, Mapping[str, float]] | None = None) -> dict[str, int]:
     """The whole-number HP vector with the most even predicted shares, near ``start``.
 
     Every value stays within ``lo``–``hi`` and, with ``radius``, within that many points of
     ``start`` (a trust region: the recorded damage says little about HP far from where it was
     recorded). Coordinate descent from ``start``: each region in turn takes its best value with
     the others held, then each pair of regions is tried one point up or down together (steps
-    that single changes miss), until a sweep changes nothing.
+    that single changes miss), until a sweep changes nothing. ``offset`` corrects the predicted
+    shares (see :meth:`Surrogate.objective`).
 
     >>> rows = [GameRow(i, ("Taiwan", "Japan", "Korea"), ("greedy",) * 3, (), hp, 3, 99, "rounds")
     ...         for i, hp in enumerate([(20, 45, 38), (30, 36, 40), (24, 48, 31)])]
@@ -279,7 +356,7 @@ def fit_hp(surrogate: Surrogate, start: Mapping[str, int], *, anchor: float | No
     keys = list(hp)
     bounds = {k: (max(lo, start[k] - radius), min(hi, start[k] + radius)) if radius is not None else (lo, hi)
               for k in keys}
-    best = surrogate.objective(hp, anchor)
+    best = surrogate.objective(hp, anchor, offset)
     for _ in range(sweeps):
         changed = False
         for k in keys:
@@ -287,7 +364,7 @@ def fit_hp(surrogate: Surrogate, start: Mapping[str, int], *, anchor: float | No
                 if v == hp[k]:
                     continue
                 trial = {**hp, k: v}
-                val = surrogate.objective(trial, anchor)
+                val = surrogate.objective(trial, anchor, offset)
                 if val < best - 1e-12:
                     best, hp, changed = val, trial, True
         for i, a in enumerate(keys):
@@ -296,7 +373,7 @@ def fit_hp(surrogate: Surrogate, start: Mapping[str, int], *, anchor: float | No
                     trial = {**hp, a: hp[a] + da, b: hp[b] + db}
                     if not (bounds[a][0] <= trial[a] <= bounds[a][1] and bounds[b][0] <= trial[b] <= bounds[b][1]):
                         continue
-                    val = surrogate.objective(trial, anchor)
+                    val = surrogate.objective(trial, anchor, offset)
                     if val < best - 1e-12:
                         best, hp, changed = val, trial, True
         if not changed:
@@ -305,8 +382,9 @@ def fit_hp(surrogate: Surrogate, start: Mapping[str, int], *, anchor: float | No
 
 
 # The deck family the search may use when HP alone cannot balance the edition: step k moves one
-# card from a counter kind to a kind that brings storms to land: steering (which a player aims at
-# a rival), warm water, new depressions. Every kind keeps at least 1 card.
+# card from a kind that keeps storms off the land (counters first, then the attack cards that
+# weaken or slow a storm) to a kind that brings storms to land: steering (which a player aims at
+# a rival), warm water, new depressions, tailwind. Every kind keeps at least 1 card.
 DECK_STEPS: tuple[tuple[str, str], ...] = (
     ("evacuation", "steering_flow"),
     ("flood_defences", "warm_ocean"),
@@ -317,6 +395,11 @@ DECK_STEPS: tuple[tuple[str, str], ...] = (
     ("flood_defences", "tropical_disturbance"),
     ("wind_shear", "steering_flow"),
     ("recurve", "warm_ocean"),
+    ("cool_upwelling", "tailwind"),
+    ("headwind", "tailwind"),
+    ("cool_upwelling", "steering_flow"),
+    ("headwind", "tailwind"),
+    ("dry_air", "steering_flow"),
 )
 
 
@@ -341,12 +424,12 @@ def deck_counts(k: int, rules: Rules | None = None) -> dict[str, int]:
 
 @dataclass
 class Step:
-    """One round of the search: the deck and HP tried, the real games' result, and the next proposal.
+    """One candidate of the search: the deck and HP tried and the real games' result.
 
-    ``how`` says where this round's HP came from: ``start``, ``tiers`` (:func:`tier_start`),
-    ``surrogate`` (:func:`fit_hp`) or
-    ``nudge`` (one point down for the region furthest above its fair share, one up for the one
-    furthest below, when the surrogate proposes nothing new).
+    ``round`` is the search round (all candidates of a round play the same seeds); ``how`` says
+    where the HP came from: ``start``, ``incumbent`` (the best so far, played again on the
+    round's seeds), ``surrogate`` (:func:`fit_hp` on the corrected surrogate) or a move such as
+    ``Korea -1`` (:func:`moves`).
     """
 
     number: int
@@ -354,9 +437,8 @@ class Step:
     counts: dict[str, int]
     measured: dict[int, Measured]
     how: str = "start"
-    predicted: dict[int, dict[str, float]] = field(default_factory=dict)  # the surrogate's forecast for hp
-    proposal: dict[str, int] | None = None
-    proposal_how: str = ""
+    round: int = 0
+    abilities: dict[str, int] = field(default_factory=dict)  # ability steps (see edition_variant)
 
     @property
     def score(self) -> float:
@@ -383,77 +465,141 @@ class Step:
         return {k: total[k] / games[k] for k in total}
 
 
-def tier_start(step: Step) -> dict[str, int]:
-    """One HP more for every region that won less than its fair share (averaged over the player counts).
+def correction(surrogate: Surrogate, step: Step) -> dict[int, dict[str, float]]:
+    """What the real games of ``step`` showed minus what ``surrogate`` predicts for its HP.
 
-    From equal HP this splits the regions into two tiers: the ones the storms reach often get the
-    extra point, the sheltered ones do not. (A sheltered region given one HP more than the others
-    wins most of its games, because the storms seldom reach it: see ``--probe``.)
+    The surrogate replays recorded damage, so it cannot see that GreedyBot aims at the leader and
+    that other HP change who is attacked; this difference, added to its forecasts near the HP
+    just played, corrects that (the output correction of surrogate-based optimisation).
+    """
+    predicted = surrogate.shares(step.hp)
+    return {n: {k: v - predicted.get(n, {}).get(k, 0.0) for k, v in m.regions.items()}
+            for n, m in step.measured.items()}
+
+
+def evenness(measured: Mapping[int, Measured]) -> float:
+    """How uneven a result is, for comparing candidates: the worst deviation plus a little of the rest.
+
+    Every region's and every seat's distance from its fair share, in units of its tolerance, over
+    the player counts: the largest, plus 0.3 × their root mean square (so of two candidates with
+    the same worst region, the one with the others closer to fair wins).
+    """
+    devs = []
+    for n, m in measured.items():
+        fair = 1 / n
+        devs += [abs(v - fair) / REGION_TOLERANCE[n] for v in m.regions.values()]
+        devs += [abs(v - fair) / SEAT_TOLERANCE for v in (*m.seats.values(), *m.deal_seats.values())]
+    return max(devs) + 0.3 * math.sqrt(sum(d * d for d in devs) / len(devs))
+
+
+def moves(step: Step, lo: int = HP_MIN, hi: int = HP_MAX, regions: int = 2) -> list[tuple[dict[str, int], str]]:
+    """Single-region moves toward the fair share: for the ``regions`` regions farthest from it
+    (averaged over the player counts), one HP less for a region that wins too often, one more for
+    one that wins too seldom; for the farthest, two as well.
 
     >>> m = Measured(3, {"Taiwan": 40, "Japan": 40, "Korea": 40}, 0, [
     ...     GameRow(0, ("Taiwan", "Japan", "Korea"), ("greedy",) * 3, ("Korea",), (30, 38, 40), 3, 99, "rounds")], 1.0)
-    >>> tier_start(Step(1, m.hp, {}, {3: m}))
-    {'Taiwan': 41, 'Japan': 41, 'Korea': 40}
+    >>> [how for _hp, how in moves(Step(1, m.hp, {}, {3: m}))]
+    ['Korea -1', 'Korea -2', 'Japan +1']
     """
     pull = step.region_pull()
-    return {k: v + (1 if pull.get(k, 0.0) < 0 else 0) for k, v in step.hp.items()}
-
-
-def nudge(step: Step, lo: int = HP_MIN, hi: int = HP_MAX) -> dict[str, int]:
-    """One point less for the region that wins most above its fair share, one more for the one most below."""
-    pull = step.region_pull()
-    hp = dict(step.hp)
-    top = max(pull, key=lambda k: (pull[k], k))
-    low = min(pull, key=lambda k: (pull[k], k))
-    hp[top] = max(lo, hp[top] - 1)
-    hp[low] = min(hi, hp[low] + 1)
-    return hp
+    order = sorted(pull, key=lambda k: (-abs(pull[k]), k))[:regions]
+    out = []
+    for rank, key in enumerate(order):
+        sign = -1 if pull[key] > 0 else 1
+        for size in ((1, 2) if rank == 0 else (1,)):
+            value = min(hi, max(lo, step.hp[key] + sign * size))
+            if value != step.hp[key]:
+                out.append(({**step.hp, key: value}, f"{key} {sign * size:+d}"))
+    return out
 
 
 def search(start: Mapping[str, int], *, games: Mapping[int, int], counts: Mapping[str, int] | None = None,
            steps: int = 8, seed: int = 1_000_000, jobs: int = 2, pool: int = 3, radius: int = 3,
-           anchor: float | None = None, stop_below: float = 0.7, first: int = 1, tiers: bool = True,
-           report: Callable[[Step], None] | None = None) -> list[Step]:
-    """Alternate real games and proposals, from ``start``, for at most ``steps`` rounds.
+           anchor: float | None = None, stop_below: float = 0.7, first: int = 1, patience: int = 2,
+           abilities: Mapping[str, int] | None = None, report: Callable[[Step], None] | None = None) -> list[Step]:
+    """Search HP with real games, from ``start``, for at most ``steps`` rounds; every candidate played is returned.
 
-    Round ``i`` (numbered from ``first``) plays ``games[n]`` GreedyBot games for each number of
-    players ``n`` with seeds from ``seed + i * 100_000`` (fresh games every round). The next HP
-    vector is, after the first round and with ``tiers``, :func:`tier_start`; after that
-    the surrogate's fit on the games of the last ``pool`` rounds, within ``radius`` points of the
-    HP just played, or :func:`nudge` when the fit proposes an HP vector already played. It stops
-    early when a round's real result is within ``stop_below`` of the targets (1.0 = exactly at the
-    tolerance). ``anchor`` is the mean HP kept (default: the mean of ``start``). ``counts``
-    replaces card counts for every game (a deck of :func:`deck_counts`).
+    Round ``i`` (numbered from ``first``) plays, on one block of seeds (``seed + i * 100_000``
+    upward, fresh every round, the same for every candidate of the round so that they meet the
+    same deals and dice), ``games[n]`` GreedyBot games for each number of players ``n`` with
+    each candidate HP vector:
+
+    - the best HP so far (the incumbent);
+    - the fit (:func:`fit_hp`, within ``radius`` points) on a surrogate of the incumbent's last
+      ``pool`` rounds of games, corrected by what its real games showed (:func:`correction`);
+    - :func:`moves`: the regions farthest from their fair share moved one or two HP toward it.
+
+    The candidate with the most even result (:func:`evenness`) becomes the incumbent. The search
+    stops when a round's best meets the targets within ``stop_below`` (1.0 = exactly at the
+    tolerance), or when the incumbent has stayed best for ``patience`` rounds in a row. ``anchor``
+    is the mean HP the fit keeps (default: the mean of ``start``). ``counts`` replaces card
+    counts for every game (a deck of :func:`deck_counts`), ``abilities`` strengthens region
+    abilities (see :func:`edition_variant`).
     """
     anchor = sum(start.values()) / len(start) if anchor is None else anchor
     counts = dict(counts or {})
-    hp = dict(start)
-    how = "start"
+    abilities = dict(abilities or {})
+    incumbent, how = dict(start), "start"
+    mine: list[Step] = []  # the incumbent's own rounds, for the surrogate
     done: list[Step] = []
-    tried: set[tuple[tuple[str, int], ...]] = set()
-    for i in range(first, first + steps):
-        measured = {n: measure(hp, n, g, seed=seed + i * 100_000, jobs=jobs, counts=counts)
+    stayed = 0
+
+    def play(hp: Mapping[str, int], how: str, rnd: int) -> Step:
+        block = seed + rnd * 100_000
+        measured = {n: measure(hp, n, g, seed=block, jobs=jobs, counts=counts, abilities=abilities)
                     for n, g in sorted(games.items())}
-        step = Step(i, dict(hp), counts, measured, how)
-        if done and how == "surrogate":
-            step.predicted = Surrogate(_batches(done[-pool:])).shares(hp)
-        tried.add(tuple(sorted(hp.items())))
+        step = Step(first + len(done), dict(hp), counts, measured, how, rnd, abilities)
         done.append(step)
-        if step.score > stop_below:
-            if tiers and len(done) == 1:
-                step.proposal, step.proposal_how = tier_start(step), "tiers"
-            else:
-                fit = fit_hp(Surrogate(_batches(done[-pool:])), hp, anchor=anchor, radius=radius)
-                if tuple(sorted(fit.items())) in tried:
-                    step.proposal, step.proposal_how = nudge(step), "nudge"
-                else:
-                    step.proposal, step.proposal_how = fit, "surrogate"
         if report:
             report(step)
-        if step.proposal is None:
+        return step
+
+    for rnd in range(first, first + steps):
+        here = play(incumbent, how if rnd == first else "incumbent", rnd)
+        if here.score <= stop_below:
             break
-        hp, how = step.proposal, step.proposal_how
+        mine = [s for s in mine if s.hp == incumbent][-(pool - 1):] + [here]
+        surrogate = Surrogate(_batches(mine))
+        fit = fit_hp(surrogate, incumbent, anchor=anchor, radius=radius, offset=correction(surrogate, here))
+        candidates = [(fit, "surrogate")] if fit != incumbent else []
+        candidates += [(hp, how) for hp, how in moves(here) if hp != fit]
+        played = [here] + [play(hp, how, rnd) for hp, how in candidates]
+        best = min(played, key=lambda s: evenness(s.measured))
+        if best is here:
+            stayed += 1
+            if stayed >= patience:
+                break
+        else:
+            stayed = 0
+            incumbent, mine = dict(best.hp), [best]
+        if best.score <= stop_below:
+            break
     return done
+
+
+def ability_to_strengthen(step: Step, rules: Rules | None = None) -> str | None:
+    """The region whose ability the next ability stage makes one step stronger: of the regions whose
+    ability has a strength (:func:`ability_strength`), the one farthest below its fair share,
+    averaged over the player counts (None if none is below).
+
+    >>> m = Measured(3, {"Taiwan": 40, "Philippines": 40, "Korea": 40}, 0, [GameRow(0, ("Taiwan", "Philippines", "Korea"),
+    ...     ("greedy",) * 3, ("Korea",), (30, 38, 40), 3, 99, "rounds")], 1.0)
+    >>> ability_to_strengthen(Step(1, m.hp, {}, {3: m}))  # the Philippines' halving has no strength
+    'Taiwan'
+    """
+    rules = rules or load_rules()
+    effects = {k: stronger_ability_or_none(r.ability.effect, step.abilities.get(k, 0)) for k, r in rules.regions.items()}
+    pull = {k: v for k, v in step.region_pull().items() if v < 0 and effects.get(k) is not None}
+    return min(pull, key=lambda k: (pull[k], k)) if pull else None
+
+
+def stronger_ability_or_none(effect: Effect, steps: int) -> Effect | None:
+    """``effect`` after ``steps`` and one more step, or None if it cannot be made stronger."""
+    try:
+        return stronger_ability(effect, steps + 1)
+    except ValueError:
+        return None
 
 
 def _batches(steps: Sequence[Step]) -> list[tuple[list[GameRow], dict[str, int]]]:
@@ -461,13 +607,18 @@ def _batches(steps: Sequence[Step]) -> list[tuple[list[GameRow], dict[str, int]]
 
 
 def best_step(steps: Sequence[Step]) -> Step:
-    """The round whose real games came closest to the targets."""
-    return min(steps, key=lambda s: s.score)
+    """The search's answer: of the candidates of the last round played, the most even.
+
+    (Candidates of one round met the same games; comparing across rounds would favour a lucky
+    block of seeds.)
+    """
+    last = max(s.round for s in steps)
+    return min((s for s in steps if s.round == last), key=lambda s: evenness(s.measured))
 
 
 __all__ = [
-    "CONFIRM_GAMES", "DECK_STEPS", "REGION_TOLERANCE", "SEAT_TOLERANCE", "Measured", "Step", "Surrogate", "best_step",
-    "nudge", "tier_start",
+    "CONFIRM_GAMES", "DECK_STEPS", "ability_strength", "ability_to_strengthen", "stronger_ability", "REGION_TOLERANCE", "SEAT_TOLERANCE", "Measured", "Step", "Surrogate", "best_step",
+    "correction", "evenness", "moves",
     "deck_counts", "deviation", "edition_counts", "edition_hp", "edition_variant", "fit_hp", "measure",
     "region_shares", "rules_with_hp",
     "search", "seat_shares", "wilson",

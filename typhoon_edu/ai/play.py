@@ -25,6 +25,7 @@ class GameResult:
     actions: int  # player decisions made
     players: tuple[str, ...] = ()
     reason: str = ""
+    start: int = 0  # the start player's index in ``players`` (Taiwan when dealt, RULES §5)
 
 
 def deal_regions(n: int, seed: int, rules: Rules | None = None) -> list[str]:
@@ -55,4 +56,5 @@ def play_game(
             raise RuntimeError("play_game uses automatic dice")
         game.apply(by_region[player].choose(game))
         decisions += 1
-    return GameResult(game.winners, dict(game.hp), game.round, decisions, game.players, game.over_reason or "")
+    return GameResult(game.winners, dict(game.hp), game.round, decisions, game.players, game.over_reason or "",
+                      game.start_seat)

@@ -45,6 +45,11 @@ class GameRow:
     rounds: int
     decisions: int
     reason: str
+    start: int = 0  # the start player's index in ``players``
+
+    def turn(self, i: int) -> int:
+        """Where ``players[i]`` comes in the turn order: 1 for the start player, then clockwise."""
+        return (i - self.start) % len(self.players) + 1
 
     @property
     def early(self) -> bool:
@@ -89,11 +94,16 @@ class TournamentResult:
         return self._shares(lambda g, i: g.players[i])[0]
 
     def table(self, by: str = "region") -> list[tuple[str, int, float, float, float]]:
-        """Rows ``(name, games, win rate, ci low, ci high)`` by ``region``, ``bot`` or ``seat``."""
+        """Rows ``(name, games, win rate, ci low, ci high)`` by ``region``, ``bot``, ``seat`` or ``turn``.
+
+        ``seat`` is the order in which the regions were dealt; ``turn`` the order of play, from the
+        start player (who is Taiwan's player when Taiwan is dealt).
+        """
         key: Callable[[GameRow, int], str] = {
             "region": lambda g, i: g.players[i],
             "bot": lambda g, i: g.bots[i],
             "seat": lambda g, i: f"seat {i + 1}",
+            "turn": lambda g, i: f"turn {g.turn(i)}",
         }[by]
         wins, played = self._shares(key)
         rows = []
@@ -125,15 +135,15 @@ class TournamentResult:
 
 
 _Items = tuple[tuple[str, int], ...]
-_Job = tuple[int, tuple[str, ...], tuple[str, ...] | None, str, bool, _Items | None, _Items | None]
+_Job = tuple[int, tuple[str, ...], tuple[str, ...] | None, str, bool, _Items | None, _Items | None, _Items | None]
 
 
 def _one(job: _Job) -> GameRow:
-    seed, bots, players, variant, rotate, hp, counts = job
-    if hp or counts:
+    seed, bots, players, variant, rotate, hp, counts, abilities = job
+    if hp or counts or abilities:
         from .balance import edition_variant
 
-        rules = edition_variant(hp=dict(hp or ()), counts=dict(counts or ()))
+        rules = edition_variant(hp=dict(hp or ()), counts=dict(counts or ()), abilities=dict(abilities or ()))
     else:
         rules = load_rules()
     rng = random.Random(seed)
@@ -148,7 +158,7 @@ def _one(job: _Job) -> GameRow:
     result = play_game([make_bot(k, seed * 31 + i) for i, k in enumerate(kinds)], seed=seed, regions=regions,
                        variant=variant, rules=rules)
     return GameRow(seed, result.players, tuple(kinds), result.winners, tuple(result.hp[p] for p in result.players),
-                   result.rounds, result.actions, result.reason)
+                   result.rounds, result.actions, result.reason, result.start)
 
 
 def run_tournament(
@@ -163,13 +173,14 @@ def run_tournament(
     progress: Callable[[Iterable[GameRow], int], Iterable[GameRow]] | None = None,
     hp: Mapping[str, int] | None = None,
     counts: Mapping[str, int] | None = None,
+    abilities: Mapping[str, int] | None = None,
 ) -> TournamentResult:
     """Play ``n`` games; ``bots[i]`` is the kind at seat ``i`` (rotated game by game when ``rotate``).
 
     Regions are dealt at random per game unless ``players`` fixes them. ``hp`` replaces some
     regions' starting (= maximum) HP for these games (see :func:`~typhoon_edu.ai.balance.rules_with_hp`), as the
-    balance search does, and ``counts`` some card kinds' counts (see :func:`~typhoon_edu.ai.balance.edition_variant`); the
-    edition's files are not touched.
+    balance search does, ``counts`` some card kinds' counts and ``abilities`` some region abilities'
+    strengths (see :func:`~typhoon_edu.ai.balance.edition_variant`); the edition's files are not touched.
     """
     if n < 1:
         raise ValueError(f"the number of games must be at least 1, not {n}")
@@ -184,11 +195,14 @@ def run_tournament(
         raise ValueError(f"{len(bots)} bots need {len(bots)} regions; got {len(fixed)}")
     hp_items = tuple(sorted((rules.region_key(k), v) for k, v in hp.items())) if hp else None
     count_items = tuple(sorted(counts.items())) if counts else None
-    if hp_items or count_items:
+    ability_items = tuple(sorted((rules.region_key(k), v) for k, v in abilities.items())) if abilities else None
+    if hp_items or count_items or ability_items:
         from .balance import edition_variant
 
-        edition_variant(hp=dict(hp_items or ()), counts=dict(count_items or ()))  # refuses bad values before any game
-    jobs_list: list[_Job] = [(seed + i, tuple(bots), fixed, variant, rotate, hp_items, count_items) for i in range(n)]
+        # refuses bad values before any game
+        edition_variant(hp=dict(hp_items or ()), counts=dict(count_items or ()), abilities=dict(ability_items or ()))
+    jobs_list: list[_Job] = [(seed + i, tuple(bots), fixed, variant, rotate, hp_items, count_items, ability_items)
+                             for i in range(n)]
     result = TournamentResult()
     if jobs > 1:
         with get_context("fork").Pool(jobs) as pool:
