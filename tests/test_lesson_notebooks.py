@@ -127,3 +127,14 @@ def test_no_region_hp_or_size_is_typed_into_a_lesson_text(lang):
             for m in re.finditer(re.escape(name), text):
                 after = text[m.end(): m.end() + 14]
                 assert not re.match(r"\s*\(?\s*\d+\s*(cells?|HP|格|點)", after), f"{key}: {name}{after!r}"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_lesson_04_names_only_buttons_the_app_has(lang):
+    """Every **bold** label in lesson 04's "Try it" is a label of the class-play app in that language."""
+    path = ROOT / "notebooks" / lang / "04_full_game.ipynb"
+    section = markdown(path).split(f"## {SECTIONS[lang][2]}", 1)[1].split("\n## ", 1)[0]
+    labels = set(re.findall(r"\*\*(.+?)\*\*", section))
+    assert labels, "the Try it section names the app's buttons"
+    known = {v for v in i18n.catalog(lang).values()}
+    assert labels <= known, f"lesson 04 ({lang}) names labels the app does not have: {sorted(labels - known)}"

@@ -1,38 +1,28 @@
-"""What the class-play dashboard shows, as plain data: no widgets, so all of it is unit-tested.
+"""Plain data the class-play pages share (no widgets, so all of it is unit-tested): the setup
+choices turned into seats, the shapes of the banner, the action buttons and the hand, the
+dashboard catalog's strings (:func:`d`) and a card's effect text.
 
-The widget classes in :mod:`typhoon_edu.ui.dashboard` only lay out what these functions return:
-the setup choices turned into seats, the banner (who decides now and what to do), the legal
-actions grouped for buttons, the cards of a hand with their effect text, the narrated log and
-the results summary.
+The pages themselves (:mod:`typhoon_edu.ui.classplay`) build these from a room's table
+(:mod:`typhoon_edu.ui.classplay.model`).
 
->>> import tempfile
->>> from typhoon_edu.ui.dashboard_session import ClassSession, Seat
->>> s = ClassSession.start([Seat("Taiwan", "person", "Mei"), Seat("Japan", "greedy"), Seat("Korea", "random")],
-...                        seed=2, save_dir=tempfile.mkdtemp())
->>> banner(s, "en").headline
-'Mei (Taiwan): place a tropical depression in a generation zone (one in each zone).'
->>> [g.key for g in action_groups(s, "en")]
-['place']
+>>> c = SetupChoices([SeatChoice("person", "Ann"), SeatChoice("medium"), SeatChoice("hard")], seed=1)
+>>> [s.kind for s in c.resolve()[0]]
+['person', 'greedy', 'mcts']
 """
 
 from __future__ import annotations
 
 import base64
 import random
-from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from .. import i18n
 from ..engine.actions import Action
-from ..engine.game import CHANCE
 
 if TYPE_CHECKING:
-    from ..engine.game import Game
     from ..engine.rules import Rules
-    from .dashboard_session import ClassSession
 
 #: Seat kinds offered on the setup screen; bots by difficulty (see LEVEL_OF_BOT).
 SEAT_CHOICES = ("person", "easy", "medium", "hard")
@@ -144,29 +134,6 @@ class SetupChoices:
         return seats, start
 
 
-# --------------------------------------------------------------------------------- names
-
-
-BOT_LEVEL = {"random": "easy", "greedy": "medium", "mcts": "hard"}
-
-
-def seat_label(session: ClassSession, region: str, lang: str) -> str:
-    """How a seat is named on screen: ``Mei (Taiwan)`` for a person, ``Japan (computer, easy)`` for a bot.
-
-    >>> import tempfile
-    >>> from typhoon_edu.ui.dashboard_session import ClassSession, Seat
-    >>> s = ClassSession.start([Seat("Taiwan", "person", "Mei"), Seat("Japan", "random"), Seat("Korea")],
-    ...                        seed=1, save_dir=tempfile.mkdtemp())
-    >>> seat_label(s, "Japan", "zh-TW"), seat_label(s, "Korea", "en")
-    ('日本（電腦・簡單）', 'Korea')
-    """
-    seat = session.seat(region)
-    rname = i18n.region_name(session.game.rules, region, lang)
-    if seat.is_person:
-        return d("label.person", lang, name=seat.name, region=rname) if seat.name else rname
-    return d("label.bot", lang, region=rname, level=d(f"bot.{BOT_LEVEL.get(seat.kind, 'easy')}", lang))
-
-
 # --------------------------------------------------------------------------------- banner
 
 
@@ -178,49 +145,6 @@ class Banner:
     detail: str
     who: str | None
     person: bool
-
-
-def banner(session: ClassSession, lang: str) -> Banner:
-    """The banner for the pending decision.
-
-    Persons are named with their names, bots as computer players; a counter window names the
-    player whose region the storm reached.
-    """
-    game = session.game
-    rules = game.rules
-    if game.is_over:
-        names = i18n.join_names((seat_label(session, w, lang) for w in game.winners), lang)
-        return Banner(d("banner.over", lang, winners=names), d("banner.over_detail", lang), None, False)
-    who = game.current_player
-    if who == CHANCE:
-        label = seat_label(session, game.active, lang)
-        return Banner(i18n.t("prompt.die", lang, player=label), d("banner.die_detail", lang), CHANCE, True)
-    assert who is not None
-    label = seat_label(session, who, lang)
-    phase = game.phase
-    if phase == "counter" and game.move is not None:
-        head = i18n.t("prompt.counter", lang, player=label, typhoon=i18n.typhoon_label(game.move.tid, lang))
-    else:
-        head = i18n.t(f"prompt.{phase}", lang, player=label)
-    seat = session.seat(who)
-    if not seat.is_person:
-        detail = d("banner.bot_detail", lang, player=label)
-    elif phase in HAND_PHASES:
-        detail = d("banner.private_detail", lang, player=label)
-    elif phase in ("setup_place", "refill"):
-        detail = d("banner.click_detail", lang)
-    else:
-        detail = d("banner.person_detail", lang)
-    del rules
-    return Banner(head, detail, who, seat.is_person)
-
-
-def status_line(session: ClassSession, lang: str) -> str:
-    """Round, whose turn, the variant and the draw pile, in one line."""
-    game = session.game
-    total = 1 if game.variant == "advanced" else 3
-    return d("status", lang, round=min(game.round, total), rounds=total, player=seat_label(session, game.active, lang),
-             variant=i18n.t(f"variant.{game.variant}", lang), deck=game.draw_pile_size)
 
 
 # --------------------------------------------------------------------------------- cards and actions
@@ -294,79 +218,6 @@ class ActionGroup:
     needs_hand: bool = False
 
 
-def target_label(action: Action, game: Game, lang: str) -> str:
-    """The short label of an action's target: ``T2``, ``T2 → NNW``, ``(8, 9)`` or "Play it"."""
-    rules = game.rules
-    if action.typhoon is not None and action.direction is not None:
-        return d("target.typhoon_dir", lang, typhoon=i18n.typhoon_label(action.typhoon, lang),
-                 direction=i18n.direction_name(rules, action.direction, lang), key=action.direction)
-    if action.typhoon is not None:
-        try:
-            ty = game.typhoon(action.typhoon)
-        except KeyError:
-            return i18n.typhoon_label(action.typhoon, lang)
-        return d("target.typhoon", lang, typhoon=i18n.typhoon_label(ty.id, lang),
-                 level=i18n.level_name(rules, ty.level, lang))
-    if action.cell is not None:
-        return i18n.cell_label(action.cell, lang)
-    if action.direction is not None:
-        return d("target.direction", lang, direction=i18n.direction_name(rules, action.direction, lang),
-                 key=action.direction)
-    return d("target.none", lang)
-
-
-def action_groups(session: ClassSession, lang: str) -> list[ActionGroup]:
-    """The legal actions of the pending decision, grouped for the action panel (empty for bots)."""
-    from ..describe import describe_action
-
-    game = session.game
-    who = game.current_player
-    if who is None or who == CHANCE or not session.seat(who).is_person:
-        return []
-    rules = game.rules
-    legal = game.legal_actions()
-    phase = game.phase
-    if phase in ("setup_place", "refill"):
-        return [ActionGroup("place", d("group.place", lang), d("group.place_text", lang),
-                            tuple(Choice(a, i18n.cell_label(a.cell, lang)) for a in legal), map_pick=True)]
-    if phase == "setup_aim":
-        return [ActionGroup("aim", d("group.aim", lang), d("group.aim_text", lang),
-                            tuple(Choice(a, i18n.typhoon_label(a.typhoon, lang)) for a in legal))]
-    if phase == "move_choose":
-        return [ActionGroup("move", d("group.move", lang), d("group.move_text", lang),
-                            tuple(Choice(a, describe_action(a, game, lang)) for a in legal))]
-    if phase == "discard":
-        limit = rules.regions[who].size
-        return [ActionGroup("discard", d("group.discard", lang), d("group.discard_text", lang, limit=limit),
-                            tuple(Choice(a, i18n.card_name(rules, a.card or "", lang)) for a in legal), needs_hand=True)]
-    groups: list[ActionGroup] = []
-    by_card: dict[str, list[Action]] = {}
-    region_acts: list[Action] = []
-    passes: list[Action] = []
-    for a in legal:
-        if a.kind == "play":
-            by_card.setdefault(a.card or "", []).append(a)
-        elif a.kind == "region":
-            region_acts.append(a)
-        else:
-            passes.append(a)
-    for key, acts in by_card.items():
-        map_pick = all(a.cell is not None for a in acts)
-        groups.append(ActionGroup(f"card:{key}", i18n.card_name(rules, key, lang), card_text(rules, key, who, lang),
-                                  tuple(Choice(a, target_label(a, game, lang)) for a in acts), map_pick=map_pick,
-                                  needs_hand=True))
-    if region_acts:
-        ability = rules.regions[who].ability
-        groups.append(ActionGroup("region", d("group.region", lang, ability=i18n.ability_name(rules, ability.key, lang)),
-                                  card_text(rules, ability.key, who, lang),
-                                  tuple(Choice(a, target_label(a, game, lang)) for a in region_acts),
-                                  map_pick=all(a.cell is not None for a in region_acts), needs_hand=True))
-    if passes:
-        groups.append(ActionGroup("pass", d("group.pass", lang), "",
-                                  tuple(Choice(a, describe_action(a, game, lang)) for a in passes)))
-    return groups
-
-
 @dataclass(frozen=True)
 class HandCard:
     """One card kind in a hand: how many, its name, timing and effect text, and whether it can be played now."""
@@ -379,62 +230,6 @@ class HandCard:
     playable: bool
 
 
-def hand_cards(session: ClassSession, region: str, lang: str) -> list[HandCard]:
-    """The cards of ``region``'s hand, for the private hand view."""
-    game = session.game
-    rules = game.rules
-    playable = {a.card for a in game.legal_actions() if a.kind == "play"} if game.current_player == region else set()
-    counts = Counter(game.hand(region))
-    return [HandCard(k, n, i18n.card_name(rules, k, lang), timing_name(rules, k, lang), card_text(rules, k, region, lang),
-                     k in playable) for k, n in sorted(counts.items())]
-
-
-def needs_privacy(session: ClassSession) -> bool:
-    """Whether the pending decision is a person's choice among the cards of their own hand."""
-    game = session.game
-    who = game.current_player
-    return (who is not None and who != CHANCE and session.seat(who).is_person and game.phase in HAND_PHASES
-            and any(a.kind in ("play", "discard") for a in game.legal_actions()))
-
-
-# --------------------------------------------------------------------------------- log and results
-
-def log_lines(session: ClassSession, lang: str, limit: int = 60) -> list[tuple[str, str]]:
-    """The last ``limit`` public events narrated in ``lang``, newest first, as ``(kind, sentence)``.
-
-    Drawn cards stay hidden (the public view); die rolls and region hits are left out because the
-    next sentence says the same in plainer words.
-    """
-    rules = session.game.rules
-    out: list[tuple[str, str]] = []
-    for e in reversed(session.game.visible_events(None)):
-        if not i18n.in_log(e):
-            continue
-        try:
-            out.append((e.kind, i18n.narrate(e, lang, rules)))
-        except KeyError:  # an event kind this catalog has no sentence for
-            continue
-        if len(out) >= limit:
-            break
-    return out
-
-
-def summary_lines(session: ClassSession, lang: str) -> list[str]:
-    """The results summary: winners, the biggest storm, the region that took the most damage."""
-    s = session.summary()
-    rules = session.game.rules
-    lines = [d("results.winners", lang, winners=i18n.join_names((seat_label(session, w, lang) for w in s["winners"]), lang))]
-    if s["biggest_typhoon"] is not None:
-        lines.append(d("results.biggest", lang, typhoon=i18n.typhoon_label(s["biggest_typhoon"], lang),
-                       level=i18n.level_name(rules, s["biggest_level"], lang)))
-    worst = s["most_damaged"]
-    if worst is not None and s["damage_taken"].get(worst, 0) > 0:
-        lines.append(d("results.most_damage", lang, player=seat_label(session, worst, lang), amount=s["damage_taken"][worst]))
-    else:
-        lines.append(d("results.no_damage", lang))
-    return lines
-
-
 def data_uri(text: str, mime: str) -> str:
     """A ``data:`` URI for a download link.
 
@@ -444,24 +239,8 @@ def data_uri(text: str, mime: str) -> str:
     return f"data:{mime};charset=utf-8;base64," + base64.b64encode(text.encode("utf-8")).decode("ascii")
 
 
-def save_title(info: Any, rules: Rules, lang: str) -> str:
-    """One line describing a save file for the resume list."""
-    import time
-
-    names = i18n.join_names((i18n.region_name(rules, p, lang) for p in info.players), lang)
-    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(info.saved_at))
-    key = "saves.finished" if info.over else "saves.unfinished"
-    return d(key, lang, players=names, round=info.round, when=when)
-
-
-def latest_unfinished(saves: Sequence[Any]) -> Any | None:
-    """The newest readable save of a game that is not over (``list_saves`` is newest first)."""
-    return next((s for s in saves if s.ok and not s.over), None)
-
-
 __all__ = [
     "HAND_PHASES", "SEAT_CHOICES", "SPEEDS", "ActionGroup", "Banner", "Choice", "HandCard", "SeatChoice",
-    "SetupChoices", "SetupError", "action_css", "action_groups", "banner", "card_text", "d", "data_uri",
-    "hand_cards", "hard_bot_available", "latest_unfinished", "log_lines", "needs_privacy", "save_title",
-    "seat_choices", "seat_label", "status_line", "summary_lines", "target_label",
+    "SetupChoices", "SetupError", "action_css", "card_text", "d", "data_uri", "hard_bot_available",
+    "seat_choices", "timing_name",
 ]
