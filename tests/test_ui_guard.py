@@ -92,3 +92,58 @@ def test_room_and_input_errors_are_told_in_the_persons_language():
     assert not describe(StoreError("x", kind="read_only"), "zh-TW").startswith("發生錯誤")
     err = GameInputError("a game needs 3 to 5 players", kind="player_count", count=2)
     assert describe(err, "zh-TW") == __import__("typhoon_edu").i18n.t("error.input.player_count", "zh-TW", count=2)
+
+
+def test_the_log_fold_button_reports_a_failure(monkeypatch):
+    from typhoon_edu.ui.classplay.screens import LogBox
+
+    problems = Problems(lambda: "en")
+    box = LogBox(problems)
+    monkeypatch.setattr(box, "_fold", lambda shown: 1 / 0)
+    box.toggle.value = False
+    assert "division" in problems.message
+
+
+def test_a_failed_animation_is_told_to_the_person_and_the_game_goes_on(caplog):
+    import asyncio
+
+    from typhoon_edu.engine import events as ev
+    from typhoon_edu.ui.classplay.pacer import Pacer, Stage
+
+    problems = Problems(lambda: "zh-TW")
+    idle = []
+    pacer = Pacer(Stage(lang="zh-TW"), speed=lambda: 1.0, on_idle=lambda: idle.append(1), problems=problems)
+
+    def broken(event, animate):
+        raise RuntimeError("the canvas went away")
+
+    pacer._show = broken  # type: ignore[method-assign]
+
+    async def run() -> None:
+        pacer.push([ev.TyphoonPlaced(typhoon=1, cell=(8, 8), level=1, by="Taiwan")])
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if pacer.idle:
+                break
+
+    with caplog.at_level(logging.ERROR, logger="typhoon_edu.ui"):
+        asyncio.run(run())
+    assert pacer.idle and idle  # the queue is dropped and the view is told to show the game as it is
+    assert problems.message.startswith("發生錯誤") and "canvas went away" in problems.message
+    assert any(r.exc_info and r.exc_info[0] is RuntimeError for r in caplog.records)
+
+
+def test_the_compass_lessons_replay_task_reports_a_failure():
+    import asyncio
+
+    from typhoon_edu.ui.lessons.compass import CompassLesson
+
+    lesson = CompassLesson(lang="en")
+    lesson.ring.roll = lambda face: (_ for _ in ()).throw(ValueError("no ring"))  # type: ignore[method-assign]
+
+    async def run() -> None:
+        lesson.replay()
+        await asyncio.sleep(0.05)
+
+    asyncio.run(run())
+    assert "no ring" in lesson.problems.message

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from ...engine.rules import Rules
     from ..board import BoardView
     from ..compass_ring import CompassRing
+    from ..guard import Problems
     from .bigdie import BigDie
 
 log = logging.getLogger("typhoon_edu.ui")
@@ -108,12 +109,18 @@ class Stage:
 
 
 class Pacer:
-    """Plays event batches on a :class:`Stage` in order; ``speed()`` is read before every wait."""
+    """Plays event batches on a :class:`Stage` in order; ``speed()`` is read before every wait.
 
-    def __init__(self, stage: Stage, speed: Callable[[], float], on_idle: Callable[[], None] | None = None) -> None:
+    A failed animation never stops the game: the view shows the state as it is, and ``problems``
+    (if given) tells the person in their language, the log getting the traceback.
+    """
+
+    def __init__(self, stage: Stage, speed: Callable[[], float], on_idle: Callable[[], None] | None = None,
+                 problems: Problems | None = None) -> None:
         self.stage = stage
         self.speed = speed
         self.on_idle = on_idle
+        self.problems = problems
         self._queue: list[list[ev.Event]] = []
         self._task: asyncio.Task[None] | None = None
         self._running = False  # a task is playing (it calls on_idle after clearing this)
@@ -179,9 +186,12 @@ class Pacer:
             self.stage.set_now()
         except asyncio.CancelledError:
             raise
-        except Exception:  # a broken animation must not stop the game: show the state as it is
-            log.exception("an animation failed; the view shows the game as it is now")
+        except Exception as exc:  # a broken animation must not stop the game: show the state as it is
             self._queue.clear()
+            if self.problems is not None:
+                self.problems.report(exc, "animation")
+            else:
+                log.exception("an animation failed; the view shows the game as it is now")
         self._running = False
         self._idle()
 

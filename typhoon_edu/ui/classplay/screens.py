@@ -24,6 +24,7 @@ from .table import Table
 
 if TYPE_CHECKING:
     from ...engine.rules import Rules
+    from ..guard import Problems
 
 LANG_OPTIONS = (("中文", "zh-TW"), ("English", "en"))
 
@@ -44,15 +45,18 @@ def banner_html(b: Banner, state: dict[str, Any]) -> str:
 
 
 class LogBox(widgets.VBox):
-    """The narrated log with a button that folds it away (the projector keeps the board in view)."""
+    """The narrated log with a button that folds it away (the projector keeps the board in view).
 
-    def __init__(self, **kwargs: Any) -> None:
+    ``problems`` reports a failure of the fold button to the person (a guarded callback).
+    """
+
+    def __init__(self, problems: Problems, **kwargs: Any) -> None:
         self.toggle = widgets.ToggleButton(value=True, icon="list", layout=widgets.Layout(width="auto"))
         self.toggle.add_class("typhoon-log-toggle")
         self.body = html("typhoon-log")
         super().__init__([self.toggle, self.body], **kwargs)
         self.add_class("typhoon-log-box")
-        self.toggle.observe(lambda c: self._fold(bool(c["new"])), names="value")
+        problems.observe(self.toggle, lambda c: self._fold(bool(c["new"])), where="log fold")
 
     def _fold(self, shown: bool) -> None:
         self.body.layout.display = None if shown else "none"
@@ -64,7 +68,7 @@ class LogBox(widgets.VBox):
 class ProjectorGameScreen:
     """Header, banner, board and side column (HP, compass ring, big die, now-line, decisions, log)."""
 
-    def __init__(self, rules: Rules, lang: str, decisions: widgets.Widget, problems: widgets.Widget,
+    def __init__(self, rules: Rules, lang: str, decisions: widgets.Widget, problems: Problems,
                  extra_side: list[widgets.Widget] | None = None) -> None:
         self.rules = rules
         self.title = html("typhoon-title")
@@ -97,8 +101,8 @@ class ProjectorGameScreen:
         instruments = widgets.HBox([self.ring, self.die])
         instruments.add_class("typhoon-instruments")
         self.now = html("typhoon-now")
-        self.log = LogBox()
-        side = widgets.VBox([self.hp, instruments, self.now, problems, decisions, *(extra_side or []), self.log])
+        self.log = LogBox(problems)
+        side = widgets.VBox([self.hp, instruments, self.now, problems.widget, decisions, *(extra_side or []), self.log])
         side.add_class("typhoon-side")
         self.stage_box = widgets.HBox([board_col, side])
         self.stage_box.add_class("typhoon-stage")

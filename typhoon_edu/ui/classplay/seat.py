@@ -86,13 +86,13 @@ class SeatApp:
         self.die_entry = DieEntry(self.problems, lambda face: self.decide(Action("die", face=face)), lambda: self.lang)
         self.die_entry.layout.display = "none"
         self.decisions = DecisionPanel(self.problems, on_action=self.decide, on_pick=lambda _k: self._highlight())
-        self.log = LogBox()
+        self.log = LogBox(self.problems)
         self.log.toggle.value = False
         self.now = widgets.HTML()
         self.now.add_class("typhoon-now")
         self.stage = Stage(lang=self.lang, rules=self.rules, board=self.board, die=self.die, now=self.now,
                            log=self.log.body, hp=self._hp_changed)
-        self.pacer = Pacer(self.stage, lambda: self.speed, on_idle=self.render)
+        self.pacer = Pacer(self.stage, lambda: self.speed, on_idle=self.render, problems=self.problems)
         self.decisions.children = [self.decisions.groups]  # the hand goes under the board on a phone
         from .coachbox import CoachBox
 

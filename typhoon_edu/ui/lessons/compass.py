@@ -431,9 +431,14 @@ class CompassLesson(LessonBox):
                 show(k)
         else:
             async def play() -> None:
-                for k, step in enumerate(steps):
-                    show(k)
-                    await asyncio.sleep(0.35 * step.face / max(self.ring.speed, 0.01) + 0.6)
+                try:
+                    for k, step in enumerate(steps):
+                        show(k)
+                        await asyncio.sleep(0.35 * step.face / max(self.ring.speed, 0.01) + 0.6)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:  # a task's failure would reach no one: tell the student and the log
+                    self.problems.report(exc, "compass lesson: replay")
 
             loop.create_task(play())
         return steps
