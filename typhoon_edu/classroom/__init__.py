@@ -14,7 +14,7 @@
   :func:`error_text` says it in the person's language.
 
 **A projector (teacher) kernel** creates or opens a room, shows the join links, runs the bots and
-polls (every ~0.3 s; one indexed row read when nothing changed):
+polls (every ~0.2 s; one indexed row read when nothing changed):
 
 >>> store = RoomStore("sqlite://")          # the default is RoomStore(): a file in the user data folder
 >>> room = Room.create(store, [Seat("Taiwan", name="Mei"), Seat("Japan", "greedy"), Seat("Korea", "random")],
@@ -61,7 +61,7 @@ stale 2 | Someone else moved first. The board now shows their move; decide again
 token_revoked
 
 **Polling and threads**: call a room from the kernel's event loop only. ``room.sync()`` every
-~0.3 s (``room.changed()`` is the bare one-row check); a hard bot thinks for seconds, so the
+~0.2 s (``room.changed()`` is the bare one-row check); a hard bot thinks for seconds, so the
 projector takes ``job = room.prepare_bot()`` in the loop, runs ``job.think()`` in a worker
 thread (it works on a copy) and gives the result to ``room.apply_bot(job, action)`` in the loop.
 ``expected_seq`` is ``room.next_seq`` as it was when the view was drawn (``view.seq + 1``).

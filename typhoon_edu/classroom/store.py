@@ -564,7 +564,7 @@ class RoomStore:
             return [_room(r) for r in conn.execute(q)]
 
     def head(self, room_id: str) -> Head:
-        """The one cheap row a view polls (~every 0.3 s): last sequence number, version, status, paused."""
+        """The one cheap row a view polls (~every 0.2 s): last sequence number, version, status, paused."""
         with self._tx("read the room", single=True) as conn:
             r = conn.execute(sa.select(ROOMS.c.head, ROOMS.c.version, ROOMS.c.status, ROOMS.c.paused)
                              .where(ROOMS.c.id == room_id)).first()

@@ -4,7 +4,7 @@ Screens: **setup** (a new room, or the rooms in the store), **lobby** (with devi
 a link and the room code per person seat), **game** (board, HP, compass ring, big die, what
 happens now, the log; the teacher's drawer) and **results**. The projector's kernel is the
 teacher's client of the room: it runs the computer players and the automatic dice, and it
-shows every change another device makes within a poll (0.3 s).
+shows every change another device makes within a poll (0.2 s).
 
 With devices, the projector never shows a hand: person seats decide on their own phones. On one
 computer, a curtain covers the window between players, and a player's hand is shown only after
@@ -52,7 +52,7 @@ from .theme import CSS
 log = logging.getLogger("typhoon_edu.ui")
 
 #: Seconds between two reads of the store (every open view shows a change within a second).
-POLL = 0.3
+POLL = 0.2
 #: Seconds a bot "thinks" before its move shows, at speed 1 (so a class can follow each decision).
 BOT_PAUSE = 0.9
 #: Seconds the final board stays up before the results, at speed 1.

@@ -4,7 +4,7 @@ Opened by the seat's link (its device token in the query string) or by typing th
 picking a free seat. Everything on the page is built from the seat's own view of the room
 (:meth:`~typhoon_edu.classroom.rooms.Room.seat_view`: ``observation(region)`` and the events that
 seat may see), so another seat's cards never reach this page. The page polls the store every
-0.3 s, so it shows another device's move within a second.
+0.2 s, so it shows another device's move within a second.
 
 >>> from typhoon_edu.classroom.store import RoomStore
 >>> from typhoon_edu.classroom.rooms import Room, Seat
@@ -285,7 +285,7 @@ class SeatApp:
             self.render()
 
     def sync(self) -> None:
-        """Read the store once (what the page's loop does every 0.3 s)."""
+        """Read the store once (what the page's loop does every 0.2 s)."""
         if self.room is None or self.screen != "seat":
             return
         try:
