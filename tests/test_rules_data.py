@@ -221,3 +221,24 @@ def test_one_spelling_in_and_out_for_every_region():
     result = play_game([RandomBot(1), RandomBot(2), RandomBot(3)], seed=4, regions=["CentralChina", "South China", "Japan"])
     assert set(result.hp) == {"Central China", "South China", "Japan"}
     assert set(result.winners) <= set(result.hp)
+
+
+def test_every_ability_and_card_text_states_its_numbers():
+    """The texts a student reads carry the edition's numbers (so a tuned strength cannot leave an old text)."""
+    rules = load_rules()
+    numbers = {"delta": lambda v: abs(v), "cells": lambda v: v, "amount": lambda v: v, "max_level": lambda v: v}
+
+    def check(name: str, params, text_en: str, text_zh: str) -> None:
+        for param, value in params.items():
+            if param in numbers:
+                n = str(numbers[param](value))
+                assert n in text_en and n in text_zh, f"{name}: its text does not say {param} = {n}"
+
+    for region in rules.regions.values():
+        a = region.ability
+        check(a.key, a.effect.params, a.text_en, a.text_zh)
+    for card in rules.cards.values():
+        check(card.key, card.effect.params, card.text_en, card.text_zh)
+        if card.restricted is not None:
+            check(card.key + " (restricted)", card.restricted.effect.params, card.restricted.text_en,
+                  card.restricted.text_zh)
