@@ -5,6 +5,8 @@
     python scripts/balance.py --confirm [--hp 'Taiwan=42,...'] [--deck K | --counts key=N,...]
                                         [--abilities 'Central China=1'] [--games 4000,10000,4000] [--jobs 2]
                                         [--out docs/balance_run.md]
+    python scripts/balance.py --compare 'TW+1=abilities:Taiwan=1' 'PH 43=hp:Philippines=43;abilities:Taiwan=1' ...
+                                        [--seats 3,4,5] [--games 4000] [--out docs/balance_compare.md]
     python scripts/balance.py --probe   [--hp ...] [--deck K] [--abilities ...] [--seats 4] [--games 1000]
     python scripts/balance.py --games 10000 [--seats 4]          # one table, the edition as it is
 
@@ -17,7 +19,9 @@ the deck by the next steps of ``DECK_STEPS`` (a card that keeps storms off the l
 that brings them to land) and starts from the HP found so far; after the deck stages, each
 ability stage makes one region's ability one step stronger (the region farthest below its fair
 share). The search stops at the first stage whose answer meets the targets. Seeds are fixed, so
-a rerun plays the same games and finds the same numbers. ``--confirm`` plays the full runs (seeds
+a rerun plays the same games and finds the same numbers. ``--compare`` plays a few named
+variants of the edition (HP, card counts, ability steps) on the same games (seeds 3,000,000
+upward, other games than the search's and the confirmation's), one row each. ``--confirm`` plays the full runs (seeds
 0 upward, other games than the search's) for one edition and reports every region and seat
 against the targets.
 
@@ -36,6 +40,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from typhoon_edu.ai.balance import (  # noqa: E402
     CONFIRM_GAMES,
+    PRE_BALANCE_COUNTS,
+    PRE_BALANCE_HP,
+    PRE_BALANCE_STRENGTHS,
     REGION_TOLERANCE,
     SEAT_TOLERANCE,
     Measured,
@@ -51,6 +58,7 @@ from typhoon_edu.ai.balance import (  # noqa: E402
     evenness,
     fit_hp,
     measure,
+    pre_balance_abilities,
     search,
 )
 from typhoon_edu.ai.tournament import TournamentResult  # noqa: E402
@@ -70,8 +78,10 @@ def _hp_text(hp: dict[str, int]) -> str:
 
 
 def _counts_text(counts: dict[str, int]) -> str:
-    base = edition_counts()
-    return ", ".join(f"{k} {base[k]}→{v}" for k, v in counts.items()) or "the edition's deck"
+    """The deck's changes from the pre-balance deck (where the search starts)."""
+    base = PRE_BALANCE_COUNTS
+    return (", ".join(f"{k} {base[k]}→{v}" for k, v in counts.items() if v != base[k])
+            or "the pre-balance deck")
 
 
 def _games_arg(text: str) -> dict[int, int]:
@@ -101,18 +111,21 @@ def _worst(m: Measured) -> tuple[float, float]:
 
 # ---------------------------------------------------------------------------------------- search
 def _abilities_text(abilities: dict[str, int]) -> str:
+    """The abilities' strengths that differ from the pre-balance ones (``abilities`` are steps from the edition's)."""
     parts = []
-    for key, steps in abilities.items():
-        if steps:
-            before = ability_strength(RULES.regions[key].ability.effect)
-            after = ability_strength(edition_variant(abilities={key: steps}).regions[key].ability.effect)
-            parts.append(f"{RULES.regions[key].ability.name_en} ({RULES.regions[key].name}) {before}→{after}")
-    return ", ".join(parts) or "the edition's abilities"
+    for key, region in RULES.regions.items():
+        if ability_strength(region.ability.effect) is None:
+            continue
+        before = PRE_BALANCE_STRENGTHS[key]
+        after = ability_strength(edition_variant(abilities={key: abilities.get(key, 0)}).regions[key].ability.effect)
+        if after != before:
+            parts.append(f"{region.ability.name_en} ({region.name}) {before}→{after}")
+    return ", ".join(parts) or "the pre-balance abilities"
 
 
 def run_search(args: argparse.Namespace) -> None:
     decks = [int(x) for x in args.decks.split(",")]
-    anchor = args.anchor if args.anchor is not None else sum(edition_hp().values()) / len(edition_hp())
+    anchor = args.anchor if args.anchor is not None else sum(PRE_BALANCE_HP.values()) / len(PRE_BALANCE_HP)
     hp = {k: round(anchor) for k in edition_hp()}  # the first stage starts with every region equal
     log: list[dict[str, object]] = []
     lines = _search_header(args)
@@ -122,7 +135,7 @@ def run_search(args: argparse.Namespace) -> None:
     first = 1
     count = 0
     best: Step | None = None
-    abilities: dict[str, int] = {}
+    abilities = pre_balance_abilities()  # the search starts from the pre-balance edition
     stages = [(k, None) for k in decks] + [(decks[-1], "ability")] * args.ability_stages
     for number, (k, kind) in enumerate(stages, start=1):
         counts = deck_counts(k)
@@ -176,13 +189,18 @@ def run_search(args: argparse.Namespace) -> None:
               f"{_abilities_text(best.abilities)}; score {best.score:.2f} in the last round.",
               f"Total time {time.time() - t_all:.0f} s.", "",
               "Confirm it with:", "",
-              "    python scripts/balance.py --confirm --hp '"
-              + ",".join(f"{k}={v}" for k, v in best.hp.items()) + "'"
-              + (" --counts " + ",".join(f"{k}={v}" for k, v in best.counts.items()) if best.counts else "")
-              + (" --abilities '" + ",".join(f"{k}={v}" for k, v in best.abilities.items()) + "'"
-                 if best.abilities else "")]
+              "    " + _confirm_command(best)]
     _write(out_md, out_json, lines, log)
     sys.stdout.write("\n".join(lines[-6:]) + "\n")
+
+
+def _confirm_command(best: Step) -> str:
+    """The ``--confirm`` command for a search answer (only the counts and ability steps that differ from the edition)."""
+    counts = {k: v for k, v in best.counts.items() if v != edition_counts()[k]}
+    steps = {k: v for k, v in best.abilities.items() if v}
+    return ("python scripts/balance.py --confirm --hp '" + ",".join(f"{k}={v}" for k, v in best.hp.items()) + "'"
+            + (" --counts " + ",".join(f"{k}={v}" for k, v in counts.items()) if counts else "")
+            + (" --abilities '" + ",".join(f"{k}={v}" for k, v in steps.items()) + "'" if steps else ""))
 
 
 def _search_header(args: argparse.Namespace) -> list[str]:
@@ -191,7 +209,7 @@ def _search_header(args: argparse.Namespace) -> list[str]:
         "# Balance search log",
         "",
         "Written by `python scripts/balance.py --search "
-        f"--decks {args.decks} --rounds {args.rounds} --games {g[3]},{g[4]},{g[5]} --radius {args.radius} "
+        f"--decks {args.decks} --ability-stages {args.ability_stages} --rounds {args.rounds} --games {g[3]},{g[4]},{g[5]} --radius {args.radius} "
         f"--seed {args.seed}`; do not edit by hand.",
         "",
         f"Every round plays fresh GreedyBot games ({g[3]:,} with 3 players, {g[4]:,} with 4, {g[5]:,} with 5; "
@@ -217,6 +235,50 @@ def _search_header(args: argparse.Namespace) -> list[str]:
 def _write(out_md: Path, out_json: Path, lines: list[str], log: list[dict[str, object]]) -> None:
     out_md.write_text("\n".join(lines) + "\n", encoding="utf-8")
     out_json.write_text(json.dumps(log, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+# --------------------------------------------------------------------------------------- compare
+def _variant_arg(text: str) -> tuple[str, dict[str, dict[str, int]]]:
+    """``NAME=hp:Taiwan=43,Japan=40;abilities:Taiwan=1;counts:warm_ocean=11,evacuation=2`` (every part optional)."""
+    name, sep, spec = text.partition("=")
+    if not sep or not name.strip():
+        raise argparse.ArgumentTypeError(f"{text!r}: write NAME=PART;PART, e.g. 'TW+1=abilities:Taiwan=1' "
+                                         "(parts: hp:, counts:, abilities:; 'base=' for the edition as it is)")
+    parts: dict[str, dict[str, int]] = {"hp": {}, "counts": {}, "abilities": {}}
+    for part in filter(None, (x.strip() for x in spec.split(";"))):
+        kind, colon, pairs = part.partition(":")
+        if not colon or kind not in parts:
+            raise argparse.ArgumentTypeError(f"{part!r}: a part starts with hp:, counts: or abilities:")
+        parts[kind].update(_pairs_arg(pairs))
+    return name.strip(), parts
+
+
+def run_compare(args: argparse.Namespace) -> None:
+    """Named variants of the edition on the same games: each region's win share, per number of players."""
+    seats = [int(x) for x in str(args.seats).split(",")]
+    games = int(args.games) if args.games else 4_000
+    keys = list(edition_hp())
+    lines = ["# Variants of the edition on the same games", "",
+             "`python scripts/balance.py --compare " + " ".join(f"'{v}'" for v in args.variant_specs)
+             + f" --seats {args.seats} --games {games}`: {games:,} GreedyBot games per row (seeds {args.seed:,} "
+             "upward, the same games in every row), regions dealt at random. Win shares in %; the last "
+             "columns give the region and the seat farthest from the fair share, in points.", ""]
+    for n in seats:
+        lines += [f"## {n} players", "", "| variant | " + " | ".join(_short(k) for k in keys) + " | worst region | worst seat |",
+                  "|---|" + "---|" * (len(keys) + 2)]
+        for name, parts in args.compare_variants:
+            hp = {**edition_hp(), **{RULES.region_key(k): v for k, v in parts["hp"].items()}}
+            counts = {**edition_counts(), **parts["counts"]}
+            abilities = {RULES.region_key(k): v for k, v in parts["abilities"].items()}
+            m = measure(hp, n, games, seed=args.seed, jobs=args.jobs, counts=counts, abilities=abilities)
+            region, seat = _worst(m)
+            lines.append(f"| {name} | " + " | ".join(f"{100 * m.regions[k]:.1f}" for k in keys)
+                         + f" | {region:.1f} | {seat:.1f} |")
+            sys.stdout.write(lines[-1] + "\n")
+            sys.stdout.flush()
+        lines.append("")
+    if args.out:
+        args.out.write_text("\n".join(lines), encoding="utf-8")
 
 
 # ----------------------------------------------------------------------------------------- probe
@@ -252,13 +314,23 @@ def run_probe(args: argparse.Namespace) -> None:
 
 # --------------------------------------------------------------------------------------- confirm
 def run_confirm(args: argparse.Namespace) -> None:
-    hp = edition_hp()
+    hp = dict(PRE_BALANCE_HP) if args.before else edition_hp()
     hp.update({RULES.region_key(k): v for k, v in (args.hp or {}).items()})
-    counts = deck_counts(args.deck) if args.deck is not None else dict(args.counts or {})
-    abilities = {RULES.region_key(k): v for k, v in (args.abilities or {}).items()}
+    counts = dict(PRE_BALANCE_COUNTS) if args.before else edition_counts()
+    counts.update(deck_counts(args.deck) if args.deck is not None else dict(args.counts or {}))
+    abilities = pre_balance_abilities() if args.before else {}
+    abilities.update({RULES.region_key(k): v for k, v in (args.abilities or {}).items()})
     games = args.games or CONFIRM_GAMES
+    command = ("python scripts/balance.py --confirm" + (" --before" if args.before else "")
+               + (" --hp '" + ",".join(f"{k}={v}" for k, v in args.hp.items()) + "'" if args.hp else "")
+               + (f" --deck {args.deck}" if args.deck is not None else "")
+               + (" --counts " + ",".join(f"{k}={v}" for k, v in args.counts.items()) if args.counts else "")
+               + (" --abilities '" + ",".join(f"{k}={v}" for k, v in args.abilities.items()) + "'" if args.abilities else "")
+               + f" --games {games[3]},{games[4]},{games[5]}")
     lines = [
-        "# Balance confirmation run",
+        "# Balance confirmation run" + (" (the pre-balance edition)" if args.before else ""),
+        "",
+        f"Written by `{command}`; do not edit by hand.",
         "",
         f"HP: {_hp_text(hp)}; deck: {_counts_text(counts)}; abilities: {_abilities_text(abilities)}. "
         "GreedyBot in every seat, regions dealt at random, "
@@ -283,8 +355,9 @@ def run_confirm(args: argparse.Namespace) -> None:
             lines.append(f"| {RULES.regions[key].name} | {hp[key]} | {g:,} | {rate:.1%} | {lo:.1%} – {hi:.1%} | "
                          f"{off:+.1f} | {'met' if good else '**not met**'} |")
         res = TournamentResult(m.rows)
-        lines += ["", "| seat | win share | 95 % interval | off by (points) | target |", "|---|---|---|---|---|"]
-        for name, _g, rate, lo, hi in res.table("seat"):
+        lines += ["", "| seat (deal order) or turn (order of play) | win share | 95 % interval | off by (points) | target |",
+                  "|---|---|---|---|---|"]
+        for name, _g, rate, lo, hi in [*res.table("seat"), *res.table("turn")]:
             good = abs(rate - fair) <= SEAT_TOLERANCE
             ok &= good
             lines.append(f"| {name} | {rate:.1%} | {lo:.1%} – {hi:.1%} | {100 * (rate - fair):+.1f} | "
@@ -342,6 +415,8 @@ def main(argv: list[str] | None = None) -> None:
     mode.add_argument("--search", action="store_true", help="search for the HP (and deck) that balance the edition")
     mode.add_argument("--confirm", action="store_true", help="the full runs for 3, 4 and 5 players, one HP vector")
     mode.add_argument("--probe", action="store_true", help="the same games with each region given one HP more")
+    mode.add_argument("--compare", nargs="+", metavar="NAME=SPEC", dest="variant_specs",
+                      help="named variants on the same games, e.g. 'TW+1=abilities:Taiwan=1' 'base='")
     ap.add_argument("--games", default=None,
                     help="--search/--confirm: games for 3,4,5 players (e.g. 800,1200,800); else one number")
     ap.add_argument("--jobs", type=int, default=2)
@@ -360,8 +435,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--ability-stages", type=int, default=2,
                     help="--search: after the deck stages, at most this many stages that each make one region's "
                          "ability one step stronger (the region farthest below its fair share)")
-    ap.add_argument("--seats", type=int, default=4, help="one table: the number of players")
+    ap.add_argument("--seats", default="4", help="one table and --probe: the number of players; --compare: e.g. 3,4,5")
+    ap.add_argument("--before", action="store_true",
+                    help="--confirm: start from the pre-balance edition (HP 10 × size, its deck and abilities)")
     args = ap.parse_args(argv)
+    if not args.variant_specs:
+        try:
+            args.seats = int(args.seats)
+        except ValueError:
+            ap.error(f"--seats: one number of players (3, 4 or 5), not {args.seats!r}")
     if args.search or args.confirm:
         try:
             args.games = _games_arg(args.games) if args.games else ({3: 800, 4: 1200, 5: 800} if args.search else None)
@@ -370,6 +452,16 @@ def main(argv: list[str] | None = None) -> None:
         if args.seed is None:
             args.seed = 1_000_000 if args.search else 0
         (run_search if args.search else run_confirm)(args)
+    elif args.variant_specs:
+        try:
+            args.compare_variants = [_variant_arg(v) for v in args.variant_specs]
+            seats = [int(x) for x in str(args.seats).split(",")]
+        except (argparse.ArgumentTypeError, ValueError) as exc:
+            ap.error(f"--compare: {exc}")
+        if not seats or any(n not in (3, 4, 5) for n in seats):
+            ap.error("--seats: 3, 4 or 5 players, e.g. 3,4,5")
+        args.seed = 3_000_000 if args.seed is None else args.seed
+        run_compare(args)
     elif args.probe:
         args.seed = 2_000_000 if args.seed is None else args.seed
         run_probe(args)

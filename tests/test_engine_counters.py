@@ -124,14 +124,14 @@ def test_counter_limit_holds_across_moves_of_the_same_turn():
 
 def test_a_counter_card_name_played_this_turn_is_not_offered_again():
     g = scn(P4, active="Philippines", typhoons=[((8, 1), 5, "S")], phase="move",
-            hands={"Japan": ["evacuation", "flood_defences"], "Korea": ["evacuation", "flood_defences"]})
+            hands={"Japan": ["flood_defences", "evacuation"], "Korea": ["flood_defences", "wind_shear"]})
     roll(g, 1)
     assert g.current_player == "Japan"
-    g.apply("play evacuation")
+    g.apply("play flood_defences")
     g.apply("pass")
     assert g.current_player == "Korea"
-    assert notations(g) == ["play flood_defences", "pass"]
-    assert_illegal(g, "play evacuation", "already played this turn")
+    assert notations(g) == ["play wind_shear", "pass"]
+    assert_illegal(g, "play flood_defences", "already played this turn")
 
 
 def test_attack_cards_are_not_counters_and_counters_not_attack_cards():
@@ -166,7 +166,7 @@ def test_flood_defences_halves_rounding_up_including_the_stay_bonus():
     assert of(evs, "CardPlayed")[0].restricted is False
     d = dealt(evs, "Japan")
     assert (d.hits, d.amount, d.bonus, d.modifier) == (1, 3, 1, "halved")  # (1 x 5 + 1) / 2 rounded up
-    assert g.hp["Japan"] == 47
+    assert g.hp["Japan"] == RULES.regions["Japan"].hp - 3
 
 
 def test_flood_defences_restricted_for_taiwan_cancels():

@@ -107,7 +107,7 @@ def test_move_a_held_or_already_moved_typhoon():
 
 def test_discard_out_of_the_discard_phase_and_a_card_not_held(attack):
     assert_illegal(attack, "discard warm_ocean", "not possible now", "play up to 2 function cards")
-    g = scn(P3, typhoons=[((13, 3), 1, "E")], hands={"Taiwan": ["steering_flow"] * 3 + ["headwind"] * 2})
+    g = scn(P3, typhoons=[((13, 3), 1, "E")], hands={"Taiwan": ["steering_flow"] * 3 + ["tailwind"] * 2})
     while g.phase == "attack":
         g.apply("pass")
     roll(g, 1)

@@ -34,26 +34,27 @@ def test_six_regions_each_with_one_ability():
         "central_mountains", "sierra_madre", "cool_yellow_sea", "cold_surge", "typhoon_signals", "westerlies",
     }
     for key, r in RULES.regions.items():
-        assert r.hp == 10 * r.size and len(r.cells) == r.size and r.ability.region == key
+        assert 25 <= r.hp <= 60 and len(r.cells) == r.size and r.ability.region == key  # RULES §12
 
 
 # ---------------------------------------------------------------- Taiwan: Central Mountain Range
-def test_central_mountains_weaken_a_storm_by_two_the_moment_it_reaches_taiwan():
+def test_central_mountains_weaken_a_storm_by_three_the_moment_it_reaches_taiwan():
     g = scn(P3, typhoons=[((7, 8), 4, "N"), ((13, 3), 1, "E")])
     evs = g.apply("region")
     assert [(e.player, e.ability) for e in of(evs, "AbilityUsed")] == [("Taiwan", "central_mountains")]
     assert [e.shield for e in of(evs, "ShieldRaised")] == ["shield_weaken"]
     pass_attacks(g)
     evs = finish_moves(g, [1])
-    # T1 (level 4) reaches Taiwan at (7,7): it drops to 2 before hitting, and its eye-only footprint misses
-    assert [(e.typhoon, e.old, e.new, e.cause) for e in of(evs, "LevelChanged")] == [(1, 4, 2, "central_mountains")]
+    # T1 (level 4) reaches Taiwan at (7,7): it drops to 1 before hitting, and its eye-only footprint misses
+    assert RULES.regions["Taiwan"].ability.effect.params["delta"] == 3
+    assert [(e.typhoon, e.old, e.new, e.cause) for e in of(evs, "LevelChanged")] == [(1, 4, 1, "central_mountains")]
     assert of(evs, "RegionHit") == []
     assert g.hp["Taiwan"] == RULES.regions["Taiwan"].hp
-    assert g.typhoon(1).level == 2
+    assert g.typhoon(1).level == 1
 
 
-def test_central_mountains_break_up_a_mild_typhoon():
-    g = scn(P3, typhoons=[((7, 6), 2, "W"), ((13, 3), 1, "E")])
+def test_central_mountains_break_up_a_moderate_typhoon():
+    g = scn(P3, typhoons=[((7, 6), 3, "W"), ((13, 3), 1, "E")])
     g.apply("region")
     pass_attacks(g)
     evs = finish_moves(g, [1])
@@ -67,7 +68,7 @@ def test_central_mountains_last_the_rest_of_the_turn_for_every_typhoon():
     pass_attacks(g)
     evs = finish_moves(g, [1])
     weakened = [(e.typhoon, e.old, e.new) for e in of(evs, "LevelChanged") if e.cause == "central_mountains"]
-    assert weakened == [(1, 5, 3), (2, 4, 2)]
+    assert weakened == [(1, 5, 2), (2, 4, 1)]
 
 
 # ---------------------------------------------------------------- Philippines: Sierra Madre
@@ -81,7 +82,7 @@ def test_sierra_madre_halves_all_damage_to_the_philippines_rounded_down():
     d = dealt(evs, "Philippines")
     assert d.hits == 2 and d.bonus == 1
     assert d.amount == (2 * 4 + 1) // 2  # 9 halved, rounded down
-    assert g.hp["Philippines"] == 36
+    assert g.hp["Philippines"] == RULES.regions["Philippines"].hp - 4
     g2 = scn(players, typhoons=[((7, 8), 3, "S"), ((13, 3), 1, "E")])
     g2.apply("pass")
     pass_attacks(g2)
@@ -105,13 +106,14 @@ def test_cool_yellow_sea_removes_a_typhoon_falling_below_level_one():
 
 
 # ---------------------------------------------------------------- Central China: Cold Surge
-def test_cold_surge_weakens_every_typhoon_and_removes_depressions():
+def test_cold_surge_weakens_every_typhoon_three_levels_and_removes_the_weaker_ones():
     players = ["Central China", "Japan", "Korea"]
-    g = scn(players, typhoons=[((12, 5), 5, "E"), ((13, 3), 1, "E"), ((10, 8), 3, "E")])
+    assert RULES.regions["Central China"].ability.effect.params["delta"] == -3
+    g = scn(players, typhoons=[((12, 5), 5, "E"), ((13, 3), 1, "E"), ((10, 8), 3, "E"), ((8, 4), 2, "E")])
     evs = g.apply("region")
-    assert [(e.typhoon, e.old, e.new) for e in of(evs, "LevelChanged")] == [(1, 5, 4), (2, 1, 0), (3, 3, 2)]
-    assert [e.typhoon for e in of(evs, "TyphoonRemoved")] == [2]
-    assert [(t.id, t.level) for t in g.typhoons] == [(1, 4), (3, 2)]
+    assert [(e.typhoon, e.old, e.new) for e in of(evs, "LevelChanged")] == [(1, 5, 2), (2, 1, 0), (3, 3, 0), (4, 2, 0)]
+    assert [e.typhoon for e in of(evs, "TyphoonRemoved")] == [2, 3, 4]  # a depression, a moderate and a mild typhoon
+    assert [(t.id, t.level) for t in g.typhoons] == [(1, 2)]
 
 
 # ---------------------------------------------------------------- South China: Typhoon Signals

@@ -172,19 +172,20 @@ def test_draw_is_lost_when_both_piles_are_empty():
 
 # ---------------------------------------------------------------- discard (phase 7)
 def test_only_the_active_player_discards_down_to_the_hand_limit():
-    g = scn(P3, typhoons=FAR, hands={"Taiwan": ["steering_flow"] * 3 + ["headwind"] * 2, "Japan": ["recurve"] * 4 + ["evacuation"] * 3})
+    g = scn(P3, typhoons=FAR, hands={"Taiwan": ["steering_flow"] * 3 + ["tailwind"] * 2,
+                                   "Japan": ["recurve"] * 2 + ["flood_defences"] * 2 + ["cool_upwelling"] * 2 + ["evacuation"]})
     pass_attacks(g)
     roll(g, 1)
     assert g.phase == "discard" and g.current_player == "Taiwan"
-    assert notations(g) == ["discard headwind", "discard steering_flow"]
+    assert notations(g) == ["discard steering_flow", "discard tailwind"]
     assert_illegal(g, "discard recurve", "no", "recurve")
-    g.apply("discard headwind")
+    g.apply("discard tailwind")
     assert g.phase == "discard"
     evs = g.apply("discard steering_flow")
     assert "TurnEnded" in kinds(evs)
-    assert sorted(g.hand("Taiwan")) == ["headwind", "steering_flow", "steering_flow"]
+    assert sorted(g.hand("Taiwan")) == ["steering_flow", "steering_flow", "tailwind"]
     assert len(g.hand("Japan")) >= 7  # Japan (limit 5) never discards on Taiwan's turn
-    assert g.discard_pile[-2:] == ["headwind", "steering_flow"]
+    assert g.discard_pile[-2:] == ["tailwind", "steering_flow"]
 
 
 def test_no_discard_at_or_below_the_hand_limit():

@@ -258,7 +258,7 @@ def test_a_missing_or_partial_session_part_gets_defaults(tmp_path, session_part)
 def test_old_region_spellings_in_the_session_part_are_read_as_keys(tmp_path):
     g = Game.new(["Taiwan", "South China", "Japan"], seed=2)
     seats = [{"region": "Taiwan"}, {"region": "SouthChina", "kind": "greedy"}, {"region": "日本", "kind": "random"}]
-    track = [{"Taiwan": 30, "SouthChina": 40, "Japan": 50}]
+    track = [{"Taiwan": g.hp["Taiwan"], "SouthChina": g.hp["South China"], "Japan": g.hp["Japan"]}]
     seats_out, lang, track_out = check_session({"seats": seats, "lang": "zh_TW", "hp_track": track}, g)
     assert [s.region for s in seats_out] == list(g.players)
     assert lang == "zh-TW" and list(track_out[0]) == list(g.players)

@@ -87,8 +87,8 @@ def test_step_cycle_with_a_diagonal_letter(data):
 
 
 def test_deck_not_54(data):
-    edit(data, "cards.toml", 'key = "warm_ocean"\nname_en = "Warm Ocean"\nname_zh = "暖洋加溫"\ncount = 9',
-         'key = "warm_ocean"\nname_en = "Warm Ocean"\nname_zh = "暖洋加溫"\ncount = 10')
+    edit(data, "cards.toml", 'key = "warm_ocean"\nname_en = "Warm Ocean"\nname_zh = "暖洋加溫"\ncount = 12',
+         'key = "warm_ocean"\nname_en = "Warm Ocean"\nname_zh = "暖洋加溫"\ncount = 13')
     err = broken(data)
     assert (err.file, err.entry) == ("cards.toml", "deck")
     assert "54" in err.rule and "55" in err.rule
@@ -109,8 +109,8 @@ def test_card_with_an_unknown_effect_kind(data):
 
 
 def test_card_timing_that_does_not_fit_its_effect(data):
-    edit(data, "cards.toml", 'count = 3\ntiming = "counter"\ntarget = "none"\neffect = { kind = "cancel_damage" }',
-         'count = 4\ntiming = "attack"\ntarget = "none"\neffect = { kind = "cancel_damage" }')
+    edit(data, "cards.toml", 'count = 1\ntiming = "counter"\ntarget = "none"\neffect = { kind = "cancel_damage" }',
+         'count = 1\ntiming = "attack"\ntarget = "none"\neffect = { kind = "cancel_damage" }')
     err = broken(data)
     assert (err.file, err.entry) == ("cards.toml", "card evacuation")
     assert "does not fit the timing" in err.rule
@@ -131,7 +131,7 @@ def test_ability_for_an_unknown_region(data):
 
 
 def test_ability_that_is_a_counter_effect(data):
-    edit(data, "regions.toml", 'effect = { kind = "level_all", delta = -1 }', 'effect = { kind = "cancel_damage" }')
+    edit(data, "regions.toml", 'effect = { kind = "level_all", delta = -3 }', 'effect = { kind = "cancel_damage" }')
     err = broken(data)
     assert (err.file, err.entry) == ("regions.toml", "ability cold_surge")
     assert "counter effect" in err.rule

@@ -45,6 +45,18 @@ CONFIRM_GAMES = {3: 4_000, 4: 10_000, 5: 4_000}
 
 _VARIANTS: dict[tuple[Any, ...], Rules] = {}
 
+# The edition before the balance search (as it shipped until RULES §12): HP 10 × a region's size,
+# the first tuned deck, the first abilities' strengths. The search starts from it, and
+# ``scripts/balance.py --confirm --before`` replays it for the before/after tables.
+PRE_BALANCE_HP: dict[str, int] = {"Taiwan": 30, "Philippines": 40, "Korea": 40, "Central China": 40,
+                                  "South China": 40, "Japan": 50}
+PRE_BALANCE_COUNTS: dict[str, int] = {
+    "warm_ocean": 9, "cool_upwelling": 4, "tropical_disturbance": 4, "dry_air": 2, "steering_flow": 6,
+    "blocking_high": 4, "tailwind": 3, "headwind": 3, "disaster_relief": 4, "evacuation": 3,
+    "flood_defences": 5, "recurve": 4, "wind_shear": 3,
+}
+PRE_BALANCE_STRENGTHS: dict[str, int] = {"Taiwan": 2, "Korea": 2, "Central China": 1, "Japan": 3}
+
 
 def rules_with_hp(hp: Mapping[str, int], rules: Rules | None = None) -> Rules:
     """The edition with some regions' starting (= maximum) HP replaced (cached; nothing is written)."""
@@ -61,8 +73,8 @@ def edition_variant(hp: Mapping[str, int] | None = None, counts: Mapping[str, in
     weaker), each step one unit of the ability's strength (:func:`ability_strength`); the kind
     of the ability never changes.
 
-    >>> r = edition_variant(counts={"warm_ocean": 8, "tailwind": 4})
-    >>> r.cards["warm_ocean"].count + r.cards["tailwind"].count == 12
+    >>> r = edition_variant(counts={"warm_ocean": 14, "tailwind": 4})
+    >>> r.cards["warm_ocean"].count + r.cards["tailwind"].count == 18
     True
     >>> edition_variant(counts={"evacuation": 0})
     Traceback (most recent call last):
@@ -403,23 +415,52 @@ DECK_STEPS: tuple[tuple[str, str], ...] = (
 )
 
 
-def deck_counts(k: int, rules: Rules | None = None) -> dict[str, int]:
-    """The card counts after the first ``k`` steps of ``DECK_STEPS`` (only the kinds that change).
+def deck_counts(k: int) -> dict[str, int]:
+    """The whole deck after the first ``k`` steps of ``DECK_STEPS``, counted from the pre-balance deck.
 
-    >>> deck_counts(0)
-    {}
-    >>> c = deck_counts(2); base = edition_counts()
-    >>> c["evacuation"] == base["evacuation"] - 1 and c["steering_flow"] == base["steering_flow"] + 1
+    >>> deck_counts(0) == PRE_BALANCE_COUNTS
+    True
+    >>> c = deck_counts(2)
+    >>> c["evacuation"], c["steering_flow"], sum(c.values())
+    (2, 7, 54)
+    >>> deck_counts(14) == edition_counts()  # the balanced edition's deck is step 14
     True
     """
     if not 0 <= k <= len(DECK_STEPS):
         raise ValueError(f"a deck step is 0 to {len(DECK_STEPS)}; got {k}")
-    base = edition_counts(rules)
-    counts = dict(base)
+    counts = dict(PRE_BALANCE_COUNTS)
     for frm, to in DECK_STEPS[:k]:
         counts[frm] -= 1
         counts[to] += 1
-    return {key: v for key, v in counts.items() if v != base[key]}
+    return counts
+
+
+def pre_balance_abilities(rules: Rules | None = None) -> dict[str, int]:
+    """The ability steps (see :func:`edition_variant`) that turn ``rules`` back into the pre-balance strengths.
+
+    >>> steps = pre_balance_abilities()
+    >>> all(ability_strength(edition_variant(abilities=steps).regions[k].ability.effect) == v
+    ...     for k, v in PRE_BALANCE_STRENGTHS.items())
+    True
+    """
+    rules = rules or load_rules()
+    out = {}
+    for name, strength in PRE_BALANCE_STRENGTHS.items():
+        now = ability_strength(rules.regions[name].ability.effect)
+        if now is not None and now != strength:
+            out[name] = strength - now
+    return out
+
+
+def pre_balance_edition(rules: Rules | None = None) -> Rules:
+    """The edition as it was before the balance search (HP, deck and abilities), as a variant.
+
+    >>> r = pre_balance_edition()
+    >>> r.regions["Taiwan"].hp, r.regions["Japan"].hp, r.cards["warm_ocean"].count
+    (30, 50, 9)
+    """
+    return edition_variant(hp=PRE_BALANCE_HP, counts=PRE_BALANCE_COUNTS, abilities=pre_balance_abilities(rules),
+                           rules=rules)
 
 
 @dataclass
@@ -617,7 +658,8 @@ def best_step(steps: Sequence[Step]) -> Step:
 
 
 __all__ = [
-    "CONFIRM_GAMES", "DECK_STEPS", "ability_strength", "ability_to_strengthen", "stronger_ability", "REGION_TOLERANCE", "SEAT_TOLERANCE", "Measured", "Step", "Surrogate", "best_step",
+    "CONFIRM_GAMES", "DECK_STEPS", "PRE_BALANCE_COUNTS", "PRE_BALANCE_HP", "PRE_BALANCE_STRENGTHS",
+    "pre_balance_abilities", "pre_balance_edition", "ability_strength", "ability_to_strengthen", "stronger_ability", "REGION_TOLERANCE", "SEAT_TOLERANCE", "Measured", "Step", "Surrogate", "best_step",
     "correction", "evenness", "moves",
     "deck_counts", "deviation", "edition_counts", "edition_hp", "edition_variant", "fit_hp", "measure",
     "region_shares", "rules_with_hp",

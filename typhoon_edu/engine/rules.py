@@ -9,7 +9,7 @@ rule that was broken.
 >>> rules.ring
 ('N', 'NNE', 'NE', 'E', 'WSW', 'WNW', 'NNW')
 >>> rules.regions["Taiwan"].hp, len(rules.regions["Taiwan"].cells)
-(30, 3)
+(42, 3)
 >>> sum(card.count for card in rules.cards.values())
 54
 """

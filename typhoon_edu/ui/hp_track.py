@@ -3,8 +3,8 @@
 >>> from typhoon_edu.engine.rules import load_rules
 >>> rows = hp_rows(load_rules(), {"Taiwan": 19, "Japan": 0}, "zh-TW")
 >>> [(r.name, r.hp, r.max, r.out) for r in rows]
-[('臺灣', 19, 30, False), ('日本', 0, 50, True)]
->>> HPTrack(hp={"Taiwan": 30}).rows[0].fraction
+[('臺灣', 19, 42, False), ('日本', 0, 41, True)]
+>>> HPTrack(hp={"Taiwan": 42}).rows[0].fraction
 1.0
 """
 
