@@ -87,6 +87,16 @@ def test_no_region_hp_or_size_is_typed_into_a_notebook(path):
     assert not re.search(r"\b\d+\s*HP\b", text), re.search(r"\b\d+\s*HP\b", text)
 
 
+@pytest.mark.parametrize("path", [p for p in NOTEBOOKS if p.name.startswith("03_")], ids=lambda p: p.parent.name)
+def test_lesson_03_states_the_central_mountain_range_as_the_data_has_it(path):
+    """The balance search may tune an ability's strength (RULES §12): the lesson's sentence must follow it."""
+    levels = load_rules().regions["Taiwan"].ability.effect.params["delta"]
+    text = markdown(path)
+    stated = re.findall(r"by (\d) levels for a turn|颱風減弱 (\d) 級", text)
+    assert stated, f"{path.name} no longer states the card's strength: update this test"
+    assert all(int(a or b) == levels for a, b in stated), (stated, levels)
+
+
 def test_the_lesson_modules_read_hp_from_the_data():
     # a number typed next to "hp" in a lesson module would go stale when the regions are re-tuned
     for path in (ROOT / "typhoon_edu" / "ui" / "lessons").glob("*.py"):
