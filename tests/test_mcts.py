@@ -183,3 +183,21 @@ def test_plays_a_whole_game() -> None:
     r = play_game([MCTSBot(iterations=6, seed=1), GreedyBot(2), GreedyBot(3)], seed=12,
                   regions=["Taiwan", "Japan", "Korea"])
     assert r.winners and set(r.winners) <= set(r.hp)
+
+
+def test_in_the_last_turns_the_default_bot_plays_on_to_the_end_of_the_game() -> None:
+    """``endgame`` (4 turns by default): near the end only a win counts, so play-outs run to the end."""
+    from typhoon_edu.ai.mcts import DEFAULT_ENDGAME, turns_left
+
+    g = Game.new(PLAYERS, seed=3)
+    bots = {p: GreedyBot(seed=i) for i, p in enumerate(g.players)}
+    while not (g.phase == "attack" and turns_left(g) <= DEFAULT_ENDGAME):
+        g.apply(bots[g.current_player].choose(g))
+    assert DEFAULT_ENDGAME == MCTSBot().endgame == 4 and turns_left(g) > 1
+    rng = random.Random(5)
+    d = MCTSBot(iterations=6, seed=2).determinize(g, g.decider, rng)
+    v = MCTSBot(iterations=6, seed=2)._rollout(d, g.decider, rng)
+    assert d.phase == "over" and v in (-150.0, 150.0, 75.0, 50.0, 37.5)
+    e = MCTSBot(iterations=6, seed=2, endgame=0).determinize(g, g.decider, rng)
+    MCTSBot(iterations=6, seed=2, endgame=0)._rollout(e, g.decider, rng)
+    assert e.phase != "over"  # without it, the play-out stops at the end of this turn
