@@ -272,7 +272,7 @@ def run_compare(args: argparse.Namespace) -> None:
             abilities = {RULES.region_key(k): v for k, v in parts["abilities"].items()}
             m = measure(hp, n, games, seed=args.seed, jobs=args.jobs, counts=counts, abilities=abilities)
             region, seat = _worst(m)
-            lines.append(f"| {name} | " + " | ".join(f"{100 * m.regions[k]:.1f}" for k in keys)
+            lines.append(f"| {name} | " + " | ".join(f"{100 * m.regions[k]:.1f}" if k in m.regions else "–" for k in keys)
                          + f" | {region:.1f} | {seat:.1f} |")
             sys.stdout.write(lines[-1] + "\n")
             sys.stdout.flush()
