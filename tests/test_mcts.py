@@ -186,14 +186,14 @@ def test_plays_a_whole_game() -> None:
 
 
 def test_in_the_last_turns_the_default_bot_plays_on_to_the_end_of_the_game() -> None:
-    """``endgame`` (4 turns by default): near the end only a win counts, so play-outs run to the end."""
+    """``endgame`` (8 turns by default): near the end only a win counts, so play-outs run to the end."""
     from typhoon_edu.ai.mcts import DEFAULT_ENDGAME, turns_left
 
     g = Game.new(PLAYERS, seed=3)
     bots = {p: GreedyBot(seed=i) for i, p in enumerate(g.players)}
     while not (g.phase == "attack" and turns_left(g) <= DEFAULT_ENDGAME):
         g.apply(bots[g.current_player].choose(g))
-    assert DEFAULT_ENDGAME == MCTSBot().endgame == 4 and turns_left(g) > 1
+    assert DEFAULT_ENDGAME == MCTSBot().endgame == 8 and turns_left(g) > 1
     rng = random.Random(5)
     d = MCTSBot(iterations=6, seed=2).determinize(g, g.decider, rng)
     v = MCTSBot(iterations=6, seed=2)._rollout(d, g.decider, rng)
