@@ -136,8 +136,14 @@ def test_voila_process_serves_the_notebook_with_the_language(tmp_path: Path) -> 
     assert server.process is not None and server.process.poll() is not None  # stopped on exit
 
 
-def test_serve_command_line_prints_the_url_and_stops_on_interrupt() -> None:
+@pytest.mark.parametrize("sigint", ["default", "ignored"])
+def test_serve_command_line_prints_the_url_and_stops_on_interrupt(sigint: str) -> None:
+    """Ctrl+C stops serve, also when it was started with SIGINT ignored (a background job of a script)."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+
+    def ignore_sigint() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -154,6 +160,7 @@ def test_serve_command_line_prints_the_url_and_stops_on_interrupt() -> None:
         stdin=subprocess.DEVNULL,
         text=True,
         env=env,
+        preexec_fn=ignore_sigint if sigint == "ignored" else None,  # noqa: PLW1509 - no threads started here
     )
     try:
         deadline = time.monotonic() + 90

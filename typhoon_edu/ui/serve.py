@@ -538,12 +538,19 @@ def _raise_stop(signum: int, frame: object) -> None:
 
 @contextlib.contextmanager
 def _stop_on_signals() -> Iterator[None]:
-    """While inside, SIGTERM and SIGHUP raise :class:`StopRequested` (Ctrl+C raises KeyboardInterrupt)."""
+    """While inside, SIGTERM and SIGHUP raise :class:`StopRequested` and Ctrl+C (SIGINT) raises KeyboardInterrupt.
+
+    SIGINT gets Python's own handler even where the process started with SIGINT ignored (a
+    background job of a shell script inherits that, and Python then leaves it ignored): a signal
+    to stop must stop ``serve``, not leave Voilà and its kernels serving.
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     wanted = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
     previous = {sig: signal.signal(sig, _raise_stop) for sig in wanted}
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        previous[signal.SIGINT] = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         yield
     finally:
