@@ -189,18 +189,23 @@ def run_search(args: argparse.Namespace) -> None:
               f"{_abilities_text(best.abilities)}; score {best.score:.2f} in the last round.",
               f"Total time {time.time() - t_all:.0f} s.", "",
               "Confirm it with:", "",
-              "    " + _confirm_command(best)]
+              "    " + _confirm_command(best.hp, {k: v for k, v in best.counts.items() if v != edition_counts()[k]},
+                                       {k: v for k, v in best.abilities.items() if v})]
     _write(out_md, out_json, lines, log)
     sys.stdout.write("\n".join(lines[-6:]) + "\n")
 
 
-def _confirm_command(best: Step) -> str:
-    """The ``--confirm`` command for a search answer (only the counts and ability steps that differ from the edition)."""
-    counts = {k: v for k, v in best.counts.items() if v != edition_counts()[k]}
-    steps = {k: v for k, v in best.abilities.items() if v}
-    return ("python scripts/balance.py --confirm --hp '" + ",".join(f"{k}={v}" for k, v in best.hp.items()) + "'"
-            + (" --counts " + ",".join(f"{k}={v}" for k, v in counts.items()) if counts else "")
-            + (" --abilities '" + ",".join(f"{k}={v}" for k, v in steps.items()) + "'" if steps else ""))
+def _confirm_command(hp: dict[str, int] | None = None, counts: dict[str, int] | None = None,
+                     abilities: dict[str, int] | None = None, *, before: bool = False, deck: int | None = None,
+                     games: dict[int, int] | None = None) -> str:
+    """The ``--confirm`` command line for these options (empty ones left out)."""
+    def pairs(d: dict[str, int]) -> str:
+        return ",".join(f"{k}={v}" for k, v in d.items())
+    return ("python scripts/balance.py --confirm" + (" --before" if before else "")
+            + (f" --hp '{pairs(hp)}'" if hp else "") + (f" --deck {deck}" if deck is not None else "")
+            + (f" --counts {pairs(counts)}" if counts else "")
+            + (f" --abilities '{pairs(abilities)}'" if abilities else "")
+            + (f" --games {games[3]},{games[4]},{games[5]}" if games else ""))
 
 
 def _search_header(args: argparse.Namespace) -> list[str]:
@@ -255,7 +260,7 @@ def _variant_arg(text: str) -> tuple[str, dict[str, dict[str, int]]]:
 
 def run_compare(args: argparse.Namespace) -> None:
     """Named variants of the edition on the same games: each region's win share, per number of players."""
-    seats = [int(x) for x in str(args.seats).split(",")]
+    seats = args.compare_seats
     games = int(args.games) if args.games else 4_000
     keys = list(edition_hp())
     lines = ["# Variants of the edition on the same games", "",
@@ -321,12 +326,7 @@ def run_confirm(args: argparse.Namespace) -> None:
     abilities = pre_balance_abilities() if args.before else {}
     abilities.update({RULES.region_key(k): v for k, v in (args.abilities or {}).items()})
     games = args.games or CONFIRM_GAMES
-    command = ("python scripts/balance.py --confirm" + (" --before" if args.before else "")
-               + (" --hp '" + ",".join(f"{k}={v}" for k, v in args.hp.items()) + "'" if args.hp else "")
-               + (f" --deck {args.deck}" if args.deck is not None else "")
-               + (" --counts " + ",".join(f"{k}={v}" for k, v in args.counts.items()) if args.counts else "")
-               + (" --abilities '" + ",".join(f"{k}={v}" for k, v in args.abilities.items()) + "'" if args.abilities else "")
-               + f" --games {games[3]},{games[4]},{games[5]}")
+    command = _confirm_command(args.hp, args.counts, args.abilities, before=args.before, deck=args.deck, games=games)
     lines = [
         "# Balance confirmation run" + (" (the pre-balance edition)" if args.before else ""),
         "",
@@ -455,7 +455,7 @@ def main(argv: list[str] | None = None) -> None:
     elif args.variant_specs:
         try:
             args.compare_variants = [_variant_arg(v) for v in args.variant_specs]
-            seats = [int(x) for x in str(args.seats).split(",")]
+            args.compare_seats = seats = [int(x) for x in str(args.seats).split(",")]
         except (argparse.ArgumentTypeError, ValueError) as exc:
             ap.error(f"--compare: {exc}")
         if not seats or any(n not in (3, 4, 5) for n in seats):

@@ -452,17 +452,6 @@ def pre_balance_abilities(rules: Rules | None = None) -> dict[str, int]:
     return out
 
 
-def pre_balance_edition(rules: Rules | None = None) -> Rules:
-    """The edition as it was before the balance search (HP, deck and abilities), as a variant.
-
-    >>> r = pre_balance_edition()
-    >>> r.regions["Taiwan"].hp, r.regions["Japan"].hp, r.cards["warm_ocean"].count
-    (30, 50, 9)
-    """
-    return edition_variant(hp=PRE_BALANCE_HP, counts=PRE_BALANCE_COUNTS, abilities=pre_balance_abilities(rules),
-                           rules=rules)
-
-
 @dataclass
 class Step:
     """One candidate of the search: the deck and HP tried and the real games' result.
@@ -659,7 +648,7 @@ def best_step(steps: Sequence[Step]) -> Step:
 
 __all__ = [
     "CONFIRM_GAMES", "DECK_STEPS", "PRE_BALANCE_COUNTS", "PRE_BALANCE_HP", "PRE_BALANCE_STRENGTHS",
-    "pre_balance_abilities", "pre_balance_edition", "ability_strength", "ability_to_strengthen", "stronger_ability", "REGION_TOLERANCE", "SEAT_TOLERANCE", "Measured", "Step", "Surrogate", "best_step",
+    "pre_balance_abilities", "ability_strength", "ability_to_strengthen", "stronger_ability", "REGION_TOLERANCE", "SEAT_TOLERANCE", "Measured", "Step", "Surrogate", "best_step",
     "correction", "evenness", "moves",
     "deck_counts", "deviation", "edition_counts", "edition_hp", "edition_variant", "fit_hp", "measure",
     "region_shares", "rules_with_hp",
