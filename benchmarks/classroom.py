@@ -51,7 +51,7 @@ from typing import Any
 import psutil
 
 from typhoon_edu import i18n
-from typhoon_edu.ui.serve import CHROMIUM_ARGS, CHROMIUM_PATH, LAN_FILL_DELAY, LAN_POOL_SIZE, VoilaProcess
+from typhoon_edu.server.serve import CHROMIUM_ARGS, CHROMIUM_PATH, LAN_FILL_DELAY, LAN_POOL_SIZE, VoilaProcess
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DASHBOARD = REPO_ROOT / "notebooks" / "dashboard.ipynb"

@@ -39,9 +39,9 @@ import psutil  # noqa: E402
 from typhoon_edu.classroom.rooms import Room, list_rooms  # noqa: E402
 from typhoon_edu.classroom.store import RoomStore, sqlite_url  # noqa: E402
 from typhoon_edu.engine.rules import load_rules  # noqa: E402
+from typhoon_edu.server.serve import CHROMIUM_ARGS, CHROMIUM_PATH, VoilaProcess  # noqa: E402
 from typhoon_edu.ui.classplay.tables import view_digest  # noqa: E402
 from typhoon_edu.ui.geometry import BoardGeometry  # noqa: E402
-from typhoon_edu.ui.serve import CHROMIUM_ARGS, CHROMIUM_PATH, VoilaProcess  # noqa: E402
 
 DASHBOARD = Path(__file__).resolve().parent.parent / "notebooks" / "dashboard.ipynb"
 RULES = load_rules()

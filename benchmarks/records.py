@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from typhoon_edu import Game, SaveFileError  # noqa: E402
 from typhoon_edu.engine.savefile import MAX_ACTIONS, MAX_RECORD_BYTES, game_from_json, game_to_dict  # noqa: E402
-from typhoon_edu.ui.dashboard_session import ClassSession, Seat, read_session_record  # noqa: E402
+from typhoon_edu.ui.classplay.session import ClassSession, Seat, read_session_record  # noqa: E402
 
 
 def longest_game(tries: int = 300) -> Game:

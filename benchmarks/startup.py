@@ -8,7 +8,7 @@ Usage (from the repository root)::
                                  --case notebooks/dashboard.ipynb .typhoon-setup-start
 
 Each case gets its own Voilà server, started exactly as ``typhoon-edu serve`` starts it
-(:class:`typhoon_edu.ui.serve.VoilaProcess`). Visits alternate between the cases (A, B, A, B, …)
+(:class:`typhoon_edu.server.serve.VoilaProcess`). Visits alternate between the cases (A, B, A, B, …)
 so that whatever else the machine does weighs on all of them alike, and each visit uses a fresh
 browser context, as a new student or a reloaded tab would. The first visit to each server is
 reported on its own ("cold": nothing cached yet, and for a preheated server the first pooled
@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from typhoon_edu.ui.serve import CHROMIUM_ARGS, CHROMIUM_PATH, VoilaProcess
+from typhoon_edu.server.serve import CHROMIUM_ARGS, CHROMIUM_PATH, VoilaProcess
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser

@@ -143,7 +143,7 @@ def kernel_processes(pid: int) -> list[psutil.Process]:
 
 @dataclass
 class ServeRun:
-    """``python -m typhoon_edu.ui.serve --no-browser …`` as a child process, its output read line by line."""
+    """``python -m typhoon_edu.server.serve --no-browser …`` as a child process, its output read line by line."""
 
     args: Sequence[str]
     env: Mapping[str, str] | None = None
@@ -155,7 +155,7 @@ class ServeRun:
     def start(self, timeout: float = 120.0) -> ServeRun:
         env = {**os.environ, "PYTHONUNBUFFERED": "1", **(self.env or {})}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "typhoon_edu.ui.serve", "--no-browser", *self.args],
+            [sys.executable, "-m", "typhoon_edu.server.serve", "--no-browser", *self.args],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True, env=env,
         )
         threading.Thread(target=self._read, daemon=True).start()
@@ -242,7 +242,7 @@ class ServeRun:
     def voila_pid(self) -> int:
         """The Voilà server's process id."""
         for proc in self.processes():
-            if "typhoon_edu.ui.voila_app" in " ".join(proc.cmdline()):
+            if "typhoon_edu.server.voila_app" in " ".join(proc.cmdline()):
                 return proc.pid
         raise AssertionError("no Voilà process under serve")
 

@@ -17,7 +17,7 @@ from typhoon_edu.engine.game import CHANCE
 from typhoon_edu.ui.classplay.projector import ProjectorApp
 from typhoon_edu.ui.classplay.seat import SeatApp
 from typhoon_edu.ui.classplay.setup import SetupChoices
-from typhoon_edu.ui.dashboard_model import SeatChoice
+from typhoon_edu.ui.classplay.viewdata import SeatChoice
 
 
 def all_text(w: widgets.Widget) -> str:

@@ -20,8 +20,8 @@ from typhoon_edu.classroom import (
     sqlite_url,
 )
 from typhoon_edu.engine.rules import SaveFileError
-from typhoon_edu.ui.dashboard_session import ClassSession
-from typhoon_edu.ui.dashboard_session import Seat as SessionSeat
+from typhoon_edu.ui.classplay.session import ClassSession
+from typhoon_edu.ui.classplay.session import Seat as SessionSeat
 
 BOTS = [SessionSeat("Taiwan", "greedy"), SessionSeat("Japan", "random", "Kenji"), SessionSeat("Korea", "greedy")]
 

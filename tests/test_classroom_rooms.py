@@ -656,7 +656,7 @@ def test_list_rooms_remembers_replays(lite: RoomStore, monkeypatch: pytest.Monke
 
 # ---------------------------------------------------------------------- results
 def test_results_match_the_dashboard_session(lite: RoomStore, tmp_path: Path) -> None:
-    from typhoon_edu.ui.dashboard_session import ClassSession
+    from typhoon_edu.ui.classplay.session import ClassSession
 
     room = Room.create(lite, [Seat("Taiwan", "greedy"), Seat("Japan", "random"), Seat("Korea", "greedy")], seed=89)
     while room.bot_to_move():

@@ -9,7 +9,7 @@ import pytest
 from typhoon_edu import Game, IllegalActionError, SaveFileError
 from typhoon_edu.engine.savefile import game_from_json, game_to_json
 from typhoon_edu.i18n import error_text
-from typhoon_edu.ui.dashboard_session import ClassSession, Seat
+from typhoon_edu.ui.classplay.session import ClassSession, Seat
 
 
 def _saved() -> dict:

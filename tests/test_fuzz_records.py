@@ -38,7 +38,7 @@ from hypothesis import strategies as st
 from typhoon_edu import Game, SaveFileError
 from typhoon_edu.cli import main
 from typhoon_edu.engine.savefile import MAX_ACTIONS, MAX_DEPTH, MAX_RECORD_BYTES, game_from_json, parse_record
-from typhoon_edu.ui.dashboard_session import ClassSession, Seat, read_session_record
+from typhoon_edu.ui.classplay.session import ClassSession, Seat, read_session_record
 
 KINDS = {"unreadable", "not_json", "too_large", "too_deep", "foreign", "version", "rules", "damaged", "session",
          "replay", "forged_dice", "tampered"}

@@ -24,7 +24,7 @@ from typhoon_edu.engine.savefile import (
 )
 from typhoon_edu.fileio import FileTooLarge, NotARegularFile, atomic_write_text, read_bounded
 from typhoon_edu.i18n import error_text
-from typhoon_edu.ui.dashboard_session import (
+from typhoon_edu.ui.classplay.session import (
     MAX_NAME_CHARS,
     ClassSession,
     Seat,
@@ -337,7 +337,7 @@ def test_listing_a_missing_or_unreadable_folder_lists_nothing(tmp_path, monkeypa
 def test_a_bug_while_reading_one_save_is_logged_and_the_others_stay(tmp_path, monkeypatch, caplog):
     good = session(tmp_path)
     (tmp_path / "other.json").write_text(good.record_json(), encoding="utf-8")
-    import typhoon_edu.ui.dashboard_session as ds
+    import typhoon_edu.ui.classplay.session as ds
 
     real = ds.read_session_record
 

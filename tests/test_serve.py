@@ -28,10 +28,9 @@ from serve_helpers import (
     write_probe_notebook,
 )
 
-from typhoon_edu.ui import network
-from typhoon_edu.ui import serve as serve_module
-from typhoon_edu.ui.query import page_query, parse_query, public_url
-from typhoon_edu.ui.serve import (
+from typhoon_edu.server import network
+from typhoon_edu.server import serve as serve_module
+from typhoon_edu.server.serve import (
     LANG_ENV_VAR,
     ServeError,
     VoilaProcess,
@@ -43,6 +42,7 @@ from typhoon_edu.ui.serve import (
     find_free_port,
     serve,
 )
+from typhoon_edu.ui.query import page_query, parse_query, public_url
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SMOKE_NOTEBOOK = REPO_ROOT / "notebooks" / "smoke" / "one_button.ipynb"
@@ -50,7 +50,7 @@ SMOKE_NOTEBOOK = REPO_ROOT / "notebooks" / "smoke" / "one_button.ipynb"
 
 def test_command_runs_voila_on_the_notebook_and_port() -> None:
     cmd = build_voila_command(Path("nb/dash.ipynb"), port=9123, python="/py")
-    assert cmd[:4] == ["/py", "-m", "typhoon_edu.ui.voila_app", str(Path("nb/dash.ipynb"))]  # Voilà, subclassed
+    assert cmd[:4] == ["/py", "-m", "typhoon_edu.server.voila_app", str(Path("nb/dash.ipynb"))]  # Voilà, subclassed
     assert "--port=9123" in cmd
     assert "--Voila.port_retries=0" in cmd  # the printed URL is the served one
 
@@ -148,7 +148,7 @@ def test_serve_command_line_prints_the_url_and_stops_on_interrupt(sigint: str) -
         [
             sys.executable,
             "-m",
-            "typhoon_edu.ui.serve",
+            "typhoon_edu.server.serve",
             "--no-browser",
             "--lang",
             "en",
@@ -189,7 +189,7 @@ def test_serve_command_line_prints_the_url_and_stops_on_interrupt(sigint: str) -
 def test_installed_package_writes_the_same_dashboard_notebook(tmp_path, monkeypatch):
     import json
 
-    from typhoon_edu.ui import serve as serve_mod
+    from typhoon_edu.server import serve as serve_mod
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     path = serve_mod.written_dashboard_notebook()
@@ -200,7 +200,7 @@ def test_installed_package_writes_the_same_dashboard_notebook(tmp_path, monkeypa
 
 
 def test_serve_help_follows_the_language(capsys: pytest.CaptureFixture[str]) -> None:
-    from typhoon_edu.ui.serve import main as serve_main
+    from typhoon_edu.server.serve import main as serve_main
 
     with pytest.raises(SystemExit) as stop:
         serve_main(["--help", "--lang", "zh-TW"])

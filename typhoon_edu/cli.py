@@ -415,7 +415,7 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
         if args.command == "simulate":
             return cmd_simulate(args, out)
         if args.command == "serve":
-            from .ui.serve import ServeError, serve
+            from .server.serve import ServeError, serve
 
             try:
                 return serve(port=args.port, lang=normalize_lang(args.lang), open_browser=not args.no_browser,

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from typhoon_edu.ui.serve import VoilaProcess
+from typhoon_edu.server.serve import VoilaProcess
 
 from .harness import (
     LOG_DIR,

@@ -3,7 +3,7 @@
 The fixtures in ``conftest.py`` wrap these; tests in this folder may also import them directly
 (``from .harness import assert_canvas_not_blank``).
 
-Voilà itself is started through :class:`typhoon_edu.ui.serve.VoilaProcess`, i.e. with the very
+Voilà itself is started through :class:`typhoon_edu.server.serve.VoilaProcess`, i.e. with the very
 command line ``typhoon-edu serve`` uses, so the tests check what a teacher runs.
 """
 
@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from typhoon_edu.ui.serve import CHROMIUM_ARGS, stop_process
-from typhoon_edu.ui.serve import CHROMIUM_PATH as _CHROMIUM
+from typhoon_edu.server.serve import CHROMIUM_ARGS, stop_process
+from typhoon_edu.server.serve import CHROMIUM_PATH as _CHROMIUM
 
 if TYPE_CHECKING:  # playwright is imported lazily so that collecting the tests never needs it
     from playwright.sync_api import Browser, Page, Playwright

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from typhoon_edu.ui.serve import VoilaProcess
+from typhoon_edu.server.serve import VoilaProcess
 
 from .harness import REPO_ROOT, JupyterServerProcess, assert_canvas_not_blank, canvas_pixel
 

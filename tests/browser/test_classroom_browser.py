@@ -31,8 +31,8 @@ from typhoon_edu import i18n
 from typhoon_edu.classroom.rooms import Room
 from typhoon_edu.classroom.store import RoomStore, sqlite_url
 from typhoon_edu.engine.rules import load_rules
+from typhoon_edu.server.serve import VoilaProcess
 from typhoon_edu.ui.geometry import BoardGeometry
-from typhoon_edu.ui.serve import VoilaProcess
 
 from .harness import LOG_DIR, REPO_ROOT, save_screenshot
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from typhoon_edu.ui.serve import VoilaProcess
+from typhoon_edu.server.serve import VoilaProcess
 
 from .harness import REPO_ROOT, assert_canvas_not_blank, canvas_stats
 

@@ -15,8 +15,8 @@ from playwright.sync_api import Page, expect
 
 from typhoon_edu import i18n
 from typhoon_edu.engine.rules import load_rules
+from typhoon_edu.server.serve import VoilaProcess
 from typhoon_edu.ui import palette
-from typhoon_edu.ui.serve import VoilaProcess
 
 from .harness import REPO_ROOT, assert_canvas_not_blank, canvas_pixel
 

@@ -1,7 +1,7 @@
 """``typhoon-edu serve`` in Chromium: a closed tab's kernel stops, signals stop everything, the URL's
 query reaches preheated kernels (issue 10 §3 and the seat view's need from §2).
 
-Each test starts the real command line (``python -m typhoon_edu.ui.serve --no-browser …``) on a
+Each test starts the real command line (``python -m typhoon_edu.server.serve --no-browser …``) on a
 small probe notebook that shows its query string, and talks to it on 127.0.0.1 only.
 """
 
@@ -24,7 +24,7 @@ from serve_helpers import (
     write_probe_notebook,
 )
 
-from typhoon_edu.ui.serve import VoilaProcess
+from typhoon_edu.server.serve import VoilaProcess
 
 from .harness import LOG_DIR, save_screenshot
 

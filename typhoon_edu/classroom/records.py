@@ -114,7 +114,7 @@ def read_record_text(text: str | bytes) -> tuple[Game, list[tuple[str, str, str]
 
 def read_save(path: str | Path) -> tuple[Game, list[tuple[str, str, str]], str]:
     """A save file from the dashboard's folder, read by the dashboard's own reader; SaveFileError if damaged."""
-    from ..ui.dashboard_session import ClassSession
+    from ..ui.classplay.session import ClassSession
 
     path = Path(path)
     try:
@@ -172,7 +172,7 @@ def import_record(store: RoomStore, record: str | bytes | dict[str, Any], *, ori
 
 def _options_of(text: str | bytes) -> dict[str, Any]:
     """The session's options of a record already read by :func:`read_record_text` (checked there)."""
-    from ..ui.dashboard_session import check_options
+    from ..ui.classplay.session import check_options
 
     data = json.loads(text)
     meta = data.get("session") if isinstance(data, dict) else None
@@ -188,7 +188,7 @@ def import_saves(store: RoomStore, folder: str | Path | None = None, *, retry_da
     own transaction).
     """
     if folder is None:
-        from ..ui.dashboard_session import default_save_dir
+        from ..ui.classplay.session import default_save_dir
 
         folder = default_save_dir()
     folder = Path(folder)

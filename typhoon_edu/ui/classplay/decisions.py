@@ -32,10 +32,10 @@ import ipywidgets as widgets
 
 from ... import i18n
 from ...engine.actions import Action
-from ..dashboard_model import ActionGroup, d
 from ..guard import Problems
 from .model import Seats, action_groups, hand_cards
 from .table import Table
+from .viewdata import ActionGroup, d
 
 
 class DecisionPanel(widgets.VBox):

@@ -28,7 +28,8 @@ from ... import i18n
 from ...engine.actions import Action
 from ...engine.game import CHANCE
 from ...engine.rules import load_rules
-from ..dashboard_model import (
+from .table import HAND_PHASES, Table
+from .viewdata import (
     ActionGroup,
     Banner,
     Choice,
@@ -37,7 +38,6 @@ from ..dashboard_model import (
     d,
     timing_name,
 )
-from .table import HAND_PHASES, Table
 
 #: Bot kinds by the level a teacher chooses (and back).
 BOT_LEVEL = {"random": "easy", "greedy": "medium", "mcts": "hard"}

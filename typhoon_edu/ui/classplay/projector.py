@@ -14,7 +14,7 @@ Without an event loop (tests, scripts), :meth:`ProjectorApp.advance` does what t
 
 >>> from typhoon_edu.classroom.store import RoomStore
 >>> from typhoon_edu.ui.classplay.setup import SetupChoices
->>> from typhoon_edu.ui.dashboard_model import SeatChoice
+>>> from typhoon_edu.ui.classplay.viewdata import SeatChoice
 >>> app = ProjectorApp(lang="en", store=RoomStore("sqlite://"), fullscreen=False)
 >>> room = app.start(SetupChoices([SeatChoice("easy"), SeatChoice("medium"), SeatChoice("easy")], seed=4, speed=0))
 >>> _ = app.advance()
@@ -36,7 +36,6 @@ from ...classroom.errors import ClassroomError, StaleWrite
 from ...engine.actions import Action
 from ...engine.game import CHANCE
 from ...engine.rules import IllegalActionError, load_rules
-from ..dashboard_model import SetupError, d
 from ..guard import Problems
 from .curtain import Curtain
 from .decisions import DecisionPanel
@@ -48,6 +47,7 @@ from .screens import LANG_OPTIONS, ProjectorGameScreen, banner_html
 from .setup import SetupChoices, SetupScreen, speed_options
 from .tables import public_table, seat_infos, seat_table, view_digest
 from .theme import CSS
+from .viewdata import SetupError, d
 
 log = logging.getLogger("typhoon_edu.ui")
 

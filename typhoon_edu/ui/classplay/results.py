@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 
 from ... import i18n
-from ..dashboard_chart import hp_chart_svg
-from ..dashboard_model import d, data_uri
+from .hpchart import hp_chart_svg
 from .hppanel import hp_panel_html
 from .model import Seats, seat_label
 from .tables import seat_infos
+from .viewdata import d, data_uri
 
 if TYPE_CHECKING:
     from .projector import ProjectorApp

@@ -15,12 +15,12 @@ import ipywidgets as widgets
 from ... import i18n
 from ..board import BoardView
 from ..compass_ring import CompassRing
-from ..dashboard_model import Banner
 from .bigdie import BigDie
 from .hppanel import hp_panel_html
 from .model import Seats, status_line
 from .pacer import Stage
 from .table import Table
+from .viewdata import Banner
 
 if TYPE_CHECKING:
     from ...engine.rules import Rules

@@ -35,7 +35,6 @@ from ...engine.actions import Action
 from ...engine.game import CHANCE
 from ...engine.rules import IllegalActionError, load_rules
 from ..board import BoardView
-from ..dashboard_model import d
 from ..guard import Problems
 from .bigdie import BigDie
 from .decisions import DecisionPanel
@@ -47,6 +46,7 @@ from .projector import POLL, _error_text, _open_store, _running_loop
 from .screens import LANG_OPTIONS, LogBox, banner_html
 from .tables import seat_infos, seat_table, view_digest
 from .theme import CSS
+from .viewdata import d
 
 log = logging.getLogger("typhoon_edu.ui")
 

@@ -18,9 +18,9 @@ import ipywidgets as widgets
 
 from ... import i18n
 from ...engine.rules import load_rules
-from ..dashboard_model import SPEEDS, SeatChoice, d, seat_choices
-from ..dashboard_model import SetupChoices as _BaseChoices
 from ..guard import Problems
+from .viewdata import SPEEDS, SeatChoice, d, seat_choices
+from .viewdata import SetupChoices as _BaseChoices
 
 MAX_SEATS = 5
 BY_RULES = -1  # the start-player choice "by the rules" (a Dropdown cannot hold None as a choice)

@@ -6,7 +6,7 @@ teacher operations, so every change reaches every device on its next poll.
 >>> from typhoon_edu.classroom.store import RoomStore
 >>> from typhoon_edu.ui.classplay.projector import ProjectorApp
 >>> from typhoon_edu.ui.classplay.setup import SetupChoices
->>> from typhoon_edu.ui.dashboard_model import SeatChoice
+>>> from typhoon_edu.ui.classplay.viewdata import SeatChoice
 >>> app = ProjectorApp(lang="en", store=RoomStore("sqlite://"), fullscreen=False)
 >>> room = app.start(SetupChoices([SeatChoice("person", "Mei"), SeatChoice("medium"), SeatChoice("easy")], seed=4))
 >>> app.teacher.pause_button.click(); room.paused
@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 
 from ... import i18n
-from ..dashboard_model import d
 from .model import BOT_LEVEL, seat_label
 from .tables import seat_infos
+from .viewdata import d
 
 if TYPE_CHECKING:
     from .projector import ProjectorApp

@@ -26,14 +26,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..ai.tournament import make_bot
-from ..engine.actions import Action
-from ..engine.events import DamageDealt, Event, LevelChanged, TyphoonPlaced, event_to_dict
-from ..engine.game import CHANCE, Game
-from ..engine.rules import GameInputError, IllegalActionError, Rules, SaveFileError, load_rules
-from ..engine.savefile import MAX_ACTIONS, MAX_RECORD_BYTES, game_from_record, game_to_dict, parse_record
-from ..fileio import FileTooLarge, NotARegularFile, atomic_write_text, os_reason, read_bounded
-from ..i18n import LANGS, normalize_lang
+from ...ai.tournament import make_bot
+from ...engine.actions import Action
+from ...engine.events import DamageDealt, Event, LevelChanged, TyphoonPlaced, event_to_dict
+from ...engine.game import CHANCE, Game
+from ...engine.rules import GameInputError, IllegalActionError, Rules, SaveFileError, load_rules
+from ...engine.savefile import MAX_ACTIONS, MAX_RECORD_BYTES, game_from_record, game_to_dict, parse_record
+from ...fileio import FileTooLarge, NotARegularFile, atomic_write_text, os_reason, read_bounded
+from ...i18n import LANGS, normalize_lang
 
 SEAT_KINDS = ("person", "random", "greedy", "mcts")
 LEVEL_OF_BOT = {"easy": "random", "medium": "greedy", "hard": "mcts"}

@@ -15,11 +15,11 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
-from .. import i18n
-from . import palette
+from ... import i18n
+from .. import palette
 
 if TYPE_CHECKING:
-    from ..engine.rules import Rules
+    from ...engine.rules import Rules
 
 DASHES = ("", "10 5", "3 4", "12 4 3 4", "6 3", "1 3")
 MARKERS = ("circle", "square", "triangle", "diamond", "cross", "ring")

@@ -1,7 +1,7 @@
 """Start the class-play dashboard in Voilà: the path a teacher takes (``typhoon-edu serve``).
 
-Voilà runs as a child process (``python -m typhoon_edu.ui.voila_app``: Voilà plus a Host check and
-a working closing-tab shutdown, see :mod:`typhoon_edu.ui.voila_app`) so that the teacher's
+Voilà runs as a child process (``python -m typhoon_edu.server.voila_app``: Voilà plus a Host check and
+a working closing-tab shutdown, see :mod:`typhoon_edu.server.voila_app`) so that the teacher's
 terminal shows its log, Ctrl+C stops it cleanly, and the browser tests and the benchmarks run
 *exactly* the same command line (:func:`build_voila_command`) through :class:`VoilaProcess`.
 
@@ -30,7 +30,7 @@ Settings and why:
   or lost its network is culled after :data:`CULL_IDLE_TIMEOUT` seconds of inactivity; a
   connected (projected, idle) page is never culled (``cull_connected=False``), so a class that
   pauses to discuss loses nothing. Ctrl+C, SIGTERM and SIGHUP stop Voilà and every kernel
-  (:mod:`typhoon_edu.ui.process_tree`).
+  (:mod:`typhoon_edu.server.process_tree`).
 * The language goes to the notebook through the environment variable ``TYPHOON_EDU_LANG``, the
   room store's URL through ``TYPHOON_EDU_DB`` (``--db``) and the students' address through
   ``TYPHOON_EDU_PUBLIC_URL``: Voilà's environment, inherited by every kernel, preheated ones included.
@@ -60,9 +60,9 @@ from types import TracebackType
 from typing import Any
 
 from ..i18n import t
+from ..ui.query import PUBLIC_URL_ENV_VAR
 from .network import lan_address
 from .process_tree import TAG_ENV_VAR, die_with_parent, stop_process
-from .query import PUBLIC_URL_ENV_VAR
 
 __all__ = [
     "CULL_IDLE_TIMEOUT",
@@ -253,7 +253,7 @@ def check_db_url(url: str, cwd: str | Path | None = None) -> str:
     >>> check_db_url("mysql://x")
     Traceback (most recent call last):
     ...
-    typhoon_edu.ui.serve.ServeError: --db: 'mysql' is not a database this store knows; use sqlite:///PATH, a file path, or postgresql://USER@HOST/DB
+    typhoon_edu.server.serve.ServeError: --db: 'mysql' is not a database this store knows; use sqlite:///PATH, a file path, or postgresql://USER@HOST/DB
     """
     value = url.strip()
     if not value:
@@ -303,13 +303,13 @@ def build_voila_command(
 ) -> list[str]:
     """Return the command line that starts Voilà on ``notebook`` (a pure function).
 
-    The program is :mod:`typhoon_edu.ui.voila_app` (Voilà, plus a Host check and the cookie its
+    The program is :mod:`typhoon_edu.server.voila_app` (Voilà, plus a Host check and the cookie its
     closing-tab shutdown needs), which takes every Voilà option. ``open_browser`` defaults to
     ``False`` here because :func:`serve` opens the browser itself, once the server answers.
 
     >>> cmd = build_voila_command("dash.ipynb", port=8899, python="python")
     >>> cmd[:4]
-    ['python', '-m', 'typhoon_edu.ui.voila_app', 'dash.ipynb']
+    ['python', '-m', 'typhoon_edu.server.voila_app', 'dash.ipynb']
     >>> "--port=8899" in cmd and "--no-browser" in cmd and "--preheat_kernel=True" in cmd
     True
     >>> "--preheat_kernel=True" in build_voila_command("d.ipynb", port=1, preheat=False)
@@ -328,7 +328,7 @@ def build_voila_command(
     cmd = [
         python or sys.executable,
         "-m",
-        "typhoon_edu.ui.voila_app",
+        "typhoon_edu.server.voila_app",
         str(notebook),
         f"--port={port}",
         f"--Voila.ip={ip}",
@@ -401,7 +401,7 @@ class VoilaProcess:
 
     Voilà runs in a session of its own (a terminal's Ctrl+C reaches only ``serve``, which then
     stops it in order) and, on Linux, gets SIGTERM if the process that started it dies. Every
-    process it starts carries :data:`~typhoon_edu.ui.process_tree.TAG_ENV_VAR` = :attr:`tag`, so
+    process it starts carries :data:`~typhoon_edu.server.process_tree.TAG_ENV_VAR` = :attr:`tag`, so
     :meth:`stop` can find and end any kernel that outlived it.
     """
 
@@ -506,7 +506,7 @@ class VoilaProcess:
         """Stop the server and every kernel it started; returns Voilà's exit code.
 
         SIGTERM (Voilà shuts its kernels down), SIGKILL after ``timeout`` s, then any process
-        still carrying this server's tag is ended (see :func:`~typhoon_edu.ui.process_tree.stop_process`).
+        still carrying this server's tag is ended (see :func:`~typhoon_edu.server.process_tree.stop_process`).
         """
         return stop_process(self.process, timeout, tag=self.tag)
 
@@ -665,7 +665,7 @@ def serve(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m typhoon_edu.ui.serve [--port N] [--lang zh-TW|en] [--no-browser] [--notebook PATH] [--lan] [--db URL]``.
+    """``python -m typhoon_edu.server.serve [--port N] [--lang zh-TW|en] [--no-browser] [--notebook PATH] [--lan] [--db URL]``.
 
     The same as ``typhoon-edu serve``, whose parser (help and errors in both languages) it uses.
     """

@@ -1,6 +1,6 @@
 """The Voilà application behind ``typhoon-edu serve``: Voilà itself, with two safety fixes.
 
-``python -m typhoon_edu.ui.voila_app NOTEBOOK [Voilà options]`` takes every option ``voila`` takes
+``python -m typhoon_edu.server.voila_app NOTEBOOK [Voilà options]`` takes every option ``voila`` takes
 (it *is* :class:`voila.app.Voila`, subclassed) and adds:
 
 * **A Host check (DNS rebinding).** Voilà's stand-alone app sets the tornado setting
@@ -9,7 +9,7 @@
   ``local_hostnames`` *names* only). So a first routing rule, ahead of all of Voilà's, answers
   403 to every request (pages, static files, kernel and query websockets alike) whose ``Host``
   is not one of this machine's: loopback, ``localhost``, the host name, the interfaces'
-  addresses (:func:`typhoon_edu.ui.network.machine_hosts`) and ``--TyphoonVoila.extra_hosts``
+  addresses (:func:`typhoon_edu.server.network.machine_hosts`) and ``--TyphoonVoila.extra_hosts``
   (``serve --lan`` passes the LAN address it prints). ``--TyphoonVoila.check_host=False`` turns
   it off.
 * **The ``_xsrf`` cookie for the closing-tab beacon.** On ``beforeunload`` Voilà's page posts
@@ -121,7 +121,7 @@ class TyphoonVoila(Voila):
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m typhoon_edu.ui.voila_app NOTEBOOK [options]``: start :class:`TyphoonVoila`."""
+    """``python -m typhoon_edu.server.voila_app NOTEBOOK [options]``: start :class:`TyphoonVoila`."""
     TyphoonVoila.launch_instance(argv)
 
 

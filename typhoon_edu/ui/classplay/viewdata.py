@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from .. import i18n
-from ..engine.actions import Action
+from ... import i18n
+from ...engine.actions import Action
 
 if TYPE_CHECKING:
-    from ..engine.rules import Rules
+    from ...engine.rules import Rules
 
 #: Seat kinds offered on the setup screen; bots by difficulty (see LEVEL_OF_BOT).
 SEAT_CHOICES = ("person", "easy", "medium", "hard")
@@ -45,7 +45,7 @@ def d(key: str, lang: str, /, **fmt: Any) -> str:
 def hard_bot_available() -> bool:
     """Whether the MCTS bot ("hard") can be imported; it is offered only then."""
     try:
-        from ..ai.mcts import MCTSBot  # noqa: F401
+        from ...ai.mcts import MCTSBot  # noqa: F401
     except Exception:  # noqa: BLE001 - any failure means: do not offer it
         return False
     return True
@@ -101,8 +101,8 @@ class SetupChoices:
 
     def resolve(self, rules: Rules | None = None) -> tuple[list[Any], str | None]:
         """The seats for :meth:`ClassSession.start` and the start player's region; raises :class:`SetupError`."""
-        from ..engine.rules import load_rules
-        from .dashboard_session import LEVEL_OF_BOT, Seat
+        from ...engine.rules import load_rules
+        from .session import LEVEL_OF_BOT, Seat
 
         rules = rules or load_rules()
         if not 3 <= len(self.seats) <= 5:
