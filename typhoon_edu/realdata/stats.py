@@ -1,14 +1,19 @@
 """The statistics lesson 06 runs on real storms, with numpy: directions of motion, classes, cells, reach.
 
-* :func:`motion_shares`: the share of 6-hourly motions towards each of the 8 compass points.
+* :func:`motion_shares`: the share of 6-hourly motions towards each of the 8 compass points
+  (``tropical=True`` leaves out the extratropical stages, JMA grade 6: the fair comparison with the
+  game's ring, whose storms are all tropical).
 * :func:`cwa_class`: Taiwan CWA's class (lesson 03) from a 10-minute wind.
-* :func:`nearest_cell`: the game-board cell whose real position (MAP.md) is nearest a point.
+* :func:`nearest_cell`: the game-board cell whose real position (the map data's ``[geo]``) is nearest a point.
 * :func:`region_reach`: how many storms came within a distance of each game region's real place.
 
 >>> from typhoon_edu.realdata.jma import all_storms
 >>> shares = motion_shares(all_storms())
 >>> max(shares, key=shares.get), round(shares["W"] + shares["NW"], 2)
 ('W', 0.57)
+>>> tropical = motion_shares(all_storms(), tropical=True)
+>>> tropical["W"] + tropical["NW"] > shares["W"] + shares["NW"], tropical["E"] < shares["E"]
+(True, True)
 >>> cwa_class(30), cwa_class(35), cwa_class(65), cwa_class(100), cwa_class(None)
 (1, 2, 3, 4, 1)
 """
@@ -40,7 +45,9 @@ MS_PER_KT = 0.514444
 PLACES_FILE = DATA_DIR / "places.toml"
 
 #: Lower bounds of Taiwan CWA's classes in m/s (10-minute wind): 1 tropical depression,
-#: 2 mild, 3 moderate, 4 strong typhoon (FACTS.md; the classes of lesson 03).
+#: 2 mild, 3 moderate, 4 strong typhoon (CWA typhoon encyclopedia, cwa.gov.tw; the classes of lesson 03).
+#: JMA's grade of an extratropical stage (a cold-core low with fronts; no longer a tropical cyclone).
+EXTRATROPICAL = 6
 CWA_LOWER_MS = (0.0, 17.2, 32.7, 51.0)
 
 
@@ -52,22 +59,28 @@ def cwa_class(wind_kt: float | None, grade: int | None = None) -> int:
     >>> cwa_class(95), cwa_class(100), cwa_class(40, grade=6)
     (3, 4, 0)
     """
-    if grade == 6:
+    if grade == EXTRATROPICAL:
         return 0
     ms = (wind_kt or 0) * MS_PER_KT
     return 1 + sum(ms >= lo for lo in CWA_LOWER_MS[1:])
 
 
-def _steps(storm: Storm) -> np.ndarray:
-    """(lon0, lat0, lon1, lat1) of each pair of 6-hourly analyses exactly 6 hours apart."""
+def _steps(storm: Storm, tropical: bool = False) -> np.ndarray:
+    """(lon0, lat0, lon1, lat1) of each pair of 6-hourly analyses exactly 6 hours apart.
+
+    ``tropical`` keeps only steps whose both ends are tropical stages (JMA grades 2–5): a step that
+    starts or ends as an extratropical low (grade 6) belongs to another kind of storm.
+    """
     fixes = storm.six_hourly()
     rows = [(a.lon, a.lat, b.lon, b.lat) for a, b in zip(fixes, fixes[1:], strict=False)
-            if (b.time - a.time).total_seconds() == 6 * 3600]
+            if (b.time - a.time).total_seconds() == 6 * 3600
+            and not (tropical and EXTRATROPICAL in (a.grade, b.grade))]
     return np.array(rows, dtype=float).reshape(-1, 4)
 
 
-def motion_bearings(storms: Iterable[Storm]) -> np.ndarray:
-    """Bearings (degrees clockwise from north) of every 6-hour step of every storm; steps with no motion left out.
+def motion_bearings(storms: Iterable[Storm], tropical: bool = False) -> np.ndarray:
+    """Bearings (degrees clockwise from north) of every 6-hour step of every storm; steps with no motion left out
+    (``tropical=True``: the extratropical stages left out too).
 
     East–west distances are shrunk by the cosine of the latitude, as on the globe.
 
@@ -76,7 +89,7 @@ def motion_bearings(storms: Iterable[Storm]) -> np.ndarray:
     >>> b.shape[0] > 40, bool(((b >= 0) & (b < 360)).all())
     (True, True)
     """
-    steps = np.concatenate([_steps(s) for s in storms] or [np.zeros((0, 4))])
+    steps = np.concatenate([_steps(s, tropical) for s in storms] or [np.zeros((0, 4))])
     dlon = (steps[:, 2] - steps[:, 0]) * np.cos(np.radians((steps[:, 1] + steps[:, 3]) / 2))
     dlat = steps[:, 3] - steps[:, 1]
     moved = (dlon != 0) | (dlat != 0)
@@ -92,20 +105,27 @@ def bearing_point(bearings: np.ndarray | float) -> np.ndarray:
     return (np.floor((np.asarray(bearings) + 22.5) / 45) % 8).astype(int)
 
 
-def motion_counts(storms: Iterable[Storm]) -> dict[str, int]:
-    """How many 6-hour steps went towards each of the 8 points."""
-    counts = np.bincount(bearing_point(motion_bearings(storms)), minlength=8)
+def motion_counts(storms: Iterable[Storm], tropical: bool = False) -> dict[str, int]:
+    """How many 6-hour steps went towards each of the 8 points (``tropical``: tropical stages only).
+
+    >>> from typhoon_edu.realdata.jma import all_storms
+    >>> every, tropical = motion_counts(all_storms()), motion_counts(all_storms(), tropical=True)
+    >>> len(every), sum(every.values()) - sum(tropical.values())  # steps with an extratropical end
+    (8, 713)
+    """
+    counts = np.bincount(bearing_point(motion_bearings(storms, tropical)), minlength=8)
     return {p: int(c) for p, c in zip(EIGHT_POINTS, counts, strict=True)}
 
 
-def motion_shares(storms: Iterable[Storm]) -> dict[str, float]:
-    """The share of 6-hour steps towards each of the 8 compass points (they add up to 1).
+def motion_shares(storms: Iterable[Storm], tropical: bool = False) -> dict[str, float]:
+    """The share of 6-hour steps towards each of the 8 compass points (they add up to 1); ``tropical=True``
+    counts the tropical stages only (JMA grade 6, extratropical, left out).
 
     >>> from typhoon_edu.realdata.jma import all_storms
     >>> s = motion_shares(all_storms()); round(s["S"] + s["SE"] + s["SW"], 3) < 0.1
     True
     """
-    counts = motion_counts(storms)
+    counts = motion_counts(storms, tropical)
     total = sum(counts.values()) or 1
     return {p: c / total for p, c in counts.items()}
 
@@ -158,7 +178,7 @@ def _rules(rules: Rules | None) -> Rules:
 
 
 def nearest_cell(lon: float, lat: float, rules: Rules | None = None) -> tuple[int, int] | None:
-    """The board cell whose real position (MAP.md: lon ≈ 103 + 3.5·x, lat ≈ 43 − 3.3·y) is nearest; None off the board.
+    """The board cell whose real position (``map.toml``'s ``[geo]``: lon ≈ 103 + 3.5·x, lat ≈ 43 − 3.3·y) is nearest; None off the board.
 
     >>> nearest_cell(121.0, 23.5), nearest_cell(170.0, 20.0)
     ((5, 6), None)
@@ -407,7 +427,7 @@ def pressure_change(storm: Storm, place: Place, hours: int = 12) -> Crossing:
 
 
 __all__ = [
-    "CWA_LOWER_MS", "EIGHT_POINTS", "Crossing", "Place", "Reach", "bearing_point", "closest_approach", "cwa_class", "distance_km",
+    "CWA_LOWER_MS", "EIGHT_POINTS", "EXTRATROPICAL", "Crossing", "Place", "Reach", "bearing_point", "closest_approach", "cwa_class", "distance_km",
     "motion_bearings", "motion_counts", "motion_shares", "nearest_cell", "places", "pressure_change", "reach_ranking",
     "region_reach", "ring_shares", "share_distance", "storm_cells",
 ]

@@ -52,6 +52,8 @@ class Question:
 
     ``answer`` is an option id (choice), a number (number; ``tolerance`` allows rounding), or a
     cell ``(x, y)`` (cell). ``fmt`` fills placeholders of the prompt and of the why.
+    ``percent``: the number is a share (0–1) that the student types as a percentage, with or
+    without ``%`` (``57.5`` and ``57.5%`` both mean 0.575), and the answer is shown as one.
     ``board`` optionally draws a typhoon ``((x, y), level, direction)`` beside a cell question.
     """
 
@@ -63,6 +65,7 @@ class Question:
     tolerance: float = 0.0
     fmt: Mapping[str, Any] = field(default_factory=dict)
     board: tuple[Cell, int, str] | None = None
+    percent: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -93,6 +96,8 @@ class Question:
             return self.option_text(self.answer, lang)
         if self.kind == "cell":
             return i18n.cell_label(self.answer, lang)
+        if self.percent:
+            return format_percent(float(self.answer))
         return _format_number(float(self.answer))
 
     def text_keys(self) -> list[str]:
@@ -134,6 +139,32 @@ def _format_number(value: float) -> str:
     if abs(value - round(value)) < 1e-9:
         return str(int(round(value)))
     return f"{value:.3f}".rstrip("0").rstrip(".")
+
+
+def format_percent(share: float) -> str:
+    """A share as a percentage with one decimal: 0.575 → '57.5%', 0.5 → '50%'.
+
+    >>> format_percent(0.575), format_percent(0.5), format_percent(1 / 7)
+    ('57.5%', '50%', '14.3%')
+    """
+    return f"{share * 100:.1f}".rstrip("0").rstrip(".") + "%"
+
+
+def parse_percent(text: Any, lang: str = "en") -> float:
+    """A percentage typed by a student, as a share: ``57.5``, ``57.5%``, ``57.5 %`` and ``５７．５％`` are all 0.575.
+
+    A bare number is read as a percentage (the question asked for one), so ``0.575`` is 0.575 %.
+
+    >>> parse_percent("57.5"), parse_percent("57.5%"), parse_percent(" 57.5 % "), parse_percent("５７．５％")
+    (0.575, 0.575, 0.575, 0.575)
+    >>> parse_percent("most")
+    Traceback (most recent call last):
+    ...
+    ValueError: Type a number, for example 12, 3.5 or 1/7.
+    """
+    s = unicodedata.normalize("NFKC", str(text)).strip().replace(" ", "")
+    value = parse_number(s, lang)
+    return value if s.endswith("%") else value / 100
 
 
 #: A unit a student may type after a number ("18 hours", "18 小時", "18h", "1,800 km"): letters, CJK, °.
@@ -205,7 +236,7 @@ def check(question: Question, answer: Any, lang: str = "en") -> Feedback:
                 raise ValueError(_lt("common.pick_one", lang))
             correct = answer == question.answer
         elif question.kind == "number":
-            value = parse_number(answer, lang)
+            value = parse_percent(answer, lang) if question.percent else parse_number(answer, lang)
             correct = abs(value - float(question.answer)) <= question.tolerance + 1e-9
         else:
             correct = parse_cell(answer, lang) == tuple(question.answer)
@@ -419,4 +450,5 @@ def quiz(lesson: str, lang: str = "en") -> Quiz:
     return Quiz(bank(lesson), lang, picture=board_picture)
 
 
-__all__ = ["AnswerSheet", "Feedback", "Question", "QuestionWidget", "Quiz", "check", "parse_cell", "parse_number", "quiz"]
+__all__ = ["AnswerSheet", "Feedback", "Question", "QuestionWidget", "Quiz", "check", "format_percent", "parse_cell", "parse_number",
+           "parse_percent", "quiz"]

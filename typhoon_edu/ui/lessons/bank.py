@@ -26,7 +26,7 @@ def _km_per_cell() -> int:
 
 
 _KM = _km_per_cell()
-_SPEED = 20.0  # km/h, a typical forward speed (lesson 02; FACTS.md)
+_SPEED = 20.0  # km/h, a typical forward speed (lesson 02: IBTrACS v04, Knapp et al. 2010)
 _ABCD = ("a", "b", "c", "d")
 _ABC = ("a", "b", "c")
 
@@ -98,7 +98,7 @@ def real_bank(rules: Rules | None = None) -> tuple[Question, ...]:
     from ..realmap import geo_fmt
 
     storms = jma.all_storms()
-    shares = stats.motion_shares(storms)
+    shares = stats.motion_shares(storms, tropical=True)  # the fair comparison: the game's storms are all tropical
     top = max(shares, key=shares.__getitem__)
     order = {"N": "a", "E": "b", "W": "c", "S": "d"}
     west = shares["W"] + shares["NW"]
@@ -116,8 +116,8 @@ def real_bank(rules: Rules | None = None) -> tuple[Question, ...]:
     pct = _pct_text
     return (
         Question("real", "top_direction", "choice", answer=order.get(top, "c"), options=_ABCD,
-                 fmt={"w": pct(shares["W"]), "nw": pct(shares["NW"])}),
-        Question("real", "west_share", "number", answer=round(west, 3), tolerance=0.02,
+                 fmt={"w": pct(shares["W"]), "nw": pct(shares["NW"]), "storms": len(storms)}),
+        Question("real", "west_share", "number", answer=round(west, 3), tolerance=0.02, percent=True,
                  fmt={"w": pct(shares["W"]), "nw": pct(shares["NW"]), "both": pct(west), "game": pct(game["W"] + game["NW"])}),
         Question("real", "class", "choice", answer={4: "b", 3: "a", 2: "c", 1: "d"}[stats.cwa_class(kt)], options=_ABCD,
                  fmt={"kt": kt, "ms": f"{kt * stats.MS_PER_KT:.0f}"}),
@@ -126,7 +126,7 @@ def real_bank(rules: Rules | None = None) -> tuple[Question, ...]:
         Question("real", "pressure", "choice", answer="c" if nepartak.rise > 0 else "a", options=_ABCD,
                  fmt={"before": nepartak.before.pressure, "after": nepartak.after.pressure, "rise": nepartak.rise}),
         Question("real", "reach", "choice", answer=reach_options.get(first, "d"), options=_ABCD,
-                 fmt={"count": reach[first].count}),
+                 fmt={"count": reach[first].count, "storms": len(storms)}),
         Question("real", "hsu", "number", answer=49),
         Question("real", "board", "choice", answer="b", options=_ABC, fmt={"km": geo["km"]}),
     )

@@ -61,10 +61,12 @@ class DirectionsModel:
     """Real shares of motion (8 points) against the long-run shares of a ring of stops."""
 
     rules: Rules
-    real: dict[str, float]
+    real: dict[str, float]  # tropical stages only: the fair comparison with the game's (tropical) storms
     steps: int
     storms: int
     _best: tuple[str, ...] | None = field(default=None, repr=False)
+    real_all: dict[str, float] = field(default_factory=dict)  # every stage, the extratropical ones included
+    steps_all: int = 0
 
     def game(self, ring: Sequence[str] | None = None) -> dict[str, float]:
         return stats.ring_shares(tuple(ring) if ring is not None else self.rules.ring)
@@ -94,11 +96,21 @@ class DirectionsModel:
 
 
 def directions_model(rules: Rules | None = None) -> DirectionsModel:
-    """The real shares of motion over all 169 storms (6-hourly steps), with the game's rules."""
+    """The real shares of motion of every storm of the data (6-hourly steps), with the game's rules.
+
+    ``real`` counts the tropical stages only (the extratropical ends, JMA grade 6, are greyed out on
+    the map as "no longer a typhoon", and the game's storms are all tropical); ``real_all`` counts
+    every stage, so a teacher can show what the extratropical steps change.
+
+    >>> d = directions_model(); d.steps < d.steps_all, d.real["E"] < d.real_all["E"]
+    (True, True)
+    """
     storms = jma.all_storms()
-    counts = stats.motion_counts(storms)
-    total = sum(counts.values())
-    return DirectionsModel(_rules(rules), {k: v / total for k, v in counts.items()}, total, len(storms))
+    counts = stats.motion_counts(storms, tropical=True)
+    every = stats.motion_counts(storms)
+    total, total_all = sum(counts.values()), sum(every.values())
+    return DirectionsModel(_rules(rules), {k: v / total for k, v in counts.items()}, total, len(storms),
+                           real_all={k: v / total_all for k, v in every.items()}, steps_all=total_all)
 
 
 def directions_svg(model: DirectionsModel, ring: Sequence[str] | None, lang: str = "en") -> str:
@@ -157,9 +169,10 @@ class FairerRing(LessonBox):
         self.problems.on_click(self.best_button, lambda _b: self.set_ring(self.model.best_ring()), where="fairer ring: best")
         self.verdict = widgets.HTML(layout=widgets.Layout(min_height="3em"))
         self.verdict.add_class("ring-verdict")
-        table = html_table([lt("real.col_point", lang), lt("real.col_real", lang), lt("real.col_game", lang)],
-                           [(lt(f"real.point_{p}", lang), _pct(self.model.real[p]), _pct(self.model.game()[p]))
-                            for p in stats.EIGHT_POINTS])
+        table = html_table([lt("real.col_point", lang), lt("real.col_real", lang), lt("real.col_real_all", lang),
+                            lt("real.col_game", lang)],
+                           [(lt(f"real.point_{p}", lang), _pct(self.model.real[p]), _pct(self.model.real_all[p]),
+                             _pct(self.model.game()[p])) for p in stats.EIGHT_POINTS])
         part1 = [heading(lt("real.part_directions", lang)), note(lt("real.part_directions_note", lang)),
                  widgets.HTML(table)]
         controls = widgets.VBox([rose, widgets.HBox([reset, self.best_button], layout=widgets.Layout(flex_flow="row wrap")),
@@ -372,6 +385,19 @@ def region_reach(lang: str = "en") -> RegionReach:
     return RegionReach(lang)
 
 
+def directions_facts() -> dict[str, str]:
+    """The numbers lesson 06 states about real directions, as the texts show them (tropical stages, then all stages).
+
+    >>> f = directions_facts(); f["wnw"] != f["wnw_all"], f["extra"]
+    (True, '713')
+    """
+    m = directions_model()
+    return {"w": _pct(m.real["W"]), "nw": _pct(m.real["NW"]), "n": _pct(m.real["N"]), "ne": _pct(m.real["NE"]),
+            "e": _pct(m.real["E"]), "wnw": _pct(m.real["W"] + m.real["NW"]), "steps": f"{m.steps:,}",
+            "extra": f"{m.steps_all - m.steps:,}", "wnw_all": _pct(m.real_all["W"] + m.real_all["NW"]),
+            "e_all": _pct(m.real_all["E"]), "storms": str(m.storms)}
+
+
 def facts(key: str, lang: str = "en") -> Rendered:
     """A sentence of the notebook that states numbers from the data, rendered from the data (never typed).
 
@@ -386,16 +412,15 @@ def facts(key: str, lang: str = "en") -> Rendered:
         text = lt("real.facts_data", lang, storms=len(storms), lines=f"{sum(len(s.fixes) for s in storms):,}",
                   first=storm_title(storms[0], lang), last=storm_title(storms[-1], lang), selected=len(jma.selected_storms()))
     elif key == "directions":
-        m = directions_model()
-        text = lt("real.facts_directions", lang, w=_pct(m.real["W"]), nw=_pct(m.real["NW"]), n=_pct(m.real["N"]),
-                  ne=_pct(m.real["NE"]), wnw=_pct(m.real["W"] + m.real["NW"]), steps=f"{m.steps:,}")
+        text = lt("real.facts_directions", lang, **directions_facts())
     else:
         raise ValueError(f"no facts {key!r}; choose data or directions")
     return Rendered(f"<p style='font-size:1.05em;max-width:60em'>{escape(text)}</p>")
 
 
 __all__ = [
-    "REACH_KM", "TAIWAN_STORMS", "DirectionsModel", "FairerRing", "ReachRow", "RegionReach", "directions_model", "directions_svg",
+    "REACH_KM", "TAIWAN_STORMS", "DirectionsModel", "FairerRing", "ReachRow", "RegionReach", "directions_facts", "directions_model",
+    "directions_svg",
     "facts", "fairer_ring", "game_hit_shares", "mountain_rows", "mountains", "mountains_svg", "reach_html", "reach_rows",
     "real_storm_map", "region_reach",
 ]
