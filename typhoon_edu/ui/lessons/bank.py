@@ -30,14 +30,34 @@ _SPEED = 20.0  # km/h, a typical forward speed (lesson 02: IBTrACS v04, Knapp et
 _ABCD = ("a", "b", "c", "d")
 _ABC = ("a", "b", "c")
 
+def _ring_vs_real() -> dict[str, str]:
+    """Lesson 01's numbers for quiz 6 and 7: the ring's long-run shares (a stop between two of the 8
+    points counted half to each) against the IBTrACS shares of lesson 01.
+
+    >>> f = _ring_vs_real(); f["sw"], f["e"], f["real_e"], f["times"]
+    ('7.1%', '14.3%', '7%', '2.0')
+    """
+    from ...engine.rules import load_rules
+    from ...realdata.stats import ring_shares
+    from ..quiz import format_percent
+    from .compass import REAL_MOTION_SHARES
+
+    game = ring_shares(load_rules().ring)
+    real = REAL_MOTION_SHARES
+    return {"sw": format_percent(game["SW"]), "e": format_percent(game["E"]), "real_e": format_percent(real["E"]),
+            "times": f"{game['E'] / real['E']:.1f}", "west": format_percent(real["W"] + real["NW"])}
+
+
+_RING = _ring_vs_real()
+
 COMPASS: tuple[Question, ...] = (
     Question("compass", "first_roll", "choice", answer="c", options=_ABCD),
     Question("compass", "rulebook_last", "choice", answer="b", options=_ABCD),
     Question("compass", "same_stop", "choice", answer="c", options=_ABC),
     Question("compass", "reachable", "number", answer=6),
     Question("compass", "long_run", "number", answer=1 / 7, tolerance=0.005),
-    Question("compass", "after_e", "choice", answer="c", options=_ABCD),
-    Question("compass", "real_motion", "choice", answer="a", options=_ABCD),
+    Question("compass", "after_e", "choice", answer="c", options=_ABCD, fmt=_RING),
+    Question("compass", "real_motion", "choice", answer="a", options=_ABCD, fmt=_RING),
 )
 
 PATHING: tuple[Question, ...] = (

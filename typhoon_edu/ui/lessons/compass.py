@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 RULEBOOK_FACES = (3, 3, 5)
 
 #: Direction of motion of Western North Pacific tropical cyclones, share of 6-hourly motions,
-#: computed from IBTrACS v04 (WP basin, 1980–2025, 53,071 points); see FACTS in the lesson.
+#: computed from IBTrACS v04 (WP basin, 1980–2025, 53,071 points), as the lesson's sources say (Knapp et al. 2010).
 REAL_MOTION_SHARES: Mapping[str, float] = {"W": 0.315, "NW": 0.267, "N": 0.135, "NE": 0.151, "E": 0.07, "S": 0.063}
 
 #: The groups the real-motion figures use, in display order; "S" stands for S, SW and SE together.

@@ -35,7 +35,7 @@ Cell = tuple[int, int]
 #: Each character of a Chinese direction name is one orthogonal step.
 CHAR_LETTER = {"北": "N", "南": "S", "東": "E", "西": "W"}
 
-#: A typical forward speed of a Western Pacific typhoon (IBTrACS median about 18.5 km/h; FACTS.md).
+#: A typical forward speed of a Western Pacific typhoon (IBTrACS v04 median about 18.5 km/h; Knapp et al. 2010).
 TYPHOON_SPEED_KMH = 20.0
 
 EARTH_RADIUS_KM = 6371.0
@@ -315,7 +315,7 @@ class Trip:
 def trip(start: Cell, direction: str, pips: int, rules: Rules | None = None, speed_kmh: float = TYPHOON_SPEED_KMH) -> Trip:
     """How far (km) and how long (days at ``speed_kmh``) a path of the game would be for a real typhoon.
 
-    Both lengths use one geometry: great circles between cell centres (MAP.md's real positions), so
+    Both lengths use one geometry: great circles between cell centres (the real positions of the map data's ``[geo]``), so
     the path along the steps is never shorter than the straight line.
 
     >>> t = trip((8, 8), "E", 4)

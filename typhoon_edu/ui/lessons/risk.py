@@ -47,7 +47,7 @@ from typhoon_edu.ui.hp_track import CSS_PATTERNS
 from typhoon_edu.ui.scene import COMPASS16, Circle, Line, Rect, Shape, Text
 from typhoon_edu.ui.svg import shapes_to_svg
 
-RING_ROLL = "chained"  # the indicator stays where it stopped, as in a real game (RULES.md §3)
+RING_ROLL = "chained"  # the indicator stays where it stopped, as in a real game (the rulebook's compass ring)
 EXPLORER_TRACKS = 20_000  # enough for error bars narrower than the differences students look for
 BASELINE_SEED = 2024
 Z = 2.0  # error bars are ± 2 standard errors: the true value is inside about 95 times in 100
