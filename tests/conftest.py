@@ -163,3 +163,28 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
     server = request.getfixturevalue("postgres_server")
     return server.create_schema(f"t_{uuid.uuid4().hex[:12]}")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _answers_in_a_temporary_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Students' answers the tests keep (typhoon_edu.ui.quiz.AnswerStore) go to a temporary folder,
+    never beside the notebooks of the checkout. Set for the session, so kernels the tests start inherit it."""
+    answers = tmp_path_factory.mktemp("answers")
+    before = os.environ.get("TYPHOON_EDU_ANSWERS")
+    os.environ["TYPHOON_EDU_ANSWERS"] = str(answers)
+    yield answers
+    if before is None:
+        del os.environ["TYPHOON_EDU_ANSWERS"]
+    else:
+        os.environ["TYPHOON_EDU_ANSWERS"] = before
+
+
+@pytest.fixture(autouse=True)
+def _fresh_answer_sheets() -> Iterator[None]:
+    """Each test starts with no lesson answer sheets: one test's answers never show up in another's."""
+    yield
+    try:
+        from typhoon_edu.ui.quiz import forget_sheets
+    except ImportError:  # pragma: no cover - a checkout without the lessons
+        return
+    forget_sheets()

@@ -4,7 +4,9 @@ regions real storms reached, Taiwan's mountains, and the quiz — in both langua
 from __future__ import annotations
 
 import math
+import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -96,11 +98,68 @@ def test_storm_names_in_both_languages():
 
 def test_directions_model_matches_the_numpy_count():
     d = real.directions_model()
-    bearings = stats.motion_bearings(jma.all_storms())
-    counts = np.bincount((np.floor((bearings + 22.5) / 45) % 8).astype(int), minlength=8)
-    assert d.steps == int(counts.sum()) and d.storms == 169
-    for p, c in zip(stats.EIGHT_POINTS, counts, strict=True):
-        assert d.real[p] == pytest.approx(c / counts.sum())
+    for tropical, shares, steps in ((True, d.real, d.steps), (False, d.real_all, d.steps_all)):
+        bearings = stats.motion_bearings(jma.all_storms(), tropical=tropical)
+        counts = np.bincount((np.floor((bearings + 22.5) / 45) % 8).astype(int), minlength=8)
+        assert steps == int(counts.sum()) and d.storms == 169
+        for p, c in zip(stats.EIGHT_POINTS, counts, strict=True):
+            assert shares[p] == pytest.approx(c / counts.sum())
+
+
+def _six_hour_steps(tropical: bool) -> int:
+    """Steps counted by hand from the fixes: 6 hours apart, moved, and (tropical) no end in JMA grade 6."""
+    n = 0
+    for s in jma.all_storms():
+        fixes = s.six_hourly()
+        for a, b in zip(fixes, fixes[1:], strict=False):
+            if (b.time - a.time).total_seconds() != 6 * 3600 or (a.lon, a.lat) == (b.lon, b.lat):
+                continue
+            n += not (tropical and 6 in (a.grade, b.grade))
+    return n
+
+
+def test_the_comparison_leaves_out_the_extratropical_stages():
+    """Issue 22.1: the map greys grade 6 out as "no longer a typhoon"; the shares compared with the ring do too."""
+    d = real.directions_model()
+    assert d.steps == _six_hour_steps(True) < d.steps_all == _six_hour_steps(False)
+    assert d.real["W"] + d.real["NW"] > d.real_all["W"] + d.real_all["NW"]  # extratropical lows run east
+    assert d.real["E"] < d.real_all["E"]
+    by = {q.id: q for q in bank.real_bank()}
+    assert by["west_share"].answer == pytest.approx(d.real["W"] + d.real["NW"], abs=0.001)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_directions_table_labels_both_counts(lang):
+    w = real.fairer_ring(lang)
+    html = w.snapshot()
+    d = w.model
+    assert i18n.t("lesson.real.col_real", lang) in html and i18n.t("lesson.real.col_real_all", lang) in html
+    assert f"{d.real['W'] * 100:.1f}%" in html and f"{d.real_all['W'] * 100:.1f}%" in html
+
+
+NOTEBOOKS_06 = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*/06_*.ipynb"))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS_06, ids=lambda p: p.parent.name)
+def test_lesson_06_states_only_numbers_from_the_data(path):
+    """Every percentage the notebook shows (prose and saved outputs) is one the data gives."""
+    import json
+
+    d = real.directions_model()
+    known = {f"{v * 100:.1f}%" for shares in (d.real, d.real_all) for v in shares.values()}
+    known |= {f"{(s['W'] + s['NW']) * 100:.1f}%" for s in (d.real, d.real_all)}
+    known |= {f"{v * 100:.1f}%" for v in d.game().values()}
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    prose = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    typed = set(re.findall(r"\d+(?:\.\d+)?\s?%", prose))
+    assert typed <= {"100%"}, f"{path.name} types percentages; render them from the data: {typed}"
+    numpy_cell = next(c for c in cells if c["cell_type"] == "code" and "motion_bearings(" in "".join(c["source"]))
+    assert "tropical=True" in "".join(numpy_cell["source"])
+    shown = "".join(o.get("data", {}).get("text/plain", "") if isinstance(o.get("data", {}).get("text/plain", ""), str)
+                    else "".join(o["data"]["text/plain"]) for o in numpy_cell.get("outputs", []))
+    if shown:  # the notebook is stored with its outputs: the saved numbers are the tropical shares
+        assert set(re.findall(r"\d+\.\d%", shown)) <= known
+        assert f"{d.real['W'] * 100:.1f}%" in shown
 
 
 def test_best_ring_is_the_closest_of_all_choices():
@@ -170,8 +229,11 @@ def test_mountains_part(lang):
 def test_facts_are_rendered_from_the_data(lang):
     text = real.facts("data", lang)._repr_html_()
     assert "169" in text and f"{sum(len(s.fixes) for s in jma.all_storms()):,}" in text
-    shares = stats.motion_shares(jma.all_storms())
-    assert f"{shares['W'] * 100:.1f}%" in real.facts("directions", lang)._repr_html_()
+    shares = stats.motion_shares(jma.all_storms(), tropical=True)
+    every = stats.motion_shares(jma.all_storms())
+    html = real.facts("directions", lang)._repr_html_()
+    assert f"{shares['W'] * 100:.1f}%" in html and f"{(every['W'] + every['NW']) * 100:.1f}%" in html
+    assert f"{(shares['W'] + shares['NW']) * 100:.1f}%" in html
     with pytest.raises(ValueError):
         real.facts("nothing", lang)
 
@@ -182,10 +244,16 @@ def test_facts_are_rendered_from_the_data(lang):
 def test_real_quiz_answers_come_from_the_data():
     by = {q.id: q for q in bank.real_bank()}
     assert len(by) >= 6
-    shares = stats.motion_shares(jma.all_storms())
-    assert by["west_share"].answer == pytest.approx(shares["W"] + shares["NW"], abs=0.001)
+    shares = stats.motion_shares(jma.all_storms(), tropical=True)
+    west = shares["W"] + shares["NW"]
+    assert by["west_share"].answer == pytest.approx(west, abs=0.001)
     assert by["cell"].answer == stats.nearest_cell(145.0, 13.1)
-    assert check(by["west_share"], f"{(shares['W'] + shares['NW']) * 100:.0f}%", "en").correct
+    # issue 22.2: a percentage with or without %, and the answer shown as a percentage
+    for typed in (f"{west * 100:.0f}%", f"{west * 100:.1f}", f"{west * 100:.1f} %", f"{west * 100:.1f}％"):
+        assert check(by["west_share"], typed, "en").correct, typed
+    assert not check(by["west_share"], f"{west:.3f}", "en").correct  # a bare number is a percentage: 0.6 % is wrong
+    assert by["west_share"].expected("en") == f"{west * 100:.1f}%"
+    assert f"{west * 100:.1f}%" in check(by["west_share"], "10", "zh-TW").html("zh-TW")
     assert by["reach"].answer == "d"  # the Philippines
     soudelor = jma.find_storm("Soudelor")
     assert stats.cwa_class(soudelor.max_wind_kt) == 4 and by["class"].answer == "b"
@@ -195,6 +263,7 @@ def test_real_quiz_answers_come_from_the_data():
 def test_real_quiz_widget(lang):
     qz = quiz("real", lang)
     assert len(qz.items) >= 6
+    before = len(qz.sheet.rows)
     qz.items[0].buttons["c"].click()  # west
-    assert qz.right == 1 and len(qz.sheet.rows) == 1
+    assert qz.right == 1 and len(qz.sheet.rows) == before + 1
     assert i18n.t("lesson.common.right", lang) in qz.items[0].feedback.value

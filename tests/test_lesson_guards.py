@@ -143,12 +143,12 @@ def test_download_gives_a_csv_in_the_lessons_language(lang):
     payload = link.split("base64,")[1].split("'")[0]
     text = base64.b64decode(payload).decode("utf-8").lstrip("\ufeff")
     rows = list(csv.reader(io.StringIO(text)))
-    header = [i18n.t(f"lesson.common.csv_{c}", lang) for c in ("question", "answer", "result", "time")]
+    header = [i18n.t(f"lesson.common.csv_{c}", lang) for c in ("name", "question", "answer", "result", "time")]
     assert rows[0] == header and len(rows) == 3
-    assert rows[1][0] == qz.questions[0].prompt(lang) and rows[1][2] == i18n.t("lesson.common.csv_right", lang)
-    assert rows[1][1] == qz.questions[0].option_text("b", lang)
-    assert rows[2][1] == "21" and rows[2][2] == i18n.t("lesson.common.csv_wrong", lang)
-    assert len(rows[2][3]) == 19  # YYYY-MM-DD HH:MM:SS
+    assert rows[1][1] == qz.questions[0].prompt(lang) and rows[1][3] == i18n.t("lesson.common.csv_right", lang)
+    assert rows[1][2] == qz.questions[0].option_text("b", lang)
+    assert rows[2][2] == "21" and rows[2][3] == i18n.t("lesson.common.csv_wrong", lang)
+    assert len(rows[2][4]) == 19  # YYYY-MM-DD HH:MM:SS
 
 
 def test_risk_quiz_has_its_download_too():
@@ -162,4 +162,4 @@ def test_answer_sheet_escapes_commas_and_quotes():
     sheet = AnswerSheet("en", "x")
     sheet.add('Is "a, b" right?', "yes, it is", False)
     rows = list(csv.reader(io.StringIO(sheet.csv())))
-    assert rows[1][:3] == ['Is "a, b" right?', "yes, it is", "wrong"]
+    assert rows[1][:4] == ["", 'Is "a, b" right?', "yes, it is", "wrong"]

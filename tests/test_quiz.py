@@ -11,10 +11,21 @@ from typhoon_edu import damage, i18n, load_rules
 from typhoon_edu.ui.lessons import bank
 from typhoon_edu.ui.lessons.compass import long_run_shares, one_roll_stops, replay_rulebook
 from typhoon_edu.ui.lessons.pathing import km_per_cell, landing_cell
-from typhoon_edu.ui.quiz import Feedback, Question, QuestionWidget, Quiz, check, parse_cell, parse_number, quiz
+from typhoon_edu.ui.quiz import (
+    Feedback,
+    Question,
+    QuestionWidget,
+    Quiz,
+    check,
+    format_percent,
+    parse_cell,
+    parse_number,
+    quiz,
+)
 
 RULES = load_rules()
 ALL = [q for questions in bank.BANKS.values() for q in questions]
+GRADED = [q for q in ALL if q.kind != "text"]  # "explain your reasoning" answers are for the teacher, not marked
 
 
 def wrong_answer(q: Question):
@@ -30,6 +41,8 @@ def right_answer(q: Question):
         return q.answer
     if q.kind == "cell":
         return f"{q.answer[0]}, {q.answer[1]}"
+    if q.percent:
+        return format_percent(q.answer)
     return str(q.answer)
 
 
@@ -37,7 +50,7 @@ def right_answer(q: Question):
 
 
 @pytest.mark.parametrize("lang", i18n.LANGS)
-@pytest.mark.parametrize("q", ALL, ids=lambda q: f"{q.lesson}.{q.id}")
+@pytest.mark.parametrize("q", GRADED, ids=lambda q: f"{q.lesson}.{q.id}")
 def test_right_answer_is_marked_right_with_the_why(q, lang):
     fb = check(q, right_answer(q), lang)
     assert fb.correct and not fb.problem
@@ -48,7 +61,7 @@ def test_right_answer_is_marked_right_with_the_why(q, lang):
 
 
 @pytest.mark.parametrize("lang", i18n.LANGS)
-@pytest.mark.parametrize("q", ALL, ids=lambda q: f"{q.lesson}.{q.id}")
+@pytest.mark.parametrize("q", GRADED, ids=lambda q: f"{q.lesson}.{q.id}")
 def test_wrong_answer_is_marked_wrong_with_answer_and_why(q, lang):
     fb = check(q, wrong_answer(q), lang)
     assert not fb.correct and not fb.problem

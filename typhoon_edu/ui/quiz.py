@@ -1,9 +1,17 @@
 """Check yourself: questions with instant feedback (right or wrong, and why) in the lesson's language.
 
-A :class:`Question` is data: its kind (``"choice"``, ``"number"`` or ``"cell"``), its answer, and
-the catalog keys of its texts (``lesson.quiz.<lesson>.<id>.prompt`` / ``.why`` / one key per
-option). The question banks of the lessons are in :mod:`typhoon_edu.ui.lessons.bank`.
+A :class:`Question` is data: its kind (``"choice"``, ``"number"``, ``"cell"`` or ``"text"``), its
+answer, and the catalog keys of its texts (``lesson.quiz.<lesson>.<id>.prompt`` / ``.why`` / one key
+per option). The question banks of the lessons are in :mod:`typhoon_edu.ui.lessons.bank`.
 :func:`check` is pure and tested; :class:`Quiz` is the widget a notebook shows.
+
+A ``"text"`` question ("explain your reasoning") is not marked: the answer goes into the CSV for
+the teacher, and its ``why`` says what a good answer contains.
+
+Students' work: the student types a name (:class:`AnswerSheet`); the options of each question are
+then shuffled for that student, the same way every time (:func:`option_order`), and every answer
+and prediction (:class:`Prediction`) is kept in a file beside the notebook (:class:`AnswerStore`),
+so a kernel restart loses nothing. The CSV download is named after the student and the lesson.
 
 >>> q = Question("compass", "first_roll", "choice", answer="c", options=("a", "b", "c", "d"))
 >>> fb = check(q, "c", "en")
@@ -21,14 +29,19 @@ from __future__ import annotations
 
 import base64
 import csv
+import hashlib
 import io
+import json
+import os
+import random
 import re
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from fractions import Fraction
 from html import escape
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as widgets
@@ -37,9 +50,10 @@ from .. import i18n
 from .guard import Problems
 
 Cell = tuple[int, int]
-KINDS = ("choice", "number", "cell")
+KINDS = ("choice", "number", "cell", "text")
 RIGHT = "#15803d"
 WRONG = "#b91c1c"
+SAVED = "#1d4ed8"  # a free-text answer or a prediction: kept, not marked
 
 
 def _lt(key: str, lang: str, /, **fmt: Any) -> str:
@@ -98,6 +112,8 @@ class Question:
             return i18n.cell_label(self.answer, lang)
         if self.percent:
             return format_percent(float(self.answer))
+        if self.kind == "text":
+            return _lt("common.free_answer", lang)
         return _format_number(float(self.answer))
 
     def text_keys(self) -> list[str]:
@@ -116,11 +132,17 @@ class Feedback:
     why: str
     expected: str
     problem: str = ""  # the answer could not be read (nothing is marked right or wrong)
+    graded: bool = True  # False for a free-text answer: kept for the teacher, never marked
 
     def html(self, lang: str = "en") -> str:
         """The feedback as HTML: a coloured verdict (with a ✔ or ✘, not colour alone) and the why."""
         if self.problem:
             return f"<div style='color:{WRONG};font-weight:bold'>{escape(self.problem)}</div>"
+        if not self.graded:
+            guide = escape(_lt("common.good_answer", lang, why=self.why))
+            return (f"<div style='border-left:6px solid {SAVED};padding:.2em .6em;margin:.2em 0;background:#f8fafc'>"
+                    f"<b style='color:{SAVED};font-size:1.1em'>✎ {escape(self.verdict)}</b>"
+                    f"<div style='margin-top:.2em'>{guide}</div></div>")
         colour, mark = (RIGHT, "✔") if self.correct else (WRONG, "✘")
         # "The answer is {answer}." around an answer that ends its own sentence ("No, never.") keeps one full stop
         expected = self.expected.rstrip(".。") if self.expected.endswith((".", "。")) else self.expected
@@ -230,6 +252,10 @@ def check(question: Question, answer: Any, lang: str = "en") -> Feedback:
     """
     lang = i18n.normalize_lang(lang)
     expected = question.expected(lang)
+    if question.kind == "text":
+        if not str(answer or "").strip():
+            return Feedback(False, "", "", expected, problem=_lt("common.write_something", lang), graded=False)
+        return Feedback(False, _lt("common.saved", lang), question.why(lang), expected, graded=False)
     try:
         if question.kind == "choice":
             if answer not in question.options:
@@ -246,8 +272,136 @@ def check(question: Question, answer: Any, lang: str = "en") -> Feedback:
     return Feedback(correct, verdict, question.why(lang), expected)
 
 
+def option_order(question: Question, student: str = "") -> tuple[str, ...]:
+    """The options of a choice question in the order ``student`` sees them: shuffled, and the same every
+    time for that student (the seed is a hash of the name, the lesson and the question, not Python's
+    ``hash``, so it holds across kernels and machines).
+
+    >>> q = Question("compass", "first_roll", "choice", answer="c", options=("a", "b", "c", "d"))
+    >>> option_order(q, "Mei") == option_order(q, " mei "), sorted(option_order(q, "Mei"))
+    (True, ['a', 'b', 'c', 'd'])
+    """
+    return student_order(question.options, student, question.lesson, question.id)
+
+
+def student_order(items: Sequence[Any], student: str, lesson: str, key: str) -> tuple[Any, ...]:
+    """``items`` shuffled for ``student`` in question ``key`` of ``lesson``: the same order every time.
+
+    >>> student_order(range(4), "Mei", "risk", "west") == student_order(range(4), "MEI", "risk", "west")
+    True
+    """
+    seed = f"{student_key(student)}\x1f{lesson}\x1f{key}".encode()
+    rng = random.Random(int.from_bytes(hashlib.sha256(seed).digest()[:8], "big"))
+    out = list(items)
+    rng.shuffle(out)
+    return tuple(out)
+
+
+def student_key(name: str) -> str:
+    """A student's name as it identifies them: NFKC, trimmed, inner spaces collapsed, case-folded.
+
+    >>> student_key("  Chen  Mei ") == student_key("chen mei"), student_key("ＭＥＩ")
+    (True, 'mei')
+    """
+    return " ".join(unicodedata.normalize("NFKC", str(name)).split()).casefold()
+
+
+def file_stem(name: str) -> str:
+    """A name made safe for a file name: letters (any script), digits, ``-`` and ``_``; spaces become ``_``.
+
+    >>> file_stem(" 陳 小美 "), file_stem("../etc/passwd"), file_stem("Mei O'Hara")
+    ('陳_小美', 'etcpasswd', 'Mei_OHara')
+    """
+    text = "_".join(unicodedata.normalize("NFKC", str(name)).split())
+    return "".join(ch for ch in text if ch.isalnum() or ch in "-_")[:40].strip("-_")
+
+
+#: Where answers are kept when no folder is given: a folder of this name beside the notebook (the
+#: kernel's working directory, in Jupyter and in Voilà), or the folder in TYPHOON_EDU_ANSWERS.
+ANSWERS_DIR = "answers"
+RESULTS = ("right", "wrong", "free", "prediction")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of a student's answer sheet.
+
+    ``result`` is ``right``, ``wrong``, ``free`` (a free-text answer, for the teacher) or ``prediction``;
+    ``key`` names the question (``quiz.compass.first_roll``, ``predict.real.reach``) and ``value`` is
+    what the widget needs to show the answer again (an option id, or the typed text).
+    """
+
+    key: str
+    question: str
+    answer: str
+    result: str
+    when: datetime
+    value: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        data = asdict(self)
+        data["when"] = self.when.isoformat(sep=" ")
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Entry:
+        if data.get("result") not in RESULTS:
+            raise ValueError(f"an answer's result is one of {', '.join(RESULTS)}, not {data.get('result')!r}")
+        return cls(str(data.get("key", "")), str(data["question"]), str(data["answer"]), str(data["result"]),
+                   datetime.fromisoformat(str(data["when"])), str(data.get("value", "")))
+
+
+class AnswerStore:
+    """A student's answers to one lesson, kept in a JSON file (``<name>-<lesson>.json``) in a folder.
+
+    >>> import tempfile
+    >>> store = AnswerStore(tempfile.mkdtemp())
+    >>> path = store.save("compass", "Mei", [Entry("k", "q?", "E", "right", datetime(2026, 5, 1, 9, 30), "c")])
+    >>> [e.answer for e in store.load("compass", "mei")], store.path("compass", "Mei").name
+    (['E'], 'Mei-compass.json')
+    """
+
+    def __init__(self, directory: str | os.PathLike[str] | None = None) -> None:
+        default = os.environ.get("TYPHOON_EDU_ANSWERS") or Path.cwd() / ANSWERS_DIR
+        self.directory = Path(directory if directory is not None else default)
+
+    def path(self, lesson: str, student: str) -> Path:
+        stem = file_stem(student)
+        if not stem:
+            raise ValueError("a student's name needs at least one letter or digit")
+        # the same student typed with other capitals finds the same file
+        for existing in self.directory.glob(f"*-{lesson}.json") if self.directory.is_dir() else ():
+            if existing.name[: -len(f"-{lesson}.json")].casefold() == stem.casefold():
+                return existing
+        return self.directory / f"{stem}-{lesson}.json"
+
+    def load(self, lesson: str, student: str) -> list[Entry]:
+        """The entries saved for this student and lesson ([] when there are none; a damaged file is set aside)."""
+        path = self.path(lesson, student)
+        if not path.is_file():
+            return []
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            return [Entry.from_json(e) for e in data["entries"]]
+        except (ValueError, KeyError, TypeError):
+            # keep the damaged file for the teacher and start afresh rather than lose new answers too
+            path.replace(path.with_suffix(".damaged.json"))
+            return []
+
+    def save(self, lesson: str, student: str, entries: Iterable[Entry]) -> Path:
+        path = self.path(lesson, student)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = {"format": 1, "lesson": lesson, "student": " ".join(str(student).split()),
+                "entries": [e.to_json() for e in entries]}
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+        tmp.replace(path)  # atomic: a crash never leaves half a file
+        return path
+
+
 class QuestionWidget(widgets.VBox):
-    """One question: option buttons (choice) or a box to type the answer (number, cell); feedback below.
+    """One question: option buttons (choice), a box to type the answer (number, cell) or to write a few
+    sentences (text); feedback below. ``order`` is the order of the option buttons (see :func:`option_order`).
 
     >>> w = QuestionWidget(Question("compass", "first_roll", "choice", answer="c", options=("a", "b", "c", "d")))
     >>> w.buttons["b"].click(); w.result.correct, w.buttons["c"].button_style
@@ -256,7 +410,7 @@ class QuestionWidget(widgets.VBox):
 
     def __init__(self, question: Question, lang: str = "en", number: int = 1,
                  picture: Callable[[Question, str], str] | None = None, problems: Problems | None = None,
-                 **kwargs: Any) -> None:
+                 order: Sequence[str] | None = None, **kwargs: Any) -> None:
         lang = i18n.normalize_lang(lang)
         self.problems = problems or Problems(lambda: self.lang)
         prompt = widgets.HTML(f"<div style='font-size:1.1em;margin-top:.6em'><b>{number}.</b> {escape(question.prompt(lang))}</div>")
@@ -266,7 +420,8 @@ class QuestionWidget(widgets.VBox):
         if picture is not None and question.board is not None:
             children.append(widgets.HTML(f"<div style='max-width:36em'>{picture(question, lang)}</div>"))
         self.buttons: dict[str, widgets.Button] = {}
-        self.entry: widgets.Text | None = None
+        self.entry: widgets.Text | widgets.Textarea | None = None
+        self.options_box: widgets.HBox | None = None
         if question.kind == "choice":
             for option in question.options:
                 button = widgets.Button(description=question.option_text(option, lang),
@@ -275,14 +430,25 @@ class QuestionWidget(widgets.VBox):
                 self.problems.on_click(button, lambda _b, o=option: self.answer(o), where=f"quiz {question.key}")
                 button.add_class("quiz-option")
                 self.buttons[option] = button
-            children.append(widgets.HBox(list(self.buttons.values()), layout=widgets.Layout(flex_flow="row wrap")))
+            self.options_box = widgets.HBox(list(self.buttons.values()), layout=widgets.Layout(flex_flow="row wrap"))
+            children.append(self.options_box)
+        elif question.kind == "text":
+            self.entry = widgets.Textarea(placeholder=_lt("common.type_text", lang), rows=4,
+                                          layout=widgets.Layout(width="100%", max_width="44em"))
+            self.entry.add_class("quiz-text")
+            save = widgets.Button(description=_lt("common.save", lang), button_style="primary", icon="save",
+                                  layout=widgets.Layout(width="auto"))
+            self.problems.on_click(save, lambda _b: self.answer(self.entry.value if self.entry else ""), where=f"quiz {question.key}")
+            children.append(widgets.VBox([self.entry, save]))
         else:
-            hint = _lt("common.type_cell" if question.kind == "cell" else "common.type_number", lang)
-            self.entry = widgets.Text(placeholder=hint, continuous_update=False, layout=widgets.Layout(width="14em"))
+            kind = "common.type_cell" if question.kind == "cell" else "common.type_percent" if question.percent \
+                else "common.type_number"
+            self.entry = widgets.Text(placeholder=_lt(kind, lang), continuous_update=False, layout=widgets.Layout(width="14em"))
             go = widgets.Button(description=_lt("common.check", lang), button_style="primary", layout=widgets.Layout(width="auto"))
             self.problems.on_click(go, lambda _b: self.answer(self.entry.value if self.entry else ""), where=f"quiz {question.key}")
-            self.problems.observe(self.entry, lambda change: self.answer(change["new"]) if change["new"] else None,
-                                  where=f"quiz {question.key}")
+            # typing + Enter answers; a value the widget sets itself (a restored answer) does not
+            self.problems.observe(self.entry, lambda change: self.answer(change["new"])
+                                  if change["new"] and not getattr(self, "_syncing", False) else None, where=f"quiz {question.key}")
             children.append(widgets.HBox([self.entry, go]))
         children.append(feedback)
         kwargs.setdefault("layout", widgets.Layout(width="100%"))
@@ -292,16 +458,51 @@ class QuestionWidget(widgets.VBox):
         self.feedback = feedback
         self.result: Feedback | None = None
         self.given = ""  # the answer as the student gave it (an option's text, or what they typed)
+        self.value = ""  # the answer as the widget takes it back (an option id, or the typed text)
         self._callbacks: list[Callable[[QuestionWidget], Any]] = []
+        if order is not None:
+            self.set_order(order)
+
+    @property
+    def order(self) -> tuple[str, ...]:
+        """The option ids in the order the buttons are shown."""
+        if self.options_box is None:
+            return ()
+        ids = {id(b): o for o, b in self.buttons.items()}
+        return tuple(ids[id(b)] for b in self.options_box.children)
+
+    def set_order(self, order: Sequence[str]) -> None:
+        """Show the option buttons in ``order`` (every option id once)."""
+        if self.options_box is None:
+            return
+        if sorted(order) != sorted(self.buttons):
+            raise ValueError(f"an order names every option once ({', '.join(self.buttons)}), not {', '.join(order)}")
+        self.options_box.children = tuple(self.buttons[o] for o in order)
 
     def answer(self, value: Any) -> Feedback:
         """Answer the question (as a click or typing would) and show the feedback."""
+        result = self.show(value)
+        if result.problem:
+            return result
+        for callback in list(self._callbacks):
+            callback(self)
+        return result
+
+    def show(self, value: Any) -> Feedback:
+        """Show ``value`` as this question's answer with its feedback, without telling anyone (a restored answer)."""
         result = check(self.question, value, self.lang)
         self.feedback.value = result.html(self.lang)
         if result.problem:
             return result
         self.result = result
-        self.given = self.question.option_text(value, self.lang) if self.question.kind == "choice" else str(value)
+        self.value = str(value)
+        self.given = self.question.option_text(value, self.lang) if self.question.kind == "choice" else str(value).strip()
+        if self.entry is not None and self.entry.value != str(value):
+            self._syncing = True
+            try:
+                self.entry.value = str(value)
+            finally:
+                self._syncing = False
         for option, button in self.buttons.items():
             if option == self.question.answer:
                 button.button_style = "success"
@@ -312,8 +513,6 @@ class QuestionWidget(widgets.VBox):
             else:
                 button.button_style = ""
                 button.icon = ""
-        for callback in list(self._callbacks):
-            callback(self)
         return result
 
     def on_answer(self, callback: Callable[[QuestionWidget], Any]) -> None:
@@ -324,46 +523,70 @@ class QuestionWidget(widgets.VBox):
 class Quiz(widgets.VBox):
     """A list of questions with a running score. Build it with :func:`quiz` for a lesson's bank.
 
-    >>> qz = Quiz([Question("intensity", "moderate_five", "number", answer=20)], "en")
+    The student's name comes first: it shuffles the options for that student and keeps the answers
+    (see :class:`AnswerSheet`). Free-text questions are not counted in the score.
+
+    >>> qz = Quiz([Question("intensity", "moderate_five", "number", answer=20)], "en", sheet=AnswerSheet("en", "x"))
     >>> qz.items[0].answer("20").correct, qz.right, qz.answered
     (True, 1, 1)
     """
 
     def __init__(self, questions: Sequence[Question], lang: str = "en", title: str | None = None,
-                 picture: Callable[[Question, str], str] | None = None, **kwargs: Any) -> None:
+                 picture: Callable[[Question, str], str] | None = None, *, sheet: AnswerSheet | None = None,
+                 **kwargs: Any) -> None:
         lang = i18n.normalize_lang(lang)
         self.lang = lang
         self.problems = Problems(lambda: self.lang)
-        self.items = [QuestionWidget(q, lang, i + 1, picture, self.problems) for i, q in enumerate(questions)]
+        lesson = questions[0].lesson if questions else "quiz"
+        self.sheet = sheet if sheet is not None else lesson_sheet(lesson, lang)
+        student = self.sheet.student
+        self.items = [QuestionWidget(q, lang, i + 1, picture, self.problems, order=option_order(q, student))
+                      for i, q in enumerate(questions)]
         self.score = widgets.HTML()
-        self.sheet = AnswerSheet(lang, filename=f"{questions[0].lesson if questions else 'quiz'}")
         # the notebook's own "Check yourself" heading usually comes right before: no second one by default
         head = [widgets.HTML(f"<h3 style='margin:.4em 0'>{escape(title)}</h3>")] if title else []
         kwargs.setdefault("layout", widgets.Layout(width="100%"))
-        super().__init__(children=[*head, self.problems.widget, *self.items, self.score, self.sheet.widget], **kwargs)
+        super().__init__(children=[*head, self.problems.widget, self.sheet.name_box(), *self.items, self.score,
+                                   self.sheet.widget], **kwargs)
         self.questions = list(questions)
         self.picture = picture
         for item in self.items:
             item.on_answer(self._answered)
+        self.sheet.on_student(self.problems.guard(lambda _sheet: self._student_changed(), "quiz: name"))
+        self._student_changed()
+
+    def _student_changed(self) -> None:
+        """Shuffle the options for this student and show the answers the sheet holds for each question."""
+        for item in self.items:
+            item.set_order(option_order(item.question, self.sheet.student))
+            entry = self.sheet.latest(f"quiz.{item.question.lesson}.{item.question.id}")
+            if entry is not None and entry.value:
+                item.show(entry.value)
         self._update_score()
 
     def _answered(self, item: QuestionWidget) -> None:
         if item.result is not None:
-            self.sheet.add(item.question.prompt(self.lang), item.given, item.result.correct)
+            self.sheet.add(item.question.prompt(self.lang), item.given, item.result.correct if item.result.graded else None,
+                           key=f"quiz.{item.question.lesson}.{item.question.id}", value=item.value)
         self._update_score()
+
+    @property
+    def graded(self) -> list[QuestionWidget]:
+        """The questions that are marked right or wrong (free-text ones are not)."""
+        return [item for item in self.items if item.question.kind != "text"]
 
     @property
     def right(self) -> int:
         """How many questions were last answered right."""
-        return sum(1 for item in self.items if item.result is not None and item.result.correct)
+        return sum(1 for item in self.graded if item.result is not None and item.result.correct)
 
     @property
     def answered(self) -> int:
-        return sum(1 for item in self.items if item.result is not None)
+        return sum(1 for item in self.graded if item.result is not None)
 
     def _update_score(self) -> None:
         self.score.value = (f"<div style='font-size:1.15em;font-weight:bold;margin-top:.6em'>"
-                            f"{escape(_lt('common.score', self.lang, right=self.right, answered=self.answered, total=len(self.items)))}</div>")
+                            f"{escape(_lt('common.score', self.lang, right=self.right, answered=self.answered, total=len(self.graded)))}</div>")
 
     def to_html(self) -> str:
         """The questions as static HTML (what a saved notebook shows)."""
@@ -385,40 +608,110 @@ class Quiz(widgets.VBox):
 
 
 class AnswerSheet:
-    """Every answer a student gave (question, answer, right or wrong, when), and a link to download it as CSV.
+    """Every answer and prediction of one student in one lesson, a name field, and a link to download them as CSV.
 
     The link is a ``data:`` URL in an HTML widget, so the browser saves the file without any server of
-    ours (it works in Jupyter, Voilà and Binder alike). The CSV is in the lesson's language.
+    ours (it works in Jupyter, Voilà and Binder alike). The CSV is in the lesson's language, starts
+    with the student's name, and is named after the student and the lesson. Once the student has
+    typed a name, every entry is also saved in ``store`` (a file beside the notebook), and typing the
+    same name after a kernel restart brings the answers back.
 
-    >>> sheet = AnswerSheet("zh-TW", filename="compass")
+    >>> sheet = AnswerSheet("zh-TW", filename="compass", store=None)
     >>> sheet.add("第一題？", "東", True, when=datetime(2026, 5, 1, 9, 30))
     >>> sheet.csv().splitlines()
-    ['題目,回答,對或錯,時間', '第一題？,東,對,2026-05-01 09:30:00']
+    ['姓名,題目,回答,對或錯,時間', ',第一題？,東,對,2026-05-01 09:30:00']
     >>> "compass-answers.csv" in sheet.widget.value
     True
     """
 
-    def __init__(self, lang: str = "en", filename: str = "quiz") -> None:
+    def __init__(self, lang: str = "en", filename: str = "quiz", *, lesson: str | None = None,
+                 store: AnswerStore | None = None) -> None:
         self.lang = i18n.normalize_lang(lang)
-        self.filename = f"{filename}-answers.csv"
-        self.rows: list[tuple[str, str, bool, datetime]] = []
+        self.base = filename
+        self.lesson = lesson or filename
+        self.store = store
+        self.student = ""
+        self.entries: list[Entry] = []
+        self.saved_to: Path | None = None
+        self.name = widgets.Text(description=_lt("common.name", self.lang), placeholder=_lt("common.name_placeholder", self.lang),
+                                 continuous_update=False, style={"description_width": "initial"},
+                                 layout=widgets.Layout(width="22em"))
+        self.name.add_class("quiz-name")
+        self.status = widgets.HTML()
+        self.status.add_class("quiz-name-status")
+        self._listeners: list[Callable[[AnswerSheet], Any]] = []
+        self.problems = Problems(lambda: self.lang)
+        self.problems.observe(self.name, lambda change: self.set_student(change["new"]), where="answer sheet: name")
         self.widget = widgets.HTML()
         self.widget.add_class("quiz-download")
         self._refresh()
 
-    def add(self, question: str, answer: str, correct: bool, when: datetime | None = None) -> None:
-        """Record one answer (a later answer to the same question is recorded too: the sheet is a log)."""
-        self.rows.append((question, answer, bool(correct), when or datetime.now().replace(microsecond=0)))
+    @property
+    def filename(self) -> str:
+        """The CSV's file name: ``<name>-<lesson>-answers.csv`` (``<lesson>-answers.csv`` before a name is typed)."""
+        stem = file_stem(self.student)
+        return f"{stem}-{self.base}-answers.csv" if stem else f"{self.base}-answers.csv"
+
+    @property
+    def rows(self) -> list[tuple[str, str, bool | None, datetime]]:
+        """``(question, answer, right?, when)`` per entry (``None``: a free-text answer or a prediction)."""
+        return [(e.question, e.answer, {"right": True, "wrong": False}.get(e.result), e.when) for e in self.entries]
+
+    def name_box(self) -> widgets.Widget:
+        """The name field and what it does (the same field may be shown in several places of a lesson)."""
+        return widgets.VBox([self.problems.widget, self.name, self.status], layout=widgets.Layout(margin=".3em 0"))
+
+    def on_student(self, callback: Callable[[AnswerSheet], Any]) -> None:
+        """Call ``callback(sheet)`` after the student's name changes (and their saved answers are loaded)."""
+        self._listeners.append(callback)
+
+    def set_student(self, name: str) -> None:
+        """Make ``name`` the student of this sheet: load their saved answers and save the ones given so far.
+
+        Answers given before any name was typed are kept and saved under the new name.
+        """
+        name = " ".join(str(name).split())
+        if student_key(name) == student_key(self.student):
+            return
+        if name and not file_stem(name):
+            self.status.value = f"<span style='color:{WRONG}'>{escape(_lt('common.name_bad', self.lang))}</span>"
+            return
+        unnamed = self.entries if not self.student else []
+        self.student = name
+        if self.name.value != name:
+            self.name.value = name
+        self.entries = (self.store.load(self.lesson, name) if self.store is not None and name else []) + list(unnamed)
+        self._save()
         self._refresh()
+        for callback in list(self._listeners):
+            callback(self)
+
+    def add(self, question: str, answer: str, correct: bool | None, when: datetime | None = None, *, key: str = "",
+            result: str | None = None, value: str = "") -> None:
+        """Record one answer (a later answer to the same question is recorded too: the sheet is a log).
+
+        ``correct`` is ``None`` for an answer that is not marked; ``result="prediction"`` marks a prediction.
+        """
+        result = result or ("free" if correct is None else "right" if correct else "wrong")
+        if result not in RESULTS:
+            raise ValueError(f"an answer's result is one of {', '.join(RESULTS)}, not {result!r}")
+        self.entries.append(Entry(key, question, answer, result, when or datetime.now().replace(microsecond=0), value))
+        self._save()
+        self._refresh()
+
+    def latest(self, key: str) -> Entry | None:
+        """The last entry recorded for ``key`` (None if there is none)."""
+        return next((e for e in reversed(self.entries) if e.key == key), None)
 
     def csv(self) -> str:
         """The answers as CSV text (a header row in the lesson's language, then one row per answer)."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow([_lt(f"common.csv_{c}", self.lang) for c in ("question", "answer", "result", "time")])
-        for question, answer, correct, when in self.rows:
-            writer.writerow([question, answer, _lt("common.csv_right" if correct else "common.csv_wrong", self.lang),
-                             when.isoformat(sep=" ")])
+        writer.writerow([_lt(f"common.csv_{c}", self.lang) for c in ("name", "question", "answer", "result", "time")])
+        word = {"right": "common.csv_right", "wrong": "common.csv_wrong", "free": "common.csv_free",
+                "prediction": "common.csv_prediction"}
+        for e in self.entries:
+            writer.writerow([self.student, e.question, e.answer, _lt(word[e.result], self.lang), e.when.isoformat(sep=" ")])
         return out.getvalue()
 
     def data_url(self) -> str:
@@ -426,14 +719,165 @@ class AnswerSheet:
         payload = base64.b64encode(("\ufeff" + self.csv()).encode("utf-8")).decode("ascii")
         return f"data:text/csv;charset=utf-8;base64,{payload}"
 
+    def _save(self) -> None:
+        if self.store is None or not self.student:
+            return
+        if not self.entries and not self.store.path(self.lesson, self.student).exists():
+            return  # typing a name alone leaves no empty file behind
+        try:
+            self.saved_to = self.store.save(self.lesson, self.student, self.entries)
+        except OSError as exc:  # a read-only folder: the answers stay in the page, and the person is told why
+            self.saved_to = None
+            self.problems.report(exc, "answer sheet: save")
+
     def _refresh(self) -> None:
+        if not self.student:
+            self.status.value = f"<span style='color:#334155'>{escape(_lt('common.name_hint', self.lang))}</span>"
+        elif self.saved_to is not None:
+            self.status.value = (f"<span style='color:{RIGHT}'>✔ "
+                                 f"{escape(_lt('common.name_saved', self.lang, name=self.student, file=self.saved_to.name))}</span>")
+        else:
+            self.status.value = f"<span style='color:#334155'>{escape(_lt('common.name_unsaved', self.lang, name=self.student))}</span>"
         label = escape(_lt("common.download", self.lang))
-        count = escape(_lt("common.download_count", self.lang, n=len(self.rows)))
+        count = escape(_lt("common.download_count", self.lang, n=len(self.entries)))
         style = ("display:inline-block;padding:.35em .9em;border-radius:4px;background:#1d4ed8;color:#ffffff;"
                  "text-decoration:none;font-weight:bold")
         self.widget.value = (f"<div style='margin:.6em 0'><a class='quiz-download-link' download='{escape(self.filename)}' "
                              f"href='{self.data_url()}' style='{style}'>⬇ {label}</a> "
                              f"<span style='color:#334155'>{count}</span></div>")
+
+
+_SHEETS: dict[tuple[str, str], AnswerSheet] = {}
+
+
+def lesson_sheet(lesson: str, lang: str = "en") -> AnswerSheet:
+    """The one answer sheet of ``lesson`` in this kernel: its predictions and its quiz write to it, and it
+    keeps the student's answers in a file beside the notebook (:class:`AnswerStore`).
+
+    >>> lesson_sheet("compass", "en") is lesson_sheet("compass", "en")
+    True
+    """
+    lang = i18n.normalize_lang(lang)
+    key = (lesson, lang)
+    if key not in _SHEETS:
+        _SHEETS[key] = AnswerSheet(lang, filename=lesson, lesson=lesson, store=AnswerStore())
+    return _SHEETS[key]
+
+
+def forget_sheets() -> None:
+    """Start every lesson's answer sheet afresh (a new student at the same kernel; tests)."""
+    _SHEETS.clear()
+
+
+class Prediction(widgets.VBox):
+    """Predict, then look: the student picks an answer and locks it in before the lesson shows the result.
+
+    The texts are ``lesson.predict.<lesson>.<id>.prompt``, one per option, and ``.then`` (what to do
+    next). ``reveal`` widgets stay hidden and ``enable`` buttons stay disabled until the prediction is
+    locked in; the prediction goes into the lesson's answer sheet (and so into the CSV), and comes back
+    after a kernel restart when the student types the same name.
+
+    >>> p = Prediction("compass", "long_run", "en", options=("a", "b", "c", "d"), sheet=AnswerSheet("en", "x"))
+    >>> p.lock.disabled, p.lock_in("b").result, p.lock.disabled
+    (True, 'prediction', True)
+    """
+
+    def __init__(self, lesson: str, id: str, lang: str = "en", *, options: Sequence[str] = ("a", "b", "c", "d"),
+                 sheet: AnswerSheet | None = None, reveal: Sequence[widgets.Widget] = (),
+                 enable: Sequence[widgets.Button] = (), **kwargs: Any) -> None:
+        lang = i18n.normalize_lang(lang)
+        self.lang, self.lesson, self.id = lang, lesson, id
+        self.key = f"predict.{lesson}.{id}"
+        self.sheet = sheet if sheet is not None else lesson_sheet(lesson, lang)
+        self.problems = Problems(lambda: self.lang)
+        self.options = tuple(options)
+        self.choice = widgets.ToggleButtons(options=[(self.option_text(o), o) for o in self.options], value=None,
+                                            style={"button_width": "auto"}, layout=widgets.Layout(width="auto"))
+        self.choice.add_class("prediction-choice")
+        self.lock = widgets.Button(description=_lt("common.predict_lock", lang), icon="lock", button_style="warning",
+                                   disabled=True, layout=widgets.Layout(width="auto"))
+        self.lock.add_class("prediction-lock")
+        self.status = widgets.HTML()
+        self.status.add_class("prediction-status")
+        self.reveal = list(reveal)
+        self.enable = list(enable)
+        self.entry: Entry | None = None
+        self.problems.observe(self.choice, lambda change: setattr(self.lock, "disabled", change["new"] is None or self.locked),
+                              where=f"prediction {self.key}")
+        self.problems.on_click(self.lock, lambda _b: self.lock_in(self.choice.value), where=f"prediction {self.key}")
+        title = widgets.HTML(f"<div style='font-size:1.1em;margin:.4em 0 .2em 0'><b>🔮 {escape(_lt('common.predict_title', lang))}</b> "
+                             f"{escape(self.prompt())}</div>")
+        kwargs.setdefault("layout", widgets.Layout(width="100%", border_left=f"6px solid {SAVED}", padding="0 .6em",
+                                                   margin=".4em 0"))
+        super().__init__(children=[self.problems.widget, title, self.sheet.name_box(), self.choice, self.lock, self.status],
+                         **kwargs)
+        self.add_class("prediction")
+        self.sheet.on_student(self.problems.guard(lambda _s: self._restore(), f"prediction {self.key}"))
+        self._restore()
+
+    def prompt(self) -> str:
+        return _lt(f"predict.{self.lesson}.{self.id}.prompt", self.lang)
+
+    def option_text(self, option: str) -> str:
+        return _lt(f"predict.{self.lesson}.{self.id}.{option}", self.lang)
+
+    @property
+    def locked(self) -> bool:
+        return self.entry is not None
+
+    def lock_in(self, option: str | None) -> Entry:
+        """Lock in ``option`` as the prediction (once; a second call changes nothing) and reveal what it guards."""
+        if self.entry is not None:
+            return self.entry
+        if option not in self.options:
+            raise ValueError(_lt("common.predict_pick", self.lang))
+        self.sheet.add(self.prompt(), self.option_text(option), None, key=self.key, result="prediction", value=option)
+        entry = self.sheet.latest(self.key)
+        assert entry is not None  # just added
+        self._show(entry)
+        return entry
+
+    def _restore(self) -> None:
+        entry = self.sheet.latest(self.key)
+        if entry is not None and entry.value in self.options:
+            self._show(entry)
+        else:
+            self.entry = None
+            self.choice.disabled = False
+            self.lock.disabled = self.choice.value is None
+            self.status.value = ""
+            for w in self.reveal:
+                w.layout.display = "none"
+            for b in self.enable:
+                b.disabled = True
+                b.tooltip = _lt("common.predict_first", self.lang)
+
+    def _show(self, entry: Entry) -> None:
+        self.entry = entry
+        if self.choice.value != entry.value:
+            self.choice.value = entry.value
+        self.choice.disabled = True
+        self.lock.disabled = True
+        then = _lt(f"predict.{self.lesson}.{self.id}.then", self.lang)
+        self.status.value = (f"<div style='color:{SAVED};font-weight:bold'>🔒 "
+                             f"{escape(_lt('common.predict_locked', self.lang, answer=entry.answer))}</div>"
+                             f"<div>{escape(then)}</div>")
+        for w in self.reveal:
+            w.layout.display = None
+        for b in self.enable:
+            b.disabled = False
+            b.tooltip = ""
+
+    def to_html(self) -> str:
+        """The question and its options as static HTML (what a saved notebook shows)."""
+        options = "".join(f"<li>{escape(self.option_text(o))}</li>" for o in self.options)
+        return (f"<div class='prediction'><p><b>{escape(_lt('common.predict_title', self.lang))}</b> "
+                f"{escape(self.prompt())}</p><ul>{options}</ul></div>")
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        data = super()._repr_mimebundle_(**kwargs) or {}
+        data["text/html"] = self.to_html()
+        return data
 
 
 def quiz(lesson: str, lang: str = "en") -> Quiz:
@@ -450,5 +894,6 @@ def quiz(lesson: str, lang: str = "en") -> Quiz:
     return Quiz(bank(lesson), lang, picture=board_picture)
 
 
-__all__ = ["AnswerSheet", "Feedback", "Question", "QuestionWidget", "Quiz", "check", "format_percent", "parse_cell", "parse_number",
-           "parse_percent", "quiz"]
+__all__ = ["ANSWERS_DIR", "AnswerSheet", "AnswerStore", "Entry", "Feedback", "Prediction", "Question", "QuestionWidget", "Quiz",
+           "check", "file_stem", "forget_sheets", "format_percent", "lesson_sheet", "option_order", "parse_cell", "parse_number",
+           "parse_percent", "quiz", "student_key", "student_order"]

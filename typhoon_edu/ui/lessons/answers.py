@@ -33,9 +33,12 @@ def rows(lesson: str, lang: str = "en") -> list[tuple[int, str, str, str]]:
     (1, True)
     """
     if lesson == "risk":
+        from ..quiz import Question
         from .risk import risk_questions
 
-        return [(k, q.prompt, q.options[q.answer], q.why) for k, q in enumerate(risk_questions(lang), start=1)]
+        out = [(k, q.prompt, q.options[q.answer], q.why) for k, q in enumerate(risk_questions(lang), start=1)]
+        free = Question("risk", "explain", "text", answer=None)
+        return [*out, (len(out) + 1, free.prompt(lang), free.expected(lang), free.why(lang))]
     from .bank import bank
 
     return [(k, q.prompt(lang), q.expected(lang), q.why(lang)) for k, q in enumerate(bank(lesson), start=1)]

@@ -8,6 +8,8 @@ computed from the real tracks, so they follow the data by themselves.
 
 >>> sorted(BANKS), [len(BANKS[k]) >= 6 for k in sorted(BANKS)]
 (['compass', 'game', 'intensity', 'pathing', 'real'], [True, True, True, True, True])
+>>> all(any(q.kind == "text" for q in questions) for questions in BANKS.values())  # one "explain" each
+True
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ COMPASS: tuple[Question, ...] = (
     Question("compass", "long_run", "number", answer=1 / 7, tolerance=0.005),
     Question("compass", "after_e", "choice", answer="c", options=_ABCD, fmt=_RING),
     Question("compass", "real_motion", "choice", answer="a", options=_ABCD, fmt=_RING),
+    Question("compass", "explain", "text", answer=None),
 )
 
 PATHING: tuple[Question, ...] = (
@@ -70,6 +73,7 @@ PATHING: tuple[Question, ...] = (
     Question("pathing", "hours", "number", answer=_KM / _SPEED, tolerance=0.1,
              fmt={"km": _KM, "speed": f"{_SPEED:g}", "hours": f"{_KM / _SPEED:g}"}),
     Question("pathing", "diagonal", "choice", answer="a", options=_ABC),
+    Question("pathing", "explain", "text", answer=None, fmt={"km": _KM, "speed": f"{_SPEED:g}", "hours": f"{_KM / _SPEED:g}"}),
 )
 
 INTENSITY: tuple[Question, ...] = (
@@ -81,6 +85,7 @@ INTENSITY: tuple[Question, ...] = (
     Question("intensity", "merge", "choice", answer="a", options=_ABCD),
     Question("intensity", "cwa_super", "choice", answer="a", options=_ABC),
     Question("intensity", "grow", "choice", answer="a", options=_ABC),
+    Question("intensity", "explain", "text", answer=None),
 )
 
 def game_bank(rules: Rules | None = None) -> tuple[Question, ...]:
@@ -105,6 +110,7 @@ def game_bank(rules: Rules | None = None) -> tuple[Question, ...]:
         Question("game", "merge", "choice", answer="c", options=_ABC),
         Question("game", "strongest", "number", answer=r.level(len(r.levels)).damage,
                  fmt={"top": len(r.levels)}),
+        Question("game", "explain", "text", answer=None),
     )
 
 
@@ -149,6 +155,7 @@ def real_bank(rules: Rules | None = None) -> tuple[Question, ...]:
                  fmt={"count": reach[first].count, "storms": len(storms)}),
         Question("real", "hsu", "number", answer=49),
         Question("real", "board", "choice", answer="b", options=_ABC, fmt={"km": geo["km"]}),
+        Question("real", "explain", "text", answer=None, fmt={"both": pct(west), "game": pct(game["W"] + game["NW"])}),
     )
 
 

@@ -27,6 +27,7 @@ import numpy as np
 from ... import i18n
 from .. import palette
 from ..guard import Problems
+from ..quiz import Prediction
 from ..scene import COMPASS16
 from .common import LessonBox, bar_chart_svg, heading, html_table, lt, note
 
@@ -372,8 +373,11 @@ class CompassLesson(LessonBox):
         self.problems.on_click(run, lambda _b: self.simulate(), where="compass lesson: simulate")
         self.chart = widgets.HTML(layout=widgets.Layout(max_width="960px"))
         self.summary = widgets.HTML()
-        part2 = [heading(lt("compass.part_many", lang)), note(lt("compass.part_many_note", lang)),
-                 widgets.HBox([self.n_rolls, self.seed, run], layout=widgets.Layout(flex_flow="row wrap")), self.chart, self.summary]
+        controls = widgets.HBox([self.n_rolls, self.seed, run], layout=widgets.Layout(flex_flow="row wrap"))
+        # predict first: the simulation and its chart stay hidden until the prediction is locked in
+        self.prediction = Prediction("compass", "long_run", lang, reveal=[controls, self.chart, self.summary])
+        part2 = [heading(lt("compass.part_many", lang)), note(lt("compass.part_many_note", lang)), self.prediction,
+                 controls, self.chart, self.summary]
         # 3. game against the real world
         self.motion = motion_svg(lang, r)
         part3 = [heading(lt("compass.part_real", lang)), note(lt("compass.part_real_note", lang)),

@@ -22,6 +22,7 @@ import ipywidgets as widgets
 from ... import i18n
 from .. import palette
 from ..guard import Problems
+from ..quiz import Prediction
 from ..scene import COMPASS16, footprint_cells
 from ..state import BoardState, TyphoonView
 from .common import PLAYERS, LessonBox, fit_map, heading, html_table, lt, note, play_moves
@@ -323,8 +324,10 @@ class IntensityLesson(LessonBox):
         self.explain.layout = widgets.Layout(min_height="8em", flex="1 1 300px", min_width="280px", padding="0 0 0 .8em")
         beside = widgets.HBox([widgets.VBox([self.board], layout=widgets.Layout(flex="3 1 560px")), self.explain],
                               layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"))
+        # predict first: "Two storms meet" stays disabled until the prediction is locked in
+        self.prediction = Prediction("intensity", "merge", lang, enable=[buttons[list(DEMOS).index("merge")]])
         parts = [self.problems.widget, heading(lt("intensity.part_demos", lang)), note(lt("intensity.part_demos_note", lang)),
-                 widgets.HBox(buttons, layout=widgets.Layout(flex_flow="row wrap")), beside]
+                 self.prediction, widgets.HBox(buttons, layout=widgets.Layout(flex_flow="row wrap")), beside]
         super().__init__(parts, snapshot=self._snapshot, svg=self.board.to_svg)
         self.worked: Worked | None = None
         self.play("moderate_five", speed=0)

@@ -27,6 +27,7 @@ from ... import i18n
 from ...realdata import jma, stats
 from .. import palette
 from ..guard import Problems
+from ..quiz import Prediction
 from ..realmap import TAIWAN_VIEW, RealStormMap, static_scene, storm_title, track_scene
 from ..scene import COMPASS16, Text
 from ..svg import shapes_to_svg
@@ -294,8 +295,12 @@ class RegionReach(LessonBox):
         self.view = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.summary = widgets.HTML()
         self.problems.observe(self.km, lambda change: self.update(change["new"]), where="region reach: distance")
+        # predict first: the counts stay hidden until the prediction is locked in
+        self.prediction = Prediction("real", "reach", lang, options=("a", "b", "c", "d", "e", "f"),
+                                     reveal=[self.km, self.view, self.summary])
         super().__init__([self.problems.widget, heading(lt("real.part_reach", lang)), note(lt("real.part_reach_note", lang)),
-                          self.km, self.view, self.summary], snapshot=lambda: self.view.value + self.summary.value)
+                          self.prediction, self.km, self.view, self.summary],
+                         snapshot=lambda: self.view.value + self.summary.value)
         self.update(REACH_KM)
 
     def update(self, km: float) -> list[ReachRow]:

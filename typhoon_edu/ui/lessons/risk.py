@@ -608,36 +608,72 @@ def risk_questions(lang: str = "en") -> list[Question]:
 class QuizView(widgets.VBox):
     """Questions with instant feedback: pick an option and see right/wrong (✔/✘ and words) and why.
 
+    The options are shuffled per student (the name typed above the questions), a last question asks the
+    student to explain their reasoning in free text, and every answer goes into the lesson's answer sheet
+    (kept in a file beside the notebook; see :class:`typhoon_edu.ui.quiz.AnswerSheet`).
     ``title=True`` shows the quiz's heading (leave it off under a notebook heading that says the same).
     """
 
-    def __init__(self, questions: Sequence[Question], lang: str = "en", *, title: bool = False, **kwargs: Any) -> None:
-        from typhoon_edu.ui.quiz import AnswerSheet
+    def __init__(self, questions: Sequence[Question], lang: str = "en", *, title: bool = False,
+                 sheet: Any = None, **kwargs: Any) -> None:
+        from typhoon_edu.ui.quiz import Question as FreeQuestion
+        from typhoon_edu.ui.quiz import QuestionWidget, lesson_sheet
 
         self.lang = i18n.normalize_lang(lang)
         self.problems = Problems(lambda: self.lang)
-        self.sheet = AnswerSheet(self.lang, filename="risk")
+        self.sheet = sheet if sheet is not None else lesson_sheet("risk", self.lang)
         self.questions = list(questions)
         self.choices: list[widgets.RadioButtons] = []
         self.feedback: list[widgets.HTML] = []
         self.score = widgets.HTML()
+        self._quiet = False  # set while the options are re-ordered for a student: not an answer
         # the notebook's own "Check yourself" heading usually introduces the quiz; ``title`` repeats it
         rows: list[widgets.Widget] = (
             [widgets.HTML(f"<b style='font-size:1.2em'>{escape(i18n.t('risk.quiz.title', self.lang))}</b>")] if title else [])
+        rows.append(self.sheet.name_box())
         for i, q in enumerate(self.questions):
             prompt = widgets.HTML(f"<div style='font-size:1.1em;margin-top:.6em'><b>{i + 1}.</b> {escape(q.prompt)}</div>")
-            radio = widgets.RadioButtons(options=[(o, k) for k, o in enumerate(q.options)], value=None,
-                                         layout=widgets.Layout(width="auto"))
+            radio = widgets.RadioButtons(options=self._options(q), value=None, layout=widgets.Layout(width="auto"))
             radio.add_class("risk-quiz-choice")
             fb = widgets.HTML()
             self.problems.observe(radio, lambda change, i=i: self._answered(i, change["new"]), where="risk quiz")
             self.choices.append(radio)
             self.feedback.append(fb)
             rows += [prompt, radio, fb]
-        rows += [self.score, self.sheet.widget]
+        self.explain = QuestionWidget(FreeQuestion("risk", "explain", "text", answer=None), self.lang,
+                                      len(self.questions) + 1, problems=self.problems)
+        self.explain.on_answer(lambda item: self.sheet.add(item.question.prompt(self.lang), item.given, None,
+                                                           key="quiz.risk.explain", value=item.value))
+        rows += [self.explain, self.score, self.sheet.widget]
         kwargs.setdefault("layout", widgets.Layout(width="100%"))
         super().__init__(children=[self.problems.widget, *rows], **kwargs)
         self.add_class("risk-quiz")
+        self.sheet.on_student(self.problems.guard(lambda _s: self._student_changed(), "risk quiz: name"))
+        self._student_changed()
+
+    def _options(self, q: Question) -> list[tuple[str, int]]:
+        from typhoon_edu.ui.quiz import student_order
+
+        return [(q.options[k], k) for k in student_order(range(len(q.options)), self.sheet.student, "risk", q.key)]
+
+    def _student_changed(self) -> None:
+        """Shuffle the options for this student and show the answers the sheet holds."""
+        self._quiet = True
+        try:
+            for i, (q, radio) in enumerate(zip(self.questions, self.choices, strict=True)):
+                entry = self.sheet.latest(f"quiz.risk.{q.key}")
+                radio.value = None
+                radio.options = self._options(q)
+                if entry is not None and entry.value.isdigit() and int(entry.value) < len(q.options):
+                    radio.value = int(entry.value)
+                    self._show(i, int(entry.value))
+                else:
+                    self.feedback[i].value = ""
+        finally:
+            self._quiet = False
+        entry = self.sheet.latest("quiz.risk.explain")
+        if entry is not None and entry.value:
+            self.explain.show(entry.value)
         self._update_score()
 
     def answer(self, index: int, choice: int) -> bool:
@@ -646,18 +682,24 @@ class QuizView(widgets.VBox):
         return self.questions[index].check(choice)
 
     def _answered(self, index: int, choice: int | None) -> None:
+        if self._quiet:
+            return
         q = self.questions[index]
         if choice is None:
             self.feedback[index].value = ""
         else:
-            right = q.check(choice)
-            self.sheet.add(q.prompt, q.options[choice], right)
-            mark, word, colour = ("✔", i18n.t("risk.quiz.right", self.lang), "#166534") if right else \
-                ("✘", i18n.t("risk.quiz.wrong", self.lang), "#991b1b")
-            self.feedback[index].value = (f"<div style='font-size:1.05em;padding:.3em .5em;border-left:5px solid {colour};"
-                                          f"background:#f8fafc'><b style='color:{colour}'>{mark} {escape(word)}</b> "
-                                          f"{escape(q.why)}</div>")
+            self.sheet.add(q.prompt, q.options[choice], q.check(choice), key=f"quiz.risk.{q.key}", value=str(choice))
+            self._show(index, choice)
         self._update_score()
+
+    def _show(self, index: int, choice: int) -> None:
+        q = self.questions[index]
+        right = q.check(choice)
+        mark, word, colour = ("✔", i18n.t("risk.quiz.right", self.lang), "#166534") if right else \
+            ("✘", i18n.t("risk.quiz.wrong", self.lang), "#991b1b")
+        self.feedback[index].value = (f"<div style='font-size:1.05em;padding:.3em .5em;border-left:5px solid {colour};"
+                                      f"background:#f8fafc'><b style='color:{colour}'>{mark} {escape(word)}</b> "
+                                      f"{escape(q.why)}</div>")
 
     @property
     def right_count(self) -> int:
@@ -667,6 +709,7 @@ class QuizView(widgets.VBox):
         """The questions and options as HTML (no answers), for saved outputs."""
         items = "".join(f"<li><p>{escape(q.prompt)}</p><ul>" + "".join(f"<li>{escape(o)}</li>" for o in q.options) + "</ul></li>"
                         for q in self.questions)
+        items += f"<li><p>{escape(self.explain.question.prompt(self.lang))}</p></li>"
         return f"<div><b>{escape(i18n.t('risk.quiz.title', self.lang))}</b><ol>{items}</ol></div>"
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
