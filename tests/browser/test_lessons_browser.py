@@ -17,6 +17,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from typhoon_edu.server.serve import VoilaProcess
+from typhoon_edu.ui.lessons import bank
+from typhoon_edu.ui.quiz import option_order
 
 from .harness import REPO_ROOT, assert_canvas_not_blank, canvas_stats
 
@@ -28,6 +30,7 @@ LESSONS = {
     "03": ("03_typhoon_intensity.ipynb", ".lesson-map"),
     "06": ("06_real_typhoons.ipynb", ".real-map"),
 }
+QUIZ_BANK = {"01": "compass", "02": "pathing", "03": "intensity", "06": "real"}
 QUIZ_TITLE = {"en": "Check yourself", "zh-TW": "自我檢測"}
 FEEDBACK_CSV = {"en": "right or wrong", "zh-TW": "對或錯"}
 FEEDBACK = {"en": ("Right!", "Not quite."), "zh-TW": ("答對了！", "還差一點。")}
@@ -73,7 +76,9 @@ def test_lesson_renders_in_voila(
     # One check-yourself answer gives instant feedback in the lesson's language.
     page.locator(".quiz-option").first.click()
     feedback = page.locator(".quiz-feedback").first
-    first_is_right = {"01": False, "02": True, "03": False, "06": False}[lesson]  # option (a) of each quiz's first question
+    # the options are shuffled per student; before a name is typed, everyone sees the same order
+    first = bank.bank(QUIZ_BANK[lesson])[0]
+    first_is_right = option_order(first, "")[0] == first.answer
     expect(feedback).to_contain_text(FEEDBACK[lang][0 if first_is_right else 1], timeout=15_000)
     # The answer is on the sheet to hand in: a data: URL link that downloads a CSV.
     link = page.locator("a.quiz-download-link").first

@@ -439,7 +439,7 @@ class QuestionWidget(widgets.VBox):
             save = widgets.Button(description=_lt("common.save", lang), button_style="primary", icon="save",
                                   layout=widgets.Layout(width="auto"))
             self.problems.on_click(save, lambda _b: self.answer(self.entry.value if self.entry else ""), where=f"quiz {question.key}")
-            children.append(widgets.VBox([self.entry, save]))
+            children.append(widgets.VBox([self.entry, widgets.HBox([save])]))
         else:
             kind = "common.type_cell" if question.kind == "cell" else "common.type_percent" if question.percent \
                 else "common.type_number"
@@ -805,11 +805,12 @@ class Prediction(widgets.VBox):
         self.problems.observe(self.choice, lambda change: setattr(self.lock, "disabled", change["new"] is None or self.locked),
                               where=f"prediction {self.key}")
         self.problems.on_click(self.lock, lambda _b: self.lock_in(self.choice.value), where=f"prediction {self.key}")
-        title = widgets.HTML(f"<div style='font-size:1.1em;margin:.4em 0 .2em 0'><b>🔮 {escape(_lt('common.predict_title', lang))}</b> "
+        title = widgets.HTML(f"<div style='font-size:1.1em;margin:.4em 0 .2em 0'><b>{escape(_lt('common.predict_title', lang))}</b> "
                              f"{escape(self.prompt())}</div>")
         kwargs.setdefault("layout", widgets.Layout(width="100%", border_left=f"6px solid {SAVED}", padding="0 .6em",
                                                    margin=".4em 0"))
-        super().__init__(children=[self.problems.widget, title, self.sheet.name_box(), self.choice, self.lock, self.status],
+        super().__init__(children=[self.problems.widget, title, self.sheet.name_box(), self.choice, widgets.HBox([self.lock]),
+                                   self.status],
                          **kwargs)
         self.add_class("prediction")
         self.sheet.on_student(self.problems.guard(lambda _s: self._restore(), f"prediction {self.key}"))
@@ -859,7 +860,7 @@ class Prediction(widgets.VBox):
         self.choice.disabled = True
         self.lock.disabled = True
         then = _lt(f"predict.{self.lesson}.{self.id}.then", self.lang)
-        self.status.value = (f"<div style='color:{SAVED};font-weight:bold'>🔒 "
+        self.status.value = (f"<div style='color:{SAVED};font-weight:bold'>✔ "
                              f"{escape(_lt('common.predict_locked', self.lang, answer=entry.answer))}</div>"
                              f"<div>{escape(then)}</div>")
         for w in self.reveal:
