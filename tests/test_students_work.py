@@ -115,7 +115,7 @@ def test_the_teachers_keys_say_what_a_good_free_answer_contains():
         text = (answers.DOCS / name).read_text(encoding="utf-8")
         for _number, lesson in answers.LESSON_BANKS:
             free = [r for r in answers.rows(lesson, lang) if r[2] == i18n.t("lesson.common.free_answer", lang)]
-            assert len(free) == 1, (lang, lesson)
+            assert len(free) >= 1, (lang, lesson)
             assert free[0][3].replace("|", "\\|") in text
 
 
