@@ -790,7 +790,7 @@ def questions() -> tuple[Question, ...]:
                  fmt={"storm": "", "km": f"{straight:,.0f}", "turn": f"{recurve.turn():.0f}"}),
         Question("forecast", "pair", "choice", answer="a", options=abcd),
         Question("forecast", "taiwan", "choice", answer="a", options=abc,
-                 fmt={"storm": "", "km": f"{ahead_km:.0f}", "now_km": f"{now_km:,.0f}", "typical": e[72]}),
+                 fmt={"storm": "", "where": f"{ahead_km:.0f}", "now_km": f"{now_km:,.0f}", "typical": e[72]}),
     )
 
 
@@ -800,12 +800,30 @@ def _arr(v: float) -> Any:
     return np.array([v])
 
 
-def _localised(q: Question, lang: str) -> Question:
-    # the storm names in the prompts are in the lesson's language
+def localised(q: Question, lang: str) -> Question:
+    """The question with the storm names of its prompt in ``lang``.
+
+    >>> "巨爵" in localised(questions()[4], "zh-TW").prompt("zh-TW")
+    True
+    """
     if "storm" not in q.fmt:
         return q
     case = find_case("recurve" if q.id == "straight" else "taiwan")
-    return Question(q.lesson, q.id, q.kind, q.answer, q.options, q.tolerance, {**q.fmt, "storm": storm_title(case.storm, lang)})
+    fmt = {**q.fmt, "storm": storm_title(case.storm, lang)}
+    if "where" in fmt:  # the distance, or "over Taiwan" when the centre was on the island
+        fmt["where"] = lt("forecast.taiwan_landfall", lang) if float(fmt["where"]) == 0 else \
+            lt("forecast.taiwan_near", lang, km=fmt["where"])
+    return Question(q.lesson, q.id, q.kind, q.answer, q.options, q.tolerance, fmt)
+
+
+def explain_key_row(lang: str = "en") -> tuple[str, str, str]:
+    """The free-text question in the teachers' answer key: ``(question, answer, what a good answer contains)``.
+
+    >>> explain_key_row("en")[1]
+    '(free text, read by the teacher)'
+    """
+    return (lt("quiz.forecast.explain.prompt", lang), lt("forecast.explain_key_answer", lang),
+            lt("forecast.explain_key_why", lang))
 
 
 class ForecastQuiz(LessonBox):
@@ -816,7 +834,7 @@ class ForecastQuiz(LessonBox):
         lang = i18n.normalize_lang(lang)
         self.lang = lang
         self.problems = Problems(lambda: self.lang)
-        self.questions = [_localised(q, lang) for q in questions()]
+        self.questions = [localised(q, lang) for q in questions()]
         self.items = [QuestionWidget(q, lang, k + 1, problems=self.problems) for k, q in enumerate(self.questions)]
         self.sheet = ForecastSheet(lang)
         self.score = widgets.HTML()
@@ -904,7 +922,7 @@ def facts(lang: str = "en") -> Rendered:
 
 __all__ = [
     "ForecastChallenge", "ForecastQuiz", "ForecastRound", "ForecastSheet", "ResultRow", "TapFilter", "briefing",
-    "case_label", "case_projection", "challenge", "cone_points", "facts", "forecast_quiz", "forecast_scene",
+    "case_label", "case_projection", "challenge", "cone_points", "explain_key_row", "facts", "localised", "forecast_quiz", "forecast_scene",
     "heading_name", "mean_error", "parse_position", "questions", "results_html", "score", "status_text", "team_table",
     "teams_html",
 ]
