@@ -84,10 +84,11 @@ def parse_position(text: str, lang: str = "en") -> LatLon:
     s = unicodedata.normalize("NFKC", str(text)).strip().upper()
     s = s.replace("北緯", "N").replace("東經", "E").replace("°", " ").replace("度", " ")
     tagged = re.findall(rf"({_NUMBER})\s*([NE])|([NE])\s*({_NUMBER})", s)
-    if len(tagged) == 2:
+    if tagged:
         got = {(a or d): float(b or c) for b, a, d, c in ((m[0], m[1], m[2], m[3]) for m in tagged)}
-        if set(got) == {"N", "E"}:
-            return got["N"], got["E"]
+        if len(tagged) != 2 or set(got) != {"N", "E"}:  # "23.5N 24N": two latitudes, no longitude
+            raise ValueError(lt("forecast.bad_position", lang))
+        return got["N"], got["E"]
     numbers = re.findall(_NUMBER, s)
     if len(numbers) != 2 or re.search(r"[A-DF-MO-Z]", s):
         raise ValueError(lt("forecast.bad_position", lang))
