@@ -97,8 +97,10 @@ def parse_position(text: str, lang: str = "en") -> LatLon:
 
 @dataclass
 class TapFilter:
-    """One action per tap: a touch screen sends ``touch_start`` and then, a moment later, a ``mouse_down`` for
-    the same tap (the browser's emulated click). A mouse-down within ``window`` seconds of a touch is dropped.
+    """One action per tap. A browser follows a tap with an emulated click unless the page cancels the touch;
+    ipycanvas 0.14 cancels it (the browser test checks that a tap places one guess), but a front end that does
+    not would send ``touch_start`` and then ``mouse_down`` for the same tap. So a mouse-down within ``window``
+    seconds of a touch is dropped.
 
     >>> f = TapFilter()
     >>> f.accept("touch", 0.0), f.accept("mouse", 0.3), f.accept("mouse", 2.0)
@@ -385,7 +387,7 @@ def forecast_scene(rnd: ForecastRound, teams: Mapping[str, Mapping[int, LatLon]]
             shapes.append(Line(points=((gx, gy), (tx, ty)), stroke=ERROR_COLOUR, line_width=2.5, dash=(2, 3), role="error",
                                key=str(h)))
             km = great_circle_km(lat, lon, t.lat, t.lon)
-            shapes.append(Text(x=tx + 16, y=ty - 12, text=f"{km:.0f} km", size=13, bold=True, align="left",
+            shapes.append(Text(x=tx + 16, y=ty - 12, text=lt("forecast.error_label", lang, km=f"{km:.0f}"), size=13, bold=True, align="left",
                                fill=ERROR_COLOUR, halo=palette.HALO, role="error-km", key=str(h)))
         for h in LEADS:
             t = case.truth[h]
