@@ -853,7 +853,7 @@ class ForecastQuiz(LessonBox):
         self.problems.on_click(self.explain_button, lambda _b: self.save_explanation(self.explain.value), where="quiz explain")
         explain = widgets.VBox([
             widgets.HTML(f"<div style='font-size:1.1em;margin-top:.6em'><b>{n}.</b> <b>{escape(lt('forecast.explain_title', lang))}:</b> "
-                         f"{escape(self.explain_prompt)}</div>"), self.explain, self.explain_button, self.explain_feedback])
+                         f"{escape(self.explain_prompt)}</div>"), self.explain, widgets.HBox([self.explain_button]), self.explain_feedback])
         super().__init__([self.problems.widget, *self.items, explain, self.score, self.sheet.widget], snapshot=self.to_html)
         self._update()
         if challenge is not None:
@@ -920,7 +920,7 @@ def facts(lang: str = "en") -> Rendered:
     lang = i18n.normalize_lang(lang)
     items = "".join(f"<li>{escape(case_label(c, k + 1, lang))} · {c.time:%Y-%m-%d %H} UTC</li>"
                     for k, c in enumerate(forecast_cases()))
-    return Rendered(f"<ol style='font-size:1.05em'>{items}</ol>")
+    return Rendered(f"<ul style='font-size:1.05em;list-style:none;padding-left:1em'>{items}</ul>")
 
 
 __all__ = [
