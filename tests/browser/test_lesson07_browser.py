@@ -29,10 +29,10 @@ MAP = ".forecast-map"
 TEXT = {
     "en": {"placed": "72 h: ", "missing48": "48 h: not placed yet", "reveal": "Reveal the best track",
            "mean": "Your mean error", "explain": "Save my explanation", "teacher": "to read", "forecast": "Forecast ",
-           "wrong": "Not quite."},
+           "wrong": "Not quite.", "start": "no guess placed yet"},
     "zh-TW": {"placed": "72 小時：北緯", "missing48": "48 小時：還沒放", "reveal": "揭曉最佳路徑",
               "mean": "你的平均誤差", "explain": "儲存我的說明", "teacher": "由老師批閱", "forecast": "預報",
-              "wrong": "還差一點。"},
+              "wrong": "還差一點。", "start": "還沒有放任何預報點"},
 }
 
 
@@ -103,6 +103,16 @@ def test_forecast_click_reveal_and_answers(
     assert sum(1 for row in rows if row[0].startswith(t["forecast"])) == 3, csv_text
     assert [row[2] for row in rows].count(t["teacher"]) == 1, csv_text
     assert len(rows) == 1 + 3 + 1 + 1, csv_text  # header, three forecasts, one answer, one explanation
+
+    # another storm: the pair (case 4) redraws the map around it, with no guesses and no answers
+    revealed = canvas_stats(page, MAP)
+    page.locator(".forecast-challenge select").first.select_option(index=3)
+    expect(status).to_contain_text(t["start"], timeout=15_000)
+    expect(page.locator(".forecast-results")).to_have_count(0)
+    page.wait_for_timeout(800)
+    assert canvas_stats(page, MAP) != revealed
+    canvas.scroll_into_view_if_needed()
+    screenshot(page, f"lesson-07-{lang}-{viewport}-pair", full_page=False)
 
     _no_error_outputs(page)
     page.evaluate("window.scrollTo(0, 0)")
