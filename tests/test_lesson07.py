@@ -246,6 +246,7 @@ def test_class_round_in_the_widget():
             ch.rnd.place(c.truth[h].lat + dlat, c.truth[h].lon)
         ch.save_team(name)
         assert not ch.rnd.guesses  # ready for the next team
+    assert "「海豚」" in ch.team_feedback.value and not ch.problems.message  # said as news, not as a problem
     assert "貓頭鷹" in ch.team_view.value and "平均誤差" not in ch.team_view.value  # not scored before the reveal
     roles = [s.role for s in ch.dynamic_shapes()]
     assert roles.count("team-guess") == 6
@@ -355,3 +356,46 @@ def test_the_glossary_and_the_storm_names_exist_in_both_languages():
         for s in (c.storm, c.partner):
             if s is not None:
                 assert i18n.has(f"lesson.real.names.n{s.number}", "zh-TW"), s.title
+
+
+# --- the wiring: canvas events and failing callbacks ------------------------------------------------------
+
+
+def _front_end(ch, event: str, x: float, y: float) -> None:
+    content = {"event": event, "x": x, "y": y} if event.startswith("mouse") else {"event": event, "touches": [{"x": x, "y": y}]}
+    ch.canvas._canvases[-1]._handle_frontend_event(None, content, [])
+
+
+def test_the_canvas_events_reach_the_round():
+    ch = fw.challenge("en")
+    t = [10.0]
+    ch._clock = lambda: t[0]
+    x, y = ch.rnd.proj.xy(ch.rnd.case.now.lon - 2, ch.rnd.case.now.lat)
+    _front_end(ch, "touch_start", x, y)
+    _front_end(ch, "mouse_down", x, y)  # the same tap's emulated click, if a front end sent one
+    assert list(ch.rnd.guesses) == [24]
+    t[0] = 12.0
+    _front_end(ch, "mouse_down", x - 30, y)
+    assert list(ch.rnd.guesses) == [24, 48]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_failing_callbacks_reach_the_person_in_their_language(lang, monkeypatch):
+    start = {"en": "Something went wrong", "zh-TW": "發生錯誤"}[lang]
+
+    def boom(*_args, **_kwargs):
+        raise RuntimeError("test failure")
+
+    ch = fw.challenge(lang)
+    assert ch.problems.widget in ch.children
+    monkeypatch.setattr(ch, "redraw", boom)
+    ch.canvas._canvases[-1]._handle_frontend_event(None, {"event": "client_ready"}, [])
+    assert ch.problems.message.startswith(start) and "test failure" in ch.problems.message
+    ch.problems.clear()
+    monkeypatch.setattr(ch.rnd, "place_pixel", boom)
+    _front_end(ch, "mouse_down", 100, 100)
+    assert "test failure" in ch.problems.message
+    ch.problems.clear()
+    ch.reveal_button.click()  # an expected refusal: said plainly, not as a failure
+    assert ch.problems.message and not ch.problems.message.startswith(start)
+    assert ("24" in ch.problems.message) and not ch.rnd.revealed

@@ -31,6 +31,7 @@ import ipywidgets as widgets
 from ipycanvas import MultiCanvas, hold_canvas
 
 from ... import i18n
+from ...engine.rules import GameInputError
 from ...realdata.forecast_cases import (
     LEADS,
     TYPICAL_ERROR_KM,
@@ -62,6 +63,11 @@ TEAM_COLOURS = ("#0f766e", "#9333ea", "#c2410c", "#0369a1", "#be185d", "#4d7c0f"
 EIGHT = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 
 
+class ForecastInputError(GameInputError):
+    """Something the student typed or did that the challenge cannot use (its message is in their language),
+    told plainly like any input the game refuses; the forecast is left as it was."""
+
+
 # --- typed positions and taps ----------------------------------------------------------------------
 
 
@@ -79,7 +85,7 @@ def parse_position(text: str, lang: str = "en") -> LatLon:
     >>> parse_position("somewhere")
     Traceback (most recent call last):
     ...
-    ValueError: Type a position as latitude, longitude in degrees, for example 23.5, 121 (or 23.5N 121E).
+    typhoon_edu.ui.lessons.forecast.ForecastInputError: Type a position as latitude, longitude in degrees, for example 23.5, 121 (or 23.5N 121E).
     """
     s = unicodedata.normalize("NFKC", str(text)).strip().upper()
     s = s.replace("北緯", "N").replace("東經", "E").replace("°", " ").replace("度", " ")
@@ -87,11 +93,11 @@ def parse_position(text: str, lang: str = "en") -> LatLon:
     if tagged:
         got = {(a or d): float(b or c) for b, a, d, c in ((m[0], m[1], m[2], m[3]) for m in tagged)}
         if len(tagged) != 2 or set(got) != {"N", "E"}:  # "23.5N 24N": two latitudes, no longitude
-            raise ValueError(lt("forecast.bad_position", lang))
+            raise ForecastInputError(lt("forecast.bad_position", lang))
         return got["N"], got["E"]
     numbers = re.findall(_NUMBER, s)
     if len(numbers) != 2 or re.search(r"[A-DF-MO-Z]", s):
-        raise ValueError(lt("forecast.bad_position", lang))
+        raise ForecastInputError(lt("forecast.bad_position", lang))
     return float(numbers[0]), float(numbers[1])
 
 
@@ -171,7 +177,7 @@ class ForecastRound:
     >>> r.reveal()
     Traceback (most recent call last):
     ...
-    ValueError: Place all three guesses (24, 48 and 72 h) before you reveal; still missing: 48 h and 72 h.
+    typhoon_edu.ui.lessons.forecast.ForecastInputError: Place all three guesses (24, 48 and 72 h) before you reveal; still missing: 48 h and 72 h.
     """
 
     def __init__(self, case: Case, lang: str = "en", proj: Projection | None = None) -> None:
@@ -184,12 +190,12 @@ class ForecastRound:
 
     def _check_open(self) -> None:
         if self.revealed:
-            raise ValueError(lt("forecast.revealed_locked", self.lang))
+            raise ForecastInputError(lt("forecast.revealed_locked", self.lang))
 
     def _check_inside(self, lat: float, lon: float) -> None:
         p = self.proj
         if not inside(p, lat, lon):
-            raise ValueError(lt("forecast.outside", self.lang, lat=f"{lat:g}", lon=f"{lon:g}", south=f"{p.south:g}",
+            raise ForecastInputError(lt("forecast.outside", self.lang, lat=f"{lat:g}", lon=f"{lon:g}", south=f"{p.south:g}",
                                 north=f"{p.north:g}", west=f"{p.west:g}", east=f"{p.east:g}"))
 
     def choose(self, lead: int) -> None:
@@ -235,7 +241,7 @@ class ForecastRound:
     def reveal(self) -> list[ResultRow]:
         """Show the truth; ``ValueError`` (naming what is missing) unless all three guesses are placed."""
         if self.missing():
-            raise ValueError(lt("forecast.need_all", self.lang, missing=i18n.join_names(
+            raise ForecastInputError(lt("forecast.need_all", self.lang, missing=i18n.join_names(
                 [lt("forecast.lead_cell", self.lang, h=h).lstrip("+") for h in self.missing()], self.lang)))
         self.revealed = True
         return self.results()
@@ -572,6 +578,7 @@ class ForecastChallenge(LessonBox):
         self.team_button.add_class("forecast-team-save")
         self.clear_teams = widgets.Button(description=lt("forecast.teams_clear", lang), icon="trash", layout=widgets.Layout(width="auto"))
         self.team_view = widgets.HTML()
+        self.team_feedback = widgets.HTML()
         self.team_view.add_class("forecast-teams")
         self.legend = widgets.HTML(legend_html(lang))
         source = widgets.HTML(f"<div style='font-size:.9em;color:#334155;max-width:60em'>{escape(lt('forecast.cone_note', lang))}"
@@ -580,7 +587,8 @@ class ForecastChallenge(LessonBox):
         keyboard = widgets.HBox([self.typed, self.place_button, *self.arrows.values()], layout=row)
         actions = widgets.HBox([self.reveal_button, self.again_button], layout=row)
         team_box = widgets.VBox([heading(lt("forecast.class_round", lang), 4), note(lt("forecast.class_round_note", lang)),
-                                 widgets.HBox([self.team_name, self.team_button, self.clear_teams], layout=row), self.team_view])
+                                 widgets.HBox([self.team_name, self.team_button, self.clear_teams], layout=row), self.team_feedback,
+                                 self.team_view])
         self.problems.observe(self.choose, lambda change: self.select(change["new"]), where="forecast: storm")
         self.problems.observe(self.lead, lambda change: self._choose_lead(change["new"]), where="forecast: lead")
         self.problems.on_click(self.place_button, lambda _b: self.type_position(self.typed.value), where="forecast: place")
@@ -593,7 +601,7 @@ class ForecastChallenge(LessonBox):
         self.problems.on_mouse_down(self.canvas, lambda x, y: self.tap("mouse", x, y), where="forecast: click")
         self.canvas.on_touch_start(self.problems.guard(lambda touches: self.tap("touch", *touches[0]) if touches else None,
                                                        "forecast: tap"))
-        self.problems.on_client_ready(self.canvas, self.redraw, where="forecast: draw")
+        self.problems.on_client_ready(self.canvas, lambda: self.redraw(), where="forecast: draw")
         super().__init__([self.problems.widget, self.choose, self.briefing, note(lt("forecast.how_to", lang)), self.lead,
                           self.canvas, self.status, keyboard, actions, self.results, self.legend, source, team_box],
                          snapshot=self.to_html)
@@ -664,19 +672,21 @@ class ForecastChallenge(LessonBox):
         """Keep the current three guesses as team ``name``'s forecast, then clear them for the next team."""
         name = " ".join(str(name).split())[:20]
         if not name:
-            raise ValueError(lt("forecast.team_need_name", self.lang))
+            raise ForecastInputError(lt("forecast.team_need_name", self.lang))
         if self.rnd.missing():
-            raise ValueError(lt("forecast.team_need_guesses", self.lang, team=name, missing=i18n.join_names(
+            raise ForecastInputError(lt("forecast.team_need_guesses", self.lang, team=name, missing=i18n.join_names(
                 [lt("forecast.lead_cell", self.lang, h=h).lstrip("+") for h in self.rnd.missing()], self.lang)))
         self.teams[name] = dict(self.rnd.guesses)
         self.team_name.value = ""
         if not self.rnd.revealed:
             self.rnd.reset()
         self._after_change()
-        self.problems.show(lt("forecast.team_saved", self.lang, team=name, count=len(self.teams)))
+        self.team_feedback.value = (f"<div role='status' style='color:#166534'>✔ "
+                                    f"{escape(lt('forecast.team_saved', self.lang, team=name, count=len(self.teams)))}</div>")
 
     def reset_teams(self) -> None:
         self.teams.clear()
+        self.team_feedback.value = ""
         self._after_change()
 
     # --- views ---------------------------------------------------------------------------------------
@@ -869,7 +879,7 @@ class ForecastQuiz(LessonBox):
     def save_explanation(self, text: str) -> None:
         text = str(text).strip()
         if not text:
-            raise ValueError(lt("forecast.explain_empty", self.lang))
+            raise ForecastInputError(lt("forecast.explain_empty", self.lang))
         self.sheet.add(self.explain_prompt, text, None)
         self.explain_feedback.value = f"<div style='color:#166534'>✔ {escape(lt('forecast.explain_saved', self.lang, chars=len(text)))}</div>"
 
@@ -924,7 +934,7 @@ def facts(lang: str = "en") -> Rendered:
 
 
 __all__ = [
-    "ForecastChallenge", "ForecastQuiz", "ForecastRound", "ForecastSheet", "ResultRow", "TapFilter", "briefing",
+    "ForecastChallenge", "ForecastInputError", "ForecastQuiz", "ForecastRound", "ForecastSheet", "ResultRow", "TapFilter", "briefing",
     "case_label", "case_projection", "challenge", "cone_points", "explain_key_row", "facts", "localised", "forecast_quiz", "forecast_scene",
     "heading_name", "mean_error", "parse_position", "questions", "results_html", "score", "status_text", "team_table",
     "teams_html",
