@@ -692,6 +692,7 @@ class ForecastChallenge(LessonBox):
     # --- views ---------------------------------------------------------------------------------------
 
     def _after_change(self) -> None:
+        self.problems.clear()  # an earlier refusal no longer applies once something worked
         self._draw_dynamic()
         self._update()
 
