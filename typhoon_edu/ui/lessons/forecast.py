@@ -393,8 +393,12 @@ def forecast_scene(rnd: ForecastRound, teams: Mapping[str, Mapping[int, LatLon]]
             shapes.append(Line(points=((gx, gy), (tx, ty)), stroke=ERROR_COLOUR, line_width=2.5, dash=(2, 3), role="error",
                                key=str(h)))
             km = great_circle_km(lat, lon, t.lat, t.lon)
-            shapes.append(Text(x=tx + 16, y=ty - 12, text=lt("forecast.error_label", lang, km=f"{km:.0f}"), size=13, bold=True, align="left",
-                               fill=ERROR_COLOUR, halo=palette.HALO, role="error-km", key=str(h)))
+            # the label sits beyond the truth, on the side away from the guess, so neither marker hides it
+            d = math.hypot(tx - gx, ty - gy)
+            ux, uy = ((tx - gx) / d, (ty - gy) / d) if d > 1 else (0.6, -0.8)
+            shapes.append(Text(x=tx + 30 * ux, y=ty + 22 * uy, text=lt("forecast.error_label", lang, km=f"{km:.0f}"), size=13,
+                               bold=True, align="left" if ux >= 0 else "right", fill=ERROR_COLOUR, halo=palette.HALO,
+                               role="error-km", key=str(h)))
         for h in LEADS:
             t = case.truth[h]
             tx, ty = proj.xy(t.lon, t.lat)
