@@ -145,3 +145,39 @@ def test_one_tap_places_one_guess_on_a_touch_phone(
     finally:
         page.goto("about:blank")
         context.close()
+
+
+_FOCUSED = """() => { const e = document.activeElement; if (!e) return '';
+  const box = e.closest('.forecast-map, .forecast-reveal, .quiz-download, .forecast-typed');
+  return (box ? box.className.split(' ').find(c => c.startsWith('forecast-') || c.startsWith('quiz-')) : '') + '|' + e.tagName; }"""
+
+
+@pytest.mark.parametrize("viewport", ["laptop"])
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_tab_from_the_storm_menu_passes_the_map_and_reaches_the_download(
+    voila: Callable[..., VoilaProcess], page: Page, lang: str, viewport: str,
+) -> None:
+    """The keyboard way: Tab from the first control of the challenge leaves the map, reaches the typed position,
+    Reveal, and at last the quiz's download link; Esc and Shift+Tab leave the map too (nothing traps the focus)."""
+    _open(voila, page, lang)
+    page.locator(".forecast-challenge select").first.focus()
+    seen: list[str] = []
+    for _ in range(120):
+        page.keyboard.press("Tab")
+        seen.append(page.evaluate(_FOCUSED))
+        if seen[-1].startswith("quiz-download"):
+            break
+    names = [s.split("|")[0] for s in seen]
+    assert "forecast-typed" in names and "forecast-reveal" in names, seen
+    assert names[-1] == "quiz-download", seen
+    assert names.index("forecast-typed") < names.index("forecast-reveal") < len(names) - 1
+    # Esc and Shift+Tab leave the map too
+    for key in ("Escape", "Shift+Tab"):
+        page.locator(".forecast-challenge select").first.focus()
+        for _ in range(20):
+            page.keyboard.press("Tab")
+            if page.evaluate(_FOCUSED).startswith("forecast-map|CANVAS"):
+                break
+        assert page.evaluate(_FOCUSED).startswith("forecast-map|CANVAS")
+        page.keyboard.press(key)
+        assert not page.evaluate(_FOCUSED).startswith("forecast-map"), key

@@ -528,6 +528,58 @@ def legend_html(lang: str = "en") -> str:
 # --- the widget -------------------------------------------------------------------------------------------
 
 
+_LEAVE_MAP_ESM = """
+function render({ model, el }) {
+  const selector = model.get("selector");
+  // Capture phase on the document runs before the canvas's own key listener, which would cancel Tab:
+  // stopping the event here lets the browser move the focus on (Tab, Shift+Tab); Esc leaves the map.
+  const handler = (e) => {
+    if (e.key !== "Tab" && e.key !== "Escape") return;
+    const t = e.target;
+    if (!(t instanceof HTMLCanvasElement) || !t.closest(selector)) return;
+    e.stopPropagation();
+    if (e.key === "Escape") t.blur();
+  };
+  document.addEventListener("keydown", handler, true);
+  return () => document.removeEventListener("keydown", handler, true);
+}
+export default { render };
+"""
+
+
+def _leave_map_class() -> type | None:
+    try:
+        import anywidget
+        import traitlets
+    except ImportError:  # pragma: no cover - anywidget is a dependency; this keeps an old install working
+        return None
+
+    class LeaveMapKeys(anywidget.AnyWidget):
+        """Tab, Shift+Tab and Esc leave the canvases inside ``selector``."""
+
+        _esm = _LEAVE_MAP_ESM
+        selector = traitlets.Unicode("").tag(sync=True)
+
+    return LeaveMapKeys
+
+
+_LEAVE_MAP = _leave_map_class()
+
+
+def leave_map_keys(selector: str) -> widgets.Widget:
+    """An invisible front-end helper: Tab, Shift+Tab and Esc leave the canvases inside ``selector`` (ipycanvas
+    would keep the focus). Without anywidget (an old install) an empty box stands in.
+
+    >>> leave_map_keys(".forecast-map").selector
+    '.forecast-map'
+    """
+    if _LEAVE_MAP is None:  # pragma: no cover
+        box = widgets.HTML()
+        box.selector = selector  # type: ignore[attr-defined]
+        return box
+    return _LEAVE_MAP(selector=selector, layout=widgets.Layout(display="none"))
+
+
 class ForecastChallenge(LessonBox):
     """The challenge: choose a storm, place three guesses (click, tap, type or arrows), reveal, compare; and the
     class round (several teams' forecasts on one screen)."""
@@ -606,7 +658,8 @@ class ForecastChallenge(LessonBox):
         self.canvas.on_touch_start(self.problems.guard(lambda touches: self.tap("touch", *touches[0]) if touches else None,
                                                        "forecast: tap"))
         self.problems.on_client_ready(self.canvas, lambda: self.redraw(), where="forecast: draw")
-        super().__init__([self.problems.widget, self.choose, self.briefing, note(lt("forecast.how_to", lang)), self.lead,
+        self.map_keys = leave_map_keys(".forecast-map")
+        super().__init__([self.problems.widget, self.map_keys, self.choose, self.briefing, note(lt("forecast.how_to", lang)), self.lead,
                           self.canvas, self.status, keyboard, actions, self.results, self.legend, source, team_box],
                          snapshot=self.to_html)
         self.add_class("forecast-challenge")
@@ -941,6 +994,6 @@ def facts(lang: str = "en") -> Rendered:
 __all__ = [
     "ForecastChallenge", "ForecastInputError", "ForecastQuiz", "ForecastRound", "ForecastSheet", "ResultRow", "TapFilter", "briefing",
     "case_label", "case_projection", "challenge", "cone_points", "explain_key_row", "facts", "localised", "forecast_quiz", "forecast_scene",
-    "heading_name", "mean_error", "parse_position", "questions", "results_html", "score", "status_text", "team_table",
+    "heading_name", "leave_map_keys", "mean_error", "parse_position", "questions", "results_html", "score", "status_text", "team_table",
     "teams_html",
 ]
