@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted(p for lang in ("en", "zh-TW") for p in (ROOT / "notebooks" / lang).glob("[0-9][0-9]_*.ipynb"))
 SECTIONS = {"en": ["Goals", "Background", "Try it", "Check yourself", "Teacher notes"],
             "zh-TW": ["學習目標", "背景知識", "動手試試看", "自我檢測", "教師備註"]}
-QUIZ = {"01": "compass", "02": "pathing", "03": "intensity", "04": "game", "05": "risk", "06": "real"}
+QUIZ = {"01": "compass", "02": "pathing", "03": "intensity", "04": "game", "05": "risk", "06": "real", "07": "forecast"}
 
 
 def cells(path: Path) -> list[dict]:
@@ -68,6 +68,11 @@ def test_sources_a_glossary_and_a_quiz_with_six_questions_or_more(path):
         from typhoon_edu.ui.lessons.risk import QUIZ as RISK
 
         assert len(RISK) >= 6
+    elif number == "07":
+        # lesson 07's quiz has its own widget (a free-text answer and the forecasts on the answer sheet)
+        from typhoon_edu.ui.lessons.forecast import questions
+
+        assert "forecast_quiz(" in code and len(questions()) >= 6
     else:
         assert f'quiz("{QUIZ[number]}"' in code and len(bank.bank(QUIZ[number])) >= 6
     assert "Timing" in text or "時間分配" in text
@@ -118,7 +123,7 @@ def test_teachers_guides_hold_current_answer_keys_paths_and_curricula(lang, name
     assert answers.with_keys(text, lang) == text, "run python -m typhoon_edu.ui.lessons.answers"
     for needle in ("MS-ESS2-5", "MS-ESS3-2", "nextgenscience.org", "naer.edu.tw", "10–12", "13–15"):
         assert needle in text, needle
-    for number in ("01", "02", "03", "04", "05", "06"):
+    for number in ("01", "02", "03", "04", "05", "06", "07"):
         assert f"### {number} ·" in text
     assert ("two periods" in text) if lang == "en" else ("兩節課" in text)
     for _number, lesson in answers.LESSON_BANKS:

@@ -19,7 +19,8 @@ from .common import lt
 BEGIN = "<!-- answer keys: written by python -m typhoon_edu.ui.lessons.answers -->"
 END = "<!-- end of answer keys -->"
 DOCS = Path(__file__).resolve().parents[3] / "docs"
-LESSON_BANKS = (("01", "compass"), ("02", "pathing"), ("03", "intensity"), ("04", "game"), ("05", "risk"), ("06", "real"))
+LESSON_BANKS = (("01", "compass"), ("02", "pathing"), ("03", "intensity"), ("04", "game"), ("05", "risk"), ("06", "real"),
+                ("07", "forecast"))
 
 
 def _cell(text: str) -> str:
@@ -39,6 +40,12 @@ def rows(lesson: str, lang: str = "en") -> list[tuple[int, str, str, str]]:
         out = [(k, q.prompt, q.options[q.answer], q.why) for k, q in enumerate(risk_questions(lang), start=1)]
         free = Question("risk", "explain", "text", answer=None)
         return [*out, (len(out) + 1, free.prompt(lang), free.expected(lang), free.why(lang))]
+    if lesson == "forecast":
+        from .forecast import explain_key_row, localised, questions
+
+        qs = [localised(q, lang) for q in questions()]
+        keyed = [(k, q.prompt(lang), q.expected(lang), q.why(lang)) for k, q in enumerate(qs, start=1)]
+        return [*keyed, (len(qs) + 1, *explain_key_row(lang))]
     from .bank import bank
 
     return [(k, q.prompt(lang), q.expected(lang), q.why(lang)) for k, q in enumerate(bank(lesson), start=1)]

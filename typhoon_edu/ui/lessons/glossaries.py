@@ -19,9 +19,10 @@ from ... import i18n
 from .common import Rendered, lt
 
 #: Lessons in notebook order, as the glossary names them.
-LESSONS = ("compass", "pathing", "intensity", "game", "risk", "real")
+LESSONS = ("compass", "pathing", "intensity", "game", "risk", "real", "forecast")
 NOTEBOOKS = {"compass": "01_compass_rolls", "pathing": "02_grid_pathing", "intensity": "03_typhoon_intensity",
-             "game": "04_full_game", "risk": "05_which_coast_is_most_at_risk", "real": "06_real_typhoons"}
+             "game": "04_full_game", "risk": "05_which_coast_is_most_at_risk", "real": "06_real_typhoons",
+             "forecast": "07_forecast_challenge"}
 
 
 def terms(lesson: str, lang: str = "en") -> list[tuple[str, str, str]]:

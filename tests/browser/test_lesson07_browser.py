@@ -1,0 +1,183 @@
+"""Lesson 07 (the forecast challenge) in Voilà in headless Chromium, in both languages.
+
+On a laptop: the map is drawn after the browser connects; three clicks place the 24, 48 and 72-hour guesses;
+a typed position moves one (the keyboard way); the reveal shows the errors and redraws the map; one quiz
+answer and the free-text explanation reach the downloaded CSV with the forecasts. On a touch phone: one tap
+places exactly one guess (ipycanvas cancels the browser's emulated click; ``TapFilter`` would drop it otherwise). Screenshots go to
+``artifacts/screenshots/lesson-07-<lang>-*.png`` for a person to look at.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from typhoon_edu.server.serve import VoilaProcess
+
+from .harness import REPO_ROOT, assert_canvas_not_blank, canvas_stats, save_screenshot
+
+pytestmark = pytest.mark.browser
+
+NOTEBOOK = "07_forecast_challenge.ipynb"
+MAP = ".forecast-map"
+TEXT = {
+    "en": {"placed": "72 h: ", "missing48": "48 h: not placed yet", "reveal": "Reveal the best track",
+           "mean": "Your mean error", "explain": "Save my explanation", "teacher": "to read", "forecast": "Forecast ",
+           "wrong": "Not quite.", "start": "no guess placed yet"},
+    "zh-TW": {"placed": "72 小時：北緯", "missing48": "48 小時：還沒放", "reveal": "揭曉最佳路徑",
+              "mean": "你的平均誤差", "explain": "儲存我的說明", "teacher": "由老師批閱", "forecast": "預報",
+              "wrong": "還差一點。", "start": "還沒有放任何預報點"},
+}
+
+
+def _no_error_outputs(page: Page) -> None:
+    errors = page.locator("[data-mime-type='application/vnd.jupyter.stderr'], .jp-RenderedText[data-mime-type*='error']")
+    assert errors.count() == 0, errors.first.inner_text()
+    assert "Traceback (most recent call last)" not in page.content()
+
+
+def _open(voila: Callable[..., VoilaProcess], page: Page, lang: str) -> dict:
+    server = voila(REPO_ROOT / "notebooks" / lang / NOTEBOOK, lang=lang, timeout=120)
+    page.goto(server.url, timeout=120_000)
+    expect(page.locator(".quiz-option").first).to_be_visible(timeout=120_000)
+    stats = assert_canvas_not_blank(page, MAP, timeout=30)
+    assert stats.colours >= 4, stats
+    box = page.locator(MAP).first.bounding_box()
+    assert box is not None and 200 < box["width"] <= page.viewport_size["width"], box
+    return box
+
+
+@pytest.mark.parametrize("viewport", ["laptop"])
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_forecast_click_reveal_and_answers(
+    voila: Callable[..., VoilaProcess], page: Page, page_errors: list[str], screenshot: Callable[..., Path],
+    lang: str, viewport: str,
+) -> None:
+    t = TEXT[lang]
+    box = _open(voila, page, lang)
+    canvas = page.locator(MAP).first
+    status = page.locator(".forecast-status").first
+    before = canvas_stats(page, MAP)
+    # storm 1 moves west: three guesses to the west of it, from the middle of the map
+    for fx in (0.42, 0.33, 0.24):
+        canvas.click(position={"x": box["width"] * fx, "y": box["height"] * 0.58})
+        page.wait_for_timeout(300)
+    expect(status).to_contain_text(t["placed"], timeout=15_000)
+    page.wait_for_timeout(500)
+    assert canvas_stats(page, MAP) != before  # the guesses are drawn
+    # the keyboard way: type a position for the 24-hour guess
+    page.locator(".forecast-challenge .widget-toggle-buttons button").first.click()
+    typed = page.locator(".forecast-typed input").first
+    typed.fill("15.5, 117")
+    typed.press("Enter")
+    expect(status).to_contain_text("15.5", timeout=15_000)
+    # reveal: errors in km, the best track drawn
+    guessed = canvas_stats(page, MAP)
+    page.get_by_role("button", name=t["reveal"]).click()
+    expect(page.locator(".forecast-results").first).to_contain_text(t["mean"], timeout=15_000)
+    expect(page.locator(".forecast-results td").first).to_be_visible()
+    page.wait_for_timeout(500)
+    assert canvas_stats(page, MAP) != guessed
+    canvas.scroll_into_view_if_needed()
+    screenshot(page, f"lesson-07-{lang}-{viewport}-revealed", full_page=False)
+
+    # check yourself: one question, the free-text explanation, then the CSV holds all of it
+    page.locator(".quiz-option").first.click()  # question 2, option (a): not the right one
+    expect(page.locator(".quiz-feedback").nth(1)).to_contain_text(t["wrong"], timeout=15_000)
+    page.locator(".forecast-explain textarea").first.fill("It moved west for days, so I kept it going west.")
+    page.get_by_role("button", name=t["explain"]).click()
+    link = page.locator("a.quiz-download-link").first
+    expect(link).to_have_attribute("href", re.compile(r"^data:text/csv;charset=utf-8;base64,"), timeout=15_000)
+    expect(link).to_have_attribute("download", "forecast-answers.csv")
+    page.wait_for_timeout(500)
+    with page.expect_download(timeout=15_000) as download_info:
+        link.click()
+    csv_text = Path(download_info.value.path()).read_text(encoding="utf-8-sig")
+    rows = list(csv.reader(io.StringIO(csv_text)))
+    assert sum(1 for row in rows if row[0].startswith(t["forecast"])) == 3, csv_text
+    assert [row[2] for row in rows].count(t["teacher"]) == 1, csv_text
+    assert len(rows) == 1 + 3 + 1 + 1, csv_text  # header, three forecasts, one answer, one explanation
+
+    # another storm: the pair (case 4) redraws the map around it, with no guesses and no answers
+    revealed = canvas_stats(page, MAP)
+    page.locator(".forecast-challenge select").first.select_option(index=3)
+    expect(status).to_contain_text(t["start"], timeout=15_000)
+    expect(page.locator(".forecast-results")).to_have_count(0)
+    page.wait_for_timeout(800)
+    assert canvas_stats(page, MAP) != revealed
+    canvas.scroll_into_view_if_needed()
+    screenshot(page, f"lesson-07-{lang}-{viewport}-pair", full_page=False)
+
+    _no_error_outputs(page)
+    page.evaluate("window.scrollTo(0, 0)")
+    path = screenshot(page, f"lesson-07-{lang}-{viewport}")
+    assert path.stat().st_size > 10_000
+    assert not [e for e in page_errors if "pageerror" in e], page_errors
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_one_tap_places_one_guess_on_a_touch_phone(
+    voila: Callable[..., VoilaProcess], chromium_browser: Browser, lang: str,
+) -> None:
+    context = chromium_browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1, has_touch=True,
+                                           is_mobile=True, locale=lang)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        box = _open(voila, page, lang)
+        canvas = page.locator(MAP).first
+        canvas.scroll_into_view_if_needed()
+        canvas.tap(position={"x": box["width"] * 0.4, "y": box["height"] * 0.58})
+        status = page.locator(".forecast-status").first
+        expect(status).to_contain_text(TEXT[lang]["missing48"], timeout=15_000)
+        page.wait_for_timeout(1500)  # a second (emulated) event would have arrived by now
+        expect(status).to_contain_text(TEXT[lang]["missing48"])
+        _no_error_outputs(page)
+        save_screenshot(page, f"lesson-07-{lang}-phone-tap", full_page=False)
+        assert not errors, errors
+    finally:
+        page.goto("about:blank")
+        context.close()
+
+
+_FOCUSED = """() => { const e = document.activeElement; if (!e) return '';
+  const box = e.closest('.forecast-map, .forecast-reveal, .quiz-download, .forecast-typed');
+  return (box ? box.className.split(' ').find(c => c.startsWith('forecast-') || c.startsWith('quiz-')) : '') + '|' + e.tagName; }"""
+
+
+@pytest.mark.parametrize("viewport", ["laptop"])
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_tab_from_the_storm_menu_passes_the_map_and_reaches_the_download(
+    voila: Callable[..., VoilaProcess], page: Page, lang: str, viewport: str,
+) -> None:
+    """The keyboard way: Tab from the first control of the challenge leaves the map, reaches the typed position,
+    Reveal, and at last the quiz's download link; Esc and Shift+Tab leave the map too (nothing traps the focus)."""
+    _open(voila, page, lang)
+    page.locator(".forecast-challenge select").first.focus()
+    seen: list[str] = []
+    for _ in range(120):
+        page.keyboard.press("Tab")
+        seen.append(page.evaluate(_FOCUSED))
+        if seen[-1].startswith("quiz-download"):
+            break
+    names = [s.split("|")[0] for s in seen]
+    assert "forecast-typed" in names and "forecast-reveal" in names, seen
+    assert names[-1] == "quiz-download", seen
+    assert names.index("forecast-typed") < names.index("forecast-reveal") < len(names) - 1
+    # Esc and Shift+Tab leave the map too
+    for key in ("Escape", "Shift+Tab"):
+        page.locator(".forecast-challenge select").first.focus()
+        for _ in range(20):
+            page.keyboard.press("Tab")
+            if page.evaluate(_FOCUSED).startswith("forecast-map|CANVAS"):
+                break
+        assert page.evaluate(_FOCUSED).startswith("forecast-map|CANVAS")
+        page.keyboard.press(key)
+        assert not page.evaluate(_FOCUSED).startswith("forecast-map"), key

@@ -1,0 +1,999 @@
+"""Lesson 07, the forecast challenge: a real storm up to a moment; the student places where its centre will be
+in 24, 48 and 72 hours (click, tap, typed position or arrow buttons); then the best track is revealed with the
+great-circle error of each guess, the typical official errors, and a cone of uncertainty drawn from them.
+A class round keeps several teams' forecasts on one screen and scores them together.
+
+The pure part (typed positions, one action per tap, the forecast's state, the cone, the scores, the scene)
+is tested without a browser; :class:`ForecastChallenge` is the thin widget around it.
+
+>>> r = ForecastRound(find_case("steady"))
+>>> t = r.case.truth
+>>> for h in LEADS:
+...     _ = r.place(t[h].lat, t[h].lon)
+>>> [round(row.error_km) for row in r.reveal()]
+[0, 0, 0]
+>>> parse_position("23.5N, 121E"), parse_position("北緯23.5 東經121", "zh-TW")
+((23.5, 121.0), (23.5, 121.0))
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+from ipycanvas import MultiCanvas, hold_canvas
+
+from ... import i18n
+from ...engine.rules import GameInputError
+from ...realdata.forecast_cases import (
+    LEADS,
+    TYPICAL_ERROR_KM,
+    Case,
+    bearing_deg,
+    find_case,
+    forecast_cases,
+    great_circle_km,
+    guess_error_km,
+)
+from ...realdata.stats import distance_km, places
+from .. import palette
+from ..guard import Problems
+from ..painter import paint
+from ..quiz import AnswerSheet, Question, QuestionWidget
+from ..realmap import Projection, static_scene, storm_title, track_scene
+from ..scene import Circle, Line, Polygon, Shape, Text
+from ..svg import shapes_to_svg
+from .common import LessonBox, Rendered, heading, html_table, lt, note
+
+LatLon = tuple[float, float]
+STEP_DEG = 0.5  # one press of an arrow button
+GUESS_COLOUR = "#1d4ed8"
+TRUTH_COLOUR = "#7c2d12"
+CONE_COLOUR = "#f59e0b"
+ERROR_COLOUR = "#b91c1c"
+PARTNER_COLOUR = "#94a3b8"
+TEAM_COLOURS = ("#0f766e", "#9333ea", "#c2410c", "#0369a1", "#be185d", "#4d7c0f", "#6d28d9", "#a16207")
+EIGHT = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+
+
+class ForecastInputError(GameInputError):
+    """Something the student typed or did that the challenge cannot use (its message is in their language),
+    told plainly like any input the game refuses; the forecast is left as it was."""
+
+
+# --- typed positions and taps ----------------------------------------------------------------------
+
+
+_NUMBER = r"[-+]?\d+(?:\.\d+)?"
+
+
+def parse_position(text: str, lang: str = "en") -> LatLon:
+    """A position typed as latitude then longitude, in degrees: ``23.5, 121``, ``23.5N 121E``, ``23.5°N, 121°E``,
+    ``北緯23.5 東經121``, full-width digits. ``ValueError`` in ``lang`` otherwise.
+
+    >>> parse_position("１８．５，１３０")
+    (18.5, 130.0)
+    >>> parse_position("121E 23.5N")
+    (23.5, 121.0)
+    >>> parse_position("somewhere")
+    Traceback (most recent call last):
+    ...
+    typhoon_edu.ui.lessons.forecast.ForecastInputError: Type a position as latitude, longitude in degrees, for example 23.5, 121 (or 23.5N 121E).
+    """
+    s = unicodedata.normalize("NFKC", str(text)).strip().upper()
+    s = s.replace("北緯", "N").replace("東經", "E").replace("°", " ").replace("度", " ")
+    tagged = re.findall(rf"({_NUMBER})\s*([NE])|([NE])\s*({_NUMBER})", s)
+    if tagged:
+        got = {(a or d): float(b or c) for b, a, d, c in ((m[0], m[1], m[2], m[3]) for m in tagged)}
+        if len(tagged) != 2 or set(got) != {"N", "E"}:  # "23.5N 24N": two latitudes, no longitude
+            raise ForecastInputError(lt("forecast.bad_position", lang))
+        return got["N"], got["E"]
+    numbers = re.findall(_NUMBER, s)
+    if len(numbers) != 2 or re.search(r"[A-DF-MO-Z]", s):
+        raise ForecastInputError(lt("forecast.bad_position", lang))
+    return float(numbers[0]), float(numbers[1])
+
+
+@dataclass
+class TapFilter:
+    """One action per tap. A browser follows a tap with an emulated click unless the page cancels the touch;
+    ipycanvas 0.14 cancels it (the browser test checks that a tap places one guess), but a front end that does
+    not would send ``touch_start`` and then ``mouse_down`` for the same tap. So a mouse-down within ``window``
+    seconds of a touch is dropped.
+
+    >>> f = TapFilter()
+    >>> f.accept("touch", 0.0), f.accept("mouse", 0.3), f.accept("mouse", 2.0)
+    (True, False, True)
+    """
+
+    window: float = 0.8
+    _last_touch: float = field(default=-1e9, repr=False)
+
+    def accept(self, kind: str, now: float) -> bool:
+        if kind == "touch":
+            self._last_touch = now
+            return True
+        if kind != "mouse":
+            raise ValueError(f"a tap is 'touch' or 'mouse', not {kind!r}")
+        return now - self._last_touch > self.window
+
+
+# --- the map window of a case -----------------------------------------------------------------------
+
+
+def case_projection(case: Case, width: int = 760) -> Projection:
+    """The map around the moment of the case. It depends only on where the storm is *now*, so the frame
+    never hints where it will go; every case's answers lie inside (a test checks this).
+
+    >>> p = case_projection(find_case("steady")); round(p.east - p.west, 6), round(p.north - p.south, 6)
+    (34.0, 25.0)
+    """
+    now = case.now
+    west = min(max(now.lon - 17.0, 100.0), 160.0 - 34.0)
+    south = min(max(now.lat - 10.0, 2.0), 46.0 - 25.0)
+    return Projection(west=round(west, 1), east=round(west + 34.0, 1), south=round(south, 1), north=round(south + 25.0, 1),
+                      width=width)
+
+
+def inside(proj: Projection, lat: float, lon: float) -> bool:
+    return proj.west <= lon <= proj.east and proj.south <= lat <= proj.north
+
+
+# --- the state of one forecast ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One lead time after the reveal."""
+
+    lead: int
+    guess: LatLon
+    truth: LatLon
+    error_km: float
+    typical_km: int
+    straight_km: float
+
+    @property
+    def inside(self) -> bool:
+        """Whether the truth is inside the circle of the typical error around the guess."""
+        return self.error_km <= self.typical_km
+
+
+class ForecastRound:
+    """A student's forecast of one case: three guesses, which one the next click places, and the reveal.
+
+    >>> r = ForecastRound(find_case("taiwan"))
+    >>> r.active, r.place(22.0, 128.0), r.active
+    (24, 24, 48)
+    >>> r.choose(24); r.nudge(0, -1); r.guesses[24]
+    (22.0, 127.5)
+    >>> r.reveal()
+    Traceback (most recent call last):
+    ...
+    typhoon_edu.ui.lessons.forecast.ForecastInputError: Place all three guesses (24, 48 and 72 h) before you reveal; still missing: 48 h and 72 h.
+    """
+
+    def __init__(self, case: Case, lang: str = "en", proj: Projection | None = None) -> None:
+        self.case = case
+        self.lang = i18n.normalize_lang(lang)
+        self.proj = proj or case_projection(case)
+        self.guesses: dict[int, LatLon] = {}
+        self.active = LEADS[0]
+        self.revealed = False
+
+    def _check_open(self) -> None:
+        if self.revealed:
+            raise ForecastInputError(lt("forecast.revealed_locked", self.lang))
+
+    def _check_inside(self, lat: float, lon: float) -> None:
+        p = self.proj
+        if not inside(p, lat, lon):
+            raise ForecastInputError(lt("forecast.outside", self.lang, lat=f"{lat:g}", lon=f"{lon:g}", south=f"{p.south:g}",
+                                north=f"{p.north:g}", west=f"{p.west:g}", east=f"{p.east:g}"))
+
+    def choose(self, lead: int) -> None:
+        """Make ``lead`` the guess that the next click, typed position or arrow moves."""
+        if lead not in LEADS:
+            raise ValueError(f"a guess is for {', '.join(map(str, LEADS))} hours, not {lead}")
+        self.active = lead
+
+    def place(self, lat: float, lon: float, lead: int | None = None) -> int:
+        """Put the guess for ``lead`` (default: the active one) at ``lat, lon``; the next unplaced lead becomes
+        active. Returns the lead placed. Off the map: ``ValueError``, nothing changes."""
+        self._check_open()
+        lead = self.active if lead is None else lead
+        if lead not in LEADS:
+            raise ValueError(f"a guess is for {', '.join(map(str, LEADS))} hours, not {lead}")
+        lat, lon = round(float(lat), 2), round(float(lon), 2)
+        self._check_inside(lat, lon)
+        self.guesses[lead] = (lat, lon)
+        later = [h for h in LEADS if h not in self.guesses and h > lead] or [h for h in LEADS if h not in self.guesses]
+        self.active = later[0] if later else lead
+        return lead
+
+    def place_pixel(self, x: float, y: float) -> int:
+        """A click or tap at canvas pixel ``(x, y)``."""
+        lon, lat = self.proj.lonlat(x, y)
+        return self.place(round(lat, 1), round(lon, 1))
+
+    def nudge(self, dlat: float, dlon: float) -> None:
+        """Move the active guess by ``dlat, dlon`` arrow steps (half a degree each); an unplaced guess starts
+        from the guess before it, or from the storm now."""
+        self._check_open()
+        start = self.guesses.get(self.active)
+        if start is None:
+            before = [self.guesses[h] for h in LEADS if h < self.active and h in self.guesses]
+            start = before[-1] if before else (self.case.now.lat, self.case.now.lon)
+        lat, lon = round(start[0] + dlat * STEP_DEG, 2), round(start[1] + dlon * STEP_DEG, 2)
+        self._check_inside(lat, lon)
+        self.guesses[self.active] = (lat, lon)
+
+    def missing(self) -> list[int]:
+        return [h for h in LEADS if h not in self.guesses]
+
+    def reveal(self) -> list[ResultRow]:
+        """Show the truth; ``ValueError`` (naming what is missing) unless all three guesses are placed."""
+        if self.missing():
+            raise ForecastInputError(lt("forecast.need_all", self.lang, missing=i18n.join_names(
+                [lt("forecast.lead_cell", self.lang, h=h).lstrip("+") for h in self.missing()], self.lang)))
+        self.revealed = True
+        return self.results()
+
+    def results(self) -> list[ResultRow]:
+        return score(self.case, self.guesses)
+
+    def reset(self) -> None:
+        self.guesses.clear()
+        self.active = LEADS[0]
+        self.revealed = False
+
+
+def score(case: Case, guesses: Mapping[int, LatLon]) -> list[ResultRow]:
+    """Each guess against the best track: its error, the typical error and that of "keep going straight".
+
+    >>> c = find_case("recurve"); rows = score(c, {h: (c.now.lat, c.now.lon) for h in LEADS})
+    >>> [r.lead for r in rows], rows[0].typical_km, rows[2].error_km > rows[0].error_km
+    ([24, 48, 72], 69, True)
+    """
+    out = []
+    for h in LEADS:
+        if h not in guesses:
+            continue
+        lat, lon = guesses[h]
+        t = case.truth[h]
+        out.append(ResultRow(h, (lat, lon), (t.lat, t.lon), round(guess_error_km(case, h, lat, lon), 1),
+                             TYPICAL_ERROR_KM[h], round(case.persistence_error_km(h), 1)))
+    return out
+
+
+def mean_error(rows: Sequence[ResultRow]) -> float:
+    return round(sum(r.error_km for r in rows) / len(rows), 1) if rows else math.nan
+
+
+def team_table(case: Case, teams: Mapping[str, Mapping[int, LatLon]]) -> list[tuple[int, str, list[ResultRow], float]]:
+    """The class round's scores: ``(rank, team, rows, mean error)``, best first; equal means share a rank.
+
+    >>> c = find_case("steady"); t = c.truth
+    >>> exact = {h: (t[h].lat, t[h].lon) for h in LEADS}
+    >>> off = {h: (t[h].lat + 1, t[h].lon) for h in LEADS}
+    >>> [(rank, name, round(m)) for rank, name, _, m in team_table(c, {"Owls": off, "Bats": exact, "Cats": exact})]
+    [(1, 'Bats', 0), (1, 'Cats', 0), (3, 'Owls', 111)]
+    """
+    scored = [(name, rows, mean_error(rows)) for name, g in teams.items() if len(rows := score(case, g)) == len(LEADS)]
+    scored.sort(key=lambda item: (item[2], item[0]))
+    out, rank = [], 0
+    for k, (name, rows, m) in enumerate(scored):
+        if k == 0 or m != scored[k - 1][2]:
+            rank = k + 1
+        out.append((rank, name, rows, m))
+    return out
+
+
+# --- the cone and the scene -------------------------------------------------------------------------------
+
+
+def cone_points(centres: Sequence[tuple[float, float]], radii: Sequence[float], steps: int = 12) -> list[tuple[float, float]]:
+    """An outline around circles along a track (pixels): each circle's left and right side, joined, with a round
+    cap at the end — the way forecast cones are drawn. The first circle may have radius 0.
+
+    >>> pts = cone_points([(0, 0), (100, 0)], [0, 10], steps=4)
+    >>> min(y for _, y in pts), max(y for _, y in pts), max(x for x, _ in pts)
+    (-10.0, 10.0, 110.0)
+    """
+    if len(centres) != len(radii) or len(centres) < 2:
+        raise ValueError("a cone needs as many radii as centres, and at least two of each")
+    n = len(centres)
+    heads = []
+    for k in range(n):
+        a, b = centres[max(k - 1, 0)], centres[min(k + 1, n - 1)]
+        heads.append(math.atan2(b[1] - a[1], b[0] - a[0]))
+    left, right = [], []
+    for (x, y), r, h in zip(centres, radii, heads, strict=True):
+        left.append((round(x + r * math.sin(h), 3), round(y - r * math.cos(h), 3)))
+        right.append((round(x - r * math.sin(h), 3), round(y + r * math.cos(h), 3)))
+    (ex, ey), er, eh = centres[-1], radii[-1], heads[-1]
+    cap = [(round(ex + er * math.cos(eh - math.pi / 2 + math.pi * j / steps), 3),
+            round(ey + er * math.sin(eh - math.pi / 2 + math.pi * j / steps), 3)) for j in range(1, steps)]
+    return [*left, *cap, *reversed(right)]
+
+
+def _diamond(x: float, y: float, r: float) -> tuple[tuple[float, float], ...]:
+    return ((x, y - r), (x + r, y), (x, y + r), (x - r, y))
+
+
+def forecast_scene(rnd: ForecastRound, teams: Mapping[str, Mapping[int, LatLon]] | None = None) -> list[Shape]:
+    """The dynamic layer: the track so far (and a pair's other storm), the guesses, every team's guesses; after the
+    reveal the cone around the guesses, the best track and each guess's error.
+
+    >>> r = ForecastRound(find_case("pair"))
+    >>> roles = [s.role for s in forecast_scene(r)]
+    >>> "partner-fix" in roles, "truth" in roles
+    (True, False)
+    >>> t = r.case.truth
+    >>> for h in LEADS:
+    ...     _ = r.place(t[h].lat + 1, t[h].lon)
+    >>> _ = r.reveal(); roles = [s.role for s in forecast_scene(r)]
+    >>> roles.count("truth-mark"), roles.count("error"), "cone" in roles
+    (3, 3, True)
+    """
+    case, proj, lang = rnd.case, rnd.proj, rnd.lang
+    shapes: list[Shape] = []
+    if case.partner is not None and case.partner_index is not None:
+        # the other storm in grey, so the one to forecast stands out (its name is written beside it too)
+        seen = [proj.xy(f.lon, f.lat) for f in case.partner_seen()]
+        shapes.append(Line(points=tuple(seen), stroke=PARTNER_COLOUR, line_width=3, role="partner-leg"))
+        shapes += [Circle(cx=x, cy=y, r=3.5, fill=PARTNER_COLOUR, stroke=palette.INK, line_width=0.8, role="partner-fix")
+                   for x, y in seen]
+        x, y = seen[-1]
+        shapes.append(Circle(cx=x, cy=y, r=9, fill=PARTNER_COLOUR, stroke=palette.INK, line_width=2.5, role="partner-now"))
+        shapes.append(Text(x=x, y=y - 18, text=storm_title(case.partner, lang), size=14, bold=True, halo=palette.HALO,
+                           role="partner-name"))
+    shapes += track_scene(case.storm, case.index, proj, radii=False, whole=False)
+    nx, ny = proj.xy(case.now.lon, case.now.lat)
+    shapes.append(Text(x=nx, y=ny + 22, text=storm_title(case.storm, lang), size=15, bold=True, halo=palette.HALO,
+                       role="storm-name"))
+    guesses = [(h, rnd.guesses[h]) for h in LEADS if h in rnd.guesses]
+    if rnd.revealed and len(guesses) == len(LEADS):
+        centres = [(nx, ny), *[proj.xy(lon, lat) for _, (lat, lon) in guesses]]
+        radii = [0.0, *[proj.km(TYPICAL_ERROR_KM[h]) for h, _ in guesses]]
+        shapes.append(Polygon(points=tuple(cone_points(centres, radii)), fill=CONE_COLOUR, stroke="#b45309",
+                              line_width=1.5, alpha=0.28, role="cone"))
+        for (h, _), c, r in zip(guesses, centres[1:], radii[1:], strict=True):
+            shapes.append(Circle(cx=c[0], cy=c[1], r=r, stroke="#b45309", line_width=1.2, alpha=0.8, role="cone-circle",
+                                 key=str(h)))
+    for k, (name, g) in enumerate((teams or {}).items()):
+        colour = TEAM_COLOURS[k % len(TEAM_COLOURS)]
+        pts = [proj.xy(g[h][1], g[h][0]) for h in LEADS if h in g]
+        if pts:
+            shapes.append(Line(points=((nx, ny), *pts), stroke=colour, line_width=2, dash=(3, 3), role="team-path", key=name))
+        for x, y in pts:
+            shapes.append(Circle(cx=x, cy=y, r=8, fill="#ffffff", stroke=colour, line_width=2.5, role="team-guess", key=name))
+            shapes.append(Text(x=x, y=y, text=name[:1].upper(), size=11, bold=True, fill=colour, role="team-initial", key=name))
+    if guesses:
+        pts = [proj.xy(lon, lat) for _, (lat, lon) in guesses]
+        shapes.append(Line(points=((nx, ny), *pts), stroke=GUESS_COLOUR, line_width=2.5, dash=(6, 4), role="guess-path"))
+    if rnd.revealed:
+        six = case.storm.six_hourly()
+        ahead = [f for f in six[case.index:] if f.time <= case.truth[LEADS[-1]].time]
+        shapes.append(Line(points=tuple(proj.xy(f.lon, f.lat) for f in ahead), stroke=palette.INK, line_width=6.5,
+                           role="truth-outline"))
+        shapes.append(Line(points=tuple(proj.xy(f.lon, f.lat) for f in ahead), stroke=TRUTH_COLOUR, line_width=4,
+                           role="truth"))
+        for h, (lat, lon) in guesses:
+            gx, gy = proj.xy(lon, lat)
+            t = case.truth[h]
+            tx, ty = proj.xy(t.lon, t.lat)
+            shapes.append(Line(points=((gx, gy), (tx, ty)), stroke=ERROR_COLOUR, line_width=2.5, dash=(2, 3), role="error",
+                               key=str(h)))
+            km = great_circle_km(lat, lon, t.lat, t.lon)
+            # the label sits beyond the truth, on the side away from the guess, so neither marker hides it
+            d = math.hypot(tx - gx, ty - gy)
+            ux, uy = ((tx - gx) / d, (ty - gy) / d) if d > 1 else (0.6, -0.8)
+            shapes.append(Text(x=tx + 30 * ux, y=ty + 22 * uy, text=lt("forecast.error_label", lang, km=f"{km:.0f}"), size=13,
+                               bold=True, align="left" if ux >= 0 else "right", fill=ERROR_COLOUR, halo=palette.HALO,
+                               role="error-km", key=str(h)))
+        for h in LEADS:
+            t = case.truth[h]
+            tx, ty = proj.xy(t.lon, t.lat)
+            shapes.append(Polygon(points=_diamond(tx, ty, 12), fill=TRUTH_COLOUR, stroke=palette.INK, line_width=1.5,
+                                  role="truth-mark", key=str(h)))
+            shapes.append(Text(x=tx, y=ty, text=str(h), size=11, bold=True, fill="#ffffff", role="truth-label", key=str(h)))
+        if case.partner is not None:
+            pt = case.partner_truth()
+            if pt:
+                shapes.append(Line(points=tuple(proj.xy(f.lon, f.lat) for f in
+                                                [case.partner.six_hourly()[case.partner_index or 0], *pt.values()]),
+                                   stroke="#475569", line_width=3, dash=(8, 4), role="partner-truth"))
+    for h, (lat, lon) in guesses:
+        gx, gy = proj.xy(lon, lat)
+        ring = h == rnd.active and not rnd.revealed
+        shapes.append(Circle(cx=gx, cy=gy, r=13, fill="#ffffff", stroke=GUESS_COLOUR, line_width=4 if ring else 2.5,
+                             role="guess", key=str(h)))
+        shapes.append(Text(x=gx, y=gy, text=str(h), size=11, bold=True, fill=GUESS_COLOUR, role="guess-label", key=str(h)))
+    return shapes
+
+
+# --- words -----------------------------------------------------------------------------------------------
+
+
+def heading_name(bearing: float, lang: str = "en") -> str:
+    """The nearest of 8 compass points, in words.
+
+    >>> heading_name(290), heading_name(40, "zh-TW")
+    ('west', '東北')
+    """
+    return lt(f"forecast.heading_{EIGHT[int(((bearing % 360) + 22.5) // 45) % 8]}", lang)
+
+
+def briefing(case: Case, lang: str = "en") -> str:
+    """What the forecaster knows now: time, centre, pressure, wind, the last 24 hours' motion, the other storm.
+
+    >>> "km/h" in briefing(find_case("steady")), "公里" in briefing(find_case("pair"), "zh-TW")
+    (True, True)
+    """
+    six = case.storm.six_hourly()
+    now, before = case.now, six[case.index - 4]
+    km = great_circle_km(before.lat, before.lon, now.lat, now.lon)
+    wind = lt("forecast.now_wind", lang, kt=now.wind_kt) if now.wind_kt else lt("forecast.now_no_wind", lang)
+    lines = [lt("forecast.now", lang, storm=storm_title(case.storm, lang), time=now.time.strftime("%Y-%m-%d %H:%M"),
+                lat=f"{now.lat:.1f}", lon=f"{now.lon:.1f}", hpa=now.pressure, wind=wind),
+             lt("forecast.motion", lang, km=f"{km:.0f}", kmh=f"{km / 24:.0f}",
+                heading=heading_name(bearing_deg(before.lat, before.lon, now.lat, now.lon), lang))]
+    if case.partner is not None and case.partner_index is not None:
+        p = case.partner.six_hourly()[case.partner_index]
+        lines.append(lt("forecast.partner", lang, storm=storm_title(case.partner, lang),
+                        km=f"{great_circle_km(p.lat, p.lon, now.lat, now.lon):.0f}"))
+    return "<br>".join(escape(x) for x in lines)
+
+
+def case_label(case: Case, number: int, lang: str = "en") -> str:
+    """``1 · easy: moving steadily west — Vamco 2020``."""
+    return lt("forecast.case_label", lang, n=number, level=lt(f"forecast.level_{case.level}", lang),
+              what=lt(f"forecast.what_{case.key}", lang), storm=storm_title(case.storm, lang))
+
+
+def status_text(rnd: ForecastRound) -> str:
+    """The live description of the map (read out by screen readers): each guess, and what the next click does.
+
+    >>> r = ForecastRound(find_case("steady")); _ = r.place(15.0, 117.0)
+    >>> status_text(r)
+    'Your forecast: 24 h: 15 °N, 117 °E · 48 h: not placed yet · 72 h: not placed yet. The next click places the 48-hour guess.'
+    """
+    lang = rnd.lang
+    if not rnd.guesses:
+        return lt("forecast.status_start", lang, h=rnd.active)
+    parts = [lt("forecast.status_guess", lang, h=h, lat=f"{rnd.guesses[h][0]:g}", lon=f"{rnd.guesses[h][1]:g}")
+             if h in rnd.guesses else lt("forecast.status_missing", lang, h=h) for h in LEADS]
+    head = lt("forecast.status_start", lang, h=rnd.active).split("：" if lang == "zh-TW" else ":")[0]
+    sep = "：" if lang == "zh-TW" else ": "
+    text = head + sep + " · ".join(parts) + ("。" if lang == "zh-TW" else ". ")
+    if rnd.revealed:
+        return text + lt("forecast.status_revealed", lang, summary=summary_text(rnd.results(), lang))
+    return text + (lt("forecast.status_done", lang) if not rnd.missing() else lt("forecast.status_next", lang, h=rnd.active))
+
+
+def summary_text(rows: Sequence[ResultRow], lang: str = "en") -> str:
+    typical = round(sum(r.typical_km for r in rows) / len(rows)) if rows else 0
+    return lt("forecast.summary", lang, mean=f"{mean_error(rows):.0f}", typical=typical)
+
+
+def results_html(rows: Sequence[ResultRow], lang: str = "en") -> str:
+    """The reveal's table: each lead's error, the typical official one, inside the circle, and "keep going straight".
+
+    >>> rows = score(find_case("steady"), {24: (15.0, 116.0), 48: (15.0, 112.0), 72: (17.0, 109.0)})
+    >>> html = results_html(rows); html.count("<tr") == 4, "175" in html
+    (True, True)
+    """
+    header = [lt(f"forecast.col_{c}", lang) for c in ("lead", "yours", "typical", "inside", "straight")]
+    body = [(lt("forecast.lead_cell", lang, h=r.lead), f"{r.error_km:.0f}", f"{r.typical_km}",
+             lt("forecast.yes" if r.inside else "forecast.no", lang), f"{r.straight_km:.0f}") for r in rows]
+    return (f"<div class='forecast-results'>{html_table(header, body)}"
+            f"<p style='font-size:1.05em'><b>{escape(summary_text(rows, lang))}</b></p></div>")
+
+
+def teams_html(case: Case, teams: Mapping[str, Mapping[int, LatLon]], revealed: bool, lang: str = "en") -> str:
+    """The class round's table: before the reveal the teams and their guesses, after it their scores, best first."""
+    if not teams:
+        return f"<p>{escape(lt('forecast.teams_none', lang))}</p>"
+    head = f"<b>{escape(lt('forecast.teams_title', lang))}</b>"
+    if not revealed:
+        rows = [(name, *[f"{g[h][0]:g}, {g[h][1]:g}" for h in LEADS]) for name, g in teams.items()]
+        return head + html_table([lt("forecast.col_team", lang), *[lt("forecast.lead_cell", lang, h=h) for h in LEADS]], rows)
+    ranked = [(rank, name, *[f"{r.error_km:.0f}" for r in rows], f"{m:.0f}") for rank, name, rows, m in team_table(case, teams)]
+    return head + html_table([lt("forecast.col_rank", lang), lt("forecast.col_team", lang),
+                              *[lt("forecast.lead_cell", lang, h=h) for h in LEADS], lt("forecast.col_mean", lang)], ranked)
+
+
+def legend_html(lang: str = "en") -> str:
+    items = [(f"<svg width='26' height='26' style='vertical-align:middle'><circle cx='13' cy='13' r='10' fill='#fff' "
+              f"stroke='{GUESS_COLOUR}' stroke-width='2.5'/></svg>", "forecast.legend_guess"),
+             (f"<svg width='26' height='26' style='vertical-align:middle'><polygon points='13,2 24,13 13,24 2,13' "
+              f"fill='{TRUTH_COLOUR}' stroke='{palette.INK}'/></svg>", "forecast.legend_truth"),
+             (f"<svg width='26' height='26' style='vertical-align:middle'><rect x='2' y='6' width='22' height='14' "
+              f"fill='{CONE_COLOUR}' fill-opacity='.35' stroke='#b45309'/></svg>", "forecast.legend_cone"),
+             (f"<svg width='26' height='26' style='vertical-align:middle'><line x1='2' y1='13' x2='24' y2='13' "
+              f"stroke='{ERROR_COLOUR}' stroke-width='2.5' stroke-dasharray='2 3'/></svg>", "forecast.legend_error")]
+    return ("<div class='forecast-legend' style='font-size:1em;line-height:1.9'>"
+            + "".join(f"<span style='white-space:nowrap;margin-right:.8em'>{pic} {escape(lt(k, lang))}</span>" for pic, k in items)
+            + "</div>")
+
+
+# --- the widget -------------------------------------------------------------------------------------------
+
+
+_LEAVE_MAP_ESM = """
+function render({ model, el }) {
+  const selector = model.get("selector");
+  // Capture phase on the document runs before the canvas's own key listener, which would cancel Tab:
+  // stopping the event here lets the browser move the focus on (Tab, Shift+Tab); Esc leaves the map.
+  const handler = (e) => {
+    if (e.key !== "Tab" && e.key !== "Escape") return;
+    const t = e.target;
+    if (!(t instanceof HTMLCanvasElement) || !t.closest(selector)) return;
+    e.stopPropagation();
+    if (e.key === "Escape") t.blur();
+  };
+  document.addEventListener("keydown", handler, true);
+  return () => document.removeEventListener("keydown", handler, true);
+}
+export default { render };
+"""
+
+
+def _leave_map_class() -> type | None:
+    try:
+        import anywidget
+        import traitlets
+    except ImportError:  # pragma: no cover - anywidget is a dependency; this keeps an old install working
+        return None
+
+    class LeaveMapKeys(anywidget.AnyWidget):
+        """Tab, Shift+Tab and Esc leave the canvases inside ``selector``."""
+
+        _esm = _LEAVE_MAP_ESM
+        selector = traitlets.Unicode("").tag(sync=True)
+
+    return LeaveMapKeys
+
+
+_LEAVE_MAP = _leave_map_class()
+
+
+def leave_map_keys(selector: str) -> widgets.Widget:
+    """An invisible front-end helper: Tab, Shift+Tab and Esc leave the canvases inside ``selector`` (ipycanvas
+    would keep the focus). Without anywidget (an old install) an empty box stands in.
+
+    >>> leave_map_keys(".forecast-map").selector
+    '.forecast-map'
+    """
+    if _LEAVE_MAP is None:  # pragma: no cover
+        box = widgets.HTML()
+        box.selector = selector  # type: ignore[attr-defined]
+        return box
+    return _LEAVE_MAP(selector=selector, layout=widgets.Layout(display="none"))
+
+
+class ForecastChallenge(LessonBox):
+    """The challenge: choose a storm, place three guesses (click, tap, type or arrows), reveal, compare; and the
+    class round (several teams' forecasts on one screen)."""
+
+    def __init__(self, lang: str = "en", cases: Sequence[Case] | None = None, width: int = 760) -> None:
+        import time
+
+        lang = i18n.normalize_lang(lang)
+        self.lang = lang
+        self.cases = list(cases if cases is not None else forecast_cases())
+        self.width = width
+        self._clock: Callable[[], float] = time.monotonic
+        self.taps = TapFilter()
+        self.problems = Problems(lambda: self.lang)
+        self.teams: dict[str, dict[int, LatLon]] = {}
+        self._on_reveal: list[Callable[[ForecastRound], Any]] = []
+        self.choose = widgets.Dropdown(options=[(case_label(c, k + 1, lang), c.key) for k, c in enumerate(self.cases)],
+                                       description=lt("forecast.case", lang), style={"description_width": "initial"},
+                                       layout=widgets.Layout(width="auto", max_width="100%"))
+        self.briefing = widgets.HTML(layout=widgets.Layout(min_height="4.5em"))
+        self.lead = widgets.ToggleButtons(options=[(lt("forecast.lead_option", lang, h=h), h) for h in LEADS],
+                                          description=lt("forecast.lead", lang), style={"description_width": "initial",
+                                                                                        "button_width": "6em"})
+        self.rnd = ForecastRound(self.cases[0], lang, case_projection(self.cases[0], width))
+        proj = self.rnd.proj
+        fit = f"min({2 * proj.width}px, calc((100vh - 120px) * {proj.width / proj.height:.3f}))"
+        self.canvas = MultiCanvas(2, width=proj.width, height=proj.height,
+                                  layout=widgets.Layout(width="100%", height="auto", max_width=fit))
+        self.canvas.add_class("forecast-map")
+        self.typed = widgets.Text(placeholder=lt("forecast.typed", lang), description=lt("forecast.typed_label", lang),
+                                  style={"description_width": "initial"}, continuous_update=False,
+                                  layout=widgets.Layout(width="20em"))
+        self.typed.add_class("forecast-typed")
+        self.place_button = widgets.Button(description=lt("forecast.place", lang), layout=widgets.Layout(width="auto"))
+        self.arrows: dict[str, widgets.Button] = {}
+        for key, icon, d in (("north", "arrow-up", (1, 0)), ("south", "arrow-down", (-1, 0)), ("west", "arrow-left", (0, -1)),
+                             ("east", "arrow-right", (0, 1))):
+            b = widgets.Button(icon=icon, tooltip=lt(f"forecast.{key}", lang), layout=widgets.Layout(width="3em"))
+            b.add_class(f"forecast-{key}")
+            self.problems.on_click(b, lambda _b, d=d: self.nudge(*d), where=f"forecast: {key}")
+            self.arrows[key] = b
+        self.reveal_button = widgets.Button(description=lt("forecast.reveal", lang), button_style="primary", icon="eye",
+                                            layout=widgets.Layout(width="auto"))
+        self.reveal_button.add_class("forecast-reveal")
+        self.again_button = widgets.Button(description=lt("forecast.again", lang), icon="undo", layout=widgets.Layout(width="auto"))
+        self.status = widgets.HTML()
+        self.status.add_class("forecast-status")
+        self.results = widgets.HTML()
+        self.team_name = widgets.Text(description=lt("forecast.team", lang), style={"description_width": "initial"},
+                                      layout=widgets.Layout(width="18em"))
+        self.team_button = widgets.Button(description=lt("forecast.team_save", lang), icon="users", layout=widgets.Layout(width="auto"))
+        self.team_button.add_class("forecast-team-save")
+        self.clear_teams = widgets.Button(description=lt("forecast.teams_clear", lang), icon="trash", layout=widgets.Layout(width="auto"))
+        self.team_view = widgets.HTML()
+        self.team_feedback = widgets.HTML()
+        self.team_view.add_class("forecast-teams")
+        self.legend = widgets.HTML(legend_html(lang))
+        source = widgets.HTML(f"<div style='font-size:.9em;color:#334155;max-width:60em'>{escape(lt('forecast.cone_note', lang))}"
+                              f"<br>{escape(lt('forecast.errors_source', lang))}</div>")
+        row = widgets.Layout(flex_flow="row wrap", align_items="center")
+        keyboard = widgets.HBox([self.typed, self.place_button, *self.arrows.values()], layout=row)
+        actions = widgets.HBox([self.reveal_button, self.again_button], layout=row)
+        team_box = widgets.VBox([heading(lt("forecast.class_round", lang), 4), note(lt("forecast.class_round_note", lang)),
+                                 widgets.HBox([self.team_name, self.team_button, self.clear_teams], layout=row), self.team_feedback,
+                                 self.team_view])
+        self.problems.observe(self.choose, lambda change: self.select(change["new"]), where="forecast: storm")
+        self.problems.observe(self.lead, lambda change: self._choose_lead(change["new"]), where="forecast: lead")
+        self.problems.on_click(self.place_button, lambda _b: self.type_position(self.typed.value), where="forecast: place")
+        self.problems.observe(self.typed, lambda change: self.type_position(change["new"]) if change["new"] else None,
+                              where="forecast: typed")
+        self.problems.on_click(self.reveal_button, lambda _b: self.reveal(), where="forecast: reveal")
+        self.problems.on_click(self.again_button, lambda _b: self.again(), where="forecast: again")
+        self.problems.on_click(self.team_button, lambda _b: self.save_team(self.team_name.value), where="forecast: team")
+        self.problems.on_click(self.clear_teams, lambda _b: self.reset_teams(), where="forecast: clear teams")
+        self.problems.on_mouse_down(self.canvas, lambda x, y: self.tap("mouse", x, y), where="forecast: click")
+        self.canvas.on_touch_start(self.problems.guard(lambda touches: self.tap("touch", *touches[0]) if touches else None,
+                                                       "forecast: tap"))
+        self.problems.on_client_ready(self.canvas, lambda: self.redraw(), where="forecast: draw")
+        self.map_keys = leave_map_keys(".forecast-map")
+        super().__init__([self.problems.widget, self.map_keys, self.choose, self.briefing, note(lt("forecast.how_to", lang)), self.lead,
+                          self.canvas, self.status, keyboard, actions, self.results, self.legend, source, team_box],
+                         snapshot=self.to_html)
+        self.add_class("forecast-challenge")
+        self._static: list[Shape] | None = None
+        self.select(self.cases[0].key)
+
+    # --- actions -----------------------------------------------------------------------------------
+
+    def on_reveal(self, callback: Callable[[ForecastRound], Any]) -> None:
+        """Call ``callback(round)`` after each reveal (the quiz's answer sheet records the forecast)."""
+        self._on_reveal.append(callback)
+
+    def select(self, key: str) -> None:
+        """Show case ``key`` with no guesses (the teams' forecasts are for one storm: they are cleared too)."""
+        case = next((c for c in self.cases if c.key == key), None)
+        if case is None:
+            raise ValueError(f"no forecast case {key!r}; the cases are {', '.join(c.key for c in self.cases)}")
+        if self.choose.value != key:
+            self.choose.value = key
+        self.rnd = ForecastRound(case, self.lang, case_projection(case, self.width))
+        self.teams.clear()
+        self._static = None
+        self.briefing.value = f"<div style='font-size:1.05em;line-height:1.5'>{briefing(case, self.lang)}</div>"
+        self.results.value = ""
+        self.redraw()
+        self._update()
+
+    def _choose_lead(self, lead: int) -> None:
+        if lead != self.rnd.active:
+            self.rnd.choose(lead)
+            self._draw_dynamic()
+            self._update()
+
+    def tap(self, kind: str, x: float, y: float) -> int | None:
+        """A click (``"mouse"``) or a tap (``"touch"``) at canvas pixel ``(x, y)``: one guess per tap."""
+        if not self.taps.accept(kind, self._clock()):
+            return None
+        lead = self.rnd.place_pixel(x, y)
+        self._after_change()
+        return lead
+
+    def type_position(self, text: str) -> int:
+        lat, lon = parse_position(text, self.lang)
+        lead = self.rnd.place(lat, lon)
+        self.typed.value = ""
+        self._after_change()
+        return lead
+
+    def nudge(self, dlat: int, dlon: int) -> None:
+        self.rnd.nudge(dlat, dlon)
+        self._after_change()
+
+    def reveal(self) -> list[ResultRow]:
+        rows = self.rnd.reveal()
+        self.results.value = results_html(rows, self.lang)
+        self._after_change()
+        for callback in list(self._on_reveal):
+            callback(self.rnd)
+        return rows
+
+    def again(self) -> None:
+        self.rnd.reset()
+        self.results.value = ""
+        self._after_change()
+
+    def save_team(self, name: str) -> None:
+        """Keep the current three guesses as team ``name``'s forecast, then clear them for the next team."""
+        name = " ".join(str(name).split())[:20]
+        if not name:
+            raise ForecastInputError(lt("forecast.team_need_name", self.lang))
+        if self.rnd.missing():
+            raise ForecastInputError(lt("forecast.team_need_guesses", self.lang, team=name, missing=i18n.join_names(
+                [lt("forecast.lead_cell", self.lang, h=h).lstrip("+") for h in self.rnd.missing()], self.lang)))
+        self.teams[name] = dict(self.rnd.guesses)
+        self.team_name.value = ""
+        if not self.rnd.revealed:
+            self.rnd.reset()
+        self._after_change()
+        self.team_feedback.value = (f"<div role='status' style='color:#166534'>✔ "
+                                    f"{escape(lt('forecast.team_saved', self.lang, team=name, count=len(self.teams)))}</div>")
+
+    def reset_teams(self) -> None:
+        self.teams.clear()
+        self.team_feedback.value = ""
+        self._after_change()
+
+    # --- views ---------------------------------------------------------------------------------------
+
+    def _after_change(self) -> None:
+        self.problems.clear()  # an earlier refusal no longer applies once something worked
+        self._draw_dynamic()
+        self._update()
+
+    def _update(self) -> None:
+        self.status.value = (f"<div role='status' aria-live='polite' style='font-size:1.05em;margin:.3em 0'>"
+                             f"{escape(status_text(self.rnd))}</div>")
+        if self.lead.value != self.rnd.active:
+            self.lead.value = self.rnd.active
+        locked = self.rnd.revealed
+        for w in (self.place_button, self.typed, self.lead, self.reveal_button, *self.arrows.values()):
+            w.disabled = locked
+        self.team_view.value = teams_html(self.rnd.case, self.teams, self.rnd.revealed, self.lang)
+
+    def static_shapes(self) -> list[Shape]:
+        if self._static is None:
+            self._static = static_scene(self.rnd.proj, self.lang)
+        return self._static
+
+    def dynamic_shapes(self) -> list[Shape]:
+        return forecast_scene(self.rnd, self.teams)
+
+    def redraw(self) -> None:
+        from ..canvas_ready import forget_selected_canvas
+
+        forget_selected_canvas()
+        with hold_canvas():
+            self.canvas[0].clear()
+            paint(self.canvas[0], self.static_shapes())
+            self.canvas[1].clear()
+            paint(self.canvas[1], self.dynamic_shapes())
+
+    def _draw_dynamic(self) -> None:
+        with hold_canvas():
+            self.canvas[1].clear()
+            paint(self.canvas[1], self.dynamic_shapes())
+
+    def to_svg(self) -> str:
+        p = self.rnd.proj
+        return shapes_to_svg([*self.static_shapes(), *self.dynamic_shapes()], p.width, p.height,
+                             title=lt("forecast.map_title", self.lang, storm=storm_title(self.rnd.case.storm, self.lang)))
+
+    def to_html(self) -> str:
+        """A still picture for saved notebooks: the briefing, the map and the legend."""
+        return (f"<div>{self.briefing.value}<div style='max-width:760px'>{self.to_svg()}</div>{self.legend.value}"
+                f"{self.results.value}</div>")
+
+
+def challenge(lang: str = "en") -> ForecastChallenge:
+    """The lesson's forecast challenge (four storms, easiest first).
+
+    >>> ch = challenge("zh-TW"); ch.choose.value, len(ch.choose.options)
+    ('steady', 4)
+    """
+    return ForecastChallenge(lang)
+
+
+# --- check yourself ---------------------------------------------------------------------------------------
+
+
+class ForecastSheet(AnswerSheet):
+    """The answer sheet of lesson 07: like every lesson's, plus rows the teacher reads (free text), marked so.
+
+    >>> s = ForecastSheet("en"); s.add("Why?", "Because the high moved.", None, when=datetime(2026, 5, 1, 9))
+    >>> s.csv().splitlines()[1]
+    'Why?,Because the high moved.,to read,2026-05-01 09:00:00'
+    """
+
+    def __init__(self, lang: str = "en") -> None:
+        super().__init__(lang, filename="forecast")
+
+    def add(self, question: str, answer: str, correct: bool | None, when: datetime | None = None) -> None:  # type: ignore[override]
+        self.rows.append((question, answer, correct, when or datetime.now().replace(microsecond=0)))  # type: ignore[arg-type]
+        self._refresh()
+
+    def csv(self) -> str:
+        import csv
+        import io
+
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow([lt(f"common.csv_{c}", self.lang) for c in ("question", "answer", "result", "time")])
+        for question, answer, correct, when in self.rows:
+            mark = lt("forecast.csv_teacher", self.lang) if correct is None else \
+                lt("common.csv_right" if correct else "common.csv_wrong", self.lang)
+            writer.writerow([question, answer, mark, when.isoformat(sep=" ")])
+        return out.getvalue()
+
+
+def questions() -> tuple[Question, ...]:
+    """The lesson's auto-marked questions; the numbers come from the data (the cases, the typical errors).
+
+    >>> qs = questions(); [q.id for q in qs][:3], round(qs[0].answer)
+    (['degree', 'typical', 'grow'], 111)
+    """
+    degree = great_circle_km(0.0, 0.0, 1.0, 0.0)
+    recurve, taiwan = find_case("recurve"), find_case("taiwan")
+    tw = places()["Taiwan"]
+    now_km = float(distance_km(_arr(taiwan.now.lon), _arr(taiwan.now.lat), tw)[0])
+    ahead_km = float(distance_km(_arr(taiwan.truth[72].lon), _arr(taiwan.truth[72].lat), tw)[0])
+    straight = recurve.persistence_error_km(72)
+    e = TYPICAL_ERROR_KM
+    abcd, abc = ("a", "b", "c", "d"), ("a", "b", "c")
+    return (
+        Question("forecast", "degree", "number", answer=round(degree, 1), tolerance=2.0, fmt={"km": f"{degree:.0f}"}),
+        Question("forecast", "typical", "choice", answer="b", options=abcd, fmt={"km": e[72], "h24": e[24], "h48": e[48]}),
+        Question("forecast", "grow", "choice", answer="a", options=abcd),
+        Question("forecast", "cone", "choice", answer="a", options=abcd),
+        Question("forecast", "straight", "number", answer=round(straight), tolerance=round(0.05 * straight),
+                 fmt={"storm": "", "km": f"{straight:,.0f}", "turn": f"{recurve.turn():.0f}"}),
+        Question("forecast", "pair", "choice", answer="a", options=abcd),
+        Question("forecast", "taiwan", "choice", answer="a", options=abc,
+                 fmt={"storm": "", "where": f"{ahead_km:.0f}", "now_km": f"{now_km:,.0f}", "typical": e[72]}),
+    )
+
+
+def _arr(v: float) -> Any:
+    import numpy as np
+
+    return np.array([v])
+
+
+def localised(q: Question, lang: str) -> Question:
+    """The question with the storm names of its prompt in ``lang``.
+
+    >>> "巨爵" in localised(questions()[4], "zh-TW").prompt("zh-TW")
+    True
+    """
+    if "storm" not in q.fmt:
+        return q
+    case = find_case("recurve" if q.id == "straight" else "taiwan")
+    fmt = {**q.fmt, "storm": storm_title(case.storm, lang)}
+    if "where" in fmt:  # the distance, or "over Taiwan" when the centre was on the island
+        fmt["where"] = lt("forecast.taiwan_landfall", lang) if float(fmt["where"]) == 0 else \
+            lt("forecast.taiwan_near", lang, km=fmt["where"])
+    return Question(q.lesson, q.id, q.kind, q.answer, q.options, q.tolerance, fmt)
+
+
+def explain_key_row(lang: str = "en") -> tuple[str, str, str]:
+    """The free-text question in the teachers' answer key: ``(question, answer, what a good answer contains)``.
+
+    >>> explain_key_row("en")[1]
+    '(free text, read by the teacher)'
+    """
+    return (lt("quiz.forecast.explain.prompt", lang), lt("forecast.explain_key_answer", lang),
+            lt("forecast.explain_key_why", lang))
+
+
+class ForecastQuiz(LessonBox):
+    """Check yourself: the auto-marked questions, one "explain your reasoning" answer in free text, and the
+    download of every answer (the forecasts of the challenge included, when it is given)."""
+
+    def __init__(self, lang: str = "en", challenge: ForecastChallenge | None = None) -> None:
+        lang = i18n.normalize_lang(lang)
+        self.lang = lang
+        self.problems = Problems(lambda: self.lang)
+        self.questions = [localised(q, lang) for q in questions()]
+        self.items = [QuestionWidget(q, lang, k + 1, problems=self.problems) for k, q in enumerate(self.questions)]
+        self.sheet = ForecastSheet(lang)
+        self.score = widgets.HTML()
+        for item in self.items:
+            item.on_answer(self._answered)
+        n = len(self.items) + 1
+        self.explain_prompt = lt("quiz.forecast.explain.prompt", lang)
+        self.explain = widgets.Textarea(layout=widgets.Layout(width="100%", max_width="44em", height="6em"))
+        self.explain.add_class("forecast-explain")
+        self.explain_button = widgets.Button(description=lt("forecast.explain_save", lang), button_style="primary",
+                                             layout=widgets.Layout(width="auto"))
+        self.explain_feedback = widgets.HTML()
+        self.problems.on_click(self.explain_button, lambda _b: self.save_explanation(self.explain.value), where="quiz explain")
+        explain = widgets.VBox([
+            widgets.HTML(f"<div style='font-size:1.1em;margin-top:.6em'><b>{n}.</b> <b>{escape(lt('forecast.explain_title', lang))}:</b> "
+                         f"{escape(self.explain_prompt)}</div>"), self.explain, widgets.HBox([self.explain_button]), self.explain_feedback])
+        super().__init__([self.problems.widget, *self.items, explain, self.score, self.sheet.widget], snapshot=self.to_html)
+        self._update()
+        if challenge is not None:
+            challenge.on_reveal(self.record_forecast)
+            if challenge.rnd.revealed:
+                self.record_forecast(challenge.rnd)
+
+    def _answered(self, item: QuestionWidget) -> None:
+        if item.result is not None:
+            self.sheet.add(item.question.prompt(self.lang), item.given, item.result.correct)
+        self._update()
+
+    def save_explanation(self, text: str) -> None:
+        text = str(text).strip()
+        if not text:
+            raise ForecastInputError(lt("forecast.explain_empty", self.lang))
+        self.sheet.add(self.explain_prompt, text, None)
+        self.explain_feedback.value = f"<div style='color:#166534'>✔ {escape(lt('forecast.explain_saved', self.lang, chars=len(text)))}</div>"
+
+    def record_forecast(self, rnd: ForecastRound) -> None:
+        """Put a revealed forecast on the answer sheet: one row per lead (right = inside the typical error)."""
+        storm = storm_title(rnd.case.storm, self.lang)
+        for r in rnd.results():
+            self.sheet.add(lt("forecast.csv_forecast", self.lang, storm=storm, h=r.lead),
+                           lt("forecast.csv_forecast_answer", self.lang, lat=f"{r.guess[0]:g}", lon=f"{r.guess[1]:g}",
+                              km=f"{r.error_km:.0f}", typical=r.typical_km), r.inside)
+
+    @property
+    def right(self) -> int:
+        return sum(1 for i in self.items if i.result is not None and i.result.correct)
+
+    @property
+    def answered(self) -> int:
+        return sum(1 for i in self.items if i.result is not None)
+
+    def _update(self) -> None:
+        self.score.value = (f"<div style='font-size:1.15em;font-weight:bold;margin-top:.6em'>"
+                            f"{escape(lt('common.score', self.lang, right=self.right, answered=self.answered, total=len(self.items)))}</div>")
+
+    def to_html(self) -> str:
+        out = ["<ol>"]
+        for q in self.questions:
+            extra = "<ul>" + "".join(f"<li>{escape(q.option_text(o, self.lang))}</li>" for o in q.options) + "</ul>" if q.options else ""
+            out.append(f"<li>{escape(q.prompt(self.lang))}{extra}</li>")
+        out.append(f"<li>{escape(self.explain_prompt)}</li></ol>")
+        return "".join(out)
+
+
+def forecast_quiz(lang: str = "en", challenge: ForecastChallenge | None = None) -> ForecastQuiz:
+    """The check-yourself part of lesson 07 (pass the challenge to put the forecasts in the answers too).
+
+    >>> q = forecast_quiz("zh-TW"); q.items[1].answer("b").correct, len(q.items) >= 6
+    (True, True)
+    """
+    return ForecastQuiz(lang, challenge)
+
+
+def facts(lang: str = "en") -> Rendered:
+    """The notebook's sentence about the cases, from the data.
+
+    >>> "Vamco" in facts("en").value or "Dujuan" in facts("en").value
+    True
+    """
+    lang = i18n.normalize_lang(lang)
+    items = "".join(f"<li>{escape(case_label(c, k + 1, lang))} · {c.time:%Y-%m-%d %H} UTC</li>"
+                    for k, c in enumerate(forecast_cases()))
+    return Rendered(f"<ul style='font-size:1.05em;list-style:none;padding-left:1em'>{items}</ul>")
+
+
+__all__ = [
+    "ForecastChallenge", "ForecastInputError", "ForecastQuiz", "ForecastRound", "ForecastSheet", "ResultRow", "TapFilter", "briefing",
+    "case_label", "case_projection", "challenge", "cone_points", "explain_key_row", "facts", "localised", "forecast_quiz", "forecast_scene",
+    "heading_name", "leave_map_keys", "mean_error", "parse_position", "questions", "results_html", "score", "status_text", "team_table",
+    "teams_html",
+]
