@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+import typhoon_edu.ui.classplay
 from typhoon_edu import i18n
 from typhoon_edu.classroom.rooms import Room, Seat
 from typhoon_edu.classroom.store import RoomStore
+from typhoon_edu.engine.rules import load_rules
 from typhoon_edu.ui.classplay.coachbox import CoachBox
+from typhoon_edu.ui.classplay.hosts import ResultsHost
+from typhoon_edu.ui.classplay.results import ResultsScreen
 from typhoon_edu.ui.guard import Problems
 
 
@@ -56,3 +62,61 @@ def test_one_hint_in_flight_per_seat_and_a_second_tap_says_so(lang: str) -> None
     assert phone.calls == 1, f"the coach searched {phone.calls} times for two taps"
     assert box.text.value.startswith("<div class='typhoon-hint'>")
     assert box.ask(phone, "Taiwan") is True  # once answered, a new question is welcome
+
+
+# ---------------------------------------------------------------------------- #19.11 no import circle
+CLASSPLAY = Path(typhoon_edu.ui.classplay.__file__).parent
+#: The pages import the screens; the screens never import a page (the join flow's own files are
+#: join.py, joincard.py, lobby.py, setup.py and teacher.py, listed separately below).
+PAGES = {"projector", "seat", "__init__"}
+FLOW = {"join", "joincard", "lobby", "setup", "teacher"}
+
+
+def _imported(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+            found.add(node.module.split(".")[0])
+        elif isinstance(node, ast.ImportFrom) and node.level == 1:
+            found.update(a.name for a in node.names)
+    return found
+
+
+@pytest.mark.parametrize("module", sorted(p.stem for p in CLASSPLAY.glob("*.py") if p.stem not in PAGES | FLOW))
+def test_a_screen_never_imports_a_page(module: str) -> None:
+    """Not even for type hints: a screen gets what it needs (a protocol of .hosts, callbacks)."""
+    assert not _imported(CLASSPLAY / f"{module}.py") & PAGES
+
+
+def test_the_seat_page_does_not_import_the_projector() -> None:
+    assert "projector" not in _imported(CLASSPLAY / "seat.py")
+
+
+def test_the_results_screen_runs_with_a_plain_host() -> None:
+    """No projector at all: a stand-in with the protocol's few attributes is enough."""
+    store = RoomStore("sqlite://")
+    room = Room.create(store, [Seat("Taiwan", "random"), Seat("Japan", "greedy"), Seat("Korea", "random")],
+                       seed=5, lang="en")
+    while room.bot_to_move():
+        room.step_bot()
+    clicks: list[str] = []
+
+    class Host:
+        lang, rules, problems = "en", load_rules(), Problems(lambda: "en")
+
+        def __init__(self) -> None:
+            self.room = room
+
+        def rematch(self) -> None:
+            clicks.append("rematch")
+
+        def new_game(self) -> None:
+            clicks.append("new")
+
+    host = Host()
+    assert isinstance(host, ResultsHost)
+    screen = ResultsScreen(host)
+    screen.render()
+    assert "typhoon-results-winners" in screen.headline.value
+    screen.rematch.click()
+    assert clicks == ["rematch"]

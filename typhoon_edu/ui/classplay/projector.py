@@ -43,6 +43,7 @@ from .die_entry import DieEntry
 from .joincard import join_card_html
 from .model import banner, private_decision, seat_label
 from .pacer import Pacer
+from .runtime import POLL, _error_text, _open_store, _running_loop
 from .screens import LANG_OPTIONS, ProjectorGameScreen, banner_html
 from .setup import SetupChoices, SetupScreen, speed_options
 from .tables import public_table, seat_infos, seat_table, view_digest
@@ -51,27 +52,10 @@ from .viewdata import SetupError, d
 
 log = logging.getLogger("typhoon_edu.ui")
 
-#: Seconds between two reads of the store (every open view shows a change within a second).
-POLL = 0.2
 #: Seconds a bot "thinks" before its move shows, at speed 1 (so a class can follow each decision).
 BOT_PAUSE = 0.9
 #: Seconds the final board stays up before the results, at speed 1.
 RESULTS_PAUSE = 2.0
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
-
-
-def _open_store(store: Any) -> Any:
-    if store is not None:
-        return store
-    from ...classroom.store import RoomStore
-
-    return RoomStore()
 
 
 class ProjectorApp:
@@ -606,13 +590,6 @@ def _save_problem_text(kind: str, error: str, lang: str) -> str:
     """Why an old save file could not be imported, in ``lang`` (the English detail when the kind has no sentence)."""
     key = f"error.save.{kind}"
     return i18n.t(key, lang) if kind and i18n.has(key, lang) else error
-
-
-def _error_text(exc: BaseException, lang: str) -> str:
-    text = getattr(exc, "text", None)
-    if callable(text):
-        return str(text(lang))
-    return i18n.error_text(exc, lang)
 
 
 __all__ = ["BOT_PAUSE", "POLL", "ProjectorApp"]

@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import ipywidgets as widgets
 
 from ... import i18n
+from .hosts import ResultsHost
 from .hpchart import hp_chart_svg
 from .hppanel import hp_panel_html
 from .model import Seats, seat_label
 from .tables import seat_infos
 from .viewdata import d, data_uri
-
-if TYPE_CHECKING:
-    from .projector import ProjectorApp
 
 
 def summary_lines(summary: dict[str, Any], seats: Seats, rules: Any, lang: str) -> list[str]:
@@ -45,7 +43,7 @@ def summary_lines(summary: dict[str, Any], seats: Seats, rules: Any, lang: str) 
 class ResultsScreen:
     """Shown when a room's game is over or ended (or a finished room is opened)."""
 
-    def __init__(self, app: ProjectorApp) -> None:
+    def __init__(self, app: ResultsHost) -> None:
         self.app = app
         g = app.problems
         self.headline = widgets.HTML()

@@ -42,7 +42,7 @@ from .die_entry import DieEntry
 from .hppanel import hp_panel_html
 from .model import banner, seat_label
 from .pacer import Pacer, Stage, board_state_of
-from .projector import POLL, _error_text, _open_store, _running_loop
+from .runtime import POLL, _error_text, _open_store, _running_loop
 from .screens import LANG_OPTIONS, LogBox, banner_html
 from .tables import seat_infos, seat_table, view_digest
 from .theme import CSS
