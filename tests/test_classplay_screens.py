@@ -120,3 +120,96 @@ def test_the_results_screen_runs_with_a_plain_host() -> None:
     assert "typhoon-results-winners" in screen.headline.value
     screen.rematch.click()
     assert clicks == ["rematch"]
+
+
+# ---------------------------------------------------------------------------- #19.4 honest status
+def _class(tmp_path: Path, lang: str = "en") -> tuple[Any, dict[str, Any]]:
+    from typhoon_edu.classroom.store import sqlite_url
+    from typhoon_edu.ui.classplay.projector import ProjectorApp
+    from typhoon_edu.ui.classplay.seat import SeatApp
+    from typhoon_edu.ui.classplay.setup import SetupChoices
+    from typhoon_edu.ui.classplay.viewdata import SeatChoice
+
+    store = RoomStore(sqlite_url(tmp_path / "rooms.sqlite3"))
+    projector = ProjectorApp(lang=lang, store=store, fullscreen=False, public_url="http://127.0.0.1:8866/")
+    room = projector.start(SetupChoices([SeatChoice("person", "Mei", "Taiwan"), SeatChoice("person", "Ken", "Japan"),
+                                         SeatChoice("medium", "", "Korea")], regions="chosen", seed=11, speed=0))
+    phones = {r: SeatApp(lang=lang, store=store, token=t) for r, t in room.issued_tokens.items()}
+    projector.show_board()
+    return projector, phones
+
+
+def _shown(app: Any) -> str:
+    return app.message.value + app.problems.widget.value
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_pause_then_resume_leaves_no_stale_pause_notice(tmp_path: Path, lang: str) -> None:
+    projector, phones = _class(tmp_path, lang)
+    paused = i18n.t("classplay.paused", lang)
+    projector.teacher.toggle_pause()
+    for phone in phones.values():
+        phone.sync()
+    assert paused in _shown(projector) and all(paused in _shown(p) for p in phones.values())
+    projector.teacher.toggle_pause()
+    for phone in phones.values():
+        phone.sync()
+    assert paused not in _shown(projector)
+    assert all(paused not in _shown(p) for p in phones.values()), "a phone still says the game is paused"
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_after_the_end_no_phone_says_your_turn_or_offers_a_button(tmp_path: Path, lang: str) -> None:
+    projector, phones = _class(tmp_path, lang)
+    mei = phones["Taiwan"]
+    assert "data-mine='1'" in mei.banner.value and mei.decisions.buttons() + mei.decisions.highlight_cells()
+    projector.teacher.end()
+    for phone in phones.values():
+        phone.sync()
+        assert i18n.t("classplay.seat.your_turn", lang) not in phone.banner.value
+        assert "data-mine='0'" in phone.banner.value and "data-open='0'" in phone.banner.value
+        assert i18n.t("classplay.results.ended", lang) in phone.banner.value
+        assert not phone.decisions.buttons() and not phone.decisions.highlight_cells()
+        assert phone.die_entry.layout.display == "none" and phone.coach.button.layout.display == "none"
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_a_seat_given_away_and_back_clears_the_warning(tmp_path: Path, lang: str) -> None:
+    from typhoon_edu.classroom.errors import NotAllowed
+
+    projector, _phones = _class(tmp_path, lang)
+    projector.teacher.set_kind("Japan", "easy")
+    projector.problems.report(NotAllowed("the seat Japan is no longer played by the easy bot", kind="seat_changed"))
+    warning = i18n.t("classroom.error.seat_changed", lang)
+    assert warning in _shown(projector)
+    projector.redraw()  # the same state drawn again: the warning is still true
+    assert warning in _shown(projector)
+    projector.teacher.set_kind("Japan", "person")  # the next state of the room
+    assert warning not in _shown(projector)
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_a_revoked_phone_stops_and_says_why(tmp_path: Path, lang: str) -> None:
+    projector, phones = _class(tmp_path, lang)
+    mei = phones["Taiwan"]
+    projector.teacher.revoke("Taiwan")
+    mei.sync()
+    said = i18n.t("classroom.error.token_revoked", lang)
+    assert said in mei.message.value and said in mei.banner.value
+    assert "data-mine='0'" in mei.banner.value and not mei.decisions.buttons() and not mei.decisions.highlight_cells()
+
+
+def test_the_heartbeat_ticks_from_the_event_loop_and_says_lost_in_both_languages() -> None:
+    from typhoon_edu.ui.classplay.pagelink import PageLink
+
+    link = PageLink(mode="seat", lang="en", interval=0.05)
+
+    async def run() -> int:
+        link.start()
+        await asyncio.sleep(0.3)
+        return link.beat
+
+    assert asyncio.run(run()) >= 3
+    assert link.reload_after > 0 and PageLink(mode="projector").reload_after == 0  # the teacher's page asks first
+    link.set_lang("zh-TW")
+    assert link.lost_text == i18n.t("classplay.connection.lost", "zh-TW") != i18n.t("classplay.connection.lost", "en")

@@ -43,9 +43,11 @@ from .die_entry import DieEntry
 from .joincard import join_card_html
 from .model import banner, private_decision, seat_label
 from .pacer import Pacer
+from .pagelink import PageLink
 from .runtime import POLL, _error_text, _open_store, _running_loop
 from .screens import LANG_OPTIONS, ProjectorGameScreen, banner_html
 from .setup import SetupChoices, SetupScreen, speed_options
+from .status import PageStatus, room_state
 from .tables import public_table, seat_infos, seat_table, view_digest
 from .theme import CSS
 from .viewdata import SetupError, d
@@ -85,6 +87,8 @@ class ProjectorApp:
         self.problems = Problems(lambda: self.lang, on_error=lambda _exc: self.redraw())
         self.message = widgets.HTML()
         self.message.add_class("typhoon-message")
+        self.status = PageStatus(self.message, self.problems)
+        self.link = PageLink(mode="projector", lang=self.lang)
 
         self.setup = SetupScreen(self.lang, self.problems, self.start, self.open)
         self.setup_lang = widgets.ToggleButtons(options=list(LANG_OPTIONS), value=self.lang)
@@ -96,7 +100,7 @@ class ProjectorApp:
         self.body = widgets.VBox([self.setup_header, self.setup.box], layout=widgets.Layout(width="100%",
                                                                                             height="100%"))
         self._played = False  # the game, lobby, teacher and results widgets are built with the first room
-        self.root = widgets.VBox([widgets.HTML(CSS), self.body],
+        self.root = widgets.VBox([widgets.HTML(CSS), self.link, self.body],
                                  layout=widgets.Layout(width="100%"))
         self.root.add_class("typhoon-app")
         self.root.add_class("typhoon-projector")
@@ -150,6 +154,7 @@ class ProjectorApp:
 
         self.refresh_rooms()
         display(self.root)
+        self.link.start()
         return self
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
@@ -175,6 +180,7 @@ class ProjectorApp:
                 toggle.value = lang
         self.setup_header.children[0].value = f"<span class='typhoon-title'><b>{escape(d('app.title', lang))}</b></span>"
         self.setup.set_lang(lang)
+        self.link.set_lang(lang)
         if self._played:
             self._relabel_play(lang)
         if self.screen == "results":
@@ -187,8 +193,11 @@ class ProjectorApp:
 
     def _relabel_play(self, lang: str) -> None:
         self.game.set_lang(lang)
+        speed = self.speed  # new options reset the toggle (to Slow): the class's speed stays
         self.game.speed.options = speed_options(lang)
-        self.game.speed.value = self.speed
+        self.speed = speed
+        self.game.speed.value = speed
+        self._show_code()
         self.game.skip.description = d("game.skip", lang)
         self.game.teacher_button.description = i18n.t("classplay.teacher.title", lang)
         self.die_entry.relabel()
@@ -258,8 +267,7 @@ class ProjectorApp:
         if room.is_over or not room.is_open:
             self._show_results()
             return
-        self.game.code.value = (f"<span>{escape(i18n.t('classplay.room', self.lang))} "
-                                f"<span class='typhoon-room-chip'>{escape(room.code)}</span></span>")
+        self._show_code()
         self.redraw(exact=True)
         if self.devices and any(s.is_person for s in room.seats) and not self._all_joined():
             self._go("lobby")
@@ -267,6 +275,13 @@ class ProjectorApp:
         else:
             self._go("game")
         self._drive()
+
+    def _show_code(self) -> None:
+        """The room's code in the header, its label in the page's language."""
+        if self.room is None:
+            return
+        self.game.code.value = (f"<span>{escape(i18n.t('classplay.room', self.lang))} "
+                                f"<span class='typhoon-room-chip'>{escape(self.room.code)}</span></span>")
 
     def _all_joined(self) -> bool:
         return all(s.joined for s in self.room.seats if s.is_person)
@@ -335,8 +350,10 @@ class ProjectorApp:
                  "paused": int(room.paused), "devices": int(self.devices), "revealed": self.revealed or "",
                  "view": view_digest(room)}
         self.game.banner.value = banner_html(b, state)
+        key = room_state(room)
+        self.status.seen(key)
         if room.paused:
-            self.message.value = f"<div class='typhoon-message-error'>{escape(i18n.t('classplay.paused', lang))}</div>"
+            self.status.hold(i18n.t("classplay.paused", lang), key)
         self._render_decision(table, seats, busy)
         self.teacher.render()
         self._highlight()
@@ -407,8 +424,7 @@ class ProjectorApp:
         self.decide(action)
 
     def _say(self, text: str, error: bool = True) -> None:
-        css = "typhoon-message-error" if error else "typhoon-message-ok"
-        self.message.value = f"<div class='{css}'>{escape(text)}</div>" if text else ""
+        self.status.say(text, error)
 
     # ------------------------------------------------------------------ decisions
     def reveal(self, region: str) -> None:
@@ -426,6 +442,7 @@ class ProjectorApp:
             self._say(d("error.wait", self.lang))
             return False
         expected = room.next_seq
+        who_decided = room.game.current_player
         try:
             update = room.act(action, expected_seq=expected, teacher=True)
         except StaleWrite:
@@ -436,7 +453,12 @@ class ProjectorApp:
             self._say(d("error.illegal", self.lang, error=_error_text(exc, self.lang)))
             self.redraw()
             return False
-        self.revealed = None
+        if self.revealed is not None and self.revealed == who_decided:
+            # one curtain per player's run of decisions: if the next one is theirs too (six discards),
+            # the hand stays up; any other move in between drops the curtain again
+            self._revealed_seq = room.seq
+        else:
+            self.revealed = None
         self.decisions.pending_card = None
         self._say("")
         self._take(update)
