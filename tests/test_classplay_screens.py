@@ -213,3 +213,50 @@ def test_the_heartbeat_ticks_from_the_event_loop_and_says_lost_in_both_languages
     assert link.reload_after > 0 and PageLink(mode="projector").reload_after == 0  # the teacher's page asks first
     link.set_lang("zh-TW")
     assert link.lost_text == i18n.t("classplay.connection.lost", "zh-TW") != i18n.t("classplay.connection.lost", "en")
+
+
+# ---------------------------------------------------------------------------- #19.5 languages, #19.8 attention
+def test_speed_and_room_label_survive_a_language_switch(tmp_path: Path) -> None:
+    projector, _phones = _class(tmp_path, "en")
+    projector.game.speed.value = 2.0
+    projector.set_lang("zh-TW")
+    assert projector.speed == 2.0 and projector.game.speed.value == 2.0
+    assert i18n.t("classplay.room", "zh-TW") in projector.game.code.value
+    assert ">Room " not in projector.game.code.value
+    projector.set_lang("en")
+    assert projector.speed == 2.0 and i18n.t("classplay.room", "en") in projector.game.code.value
+
+
+def test_a_phone_opens_in_the_rooms_language_and_keeps_its_own_choice(tmp_path: Path) -> None:
+    from typhoon_edu.ui.classplay.seat import SeatApp
+
+    projector, _phones = _class(tmp_path, "en")  # a room in English
+    token = projector.teacher.app.room.reissue_token("Japan")
+    phone = SeatApp(lang="zh-TW", store=projector.store, token=token)  # the server's language: zh-TW
+    assert phone.lang == "en" and phone.link.chosen_lang == ""
+    phone.lang_toggle.value = "zh-TW"  # this device's own switch: handed to the browser to keep
+    assert phone.lang == "zh-TW" and phone.link.chosen_lang == "zh-TW"
+    again = SeatApp(lang="en", store=projector.store, token=token)
+    again.link.chosen_lang = "zh-TW"  # what the browser gives back from its storage after a reload
+    assert again.lang == "zh-TW" and i18n.t("classplay.attention.sound", "zh-TW") == again.sound.description
+
+
+def test_a_device_is_called_once_per_decision_and_not_when_muted(tmp_path: Path) -> None:
+    projector, phones = _class(tmp_path, "en")
+    mei, ken = phones["Taiwan"], phones["Japan"]
+    assert mei.link.alert == 1 and ken.link.alert == 0  # Taiwan places the first storm
+    mei.render()
+    assert mei.link.alert == 1  # drawn again, same decision: no second call
+    ken.sound.value = False  # the mute switch
+    assert ken.link.muted
+    calls = mei.link.alert
+    for _ in range(30):  # Taiwan decides (placing, aiming) until Japan's first turn
+        ken.sync()
+        if ken.room.seat_view().my_turn:
+            break
+        mei.sync()
+        cells = mei.decisions.highlight_cells()
+        assert mei.decide(mei.decisions.cell_action(tuple(cells[0]))) if cells else mei.decisions.buttons()[0].click() is None
+        projector.advance()
+    assert ken.room.seat_view().my_turn and ken.link.alert == 0  # muted: no sound, no vibration
+    assert mei.link.alert > calls  # Taiwan's later decisions each called Taiwan's device
