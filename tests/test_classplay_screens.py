@@ -260,3 +260,27 @@ def test_a_device_is_called_once_per_decision_and_not_when_muted(tmp_path: Path)
         projector.advance()
     assert ken.room.seat_view().my_turn and ken.link.alert == 0  # muted: no sound, no vibration
     assert mei.link.alert > calls  # Taiwan's later decisions each called Taiwan's device
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_the_turn_timer_lets_a_bot_play_a_slow_teams_turn_and_says_so(tmp_path: Path, lang: str) -> None:
+    projector, phones = _class(tmp_path, lang)
+    room = projector.room
+    projector.check_timer(now=0.0)
+    assert projector.timer_note.value == ""  # off by default: nobody is hurried
+    assert not projector.check_timer(now=10_000.0) and room.seq == 0
+    projector.clock = lambda: 100.0
+    projector.timer_menu.value = 30  # the teacher's drawer: the count starts now
+    assert "data-left='30'" in projector.timer_note.value and "Mei" in projector.timer_note.value
+    assert not projector.check_timer(now=120.0) and "data-left='10'" in projector.timer_note.value
+    assert projector.check_timer(now=130.5)
+    assert room.seq >= 1 and room.entries[0].by != "Taiwan"  # played for the team, by the teacher's kernel
+    from typhoon_edu.ui.classplay.model import seat_label
+    from typhoon_edu.ui.classplay.tables import seat_infos
+
+    said = i18n.t("classplay.attention.timer_out", lang, player=seat_label(seat_infos(room), "Taiwan", lang))
+    assert said in projector.message.value
+    phones["Taiwan"].sync()
+    assert phones["Taiwan"].room.seq == room.seq  # the phone shows the move made for it
+    projector.set_lang("zh-TW" if lang == "en" else "en")
+    assert projector.timer_menu.value == 30  # kept across a language switch

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from html import escape
 from typing import Any
 
@@ -50,6 +51,7 @@ from .setup import SetupChoices, SetupScreen, speed_options
 from .status import PageStatus, room_state
 from .tables import public_table, seat_infos, seat_table, view_digest
 from .theme import CSS
+from .turntimer import TurnTimer, timer_control, timer_options
 from .viewdata import SetupError, d
 
 log = logging.getLogger("typhoon_edu.ui")
@@ -89,6 +91,8 @@ class ProjectorApp:
         self.message.add_class("typhoon-message")
         self.status = PageStatus(self.message, self.problems)
         self.link = PageLink(mode="projector", lang=self.lang)
+        self.timer = TurnTimer(0)  # the teacher's turn timer (off): a bot plays a person's turn when it runs out
+        self.clock = time.monotonic
 
         self.setup = SetupScreen(self.lang, self.problems, self.start, self.open)
         self.setup_lang = widgets.ToggleButtons(options=list(LANG_OPTIONS), value=self.lang)
@@ -125,7 +129,10 @@ class ProjectorApp:
         from .coachbox import CoachBox
 
         self.coach = CoachBox(self.problems, lambda: self.lang)
-        decide_box = widgets.VBox([self.message, self.die_entry, self.coach, self.decisions])
+        self.timer_note = widgets.HTML()
+        self.timer_note.add_class("typhoon-timer")
+        self.timer_menu = timer_control(self.lang, self.set_timer, self.problems.observe)
+        decide_box = widgets.VBox([self.timer_note, self.message, self.die_entry, self.coach, self.decisions])
         decide_box.add_class("typhoon-decide-box")
         self.game = ProjectorGameScreen(self.rules, self.lang, decide_box, self.problems)
         self.pacer = Pacer(self.game.stage, lambda: self.speed, on_idle=self._after_animation, problems=self.problems)
@@ -138,6 +145,7 @@ class ProjectorApp:
         from .teacher import TeacherDrawer
 
         self.teacher = TeacherDrawer(self)
+        self.teacher.box.children = (*self.teacher.box.children, self.timer_menu)
         from .lobby import Lobby
 
         self.lobby = Lobby(self)
@@ -198,11 +206,57 @@ class ProjectorApp:
         self.speed = speed
         self.game.speed.value = speed
         self._show_code()
+        seconds = self.timer.seconds
+        self.timer_menu.options = timer_options(lang)
+        self.timer_menu.value = seconds
+        self.timer_menu.description = i18n.t("classplay.attention.timer", lang)
         self.game.skip.description = d("game.skip", lang)
         self.game.teacher_button.description = i18n.t("classplay.teacher.title", lang)
         self.die_entry.relabel()
         self.teacher.set_lang(lang)
         self.lobby.render()
+
+    def set_timer(self, seconds: int) -> None:
+        """The teacher's time per person decision (0: no timer); a running count starts again."""
+        self.timer = TurnTimer(seconds)
+        if self._played and self.timer_menu.value != seconds:
+            self.timer_menu.value = seconds
+        self.check_timer()
+
+    def check_timer(self, now: float | None = None) -> bool:
+        """Show the seconds left for the person deciding; when they run out, a bot plays the turn (True)."""
+        room = self.room
+        now = self.clock() if now is None else now
+        if not self._played:
+            return False
+        who = None
+        if (room is not None and self.screen == "game" and room.is_open and not room.paused and not room.is_over
+                and self.pacer.idle):
+            current = room.game.current_player
+            if current not in (None, CHANCE) and room.seat(current).is_person:
+                who = current
+        self.timer.watch((room.seq, who) if who is not None else None, now)
+        left = self.timer.left(now)
+        label = seat_label(seat_infos(room), who, self.lang) if who is not None else ""
+        text = "" if left is None else i18n.t("classplay.attention.timer_left", self.lang, player=label, n=left)
+        html_text = f"<div class='typhoon-timer-text' data-left='{left}'>⏱ {escape(text)}</div>" if text else ""
+        if self.timer_note.value != html_text:
+            self.timer_note.value = html_text
+        if who is None or not self.timer.expired(now):
+            return False
+        from ...ai.tournament import make_bot
+
+        bot = make_bot("greedy", room.seq)
+        action = bot.choose(room.game.clone())
+        try:
+            update = room.act(action, expected_seq=room.next_seq, teacher=True)
+        except StaleWrite:
+            return False  # the team decided at the last moment: their move stands
+        self.timer.stop()
+        self.revealed = None
+        self._take(update)
+        self._say(i18n.t("classplay.attention.timer_out", self.lang, player=label), error=False)
+        return True
 
     def set_speed(self, speed: float) -> None:
         self.speed = float(speed)
@@ -570,6 +624,7 @@ class ProjectorApp:
                     if room.bot_to_move() and self.screen == "game":
                         await self._bot_turn(room, loop)
                         continue
+                    self.check_timer()
                 await asyncio.sleep(POLL)
             except asyncio.CancelledError:
                 raise
