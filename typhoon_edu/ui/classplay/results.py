@@ -88,8 +88,13 @@ class ResultsScreen:
         summary = room.summary()
         names = [seat_label(seats, w, lang) for w in summary["winners"]]
         title = d("results.title", lang) if room.is_over else i18n.t("classplay.results.ended", lang)
+        crowned = "".join(f"<span class='typhoon-winner' data-region='{escape(w)}' title='{escape(n)}' "
+                          f"style='border-color:{rules.regions[w].hex}'>🏆 {escape(n)}</span>"
+                          for w, n in zip(summary["winners"], names))
+        label = i18n.t("classplay.results.winner_label", lang) if names else ""
         self.headline.value = (f"<div class='typhoon-results-head'><div class='typhoon-results-title'>{escape(title)}</div>"
-                               f"<div class='typhoon-results-winners'>{escape(' · '.join(names))}</div></div>")
+                               f"<div class='typhoon-winner-label'>{escape(label)}</div>"
+                               f"<div class='typhoon-results-winners'>{crowned}</div></div>")
         labels = {p: seat_label(seats, p, lang) for p in room.players}
         self.chart.value = (f"<h3>{escape(d('results.chart_heading', lang))}</h3>"
                             + hp_chart_svg(rules, list(room.players), room.hp_track, lang, labels))
