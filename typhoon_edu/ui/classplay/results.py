@@ -90,7 +90,7 @@ class ResultsScreen:
         title = d("results.title", lang) if room.is_over else i18n.t("classplay.results.ended", lang)
         crowned = "".join(f"<span class='typhoon-winner' data-region='{escape(w)}' title='{escape(n)}' "
                           f"style='border-color:{rules.regions[w].hex}'>🏆 {escape(n)}</span>"
-                          for w, n in zip(summary["winners"], names))
+                          for w, n in zip(summary["winners"], names, strict=True))
         label = i18n.t("classplay.results.winner_label", lang) if names else ""
         self.headline.value = (f"<div class='typhoon-results-head'><div class='typhoon-results-title'>{escape(title)}</div>"
                                f"<div class='typhoon-winner-label'>{escape(label)}</div>"
