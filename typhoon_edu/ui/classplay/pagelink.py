@@ -80,12 +80,14 @@ function render({ model, el }) {
   const muted = store("typhoon-edu-muted");
   if (muted !== null && (muted === "1") !== model.get("muted")) { model.set("muted", muted === "1"); model.save_changes(); }
   model.on("change:muted", () => store("typhoon-edu-muted", model.get("muted") ? "1" : "0"));
-  model.on("change:alert", () => {
+  const call = () => {
     if (model.get("muted")) return;
     beep();
     if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
     document.body.dataset.typhoonAlerts = String(model.get("alert"));
-  });
+  };
+  model.on("change:alert", call);
+  if (model.get("alert") > 0) call();  // the page opened while this device must decide
 
   let last = Date.now(), lostSince = 0, armed = model.get("beat") > 0, trying = false;
   document.body.dataset.typhoonConnection = "ok";

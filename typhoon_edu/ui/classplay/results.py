@@ -88,10 +88,18 @@ class ResultsScreen:
         summary = room.summary()
         names = [seat_label(seats, w, lang) for w in summary["winners"]]
         title = d("results.title", lang) if room.is_over else i18n.t("classplay.results.ended", lang)
+        winners = list(summary["winners"])
+        label_key = "classplay.results.winner_label"
+        if not winners:  # ended early: no winner by the rules, but the class sees who was ahead
+            hp = room.game.hp
+            top = max(hp.values()) if hp else 0
+            winners = [p for p in room.players if hp.get(p, 0) == top and top > 0]
+            names = [seat_label(seats, w, lang) for w in winners]
+            label_key = "classplay.results.leader_label"
         crowned = "".join(f"<span class='typhoon-winner' data-region='{escape(w)}' title='{escape(n)}' "
-                          f"style='border-color:{rules.regions[w].hex}'>🏆 {escape(n)}</span>"
-                          for w, n in zip(summary["winners"], names, strict=True))
-        label = i18n.t("classplay.results.winner_label", lang) if names else ""
+                          f"style='border-color:{rules.regions[w].hex}'>★ {escape(n)}</span>"
+                          for w, n in zip(winners, names, strict=True))
+        label = i18n.t(label_key, lang) if names else ""
         self.headline.value = (f"<div class='typhoon-results-head'><div class='typhoon-results-title'>{escape(title)}</div>"
                                f"<div class='typhoon-winner-label'>{escape(label)}</div>"
                                f"<div class='typhoon-results-winners'>{crowned}</div></div>")

@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from ..guard import Problems
 
 LANG_OPTIONS = (("中文", "zh-TW"), ("English", "en"))
-#: The projector's compass ring: stop names 1.35× the lessons' size, in a box 2.05× as wide as high.
-RING_LABEL_SCALE = 1.35
+#: The projector's compass ring: stop names 1.45× the lessons' size, in a box 2.05× as wide as high.
+RING_LABEL_SCALE = 1.45
 RING_RATIO = 2.05
 
 

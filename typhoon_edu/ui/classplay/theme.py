@@ -84,7 +84,7 @@ CSS = """
 .typhoon-hp-row.typhoon-active .typhoon-hp-name::before { content: "▶ "; color: #d97706; }
 .typhoon-hp-row.typhoon-out .typhoon-hp-name { text-decoration: line-through; color: #64748b; }
 .typhoon-instruments { display: flex; align-items: center; gap: .6rem; }
-.typhoon-instruments .typhoon-compass { width: 17rem; flex: 0 0 17rem; }
+.typhoon-instruments .typhoon-compass { width: 22rem; flex: 0 0 22rem; }
 .typhoon-instruments .typhoon-compass canvas { width: 100% !important; height: auto !important; }
 .typhoon-instruments .typhoon-compass .widget-html-content { font-size: .85rem; line-height: 1.2; }
 .typhoon-bigdie { flex: 1 1 auto; }
@@ -105,19 +105,21 @@ CSS = """
 .typhoon-log-card { color: #6d28d9; }
 @media (min-width: 1700px) {
   .typhoon-app { --jp-widgets-font-size: 18px; --jp-widgets-inline-height: 38px; font-size: 18px; }
-  /* the back row of a class: HP and "what happens now" >= 28 px, the log >= 22 px, the ring's names >= 18 px */
-  .typhoon-projector .typhoon-hp-panel .widget-html-content { font-size: 1.6rem; line-height: 1.3; }
+  /* the back row of a class (px: the page's rem is the browser's 16 px): HP and "what happens now" >= 28 px,
+     the log >= 22 px, the ring's names >= 18 px, the die >= 160 px */
+  .typhoon-projector .typhoon-hp-panel .widget-html-content { font-size: 30px; line-height: 1.3; }
   .typhoon-projector .typhoon-hp-name { flex-basis: 11em; }
   .typhoon-projector .typhoon-hp-value { flex-basis: 4.6em; }
-  .typhoon-projector .typhoon-now-text { font-size: 1.6rem; }
-  .typhoon-projector .typhoon-log { font-size: 1.25rem; line-height: 1.3; }
-  .typhoon-projector .typhoon-banner-head { font-size: 1.75rem; }
-  .typhoon-projector .typhoon-banner-detail { font-size: 1.25rem; }
-  .typhoon-instruments .typhoon-compass { width: 31rem; flex-basis: 31rem; }
-  .typhoon-instruments .typhoon-compass .widget-html-content { font-size: .95rem; }
-  .typhoon-bigdie .typhoon-die-svg { width: 9.2rem; height: 9.2rem; }
-  .typhoon-projector .typhoon-die-caption { font-size: 1.1rem; }
-  .typhoon-timer-text { font-size: 1.6rem; }
+  .typhoon-projector .typhoon-now .widget-html-content, .typhoon-projector .typhoon-now-text { font-size: 30px; }
+  .typhoon-projector .typhoon-log { font-size: 23px; line-height: 1.3; }
+  .typhoon-projector .typhoon-banner-head { font-size: 30px; }
+  .typhoon-projector .typhoon-banner-detail { font-size: 22px; }
+  .typhoon-instruments .typhoon-compass { width: 520px; flex-basis: 520px; }
+  .typhoon-instruments .typhoon-compass .widget-html-content { font-size: 18px; }
+  .typhoon-bigdie .typhoon-die-svg { width: 162px; height: 162px; }
+  .typhoon-projector .typhoon-board canvas { max-width: 60vw !important; }
+  .typhoon-projector .typhoon-die-caption { font-size: 20px; }
+  .typhoon-timer-text { font-size: 30px; }
 }
 
 /* ---- a narrow window (a phone opening the projector page): one column that scrolls ---- */
@@ -139,7 +141,7 @@ CSS = """
 .typhoon-results-winners { display: flex; flex-wrap: wrap; justify-content: center; gap: .6rem 1.2rem; }
 .typhoon-winner { font-size: clamp(2rem, 5vw, 4.5rem); font-weight: 900; line-height: 1.15; color: #0f172a;
   border: .35rem solid #f59e0b; border-radius: 1rem; background: #fef3c7; padding: .15em .5em; max-width: 96vw;
-  overflow-wrap: anywhere; animation: typhoon-winner-in .8s ease-out both; }
+  overflow-wrap: anywhere; animation: typhoon-winner-in .6s ease-out both; }
 @keyframes typhoon-winner-in { from { transform: scale(.4); opacity: 0; } to { transform: scale(1); opacity: 1; } }
 
 /* ---- the teacher's drawer (over the side column, so the layout never changes) ---- */
