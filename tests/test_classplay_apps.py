@@ -272,7 +272,9 @@ def test_one_curtain_per_players_run_of_decisions(store: RoomStore) -> None:
         if app.curtain.down:
             who = app.curtain.region
             before = len(drops)
+            assert "typhoon-hand-up" not in app.root._dom_classes
             app.curtain.button.click()
+            assert "typhoon-hand-up" in app.root._dom_classes  # the hand gets the side column's height
             made = 0
             while room.game.current_player == who and app.revealed == who and not app.curtain.down:
                 buttons = app.decisions.buttons()

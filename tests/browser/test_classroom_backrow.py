@@ -156,6 +156,18 @@ def phone_page(browser: Browser, href: str) -> Page:
     return page
 
 
+#: The elements of a selector that are off screen or covered by another element (at their centre);
+#: with ``scroll``, each is first scrolled into view inside its panel, as a person would.
+UNSEEN_JS = """([sel, scroll]) => [...document.querySelectorAll(sel)].filter(e => e.offsetParent !== null)
+    .filter(e => {
+        if (scroll) e.scrollIntoView({block: 'nearest'});
+        const r = e.getBoundingClientRect();
+        if (r.top < 0 || r.left < 0 || r.bottom > innerHeight + 1 || r.right > innerWidth + 1) return true;
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 12));
+        return !(hit && (hit === e || e.contains(hit) || hit.contains(e)));
+    }).map(e => (e.dataset.card || e.textContent).trim().slice(0, 30))"""
+
+
 def vibrations(page: Page) -> int:
     return int(page.evaluate("window.__vibrations.length"))
 
@@ -284,3 +296,49 @@ def test_a_real_room(server, chromium_browser: Browser) -> None:  # noqa: F811 -
     room = room_of(store)
     assert not room.is_open
     assert json.dumps(sizes)  # printed above with -s; kept for the report
+
+
+@pytest.mark.parametrize("server", ["en", "zh-TW"], indirect=True)
+def test_the_curtain_fits_a_laptop_with_the_hand_on_screen(server, chromium_browser: Browser) -> None:  # noqa: F811
+    """One computer at 1366×768: after the curtain is lifted every card and every button of the hand is on
+    screen, uncovered (the log bar no longer overlaps "Play it")."""
+    from .test_classroom_browser import cards_in, tap_cell
+
+    proc, store = server
+    lang = proc.lang
+    page = new_page(chromium_browser, LAPTOP)
+    page.goto(proc.url)
+    setup_room(page, lang, ("Mei", "Ken"), devices=False)
+    expect(page.locator(".typhoon-projector-game")).to_be_visible(timeout=60_000)
+    for n, cell in enumerate(((8, 8), (11, 7), (14, 9)), start=1):
+        wait_state(page, lambda s: s.get("busy") == "0" and s.get("who") == "Taiwan", what="Taiwan's placement")
+        tap_cell(page, cell, 56)
+        wait_state(page, lambda s, n=n: int(s["seq"]) >= n, what=f"placement {n}")
+    for _ in range(3):
+        s = wait_state(page, lambda s: s.get("busy") == "0" and s.get("phase") != "setup_place", what="aiming")
+        if s["phase"] != "setup_aim":
+            break
+        page.locator(".typhoon-decisions button.typhoon-act").first.click()
+        wait_state(page, lambda s2, q=int(s["seq"]): int(s2["seq"]) > q, what="an aim")
+    s = wait_state(page, lambda s: s.get("busy") == "0" and s.get("phase") in ("attack", "counter", "discard")
+                   and s.get("person") == "1", timeout=90, what="a person's hand decision")
+    curtain = page.locator(".typhoon-curtain")
+    expect(curtain).to_be_visible()
+    shot(page, "curtain", lang)
+    curtain.locator("button").click()
+    expect(curtain).to_be_hidden()
+    expect(page.locator(".typhoon-hand-up")).to_have_count(1)
+    page.wait_for_timeout(500)
+    assert cards_in(page) == set(room_of(store).game.hand(s["who"]))
+    shot(page, "hand", lang)
+    # the hand itself is on screen as the curtain lifts, nothing over it
+    hidden = page.evaluate(UNSEEN_JS, [".typhoon-card", False])
+    assert not hidden, f"cards off screen or covered at 1366x768: {hidden}"
+    # every choice is on screen once its panel is scrolled to it, and no other box (the log) covers it
+    hidden = page.evaluate(UNSEEN_JS, [".typhoon-decisions button.typhoon-act", True])
+    assert not hidden, f"choices off screen or covered at 1366x768: {hidden}"
+    for sel in (".typhoon-header", ".typhoon-banner", ".typhoon-board canvas", ".typhoon-hp-panel", ".typhoon-decide-box"):
+        box = page.locator(sel).first.bounding_box()
+        assert box is not None and box["y"] >= -1 and box["y"] + box["height"] <= LAPTOP["height"] + 1, (sel, box)
+    scroll = page.evaluate("[document.scrollingElement.scrollHeight, document.scrollingElement.scrollWidth]")
+    assert scroll[0] <= LAPTOP["height"] + 1 and scroll[1] <= LAPTOP["width"] + 1, f"the page scrolls: {scroll}"

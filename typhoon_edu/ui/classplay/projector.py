@@ -85,6 +85,7 @@ class ProjectorApp:
         self._revealed_seq = -1
         self._task: asyncio.Task[None] | None = None
         self._thinking = False
+        self._up = False  # a lifted curtain shows a hand now
         self._tokens: dict[str, str] = {}
         self.problems = Problems(lambda: self.lang, on_error=lambda _exc: self.redraw())
         self.message = widgets.HTML()
@@ -412,7 +413,21 @@ class ProjectorApp:
         self.teacher.render()
         self._highlight()
 
+    def _hand_up(self, up: bool) -> None:
+        """One computer, a hand lifted: the side column gives the hand its whole height (ring and log fold away)."""
+        if up and "typhoon-hand-up" not in self.root._dom_classes:
+            self.root.add_class("typhoon-hand-up")
+        elif not up and "typhoon-hand-up" in self.root._dom_classes:
+            self.root.remove_class("typhoon-hand-up")
+
     def _render_decision(self, table: Any, seats: Any, busy: bool) -> None:
+        self._up = False  # set below only while a lifted curtain shows a hand
+        try:
+            self._render_decision_now(table, seats, busy)
+        finally:
+            self._hand_up(self._up)
+
+    def _render_decision_now(self, table: Any, seats: Any, busy: bool) -> None:
         room = self.room
         lang = self.lang
         who = table.current_player
@@ -446,6 +461,7 @@ class ProjectorApp:
         if private_decision(own, seats):
             if self.revealed == who and self._revealed_seq == room.seq:
                 self.curtain.hide()
+                self._up = True
                 self.decisions.render(own, seats, lang, busy=busy)
                 self.coach.show_for(room, who, mine=not busy)
             else:

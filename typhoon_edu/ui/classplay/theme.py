@@ -165,6 +165,15 @@ CSS = """
   justify-content: center; }
 .typhoon-curtain .typhoon-curtain-button, .typhoon-curtain .typhoon-curtain-button button { font-size: 2.2rem !important;
   min-height: 6rem; padding: 1rem 2rem; max-width: 90vw; }
+/* a lifted curtain: the hand gets the side column's whole height, its cards side by side */
+.typhoon-hand-up .typhoon-instruments, .typhoon-hand-up .typhoon-log-box, .typhoon-hand-up .typhoon-now {
+  display: none !important; }
+.typhoon-hand-up .typhoon-decide-box { flex: 1 1 auto !important; }
+.typhoon-hand-up .typhoon-hand .widget-html-content { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr));
+  gap: .2rem .4rem; }
+.typhoon-hand-up .typhoon-hand-title { grid-column: 1 / -1; }
+.typhoon-hand-up .typhoon-card { margin: 0; font-size: .9em; line-height: 1.25; }
+.typhoon-hand-up .typhoon-decisions > .typhoon-hand { order: -1; }  /* the hand first, the choices under it */
 .typhoon-private { position: fixed; inset: 0; z-index: 80; background: #fffbeb; overflow-y: auto; padding: 1rem 2rem; }
 
 /* ---- a seat's phone or tablet ---- */
