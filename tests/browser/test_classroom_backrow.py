@@ -210,6 +210,13 @@ def test_a_real_room(server, chromium_browser: Browser) -> None:  # noqa: F811 -
     check_fit(projector)
     check_nothing_cut(projector)
     shot(projector, "game", lang)
+    projector.set_viewport_size(PHONE)  # the projector's page opened on a phone: one column, nothing cut
+    projector.wait_for_timeout(600)
+    right = projector.evaluate("""() => Math.max(...[...document.querySelectorAll('.typhoon-header *')]
+        .filter(e => e.offsetParent !== null && e.children.length === 0).map(e => e.getBoundingClientRect().right))""")
+    assert right <= PHONE["width"] + 1, f"the header reaches {right:.0f} px on a {PHONE['width']} px screen"
+    check_nothing_cut(projector)
+    shot(projector, "game", lang)
     projector.set_viewport_size(PROJECTOR)
     shot(mei, "phone", lang)
     print(f"back-row sizes at 1920x1080 ({lang}): {sizes}")

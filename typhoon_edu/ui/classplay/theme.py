@@ -129,6 +129,7 @@ CSS = """
   .typhoon-side { overflow: visible; min-width: 0; }
   .typhoon-projector .typhoon-board canvas { width: 100% !important; height: auto !important; max-width: 100% !important; }
   .typhoon-header { flex-wrap: wrap; }
+  .typhoon-header > .widget-hbox:first-child { flex-wrap: wrap !important; min-width: 0; }
   .typhoon-status { display: none; }
   .typhoon-hp-name { flex-basis: 9em; }
   .typhoon-instruments .typhoon-compass { width: 12rem; flex-basis: 12rem; }
