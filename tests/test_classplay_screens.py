@@ -205,7 +205,10 @@ def test_the_heartbeat_ticks_from_the_event_loop_and_says_lost_in_both_languages
     link = PageLink(mode="seat", lang="en", interval=0.05)
 
     async def run() -> int:
-        link.start()
+        link.start()  # not served by Voilà (a test, a notebook): no heartbeat, so never "lost"
+        await asyncio.sleep(0.2)
+        assert link.beat == 0
+        link.start(always=True)
         await asyncio.sleep(0.3)
         return link.beat
 

@@ -19,6 +19,7 @@ Screenshots: ``artifacts/screenshots/backrow-<moment>-<size>-<lang>.png``.
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any
 
@@ -106,6 +107,20 @@ def check_nothing_cut(page: Page) -> None:
         .filter(e => !(e.title || (e.closest('[title]') && e.closest('[title]').title)))
         .map(e => e.className + ': ' + e.textContent.trim().slice(0, 40))""")
     assert not cut, f"text cut off without its whole text on hover: {cut}"
+
+
+#: Latin words a zh-TW page may show: the game's bilingual title, the other language's button, the
+#: players' own names, the HP unit.
+LATIN_OK = {"English", "Typhoon", "Alert", "Mei", "Ling", "Fitzgerald", "Chen", "the", "Third", "HP"}
+
+
+def english_left(page: Page) -> list[str]:
+    """Latin words on a zh-TW page that are not names, codes or compass keys (an untranslated label)."""
+    text = page.evaluate("""() => [...document.querySelectorAll('.typhoon-app *')]
+        .filter(e => e.offsetParent !== null && e.children.length === 0 && !e.closest('.typhoon-room-chip'))
+        .map(e => e.textContent + ' ' + (e.title || '')).join(' ')""")
+    words = re.findall(r"[A-Za-z]{3,}", text)
+    return sorted({w for w in words if w not in LATIN_OK and not w.isupper()})
 
 
 def active_index(page: Page, selector: str) -> int:
@@ -202,6 +217,9 @@ def test_a_real_room(server, chromium_browser: Browser) -> None:  # noqa: F811 -
     # ---- type for the back row, and nothing cut, at both projector sizes
     projector.wait_for_timeout(1500)
     sizes = check_back_row(projector)
+    if lang == "zh-TW":
+        assert not english_left(projector), f"untranslated on the projector: {english_left(projector)}"
+        assert not english_left(mei), f"untranslated on a phone: {english_left(mei)}"
     check_fit(projector)
     check_nothing_cut(projector)
     shot(projector, "game", lang)
@@ -241,6 +259,8 @@ def test_a_real_room(server, chromium_browser: Browser) -> None:  # noqa: F811 -
     expect(ken.locator(".typhoon-lang button.mod-active")).to_have_text("中文" if lang == "en" else "English",
                                                                          timeout=15_000)
     expect(ken.locator("button.typhoon-sound.mod-active, .typhoon-sound.mod-active")).to_have_count(0)
+    if lang == "en":  # Ken's own switch made his phone zh-TW: every label with it
+        assert not english_left(ken), f"untranslated on a phone: {english_left(ken)}"
 
     # ---- pause and resume: every page says so within 2 s, and the notice goes with the resume
     paused = i18n.t("classplay.paused", lang)

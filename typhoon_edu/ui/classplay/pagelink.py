@@ -125,6 +125,18 @@ CSS = """
 """
 
 
+def served_by_voila(environ: Any = None) -> bool:
+    """Whether this kernel serves a Voilà page (Voilà gives its kernels the request's CGI variables).
+
+    >>> served_by_voila({"QUERY_STRING": "seat=abc"}), served_by_voila({"VOILA_PREHEAT": "True"}), served_by_voila({})
+    (True, True, False)
+    """
+    import os
+
+    env = os.environ if environ is None else environ
+    return "QUERY_STRING" in env or "VOILA_PREHEAT" in env
+
+
 class PageLink(anywidget.AnyWidget):
     """The connection watch, the device's language and mute switch, and the attention signal."""
 
@@ -158,8 +170,14 @@ class PageLink(anywidget.AnyWidget):
     def tick(self) -> None:
         self.beat += 1
 
-    def start(self) -> None:
-        """Tick from the kernel's event loop (nothing without one: a script or test ticks by hand)."""
+    def start(self, *, always: bool = False) -> None:
+        """Tick from the kernel's event loop, on a page Voilà serves (``always``: anywhere, for tests).
+
+        Not in JupyterLab (lesson 04): there a long cell holds the kernel for seconds, and the page
+        would call that a lost connection. Without an event loop (a script) nothing ticks.
+        """
+        if not (always or served_by_voila()):
+            return
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
