@@ -253,7 +253,8 @@ def test_a_real_room(server, chromium_browser: Browser) -> None:  # noqa: F811 -
     # ---- a phone's own language survives a reload; muted, it is not called
     ken.locator(".typhoon-lang button").nth(0 if lang == "en" else 1).click()
     ken.locator(".typhoon-sound button, button.typhoon-sound").first.click()
-    ken.wait_for_timeout(500)
+    ken.wait_for_function(f"""localStorage.getItem('typhoon-edu-muted') === '1'
+        && localStorage.getItem('typhoon-edu-lang') === '{other(lang)}'""", timeout=15_000)  # kept by the browser
     ken.reload()
     expect(ken.locator(".typhoon-seat-game")).to_be_visible(timeout=120_000)
     expect(ken.locator(".typhoon-lang button.mod-active")).to_have_text("中文" if lang == "en" else "English",
