@@ -124,7 +124,8 @@ def test_two_phones_racing_on_one_decision_exactly_one_wins(store: RoomStore) ->
     twin = SeatApp(lang="zh-TW", store=store, token=projector._tokens["Taiwan"])
     assert mei.decide(mei.decisions.cell_action((8, 8)))
     assert not twin.decide(twin.decisions.cell_action((9, 8)))  # it still showed seq 0
-    assert i18n.t("classplay.stale", "zh-TW") in twin.message.value
+    assert twin.lang == projector.room.lang  # a page opens in the room's language (#19.5)
+    assert i18n.t("classplay.stale", twin.lang) in twin.message.value
     twin.sync()
     assert twin.room.seq == mei.room.seq == 1
     assert [a.notation for a in store.actions(projector.room.id)] == ["place 8,8"]
@@ -246,3 +247,51 @@ def test_an_old_save_that_cannot_be_imported_is_named_on_the_setup_screen(store:
     app.refresh_rooms()
     text = all_text(app.setup.box)
     assert "broken.json" in text and i18n.t("error.save.not_json", "zh-TW") in text
+
+
+def test_one_curtain_per_players_run_of_decisions(store: RoomStore) -> None:
+    """Six discards are one curtain drop for their player, not six (#19.6); another player's turn drops it."""
+    app = ProjectorApp(lang="en", store=store, fullscreen=False)
+    room = app.start(SetupChoices([SeatChoice("person", "Mei", "Taiwan"), SeatChoice("person", "Ken", "Japan"),
+                                   SeatChoice("person", "Ann", "Korea")], regions="chosen", seed=11, speed=0,
+                                  devices=False))
+    drops: list[tuple[str, int]] = []
+    real_drop = app.curtain.drop
+
+    def counted(region: str, label: str, lang: str) -> None:
+        if not app.curtain.down:
+            drops.append((region, room.seq))
+        real_drop(region, label, lang)
+
+    app.curtain.drop = counted  # type: ignore[method-assign]
+    runs: list[tuple[str, int]] = []  # (player, decisions made behind one lifted curtain)
+    for _ in range(600):
+        if room.is_over or (runs and any(n >= 2 for _, n in runs) and len(runs) >= 6):
+            break
+        app.advance()
+        if app.curtain.down:
+            who = app.curtain.region
+            before = len(drops)
+            assert "typhoon-hand-up" not in app.root._dom_classes
+            app.curtain.button.click()
+            assert "typhoon-hand-up" in app.root._dom_classes  # the hand gets the side column's height
+            made = 0
+            while room.game.current_player == who and app.revealed == who and not app.curtain.down:
+                buttons = app.decisions.buttons()
+                if not buttons:
+                    break
+                pick = [b for b in buttons if "act-pass" in b._dom_classes] or buttons
+                pick[0].click()
+                made += 1
+            runs.append((who, made))
+            assert all(r != who for r, _ in drops[before:]), "the curtain dropped within one player's decisions"
+            continue
+        buttons = app.decisions.buttons()
+        if buttons:
+            buttons[0].click()
+        else:
+            cells = app.decisions.highlight_cells()
+            if cells:
+                app.decide(app.decisions.cell_action(tuple(cells[0])))
+    assert any(n >= 2 for _, n in runs), f"no player made two private decisions in a row: {runs}"
+    assert len(drops) - int(app.curtain.down) == len(runs)  # exactly one drop per run

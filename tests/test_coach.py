@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
 from typhoon_edu import i18n
+from typhoon_edu.ai import coach as coach_module
 from typhoon_edu.ai.bots import GreedyBot, RandomBot
 from typhoon_edu.ai.coach import REASONS, Hint, StormThreat, hint, hint_text, review, review_text, storm_threats
 from typhoon_edu.engine.actions import Action
@@ -171,8 +173,40 @@ def test_hint_numbers_reach_the_text() -> None:
     assert "about 12 HP" in hint_text(h) and i18n.card_name(load_rules(), "evacuation") in hint_text(h)
     attack = SAMPLE_HINTS[11]
     en, zh = hint_text(attack, "en"), hint_text(attack, "zh-TW")
-    assert "33%" in en and "about 4 HP" in en and "most HP" in en
-    assert "33%" in zh and "大約 4 點生命值" in zh and "日本" in zh
+    assert "2 of the 6 die faces" in en and "about 4 HP" in en and "most HP" in en
+    assert "6 面中有 2 面" in zh and "大約 4 點生命值" in zh and "日本" in zh
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+@pytest.mark.parametrize("h", SAMPLE_HINTS, ids=lambda h: h.reason)
+def test_no_percentages_and_never_a_threat_that_cannot_reach(h: Hint, lang: str) -> None:
+    """Ages 10-15: chances as die faces; a storm with no face reaching a region is not called a threat."""
+    text = hint_text(h, lang)
+    assert "%" not in text
+    unreachable = dataclasses.replace(h, chance=0.0)
+    zero = hint_text(unreachable, lang)
+    assert "%" not in zero and "0 of the 6" not in zero and "6 面中有 0 面" not in zero
+    if h.typhoon is not None and h.reason in ("defend", "attack"):
+        assert "could reach" not in zero and "will reach" not in zero and "可能碰到" not in zero
+
+
+STORM_WORDS = {"en": ("T", "HP"), "zh-TW": ("T", "生命值")}
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+@pytest.mark.parametrize("h", SAMPLE_HINTS, ids=lambda h: h.reason)
+def test_each_hint_names_the_region_and_what_is_at_stake(h: Hint, lang: str) -> None:
+    """A threatened player hears which storm, which region and how many HP; a safe one hears it is safe."""
+    rules = load_rules()
+    threat = StormThreat(5, 2, ME, 0.5, 7.0)
+    worried = dataclasses.replace(h, threats=(threat,))
+    text = hint_text(worried, lang)
+    names = {i18n.region_name(rules, r, lang) for r in (ME, h.target) if r}
+    assert any(n in text for n in names), text
+    if h.reason in ("only", "play", "heal", "discard", "place", "aim") or (h.reason == "pass" and h.typhoon is None):
+        assert "T5" in text and ("about 7 HP" if lang == "en" else "大約 7 點生命值") in text, text
+        safe = hint_text(h, lang)
+        assert ("No storm can reach" if lang == "en" else "沒有颱風碰得到") in safe, safe
 
 
 @pytest.fixture(scope="module")
@@ -199,6 +233,16 @@ def test_review_lists_clearly_better_choices_and_changes_nothing(finished: Game)
         for lang in i18n.LANGS:
             text = review_text(item, lang)
             assert str(item.round) in text and "{" not in text and "None" not in text
+
+
+def test_a_review_never_says_the_coach_agrees() -> None:
+    """Two steering cards on one storm differ only in direction: the words say which direction."""
+    rules = load_rules()
+    a = Action("play", card="steering_flow", typhoon=1, direction="N")
+    b = Action("play", card="steering_flow", typhoon=1, direction="W")
+    for lang in i18n.LANGS:
+        da, db = coach_module._describe(a, lang, rules), coach_module._describe(b, lang, rules)
+        assert da != db and i18n.direction_name(rules, "N", lang) in da
 
 
 def test_review_refuses_a_region_that_is_not_playing(finished: Game) -> None:

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from ..engine.actions import Action
 from ..engine.game import CHANCE, Game, replay
 from ..engine.rules import Rules
-from ..i18n import ability_name, card_name, cell_label, level_name, normalize_lang, region_name, t
+from ..i18n import ability_name, card_name, cell_label, direction_name, level_name, normalize_lang, region_name, t
 from .beliefs import HandBeliefs
 from .bots import region_move_damage
 from .mcts import Analysis, Candidate, MCTSBot
@@ -321,12 +321,37 @@ def _card(hint: Hint, rules: Rules, lang: str) -> str:
     return t("coach.card", lang, card=card_name(rules, hint.card, lang))
 
 
+def _faces(chance: float | None) -> int:
+    """How many of the die's six faces ``chance`` stands for (children count faces, not percentages)."""
+    return max(0, min(6, round(6 * (chance or 0.0))))
+
+
+def _reach(storm: str, target: str, chance: float | None, lang: str) -> str:
+    """"T2 will reach Taiwan" or "T2 could reach Taiwan … (2 of the 6 die faces)"; "" when it cannot."""
+    n = _faces(chance)
+    if n == 0:
+        return ""
+    if n == 6:
+        return t("coach.reach_sure", lang, storm=storm, target=target)
+    return t("coach.reach_some", lang, storm=storm, target=target, n=n)
+
+
+#: Reasons whose sentence names no storm at stake: the worst threat to the player (or "none") is added.
+_STAKE_ADDED = ("only", "play", "heal", "discard", "place", "aim", "pass")
+
+
 def hint_text(hint: Hint, lang: str = "en", rules: Rules | None = None) -> str:
-    """The hint in one or two sentences, in ``lang``.
+    """The hint in one or two plain sentences, in ``lang``: the storm, the region and the HP at stake.
+
+    Chances are said as die faces ("2 of the 6 die faces"), never as a percentage, and a storm that
+    cannot reach a region on its next move is never called a threat to it.
 
     >>> h = Hint("Taiwan", Action("pass"), "no_counter", typhoon=2, level=3, target="Taiwan", chance=1.0, damage=8.0)
     >>> hint_text(h)
     'T2 (moderate typhoon) will cost Taiwan about 8 HP on this move, and you have no counter card that can be played now.'
+    >>> hint_text(Hint("Taiwan", Action("pass"), "only", threats=(StormThreat(1, 2, "Taiwan", 0.5, 4.0),)))
+    'There is only one thing to do here. Watch out: T1 (mild typhoon) could reach Taiwan on its next move \
+(3 of the 6 die faces), with about 4 HP at stake.'
     """
     from ..engine.rules import load_rules
 
@@ -334,25 +359,41 @@ def hint_text(hint: Hint, lang: str = "en", rules: Rules | None = None) -> str:
     rules = rules or load_rules()
     me = region_name(rules, hint.player, lang)
     target = region_name(rules, hint.target, lang) if hint.target else me
-    fields = dict(you=me, target=target, storm=_storm(hint, rules, lang), card=_card(hint, rules, lang),
-                  chance=f"{round(100 * (hint.chance or 0))}%", damage=_hp(hint.damage or 0.0, lang),
+    storm = _storm(hint, rules, lang)
+    fields = dict(you=me, target=target, storm=storm, card=_card(hint, rules, lang),
+                  reach=_reach(storm, target, hint.chance, lang), damage=_hp(hint.damage or 0.0, lang),
                   saved=_hp(hint.hp_saved, lang), hurt=_hp(hint.target_hp_change, lang),
                   cell=cell_label(hint.action.cell, lang) if hint.action.cell else "")
     r = hint.reason
-    if r == "attack" and hint.typhoon is None:
+    reachable = bool(fields["reach"])
+    if r == "attack" and (hint.typhoon is None or not reachable):
         r = "attack_plain"
     if r == "defend" and hint.typhoon is None:
         r = "play"
+    elif r == "defend" and not reachable:
+        r = "defend_later"
     if r in ("counter", "heal", "defend") and round(hint.hp_saved) <= 0:
         r = f"{r}_small"
     if hint.reason == "attack" and hint.leader:
         r = f"{r}_leader"
-    text = t(f"coach.{r}", lang, **fields)
-    if hint.reason == "pass" and hint.typhoon is not None:
-        text += t("coach.watch", lang, **fields)
     if hint.reason in ("move", "place") and hint.compared_with is not None and round(hint.hp_saved) <= 0:
-        text = t(f"coach.{hint.reason}_even", lang, **fields)
+        r = f"{hint.reason}_even"
+    text = t(f"coach.{r}", lang, **fields)
+    if hint.reason in _STAKE_ADDED:
+        text += _stake(hint, rules, lang, me)
     return text
+
+
+def _stake(hint: Hint, rules: Rules, lang: str, me: str) -> str:
+    """The storm, region and HP at stake for a hint whose reason names none: the worst threat, or none."""
+    if hint.reason == "pass" and hint.typhoon is not None and _faces(hint.chance):
+        storm = _storm(hint, rules, lang)
+        return t("coach.watch", lang, reach=_reach(storm, me, hint.chance, lang), damage=_hp(hint.damage or 0.0, lang))
+    worst = next((s for s in hint.threats if _faces(s.chance)), None)
+    if worst is None:
+        return t("coach.stake_none", lang, you=me)
+    storm = t("coach.storm", lang, typhoon=f"T{worst.typhoon}", level=level_name(rules, worst.level, lang))
+    return t("coach.watch", lang, reach=_reach(storm, me, worst.chance, lang), damage=_hp(worst.damage, lang))
 
 
 # ------------------------------------------------------------------------------------ review
@@ -393,6 +434,8 @@ def _review_one(g: Game, region: str, played: Action, index: int, iterations: in
     mine = analysis.of(played)
     if mine is None or best.action == played or best.value - mine.value < threshold:
         return None
+    if _describe(best.action, "en", g.rules) == _describe(played, "en", g.rules):
+        return None  # the same choice in words (a detail no student sees): not a lesson to list
     seat = g.players.index(region)
     h = _explain(g, region, analysis, best, tuple(storm_threats(g, region)))
     return ReviewItem(region, index, g.round, g.phase, played, best.action, best.value - mine.value,
@@ -419,6 +462,9 @@ def _describe(action: Action, lang: str, rules: Rules) -> str:
     k = action.kind
     if k == "play":
         name = card_name(rules, action.card or "", lang)
+        if action.typhoon is not None and action.direction is not None:
+            return t("coach.act.play_dir", lang, card=name, typhoon=f"T{action.typhoon}",
+                     direction=direction_name(rules, action.direction, lang))
         if action.typhoon is not None:
             return t("coach.act.play_on", lang, card=name, typhoon=f"T{action.typhoon}")
         if action.cell is not None:

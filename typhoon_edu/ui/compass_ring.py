@@ -46,23 +46,25 @@ WIDTH_RATIO = 1.7  # the ring is drawn in a wide box so long names ("north-north
 RING_RADIUS = 0.31  # as a fraction of the box height
 
 
-def ring_width(size: int) -> int:
-    """Width in pixels of a ring drawing of height ``size``."""
-    return int(size * WIDTH_RATIO)
+def ring_width(size: int, ratio: float = WIDTH_RATIO) -> int:
+    """Width in pixels of a ring drawing of height ``size`` (``ratio``: width / height)."""
+    return int(size * ratio)
 
 
-def stop_position(index: int, count: int, size: float, radius: float = RING_RADIUS) -> tuple[float, float]:
+def stop_position(index: int, count: int, size: float, radius: float = RING_RADIUS,
+                  ratio: float = WIDTH_RATIO) -> tuple[float, float]:
     """Pixel centre of stop ``index`` of ``count``, clockwise from the top, in a drawing of height ``size``.
 
     >>> stop_position(0, 7, 300)
     (255.0, 57.0)
     """
     angle = 2 * math.pi * index / count
-    cx, cy = ring_width(int(size)) / 2, size / 2
+    cx, cy = ring_width(int(size), ratio) / 2, size / 2
     return round(cx + math.sin(angle) * radius * size, 6), round(cy - math.cos(angle) * radius * size, 6)
 
 
-def ring_scene(rules: Rules, stop: str, lang: str = "en", size: int = 320) -> list[Shape]:
+def ring_scene(rules: Rules, stop: str, lang: str = "en", size: int = 320, *, label_scale: float = 1.0,
+               ratio: float = WIDTH_RATIO) -> list[Shape]:
     """Shapes of the ring with the indicator on ``stop``: each stop shows its letters and its name.
 
     >>> from typhoon_edu.engine.rules import load_rules
@@ -74,7 +76,7 @@ def ring_scene(rules: Rules, stop: str, lang: str = "en", size: int = 320) -> li
     """
     ring = rules.ring
     n = len(ring)
-    cx, cy = ring_width(size) / 2, size / 2
+    cx, cy = ring_width(size, ratio) / 2, size / 2
     radius = RING_RADIUS * size
     r_stop = size * 0.08
     shapes: list[Shape] = [
@@ -89,18 +91,18 @@ def ring_scene(rules: Rules, stop: str, lang: str = "en", size: int = 320) -> li
         h = size * 0.025
         shapes.append(Polygon(points=((px + tx * h, py + ty * h), (px - tx * h + nx * h, py - ty * h + ny * h),
                                       (px - tx * h - nx * h, py - ty * h - ny * h)), fill=palette.GRID, alpha=0.6, role="clockwise"))
-    target = stop_position(ring.index(stop), n, size) if stop in ring else (cx, cy - radius)
+    target = stop_position(ring.index(stop), n, size, ratio=ratio) if stop in ring else (cx, cy - radius)
     dx, dy = target[0] - cx, target[1] - cy
     dist = math.hypot(dx, dy) or 1.0
     head = (cx + dx / dist * (dist - r_stop - 2), cy + dy / dist * (dist - r_stop - 2))
     shapes += arrow_shapes((cx, cy), head, width=max(3.0, size / 45), colour=INDICATOR, role="indicator", key=stop)
     shapes.append(Circle(cx=cx, cy=cy, r=size * 0.03, fill=palette.INK, role="indicator", key=stop))
     for k, key in enumerate(ring):
-        px, py = stop_position(k, n, size)
+        px, py = stop_position(k, n, size, ratio=ratio)
         on = key == stop
         shapes.append(Circle(cx=px, cy=py, r=r_stop, fill=INDICATOR if on else "#ffffff", stroke=palette.INK,
                              line_width=max(3.0, size / 60) if on else max(1.5, size / 160), role="stop", key=key))
-        shapes.append(Text(x=px, y=py, text=key, size=size * (0.05 if len(key) == 3 else 0.06), bold=True,
+        shapes.append(Text(x=px, y=py, text=key, size=size * (0.05 if len(key) == 3 else 0.06) * label_scale, bold=True,
                            fill=palette.INK, role="stop-key", key=key))
         # the name sits just outside the stop, on the side away from the centre
         a = 2 * math.pi * k / n
@@ -108,9 +110,9 @@ def ring_scene(rules: Rules, stop: str, lang: str = "en", size: int = 320) -> li
         gap = r_stop + size * 0.025
         align = "left" if sx > 0.3 else "right" if sx < -0.3 else "center"
         baseline = "middle" if align != "center" else ("bottom" if sy < 0 else "top")
-        shapes.append(Text(x=px + sx * gap, y=py + sy * gap, text=i18n.direction_name(rules, key, lang), size=size * 0.05,
+        shapes.append(Text(x=px + sx * gap, y=py + sy * gap, text=i18n.direction_name(rules, key, lang), size=size * 0.05 * label_scale,
                            bold=on, align=align, baseline=baseline, fill=palette.INK, halo=palette.HALO, role="stop-name", key=key))
-    shapes.append(Text(x=cx, y=cy + size * 0.12, text=i18n.t("compass.clockwise", lang), size=size * 0.045,
+    shapes.append(Text(x=cx, y=cy + size * 0.12, text=i18n.t("compass.clockwise", lang), size=size * 0.045 * label_scale,
                        fill=palette.GRID, halo=palette.HALO, role="clockwise-label"))
     return shapes
 
@@ -119,19 +121,22 @@ class CompassRing(widgets.VBox):
     """The ring widget. ``roll(face)`` moves the indicator clockwise, stop by stop."""
 
     def __init__(self, rules: Rules | None = None, lang: str = "en", stop: str | None = None, size: int = 320,
-                 **kwargs: Any) -> None:
+                 label_scale: float = 1.0, ratio: float = WIDTH_RATIO, **kwargs: Any) -> None:
+        """``label_scale`` enlarges the stop names (a projector for the back row), ``ratio`` widens the box for them."""
         if rules is None:
             from ..engine.rules import load_rules
 
             rules = load_rules()
-        canvas = Canvas(width=ring_width(size), height=size,
-                        layout=widgets.Layout(width="100%", height="auto", max_width=f"{2 * ring_width(size)}px"))
+        canvas = Canvas(width=ring_width(size, ratio), height=size,
+                        layout=widgets.Layout(width="100%", height="auto", max_width=f"{2 * ring_width(size, ratio)}px"))
         label = widgets.HTML()
         self.lang = i18n.normalize_lang(lang)
         self.problems = Problems(lambda: self.lang)
         super().__init__(children=[self.problems.widget, canvas, label], **kwargs)
         self.rules = rules
         self.size = size
+        self.label_scale = label_scale
+        self.ratio = ratio
         self.canvas = canvas
         self.label = label
         self.stop = stop if stop is not None else rules.ring_start  # where the indicator is, for the game
@@ -150,7 +155,8 @@ class CompassRing(widgets.VBox):
         self.redraw()
 
     def shapes(self) -> list[Shape]:
-        return ring_scene(self.rules, self.shown_stop, self.lang, self.size)
+        return ring_scene(self.rules, self.shown_stop, self.lang, self.size, label_scale=self.label_scale,
+                          ratio=self.ratio)
 
     def redraw(self) -> None:
         """Draw the ring with the indicator where it is now."""
@@ -209,7 +215,7 @@ class CompassRing(widgets.VBox):
         self.redraw()
 
     def to_svg(self) -> str:
-        return shapes_to_svg(self.shapes(), ring_width(self.size), self.size, title=i18n.t("compass.title", self.lang))
+        return shapes_to_svg(self.shapes(), ring_width(self.size, self.ratio), self.size, title=i18n.t("compass.title", self.lang))
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         data = super()._repr_mimebundle_(**kwargs) or {}

@@ -2,7 +2,9 @@
 
 The hint comes from the room (:meth:`~typhoon_edu.classroom.rooms.Room.hint`), which asks the hard
 bot with only what this seat may see; it is computed in a worker thread when the page runs an
-event loop (a hint takes a fraction of a second), and kept until the decision changes.
+event loop (a hint takes a fraction of a second), and kept until the decision changes. One hint
+is in flight per seat: a second tap while the coach thinks does nothing but say so (twenty taps
+must not cost twenty searches of the kernel's CPU).
 
 >>> from typhoon_edu.classroom.store import RoomStore
 >>> from typhoon_edu.classroom.rooms import Room, Seat
@@ -15,6 +17,7 @@ event loop (a hint takes a fraction of a second), and kept until the decision ch
 >>> box.button.layout.display is None
 True
 >>> box.ask(phone, "Taiwan", iterations=12)
+True
 >>> box.text.value.startswith("<div class='typhoon-hint'>")
 True
 """
@@ -46,6 +49,8 @@ class CoachBox(widgets.VBox):
         self._region = ""
         self._seq = -1
         self._hint: Any = None
+        self.asking = False  # a hint is being computed (one at a time per seat)
+        self._asking_seq = -1
         problems.on_click(self.button, lambda _b: self.ask(self._room, self._region), where="hint")
         self.show_for(None, "", mine=False)
 
@@ -55,7 +60,8 @@ class CoachBox(widgets.VBox):
         allowed = room is not None and mine and room.hints_enabled and room.is_open and not room.paused
         if room is None or room.seq != self._seq:
             self._hint = None
-            self.text.value = ""
+            if not (self.asking and room is not None and room.seq == self._asking_seq):
+                self.text.value = ""
         self.button.description = i18n.t("classplay.coach.ask", self._lang())
         self.button.layout.display = None if allowed else "none"
         if not allowed:
@@ -63,19 +69,26 @@ class CoachBox(widgets.VBox):
         elif self._hint is not None:
             self._render()
 
-    def ask(self, room: Any, region: str, iterations: int | None = None) -> None:
-        """Compute the hint (in a worker thread when a loop runs) and show it."""
+    def ask(self, room: Any, region: str, iterations: int | None = None) -> bool:
+        """Compute the hint (in a worker thread when a loop runs) and show it; False while one is computing."""
         if room is None:
-            return
+            return False
+        if self.asking:
+            self.text.value = f"<i class='typhoon-hint-busy'>{escape(i18n.t('classplay.coach.busy', self._lang()))}</i>"
+            return False
         seq = room.seq
+        self.asking, self._asking_seq = True, seq
         self.text.value = f"<i>{escape(i18n.t('classplay.coach.thinking', self._lang()))}</i>"
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             loop = None
         if loop is None:
-            self._take(room.hint(region, iterations=iterations), seq)
-            return
+            try:
+                self._take(room.hint(region, iterations=iterations), seq)
+            finally:
+                self.asking = False
+            return True
 
         async def run() -> None:
             try:
@@ -84,9 +97,12 @@ class CoachBox(widgets.VBox):
                 self.text.value = ""
                 self._problems.report(exc, "hint")
                 return
+            finally:
+                self.asking = False
             self._take(hint, seq)
 
         loop.create_task(run())
+        return True
 
     def _take(self, hint: Any, seq: int) -> None:
         if self._room is None or self._room.seq != seq:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from html import escape
 from typing import Any
 
@@ -43,35 +44,22 @@ from .die_entry import DieEntry
 from .joincard import join_card_html
 from .model import banner, private_decision, seat_label
 from .pacer import Pacer
+from .pagelink import PageLink
+from .runtime import POLL, _error_text, _open_store, _running_loop
 from .screens import LANG_OPTIONS, ProjectorGameScreen, banner_html
 from .setup import SetupChoices, SetupScreen, speed_options
+from .status import PageStatus, room_state
 from .tables import public_table, seat_infos, seat_table, view_digest
 from .theme import CSS
+from .turntimer import TurnTimer, timer_control, timer_options
 from .viewdata import SetupError, d
 
 log = logging.getLogger("typhoon_edu.ui")
 
-#: Seconds between two reads of the store (every open view shows a change within a second).
-POLL = 0.2
 #: Seconds a bot "thinks" before its move shows, at speed 1 (so a class can follow each decision).
 BOT_PAUSE = 0.9
 #: Seconds the final board stays up before the results, at speed 1.
 RESULTS_PAUSE = 2.0
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
-
-
-def _open_store(store: Any) -> Any:
-    if store is not None:
-        return store
-    from ...classroom.store import RoomStore
-
-    return RoomStore()
 
 
 class ProjectorApp:
@@ -97,10 +85,15 @@ class ProjectorApp:
         self._revealed_seq = -1
         self._task: asyncio.Task[None] | None = None
         self._thinking = False
+        self._up = False  # a lifted curtain shows a hand now
         self._tokens: dict[str, str] = {}
         self.problems = Problems(lambda: self.lang, on_error=lambda _exc: self.redraw())
         self.message = widgets.HTML()
         self.message.add_class("typhoon-message")
+        self.status = PageStatus(self.message, self.problems)
+        self.link = PageLink(mode="projector", lang=self.lang)
+        self.timer = TurnTimer(0)  # the teacher's turn timer (off): a bot plays a person's turn when it runs out
+        self.clock = time.monotonic
 
         self.setup = SetupScreen(self.lang, self.problems, self.start, self.open)
         self.setup_lang = widgets.ToggleButtons(options=list(LANG_OPTIONS), value=self.lang)
@@ -112,7 +105,7 @@ class ProjectorApp:
         self.body = widgets.VBox([self.setup_header, self.setup.box], layout=widgets.Layout(width="100%",
                                                                                             height="100%"))
         self._played = False  # the game, lobby, teacher and results widgets are built with the first room
-        self.root = widgets.VBox([widgets.HTML(CSS), self.body],
+        self.root = widgets.VBox([widgets.HTML(CSS), self.link, self.body],
                                  layout=widgets.Layout(width="100%"))
         self.root.add_class("typhoon-app")
         self.root.add_class("typhoon-projector")
@@ -137,7 +130,10 @@ class ProjectorApp:
         from .coachbox import CoachBox
 
         self.coach = CoachBox(self.problems, lambda: self.lang)
-        decide_box = widgets.VBox([self.message, self.die_entry, self.coach, self.decisions])
+        self.timer_note = widgets.HTML()
+        self.timer_note.add_class("typhoon-timer")
+        self.timer_menu = timer_control(self.lang, self.set_timer, self.problems.observe)
+        decide_box = widgets.VBox([self.timer_note, self.message, self.die_entry, self.coach, self.decisions])
         decide_box.add_class("typhoon-decide-box")
         self.game = ProjectorGameScreen(self.rules, self.lang, decide_box, self.problems)
         self.pacer = Pacer(self.game.stage, lambda: self.speed, on_idle=self._after_animation, problems=self.problems)
@@ -150,6 +146,7 @@ class ProjectorApp:
         from .teacher import TeacherDrawer
 
         self.teacher = TeacherDrawer(self)
+        self.teacher.box.children = (*self.teacher.box.children, self.timer_menu)
         from .lobby import Lobby
 
         self.lobby = Lobby(self)
@@ -166,6 +163,7 @@ class ProjectorApp:
 
         self.refresh_rooms()
         display(self.root)
+        self.link.start()
         return self
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
@@ -191,6 +189,7 @@ class ProjectorApp:
                 toggle.value = lang
         self.setup_header.children[0].value = f"<span class='typhoon-title'><b>{escape(d('app.title', lang))}</b></span>"
         self.setup.set_lang(lang)
+        self.link.set_lang(lang)
         if self._played:
             self._relabel_play(lang)
         if self.screen == "results":
@@ -203,13 +202,62 @@ class ProjectorApp:
 
     def _relabel_play(self, lang: str) -> None:
         self.game.set_lang(lang)
+        speed = self.speed  # new options reset the toggle (to Slow): the class's speed stays
         self.game.speed.options = speed_options(lang)
-        self.game.speed.value = self.speed
+        self.speed = speed
+        self.game.speed.value = speed
+        self._show_code()
+        seconds = self.timer.seconds
+        self.timer_menu.options = timer_options(lang)
+        self.timer_menu.value = seconds
+        self.timer_menu.description = i18n.t("classplay.attention.timer", lang)
         self.game.skip.description = d("game.skip", lang)
         self.game.teacher_button.description = i18n.t("classplay.teacher.title", lang)
         self.die_entry.relabel()
         self.teacher.set_lang(lang)
         self.lobby.render()
+
+    def set_timer(self, seconds: int) -> None:
+        """The teacher's time per person decision (0: no timer); a running count starts again."""
+        self.timer = TurnTimer(seconds)
+        if self._played and self.timer_menu.value != seconds:
+            self.timer_menu.value = seconds
+        self.check_timer()
+
+    def check_timer(self, now: float | None = None) -> bool:
+        """Show the seconds left for the person deciding; when they run out, a bot plays the turn (True)."""
+        room = self.room
+        now = self.clock() if now is None else now
+        if not self._played:
+            return False
+        who = None
+        if (room is not None and self.screen == "game" and room.is_open and not room.paused and not room.is_over
+                and self.pacer.idle):
+            current = room.game.current_player
+            if current not in (None, CHANCE) and room.seat(current).is_person:
+                who = current
+        self.timer.watch((room.seq, who) if who is not None else None, now)
+        left = self.timer.left(now)
+        label = seat_label(seat_infos(room), who, self.lang) if who is not None else ""
+        text = "" if left is None else i18n.t("classplay.attention.timer_left", self.lang, player=label, n=left)
+        html_text = f"<div class='typhoon-timer-text' data-left='{left}'>⏱ {escape(text)}</div>" if text else ""
+        if self.timer_note.value != html_text:
+            self.timer_note.value = html_text
+        if who is None or not self.timer.expired(now):
+            return False
+        from ...ai.tournament import make_bot
+
+        bot = make_bot("greedy", room.seq)
+        action = bot.choose(room.game.clone())
+        try:
+            update = room.act(action, expected_seq=room.next_seq, teacher=True)
+        except StaleWrite:
+            return False  # the team decided at the last moment: their move stands
+        self.timer.stop()
+        self.revealed = None
+        self._take(update)
+        self._say(i18n.t("classplay.attention.timer_out", self.lang, player=label), error=False)
+        return True
 
     def set_speed(self, speed: float) -> None:
         self.speed = float(speed)
@@ -274,8 +322,7 @@ class ProjectorApp:
         if room.is_over or not room.is_open:
             self._show_results()
             return
-        self.game.code.value = (f"<span>{escape(i18n.t('classplay.room', self.lang))} "
-                                f"<span class='typhoon-room-chip'>{escape(room.code)}</span></span>")
+        self._show_code()
         self.redraw(exact=True)
         if self.devices and any(s.is_person for s in room.seats) and not self._all_joined():
             self._go("lobby")
@@ -283,6 +330,13 @@ class ProjectorApp:
         else:
             self._go("game")
         self._drive()
+
+    def _show_code(self) -> None:
+        """The room's code in the header, its label in the page's language."""
+        if self.room is None:
+            return
+        self.game.code.value = (f"<span>{escape(i18n.t('classplay.room', self.lang))} "
+                                f"<span class='typhoon-room-chip'>{escape(self.room.code)}</span></span>")
 
     def _all_joined(self) -> bool:
         return all(s.joined for s in self.room.seats if s.is_person)
@@ -351,13 +405,29 @@ class ProjectorApp:
                  "paused": int(room.paused), "devices": int(self.devices), "revealed": self.revealed or "",
                  "view": view_digest(room)}
         self.game.banner.value = banner_html(b, state)
+        key = room_state(room)
+        self.status.seen(key)
         if room.paused:
-            self.message.value = f"<div class='typhoon-message-error'>{escape(i18n.t('classplay.paused', lang))}</div>"
+            self.status.hold(i18n.t("classplay.paused", lang), key)
         self._render_decision(table, seats, busy)
         self.teacher.render()
         self._highlight()
 
+    def _hand_up(self, up: bool) -> None:
+        """One computer, a hand lifted: the side column gives the hand its whole height (ring and log fold away)."""
+        if up and "typhoon-hand-up" not in self.root._dom_classes:
+            self.root.add_class("typhoon-hand-up")
+        elif not up and "typhoon-hand-up" in self.root._dom_classes:
+            self.root.remove_class("typhoon-hand-up")
+
     def _render_decision(self, table: Any, seats: Any, busy: bool) -> None:
+        self._up = False  # set below only while a lifted curtain shows a hand
+        try:
+            self._render_decision_now(table, seats, busy)
+        finally:
+            self._hand_up(self._up)
+
+    def _render_decision_now(self, table: Any, seats: Any, busy: bool) -> None:
         room = self.room
         lang = self.lang
         who = table.current_player
@@ -391,6 +461,7 @@ class ProjectorApp:
         if private_decision(own, seats):
             if self.revealed == who and self._revealed_seq == room.seq:
                 self.curtain.hide()
+                self._up = True
                 self.decisions.render(own, seats, lang, busy=busy)
                 self.coach.show_for(room, who, mine=not busy)
             else:
@@ -423,8 +494,7 @@ class ProjectorApp:
         self.decide(action)
 
     def _say(self, text: str, error: bool = True) -> None:
-        css = "typhoon-message-error" if error else "typhoon-message-ok"
-        self.message.value = f"<div class='{css}'>{escape(text)}</div>" if text else ""
+        self.status.say(text, error)
 
     # ------------------------------------------------------------------ decisions
     def reveal(self, region: str) -> None:
@@ -442,6 +512,7 @@ class ProjectorApp:
             self._say(d("error.wait", self.lang))
             return False
         expected = room.next_seq
+        who_decided = room.game.current_player
         try:
             update = room.act(action, expected_seq=expected, teacher=True)
         except StaleWrite:
@@ -452,7 +523,12 @@ class ProjectorApp:
             self._say(d("error.illegal", self.lang, error=_error_text(exc, self.lang)))
             self.redraw()
             return False
-        self.revealed = None
+        if self.revealed is not None and self.revealed == who_decided:
+            # one curtain per player's run of decisions: if the next one is theirs too (six discards),
+            # the hand stays up; any other move in between drops the curtain again
+            self._revealed_seq = room.seq
+        else:
+            self.revealed = None
         self.decisions.pending_card = None
         self._say("")
         self._take(update)
@@ -564,6 +640,7 @@ class ProjectorApp:
                     if room.bot_to_move() and self.screen == "game":
                         await self._bot_turn(room, loop)
                         continue
+                    self.check_timer()
                 await asyncio.sleep(POLL)
             except asyncio.CancelledError:
                 raise
@@ -606,13 +683,6 @@ def _save_problem_text(kind: str, error: str, lang: str) -> str:
     """Why an old save file could not be imported, in ``lang`` (the English detail when the kind has no sentence)."""
     key = f"error.save.{kind}"
     return i18n.t(key, lang) if kind and i18n.has(key, lang) else error
-
-
-def _error_text(exc: BaseException, lang: str) -> str:
-    text = getattr(exc, "text", None)
-    if callable(text):
-        return str(text(lang))
-    return i18n.error_text(exc, lang)
 
 
 __all__ = ["BOT_PAUSE", "POLL", "ProjectorApp"]

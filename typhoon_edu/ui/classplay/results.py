@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import ipywidgets as widgets
 
 from ... import i18n
+from .hosts import ResultsHost
 from .hpchart import hp_chart_svg
 from .hppanel import hp_panel_html
 from .model import Seats, seat_label
 from .tables import seat_infos
 from .viewdata import d, data_uri
-
-if TYPE_CHECKING:
-    from .projector import ProjectorApp
 
 
 def summary_lines(summary: dict[str, Any], seats: Seats, rules: Any, lang: str) -> list[str]:
@@ -45,7 +43,7 @@ def summary_lines(summary: dict[str, Any], seats: Seats, rules: Any, lang: str) 
 class ResultsScreen:
     """Shown when a room's game is over or ended (or a finished room is opened)."""
 
-    def __init__(self, app: ProjectorApp) -> None:
+    def __init__(self, app: ResultsHost) -> None:
         self.app = app
         g = app.problems
         self.headline = widgets.HTML()
@@ -90,8 +88,21 @@ class ResultsScreen:
         summary = room.summary()
         names = [seat_label(seats, w, lang) for w in summary["winners"]]
         title = d("results.title", lang) if room.is_over else i18n.t("classplay.results.ended", lang)
+        winners = list(summary["winners"])
+        label_key = "classplay.results.winner_label"
+        if not winners:  # ended early: no winner by the rules, but the class sees who was ahead
+            hp = room.game.hp
+            top = max(hp.values()) if hp else 0
+            winners = [p for p in room.players if hp.get(p, 0) == top and top > 0]
+            names = [seat_label(seats, w, lang) for w in winners]
+            label_key = "classplay.results.leader_label"
+        crowned = "".join(f"<span class='typhoon-winner' data-region='{escape(w)}' title='{escape(n)}' "
+                          f"style='border-color:{rules.regions[w].hex}'>★ {escape(n)}</span>"
+                          for w, n in zip(winners, names, strict=True))
+        label = i18n.t(label_key, lang) if names else ""
         self.headline.value = (f"<div class='typhoon-results-head'><div class='typhoon-results-title'>{escape(title)}</div>"
-                               f"<div class='typhoon-results-winners'>{escape(' · '.join(names))}</div></div>")
+                               f"<div class='typhoon-winner-label'>{escape(label)}</div>"
+                               f"<div class='typhoon-results-winners'>{crowned}</div></div>")
         labels = {p: seat_label(seats, p, lang) for p in room.players}
         self.chart.value = (f"<h3>{escape(d('results.chart_heading', lang))}</h3>"
                             + hp_chart_svg(rules, list(room.players), room.hp_track, lang, labels))

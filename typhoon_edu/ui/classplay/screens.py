@@ -27,6 +27,9 @@ if TYPE_CHECKING:
     from ..guard import Problems
 
 LANG_OPTIONS = (("中文", "zh-TW"), ("English", "en"))
+#: The projector's compass ring: stop names 1.45× the lessons' size, in a box 2.05× as wide as high.
+RING_LABEL_SCALE = 1.45
+RING_RATIO = 2.05
 
 
 def html(css: str = "", value: str = "") -> widgets.HTML:
@@ -95,7 +98,8 @@ class ProjectorGameScreen:
         board_col = widgets.VBox([self.board, controls])
         board_col.add_class("typhoon-board-col")
         self.hp = html("typhoon-hp-panel")
-        self.ring = CompassRing(rules=rules, lang=lang, size=260)
+        # big stop names for the back row, in a wider box so "north-northwest" still fits beside the ring
+        self.ring = CompassRing(rules=rules, lang=lang, size=260, label_scale=RING_LABEL_SCALE, ratio=RING_RATIO)
         self.ring.add_class("typhoon-compass")
         self.die = BigDie(lang=lang, size=110)
         instruments = widgets.HBox([self.ring, self.die])
@@ -123,7 +127,8 @@ class ProjectorGameScreen:
     def show_table(self, table: Table, seats: Seats, lang: str, *, exact: bool) -> None:
         """Header, HP and status for ``table``; ``exact`` also puts board and ring exactly where the game is."""
         self.table, self.seats, self.stage.lang = table, seats, lang
-        self.status.value = f"<span>{escape(status_line(table, seats, lang))}</span>"
+        line = escape(status_line(table, seats, lang))
+        self.status.value = f"<span title='{line}'>{line}</span>"  # shortened on a small screen: whole on hover
         self.stage.hp_now = dict(table.hp)
         self.hp.value = hp_panel_html(self.rules, table.hp, seats, lang, table.active)
         if exact:

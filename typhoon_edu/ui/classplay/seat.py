@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from html import escape
 from typing import Any
@@ -42,13 +43,20 @@ from .die_entry import DieEntry
 from .hppanel import hp_panel_html
 from .model import banner, seat_label
 from .pacer import Pacer, Stage, board_state_of
-from .projector import POLL, _error_text, _open_store, _running_loop
+from .pagelink import PageLink
+from .runtime import POLL, _error_text, _open_store, _running_loop
 from .screens import LANG_OPTIONS, LogBox, banner_html
+from .status import PageStatus, room_state
 from .tables import seat_infos, seat_table, view_digest
 from .theme import CSS
-from .viewdata import d
+from .viewdata import Banner, d
 
 log = logging.getLogger("typhoon_edu.ui")
+
+
+def banner_lost(text: str) -> Banner:
+    """The banner of a page that can no longer act (revoked, or the game ended): no "Your turn!"."""
+    return Banner(text, "", None, False)
 
 
 class SeatApp:
@@ -70,11 +78,20 @@ class SeatApp:
         self.lang_toggle = widgets.ToggleButtons(options=list(LANG_OPTIONS), value=self.lang)
         self.lang_toggle.style.button_width = "auto"
         self.lang_toggle.add_class("typhoon-lang")
-        self.problems.observe(self.lang_toggle, lambda c: self.set_lang(c["new"]), where="language")
+        self.problems.observe(self.lang_toggle, lambda c: self._switch_lang(c["new"]), where="language")
         self.head = widgets.HTML()
         self.head.add_class("typhoon-seat-head")
         self.message = widgets.HTML()
         self.message.add_class("typhoon-message")
+        self.status = PageStatus(self.message, self.problems)
+        self.link = PageLink(mode="seat", lang=self.lang)
+        self.problems.observe(self.link, lambda c: self._device_lang(c["new"]), names="chosen_lang",
+                              where="language")
+        self.sound = widgets.ToggleButton(value=True, icon="bell", layout=widgets.Layout(width="auto"))
+        self.sound.add_class("typhoon-sound")
+        self.problems.observe(self.sound, lambda c: setattr(self.link, "muted", not c["new"]), where="sound")
+        self.link.observe(lambda c: setattr(self.sound, "value", not c["new"]), "muted")
+        self._rung = -1  # the seq of the decision the device was last called to
         self.banner = widgets.HTML()
         self.banner.add_class("typhoon-banner-box")
         self.hp = widgets.HTML()
@@ -106,9 +123,10 @@ class SeatApp:
 
         self.join = JoinScreen(self)
         self.body = widgets.VBox([self.join.box])
-        header = widgets.HBox([self.head, self.lang_toggle], layout=widgets.Layout(justify_content="space-between",
-                                                                                   align_items="center"))
-        self.root = widgets.VBox([widgets.HTML(CSS), header, self.body])
+        header = widgets.HBox([self.head, widgets.HBox([self.sound, self.lang_toggle])],
+                              layout=widgets.Layout(justify_content="space-between", align_items="center"))
+        header.add_class("typhoon-seat-header")
+        self.root = widgets.VBox([widgets.HTML(CSS), self.link, header, self.body])
         self.root.add_class("typhoon-app")
         self.root.add_class("typhoon-seat")
         self.set_lang(self.lang)
@@ -123,15 +141,31 @@ class SeatApp:
         from IPython.display import display
 
         display(self.root)
+        self.link.start()
         return self
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.root._repr_mimebundle_(**kwargs)
 
+    def _switch_lang(self, lang: str) -> None:
+        """The person switched the language on this device: kept by the browser for the next visit."""
+        if lang == self.lang:
+            return  # set_lang moving the toggle, not a person
+        self.link.chosen_lang = lang
+        self.set_lang(lang)
+
+    def _device_lang(self, lang: str) -> None:
+        """The browser gives back this device's own choice from an earlier visit."""
+        if lang in i18n.LANGS and lang != self.lang:
+            self.set_lang(lang)
+
     def set_lang(self, lang: str) -> None:
         self.lang = i18n.normalize_lang(lang)
         if self.lang_toggle.value != self.lang:
             self.lang_toggle.value = self.lang
+        self.link.set_lang(self.lang)
+        self.sound.description = i18n.t("classplay.attention.sound", self.lang)
+        self.sound.tooltip = i18n.t("classplay.attention.sound_help", self.lang)
         self.stage.lang = self.lang
         self.board.set_lang(self.lang)
         self.die.set_lang(self.lang)
@@ -160,6 +194,8 @@ class SeatApp:
     def _enter(self, room: Any, token: str) -> None:
         self.room, self.token, self.region = room, token, room.viewer
         self.screen = "seat"
+        if not self.link.chosen_lang and room.lang != self.lang:
+            self.set_lang(room.lang)  # the room's language, unless this device chose its own
         self.body.children = [self.seat_box]
         self.stage.lines = []
         for e in room.events():
@@ -185,13 +221,25 @@ class SeatApp:
         self.head.value = (f"<span class='typhoon-seat-swatch' style='border-left:1.2rem solid {colour};"
                            f"padding-left:.4rem'>{escape(seat_label(seats, self.region, lang))}</span>")
         busy = not self.pacer.idle
+        key = room_state(room)
+        self.status.seen(key)
+        ended = not room.is_open and not table.is_over  # the teacher ended the game early
+        over = ended or table.is_over
+        if over:
+            table = dataclasses.replace(table, legal=())  # no button and no lit cell is left to press
         b = banner(table, seats, lang, viewer=self.region)
-        if table.current_player == self.region and not table.is_over:
+        mine = table.current_player == self.region and not over
+        if ended:
+            b = type(b)(i18n.t("classplay.results.ended", lang), "", None, False)
+        elif mine:
             b = type(b)(i18n.t("classplay.seat.your_turn", lang) + " " + b.headline, b.detail, b.who, True)
-        state = {"seq": table.seq, "phase": table.phase, "who": table.current_player or "", "busy": int(busy),
-                 "mine": int(table.current_player == self.region), "paused": int(view.paused),
+        state = {"seq": table.seq, "phase": table.phase, "who": "" if over else table.current_player or "",
+                 "busy": int(busy), "mine": int(mine), "paused": int(view.paused), "open": int(room.is_open),
                  "view": view_digest(room)}
         self.banner.value = banner_html(b, state)
+        if mine and not busy and not view.paused and self._rung != table.seq:
+            self._rung = table.seq
+            self.link.ring()  # this device must decide: a sound and a vibration (unless muted)
         if exact or self.pacer.idle:
             self.stage.hp_now = dict(table.hp)
             self.hp.value = hp_panel_html(self.rules, table.hp, seats, lang, table.active)
@@ -199,14 +247,15 @@ class SeatApp:
             self.board.skip()
             self.board.show(board_state_of(table.typhoons))
         if view.paused:
-            self._say(i18n.t("classplay.paused", lang))
-        self.die_entry.layout.display = None if (view.may_type_die and not busy and not view.paused) else "none"
+            self.status.hold(i18n.t("classplay.paused", lang), key)
+        self.die_entry.layout.display = None if (view.may_type_die and not busy and not view.paused
+                                                 and not over) else "none"
         note = ""
-        if not table.is_over and table.current_player not in (self.region, None, CHANCE):
+        if not over and table.current_player not in (self.region, None, CHANCE):
             note = i18n.t("classplay.seat.waiting", lang, player=seat_label(seats, table.current_player, lang))
-        self.decisions.render(table, seats, lang, busy=busy or view.paused or table.current_player == CHANCE,
+        self.decisions.render(table, seats, lang, busy=busy or view.paused or over or table.current_player == CHANCE,
                               note=note)
-        self.coach.show_for(room, self.region, mine=view.my_turn and not busy)
+        self.coach.show_for(room, self.region, mine=view.my_turn and not busy and not over)
         self._highlight()
 
     def _highlight(self) -> None:
@@ -215,8 +264,7 @@ class SeatApp:
             self.board.highlight(cells)
 
     def _say(self, text: str, error: bool = True) -> None:
-        css = "typhoon-message-error" if error else "typhoon-message-ok"
-        self.message.value = f"<div class='{css}'>{escape(text)}</div>" if text else ""
+        self.status.say(text, error)
 
     def _board_click(self, px: float, py: float) -> None:
         cell = self.board.geometry.pixel_to_cell(px, py)
@@ -263,10 +311,15 @@ class SeatApp:
     def _lost(self, exc: BaseException) -> None:
         """The teacher revoked this device, or the game ended: stop, and say so."""
         self._stop()
-        if self.decisions.table is not None:
-            self.decisions.render(self.decisions.table, {}, self.lang, busy=True)  # no button is left to press
+        if self.decisions.table is not None:  # no button and no lit cell is left to press
+            self.decisions.render(dataclasses.replace(self.decisions.table, legal=()), {}, self.lang, busy=True)
+            self._highlight()
         self.coach.show_for(None, "", mine=False)
-        self._say(_error_text(exc, self.lang))
+        self.die_entry.layout.display = "none"
+        text = _error_text(exc, self.lang)
+        seq = self.decisions.table.seq if self.decisions.table is not None else -1
+        self.banner.value = banner_html(banner_lost(text), {"seq": seq, "who": "", "mine": 0, "busy": 0, "lost": 1})
+        self._say(text)
         self.screen = "lost"
 
     # ------------------------------------------------------------------ keeping in step

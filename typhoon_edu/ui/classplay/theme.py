@@ -75,7 +75,8 @@ CSS = """
 .typhoon-side > * { flex: 0 0 auto; }
 .typhoon-hp-panel .widget-html-content { font-size: .98rem; }
 .typhoon-hp-row { display: flex; align-items: center; gap: .5em; margin: .1em 0; }
-.typhoon-hp-name { flex: 0 0 14em; font-weight: bold; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.typhoon-hp-name { flex: 0 1 14em; min-width: 0; font-weight: bold; white-space: nowrap; overflow: hidden;
+  text-overflow: ellipsis; }  /* a long name is shortened with "…", whole in its title (on hover) */
 .typhoon-hp-bar { flex: 1 1 auto; height: 1.15em; border: 2px solid #0f172a; border-radius: 4px; background: #f8fafc;
   position: relative; overflow: hidden; }
 .typhoon-hp-fill { position: absolute; left: 0; top: 0; bottom: 0; }
@@ -83,13 +84,14 @@ CSS = """
 .typhoon-hp-row.typhoon-active .typhoon-hp-name::before { content: "▶ "; color: #d97706; }
 .typhoon-hp-row.typhoon-out .typhoon-hp-name { text-decoration: line-through; color: #64748b; }
 .typhoon-instruments { display: flex; align-items: center; gap: .6rem; }
-.typhoon-instruments .typhoon-compass { width: 17rem; flex: 0 0 17rem; }
+.typhoon-instruments .typhoon-compass { width: 22rem; flex: 0 0 22rem; }
 .typhoon-instruments .typhoon-compass canvas { width: 100% !important; height: auto !important; }
 .typhoon-instruments .typhoon-compass .widget-html-content { font-size: .85rem; line-height: 1.2; }
 .typhoon-bigdie { flex: 1 1 auto; }
 .typhoon-bigdie .typhoon-die-svg { width: 6.5rem; height: 6.5rem; }
 .typhoon-now .widget-html-content { min-height: 1.6em; }
 .typhoon-now-text { font-size: 1.1rem; font-weight: bold; color: #1d4ed8; }
+.typhoon-timer-text { font-size: 1.2rem; font-weight: bold; color: #9a3412; }
 .typhoon-decide-box { flex: 0 1 auto !important; min-height: 0; overflow-y: auto; }
 .typhoon-decide-box > *, .typhoon-decide-box .typhoon-decisions > * { flex: 0 0 auto !important; }
 .typhoon-log-box { flex: 1 1 5rem !important; min-height: 3rem; display: flex; flex-direction: column; }
@@ -103,8 +105,21 @@ CSS = """
 .typhoon-log-card { color: #6d28d9; }
 @media (min-width: 1700px) {
   .typhoon-app { --jp-widgets-font-size: 18px; --jp-widgets-inline-height: 38px; font-size: 18px; }
-  .typhoon-instruments .typhoon-compass { width: 21rem; flex-basis: 21rem; }
-  .typhoon-bigdie .typhoon-die-svg { width: 8.5rem; height: 8.5rem; }
+  /* the back row of a class (px: the page's rem is the browser's 16 px): HP and "what happens now" >= 28 px,
+     the log >= 22 px, the ring's names >= 18 px, the die >= 160 px */
+  .typhoon-projector .typhoon-hp-panel .widget-html-content { font-size: 30px; line-height: 1.3; }
+  .typhoon-projector .typhoon-hp-name { flex-basis: 11em; }
+  .typhoon-projector .typhoon-hp-value { flex-basis: 4.6em; }
+  .typhoon-projector .typhoon-now .widget-html-content, .typhoon-projector .typhoon-now-text { font-size: 30px; }
+  .typhoon-projector .typhoon-log { font-size: 23px; line-height: 1.3; }
+  .typhoon-projector .typhoon-banner-head { font-size: 30px; }
+  .typhoon-projector .typhoon-banner-detail { font-size: 22px; }
+  .typhoon-instruments .typhoon-compass { width: 520px; flex-basis: 520px; }
+  .typhoon-instruments .typhoon-compass .widget-html-content { font-size: 18px; }
+  .typhoon-bigdie .typhoon-die-svg { width: 162px; height: 162px; }
+  .typhoon-projector .typhoon-board canvas { max-width: 60vw !important; }
+  .typhoon-projector .typhoon-die-caption { font-size: 20px; }
+  .typhoon-timer-text { font-size: 30px; }
 }
 
 /* ---- a narrow window (a phone opening the projector page): one column that scrolls ---- */
@@ -114,10 +129,21 @@ CSS = """
   .typhoon-side { overflow: visible; min-width: 0; }
   .typhoon-projector .typhoon-board canvas { width: 100% !important; height: auto !important; max-width: 100% !important; }
   .typhoon-header { flex-wrap: wrap; }
+  .typhoon-header > .widget-hbox:first-child { flex-wrap: wrap !important; min-width: 0; }
   .typhoon-status { display: none; }
   .typhoon-hp-name { flex-basis: 9em; }
   .typhoon-instruments .typhoon-compass { width: 12rem; flex-basis: 12rem; }
 }
+
+/* ---- the results: a winner the back row can read ---- */
+.typhoon-results-head { text-align: center; margin: .4rem 0 .8rem; }
+.typhoon-results-title { font-size: 2rem; font-weight: bold; color: #334155; }
+.typhoon-winner-label { font-size: 1.4rem; color: #92400e; font-weight: bold; margin-top: .3rem; }
+.typhoon-results-winners { display: flex; flex-wrap: wrap; justify-content: center; gap: .6rem 1.2rem; }
+.typhoon-winner { font-size: clamp(2rem, 5vw, 4.5rem); font-weight: 900; line-height: 1.15; color: #0f172a;
+  border: .35rem solid #f59e0b; border-radius: 1rem; background: #fef3c7; padding: .15em .5em; max-width: 96vw;
+  overflow-wrap: anywhere; animation: typhoon-winner-in .6s ease-out both; }
+@keyframes typhoon-winner-in { from { transform: scale(.4); opacity: 0; } to { transform: scale(1); opacity: 1; } }
 
 /* ---- the teacher's drawer (over the side column, so the layout never changes) ---- */
 .typhoon-teacher { position: fixed; top: 3.2rem; right: .7rem; width: min(34rem, 96vw); max-height: calc(100vh - 4rem);
@@ -140,6 +166,15 @@ CSS = """
   justify-content: center; }
 .typhoon-curtain .typhoon-curtain-button, .typhoon-curtain .typhoon-curtain-button button { font-size: 2.2rem !important;
   min-height: 6rem; padding: 1rem 2rem; max-width: 90vw; }
+/* a lifted curtain: the hand gets the side column's whole height, its cards side by side */
+.typhoon-hand-up .typhoon-instruments, .typhoon-hand-up .typhoon-log-box, .typhoon-hand-up .typhoon-now {
+  display: none !important; }
+.typhoon-hand-up .typhoon-decide-box { flex: 1 1 auto !important; }
+.typhoon-hand-up .typhoon-hand .widget-html-content { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr));
+  gap: .2rem .4rem; }
+.typhoon-hand-up .typhoon-hand-title { grid-column: 1 / -1; }
+.typhoon-hand-up .typhoon-card { margin: 0; font-size: .9em; line-height: 1.25; }
+.typhoon-hand-up .typhoon-decisions > .typhoon-hand { order: -1; }  /* the hand first, the choices under it */
 .typhoon-private { position: fixed; inset: 0; z-index: 80; background: #fffbeb; overflow-y: auto; padding: 1rem 2rem; }
 
 /* ---- a seat's phone or tablet ---- */

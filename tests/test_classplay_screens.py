@@ -1,0 +1,289 @@
+"""The class-play screens without a browser: hints one at a time, honest status, attention, languages."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import typhoon_edu.ui.classplay
+from typhoon_edu import i18n
+from typhoon_edu.classroom.rooms import Room, Seat
+from typhoon_edu.classroom.store import RoomStore
+from typhoon_edu.engine.rules import load_rules
+from typhoon_edu.ui.classplay.coachbox import CoachBox
+from typhoon_edu.ui.classplay.hosts import ResultsHost
+from typhoon_edu.ui.classplay.results import ResultsScreen
+from typhoon_edu.ui.guard import Problems
+
+
+class SlowRoom:
+    """A room whose hint waits until the test lets it go, counting how often the coach is asked."""
+
+    def __init__(self, real: Any) -> None:
+        self.real, self.calls, self.go = real, 0, threading.Event()
+        self.seq, self.hints_enabled, self.is_open, self.paused = real.seq, True, True, False
+
+    def hint(self, region: str, iterations: int | None = None) -> Any:
+        self.calls += 1
+        assert self.go.wait(10), "the test never released the hint"
+        return self.real.hint(region, iterations=12)
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_one_hint_in_flight_per_seat_and_a_second_tap_says_so(lang: str) -> None:
+    store = RoomStore("sqlite://")
+    room = Room.create(store, [Seat("Taiwan"), Seat("Japan", "greedy"), Seat("Korea", "random")], seed=3, lang="en")
+    phone = SlowRoom(Room.open_seat(store, room.issued_tokens["Taiwan"]))
+    box = CoachBox(Problems(lambda: lang), lambda: lang)
+    box.show_for(phone, "Taiwan", mine=True)
+
+    async def taps() -> tuple[bool, bool, str]:
+        first = box.ask(phone, "Taiwan")
+        await asyncio.sleep(0.05)
+        second = box.ask(phone, "Taiwan")  # while the first is still computing
+        said = box.text.value
+        box.show_for(phone, "Taiwan", mine=True)  # a redraw meanwhile keeps the word that it thinks
+        phone.go.set()
+        for _ in range(200):
+            if not box.asking:
+                break
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.05)
+        return first, second, said
+
+    first, second, said = asyncio.run(taps())
+    assert first is True and second is False
+    assert i18n.t("classplay.coach.busy", lang) in said
+    assert phone.calls == 1, f"the coach searched {phone.calls} times for two taps"
+    assert box.text.value.startswith("<div class='typhoon-hint'>")
+    assert box.ask(phone, "Taiwan") is True  # once answered, a new question is welcome
+
+
+# ---------------------------------------------------------------------------- #19.11 no import circle
+CLASSPLAY = Path(typhoon_edu.ui.classplay.__file__).parent
+#: The pages import the screens; the screens never import a page (the join flow's own files are
+#: join.py, joincard.py, lobby.py, setup.py and teacher.py, listed separately below).
+PAGES = {"projector", "seat", "__init__"}
+FLOW = {"join", "joincard", "lobby", "setup", "teacher"}
+
+
+def _imported(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+            found.add(node.module.split(".")[0])
+        elif isinstance(node, ast.ImportFrom) and node.level == 1:
+            found.update(a.name for a in node.names)
+    return found
+
+
+@pytest.mark.parametrize("module", sorted(p.stem for p in CLASSPLAY.glob("*.py") if p.stem not in PAGES | FLOW))
+def test_a_screen_never_imports_a_page(module: str) -> None:
+    """Not even for type hints: a screen gets what it needs (a protocol of .hosts, callbacks)."""
+    assert not _imported(CLASSPLAY / f"{module}.py") & PAGES
+
+
+def test_the_seat_page_does_not_import_the_projector() -> None:
+    assert "projector" not in _imported(CLASSPLAY / "seat.py")
+
+
+def test_the_results_screen_runs_with_a_plain_host() -> None:
+    """No projector at all: a stand-in with the protocol's few attributes is enough."""
+    store = RoomStore("sqlite://")
+    room = Room.create(store, [Seat("Taiwan", "random"), Seat("Japan", "greedy"), Seat("Korea", "random")],
+                       seed=5, lang="en")
+    while room.bot_to_move():
+        room.step_bot()
+    clicks: list[str] = []
+
+    class Host:
+        lang, rules, problems = "en", load_rules(), Problems(lambda: "en")
+
+        def __init__(self) -> None:
+            self.room = room
+
+        def rematch(self) -> None:
+            clicks.append("rematch")
+
+        def new_game(self) -> None:
+            clicks.append("new")
+
+    host = Host()
+    assert isinstance(host, ResultsHost)
+    screen = ResultsScreen(host)
+    screen.render()
+    assert "typhoon-winner" in screen.headline.value and "★" in screen.headline.value
+    screen.rematch.click()
+    assert clicks == ["rematch"]
+
+
+# ---------------------------------------------------------------------------- #19.4 honest status
+def _class(tmp_path: Path, lang: str = "en") -> tuple[Any, dict[str, Any]]:
+    from typhoon_edu.classroom.store import sqlite_url
+    from typhoon_edu.ui.classplay.projector import ProjectorApp
+    from typhoon_edu.ui.classplay.seat import SeatApp
+    from typhoon_edu.ui.classplay.setup import SetupChoices
+    from typhoon_edu.ui.classplay.viewdata import SeatChoice
+
+    store = RoomStore(sqlite_url(tmp_path / "rooms.sqlite3"))
+    projector = ProjectorApp(lang=lang, store=store, fullscreen=False, public_url="http://127.0.0.1:8866/")
+    room = projector.start(SetupChoices([SeatChoice("person", "Mei", "Taiwan"), SeatChoice("person", "Ken", "Japan"),
+                                         SeatChoice("medium", "", "Korea")], regions="chosen", seed=11, speed=0))
+    phones = {r: SeatApp(lang=lang, store=store, token=t) for r, t in room.issued_tokens.items()}
+    projector.show_board()
+    return projector, phones
+
+
+def _shown(app: Any) -> str:
+    return app.message.value + app.problems.widget.value
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_pause_then_resume_leaves_no_stale_pause_notice(tmp_path: Path, lang: str) -> None:
+    projector, phones = _class(tmp_path, lang)
+    paused = i18n.t("classplay.paused", lang)
+    projector.teacher.toggle_pause()
+    for phone in phones.values():
+        phone.sync()
+    assert paused in _shown(projector) and all(paused in _shown(p) for p in phones.values())
+    projector.teacher.toggle_pause()
+    for phone in phones.values():
+        phone.sync()
+    assert paused not in _shown(projector)
+    assert all(paused not in _shown(p) for p in phones.values()), "a phone still says the game is paused"
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_after_the_end_no_phone_says_your_turn_or_offers_a_button(tmp_path: Path, lang: str) -> None:
+    projector, phones = _class(tmp_path, lang)
+    mei = phones["Taiwan"]
+    assert "data-mine='1'" in mei.banner.value and mei.decisions.buttons() + mei.decisions.highlight_cells()
+    projector.teacher.end()
+    for phone in phones.values():
+        phone.sync()
+        assert i18n.t("classplay.seat.your_turn", lang) not in phone.banner.value
+        assert "data-mine='0'" in phone.banner.value and "data-open='0'" in phone.banner.value
+        assert i18n.t("classplay.results.ended", lang) in phone.banner.value
+        assert not phone.decisions.buttons() and not phone.decisions.highlight_cells()
+        assert phone.die_entry.layout.display == "none" and phone.coach.button.layout.display == "none"
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_a_seat_given_away_and_back_clears_the_warning(tmp_path: Path, lang: str) -> None:
+    from typhoon_edu.classroom.errors import NotAllowed
+
+    projector, _phones = _class(tmp_path, lang)
+    projector.teacher.set_kind("Japan", "easy")
+    projector.problems.report(NotAllowed("the seat Japan is no longer played by the easy bot", kind="seat_changed"))
+    warning = i18n.t("classroom.error.seat_changed", lang)
+    assert warning in _shown(projector)
+    projector.redraw()  # the same state drawn again: the warning is still true
+    assert warning in _shown(projector)
+    projector.teacher.set_kind("Japan", "person")  # the next state of the room
+    assert warning not in _shown(projector)
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_a_revoked_phone_stops_and_says_why(tmp_path: Path, lang: str) -> None:
+    projector, phones = _class(tmp_path, lang)
+    mei = phones["Taiwan"]
+    projector.teacher.revoke("Taiwan")
+    mei.sync()
+    said = i18n.t("classroom.error.token_revoked", lang)
+    assert said in mei.message.value and said in mei.banner.value
+    assert "data-mine='0'" in mei.banner.value and not mei.decisions.buttons() and not mei.decisions.highlight_cells()
+
+
+def test_the_heartbeat_ticks_from_the_event_loop_and_says_lost_in_both_languages() -> None:
+    from typhoon_edu.ui.classplay.pagelink import PageLink
+
+    link = PageLink(mode="seat", lang="en", interval=0.05)
+
+    async def run() -> int:
+        link.start()  # not served by Voilà (a test, a notebook): no heartbeat, so never "lost"
+        await asyncio.sleep(0.2)
+        assert link.beat == 0
+        link.start(always=True)
+        await asyncio.sleep(0.3)
+        return link.beat
+
+    assert asyncio.run(run()) >= 3
+    assert link.reload_after > 0 and PageLink(mode="projector").reload_after == 0  # the teacher's page asks first
+    link.set_lang("zh-TW")
+    assert link.lost_text == i18n.t("classplay.connection.lost", "zh-TW") != i18n.t("classplay.connection.lost", "en")
+
+
+# ---------------------------------------------------------------------------- #19.5 languages, #19.8 attention
+def test_speed_and_room_label_survive_a_language_switch(tmp_path: Path) -> None:
+    projector, _phones = _class(tmp_path, "en")
+    projector.game.speed.value = 2.0
+    projector.set_lang("zh-TW")
+    assert projector.speed == 2.0 and projector.game.speed.value == 2.0
+    assert i18n.t("classplay.room", "zh-TW") in projector.game.code.value
+    assert ">Room " not in projector.game.code.value
+    projector.set_lang("en")
+    assert projector.speed == 2.0 and i18n.t("classplay.room", "en") in projector.game.code.value
+
+
+def test_a_phone_opens_in_the_rooms_language_and_keeps_its_own_choice(tmp_path: Path) -> None:
+    from typhoon_edu.ui.classplay.seat import SeatApp
+
+    projector, _phones = _class(tmp_path, "en")  # a room in English
+    token = projector.teacher.app.room.reissue_token("Japan")
+    phone = SeatApp(lang="zh-TW", store=projector.store, token=token)  # the server's language: zh-TW
+    assert phone.lang == "en" and phone.link.chosen_lang == ""
+    phone.lang_toggle.value = "zh-TW"  # this device's own switch: handed to the browser to keep
+    assert phone.lang == "zh-TW" and phone.link.chosen_lang == "zh-TW"
+    again = SeatApp(lang="en", store=projector.store, token=token)
+    again.link.chosen_lang = "zh-TW"  # what the browser gives back from its storage after a reload
+    assert again.lang == "zh-TW" and i18n.t("classplay.attention.sound", "zh-TW") == again.sound.description
+
+
+def test_a_device_is_called_once_per_decision_and_not_when_muted(tmp_path: Path) -> None:
+    projector, phones = _class(tmp_path, "en")
+    mei, ken = phones["Taiwan"], phones["Japan"]
+    assert mei.link.alert == 1 and ken.link.alert == 0  # Taiwan places the first storm
+    mei.render()
+    assert mei.link.alert == 1  # drawn again, same decision: no second call
+    ken.sound.value = False  # the mute switch
+    assert ken.link.muted
+    calls = mei.link.alert
+    for _ in range(30):  # Taiwan decides (placing, aiming) until Japan's first turn
+        ken.sync()
+        if ken.room.seat_view().my_turn:
+            break
+        mei.sync()
+        cells = mei.decisions.highlight_cells()
+        assert mei.decide(mei.decisions.cell_action(tuple(cells[0]))) if cells else mei.decisions.buttons()[0].click() is None
+        projector.advance()
+    assert ken.room.seat_view().my_turn and ken.link.alert == 0  # muted: no sound, no vibration
+    assert mei.link.alert > calls  # Taiwan's later decisions each called Taiwan's device
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_the_turn_timer_lets_a_bot_play_a_slow_teams_turn_and_says_so(tmp_path: Path, lang: str) -> None:
+    projector, phones = _class(tmp_path, lang)
+    room = projector.room
+    projector.check_timer(now=0.0)
+    assert projector.timer_note.value == ""  # off by default: nobody is hurried
+    assert not projector.check_timer(now=10_000.0) and room.seq == 0
+    projector.clock = lambda: 100.0
+    projector.timer_menu.value = 30  # the teacher's drawer: the count starts now
+    assert "data-left='30'" in projector.timer_note.value and "Mei" in projector.timer_note.value
+    assert not projector.check_timer(now=120.0) and "data-left='10'" in projector.timer_note.value
+    assert projector.check_timer(now=130.5)
+    assert room.seq >= 1 and room.entries[0].by != "Taiwan"  # played for the team, by the teacher's kernel
+    from typhoon_edu.ui.classplay.model import seat_label
+    from typhoon_edu.ui.classplay.tables import seat_infos
+
+    said = i18n.t("classplay.attention.timer_out", lang, player=seat_label(seat_infos(room), "Taiwan", lang))
+    assert said in projector.message.value
+    phones["Taiwan"].sync()
+    assert phones["Taiwan"].room.seq == room.seq  # the phone shows the move made for it
+    projector.set_lang("zh-TW" if lang == "en" else "en")
+    assert projector.timer_menu.value == 30  # kept across a language switch

@@ -1,0 +1,198 @@
+"""The page's own small front end (an anywidget): the connection, the device's choices, attention.
+
+A class-play page is drawn by its kernel; what only the browser can do lives here, in a few lines
+of JavaScript:
+
+- **Connection.** The kernel ticks ``beat`` every ``interval`` seconds. When no tick arrives for
+  ``lost_after`` seconds the page says "connection lost — reconnecting…" with a *Reload* button
+  (the ``<body data-typhoon-connection>`` attribute says ``lost``/``ok`` for tests); the notice goes
+  away by itself when ticks come back. With ``reload_after`` > 0 (a seat's page, whose link opens
+  the seat again) the page reloads itself once the server answers again.
+- **The device's own language.** A switch made on this device (``chosen_lang``) is kept in the
+  browser's ``localStorage`` and given back to the kernel when the page opens again.
+- **Attention.** Each increase of ``alert`` plays a short sound and vibrates the device
+  (``navigator.vibrate``), unless ``muted``; the mute switch is kept in ``localStorage`` too.
+
+>>> link = PageLink(mode="seat")
+>>> link.alert
+0
+>>> link.ring(); link.alert
+1
+>>> link.muted = True; link.ring(); link.alert   # muted: nothing to play
+1
+>>> link.tick(); link.beat
+1
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import anywidget
+import traitlets
+
+from ... import i18n
+
+log = logging.getLogger("typhoon_edu.ui")
+
+#: Seconds between two ticks of the kernel, and without one before the page says the connection is lost.
+INTERVAL = 0.5
+LOST_AFTER = 1.8
+#: Seconds a seat's page waits, connection lost, before it reloads itself (its link reopens the seat).
+RELOAD_AFTER = 8.0
+
+ESM = r"""
+function store(key, value) {
+  try { if (value === undefined) return localStorage.getItem(key); localStorage.setItem(key, value); }
+  catch (e) { return null; }  // a private window without storage: the choice lasts for this page only
+}
+
+let audio = null;
+function beep() {
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const osc = audio.createOscillator(), gain = audio.createGain();
+    osc.frequency.value = 880; gain.gain.value = 0.15;
+    osc.connect(gain); gain.connect(audio.destination);
+    osc.start(); osc.stop(audio.currentTime + 0.25);
+  } catch (e) { /* no sound on this device */ }
+}
+
+function render({ model, el }) {
+  el.classList.add("typhoon-pagelink");
+  const box = document.createElement("div");
+  box.className = "typhoon-connection"; box.setAttribute("role", "alert"); box.hidden = true;
+  const text = document.createElement("span");
+  const button = document.createElement("button");
+  button.className = "typhoon-reload"; button.type = "button";
+  button.addEventListener("click", () => location.reload());
+  box.append(text, button); el.append(box);
+  const label = () => { text.textContent = model.get("lost_text"); button.textContent = model.get("reload_text"); };
+  label();
+  model.on("change:lost_text", label); model.on("change:reload_text", label);
+
+  const mode = model.get("mode");
+  const saved = store("typhoon-edu-lang");
+  if (saved && saved !== model.get("chosen_lang")) { model.set("chosen_lang", saved); model.save_changes(); }
+  model.on("change:chosen_lang", () => { const v = model.get("chosen_lang"); if (v) store("typhoon-edu-lang", v); });
+  const muted = store("typhoon-edu-muted");
+  if (muted !== null && (muted === "1") !== model.get("muted")) { model.set("muted", muted === "1"); model.save_changes(); }
+  model.on("change:muted", () => store("typhoon-edu-muted", model.get("muted") ? "1" : "0"));
+  const call = () => {
+    if (model.get("muted")) return;
+    beep();
+    if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
+    document.body.dataset.typhoonAlerts = String(model.get("alert"));
+  };
+  model.on("change:alert", call);
+  if (model.get("alert") > 0) call();  // the page opened while this device must decide
+
+  let last = Date.now(), lostSince = 0, armed = model.get("beat") > 0, trying = false;
+  document.body.dataset.typhoonConnection = "ok";
+  model.on("change:beat", () => {
+    last = Date.now(); armed = true;
+    if (lostSince) { lostSince = 0; box.hidden = true; document.body.dataset.typhoonConnection = "ok"; }
+  });
+  const timer = setInterval(async () => {
+    if (!armed || (Date.now() - last) / 1000 < model.get("lost_after")) return;
+    if (!lostSince) { lostSince = Date.now(); box.hidden = false; document.body.dataset.typhoonConnection = "lost"; }
+    const after = model.get("reload_after");
+    if (after > 0 && (Date.now() - lostSince) / 1000 > after && !trying) {
+      trying = true;  // reload only once the server answers, so the seat's link opens the seat again
+      try {
+        const base = document.baseURI.split("?")[0].replace(/[^/]*$/, "");
+        const r = await fetch(base + "static/favicon.ico", { cache: "no-store" });
+        if (r.status < 500) { location.reload(); return; }
+      } catch (e) { /* the server is away too: keep saying so, try again */ }
+      trying = false;
+    }
+  }, 250);
+  return () => clearInterval(timer);
+}
+
+export default { render };
+"""
+
+CSS = """
+.typhoon-connection { position: fixed; top: 0; left: 0; right: 0; z-index: 200; background: #b91c1c; color: #fff;
+  font-weight: bold; font-size: 1.3rem; padding: .5rem 1rem; display: flex; gap: 1rem; align-items: center;
+  justify-content: center; flex-wrap: wrap; }
+.typhoon-connection[hidden] { display: none; }
+.typhoon-connection .typhoon-reload { font-size: 1.1rem; padding: .3rem 1rem; border-radius: 6px; border: 0;
+  background: #fff; color: #7f1d1d; font-weight: bold; cursor: pointer; }
+"""
+
+
+def served_by_voila(environ: Any = None) -> bool:
+    """Whether this kernel serves a Voilà page (Voilà gives its kernels the request's CGI variables).
+
+    >>> served_by_voila({"QUERY_STRING": "seat=abc"}), served_by_voila({"VOILA_PREHEAT": "True"}), served_by_voila({})
+    (True, True, False)
+    """
+    import os
+
+    env = os.environ if environ is None else environ
+    return "QUERY_STRING" in env or "VOILA_PREHEAT" in env
+
+
+class PageLink(anywidget.AnyWidget):
+    """The connection watch, the device's language and mute switch, and the attention signal."""
+
+    _esm = ESM
+    _css = CSS
+    mode = traitlets.Unicode("seat").tag(sync=True)
+    beat = traitlets.Int(0).tag(sync=True)
+    interval = traitlets.Float(INTERVAL).tag(sync=True)
+    lost_after = traitlets.Float(LOST_AFTER).tag(sync=True)
+    reload_after = traitlets.Float(0.0).tag(sync=True)
+    lost_text = traitlets.Unicode("").tag(sync=True)
+    reload_text = traitlets.Unicode("").tag(sync=True)
+    chosen_lang = traitlets.Unicode("").tag(sync=True)
+    muted = traitlets.Bool(False).tag(sync=True)
+    alert = traitlets.Int(0).tag(sync=True)
+
+    def __init__(self, mode: str = "seat", lang: str = "zh-TW", **kwargs: Any) -> None:
+        super().__init__(mode=mode, reload_after=RELOAD_AFTER if mode == "seat" else 0.0, **kwargs)
+        self._task: asyncio.Task[None] | None = None
+        self.set_lang(lang)
+
+    def set_lang(self, lang: str) -> None:
+        self.lost_text = i18n.t("classplay.connection.lost", lang)
+        self.reload_text = i18n.t("classplay.connection.reload", lang)
+
+    def ring(self) -> None:
+        """Ask the device for attention (a sound and a vibration), unless muted."""
+        if not self.muted:
+            self.alert += 1
+
+    def tick(self) -> None:
+        self.beat += 1
+
+    def start(self, *, always: bool = False) -> None:
+        """Tick from the kernel's event loop, on a page Voilà serves (``always``: anywhere, for tests).
+
+        Not in JupyterLab (lesson 04): there a long cell holds the kernel for seconds, and the page
+        would call that a lost connection. Without an event loop (a script) nothing ticks.
+        """
+        if not (always or served_by_voila()):
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        if self._task is None or self._task.done():
+            self._task = loop.create_task(self._run())
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                self.tick()
+            except Exception:  # noqa: BLE001 - a closed comm: the page is gone, stop ticking
+                log.info("the page's heartbeat stopped", exc_info=True)
+                return
+            await asyncio.sleep(self.interval)
+
+
+__all__ = ["INTERVAL", "LOST_AFTER", "RELOAD_AFTER", "PageLink"]

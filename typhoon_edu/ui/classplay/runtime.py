@@ -1,0 +1,52 @@
+"""What every class-play page shares at run time: the poll interval, the event loop, the store, error text.
+
+The pages (:mod:`.projector`, :mod:`.seat`, :mod:`.join`) and the screens import these from here,
+not from each other, so no screen needs the projector's app to run.
+
+>>> POLL
+0.2
+>>> _running_loop() is None  # a plain call, outside any event loop
+True
+>>> _error_text(ValueError("no such seat"), "en")
+'no such seat'
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from ... import i18n
+
+#: Seconds between two reads of the store (every open view shows a change within a second).
+POLL = 0.2
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    """The running event loop (Voilà's kernel), or None in a script or test."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def _open_store(store: Any) -> Any:
+    """``store``, or the default room store (``$TYPHOON_EDU_DB`` or the SQLite file)."""
+    if store is not None:
+        return store
+    from ...classroom.store import RoomStore
+
+    return RoomStore()
+
+
+def _error_text(exc: BaseException, lang: str) -> str:
+    """An exception as a sentence in ``lang`` (a classroom error's own text, else the catalog's)."""
+    text = getattr(exc, "text", None)
+    if callable(text):
+        return str(text(lang))
+    return i18n.error_text(exc, lang)
+
+
+running_loop, open_store, error_text = _running_loop, _open_store, _error_text
+
+__all__ = ["POLL", "error_text", "open_store", "running_loop"]

@@ -1,0 +1,82 @@
+"""A page's message line that never goes stale: what it says is cleared by the next state of the room.
+
+A refusal ("someone else moved first"), a failure on the problem line ("the teacher changed who
+plays this seat") or "the teacher has paused the game" describe one moment. :class:`PageStatus`
+remembers the room's state when a message was shown (the first state the page draws after
+saying it) and clears the message, and the problem line, as soon as the page draws another state:
+a resume, the next move, a seat given back.
+
+>>> import ipywidgets as widgets
+>>> from typhoon_edu.ui.guard import Problems
+>>> status = PageStatus(widgets.HTML(), Problems(lambda: "en"))
+>>> status.say("Wait for the storm to stop.")
+>>> status.seen((4, 1))             # the page draws state 4 right after the refusal: kept
+>>> "Wait for the storm" in status.message.value
+True
+>>> status.seen((5, 1))             # the next state: cleared
+>>> status.message.value
+''
+>>> status.hold("The teacher has paused the game.", (5, 2))   # said for this state only
+>>> status.seen((5, 3))
+>>> status.message.value
+''
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+
+from ..guard import Problems
+
+_PENDING = object()
+
+
+class PageStatus:
+    """The message widget of a page and its problem line, cleared when the room's state moves on."""
+
+    def __init__(self, message: widgets.HTML, problems: Problems) -> None:
+        self.message = message
+        self.problems = problems
+        self._stamp: Any = None  # the state the message belongs to; _PENDING until the page draws one
+        self._key: Any = None
+        problems.widget.observe(self._problem_shown, "value")
+
+    def _problem_shown(self, change: dict[str, Any]) -> None:
+        if change["new"] and self._stamp is None:
+            self._stamp = _PENDING
+
+    def say(self, text: str, error: bool = True) -> None:
+        """Show ``text`` (in the person's language) until the room's state after this one."""
+        css = "typhoon-message-error" if error else "typhoon-message-ok"
+        self.message.value = f"<div class='{css}'>{escape(text)}</div>" if text else ""
+        self._stamp = _PENDING if text else None
+
+    def hold(self, text: str, key: Hashable) -> None:
+        """Show ``text`` for the state ``key`` only (a standing condition, such as a pause)."""
+        self.say(text)
+        self._stamp = self._key = key
+
+    def seen(self, key: Hashable) -> None:
+        """The page draws the room in state ``key``: a message of an earlier state is cleared."""
+        self._key = key
+        if self._stamp is _PENDING:
+            self._stamp = key
+        elif self._stamp is not None and self._stamp != key:
+            self.clear()
+
+    def clear(self) -> None:
+        self.message.value = ""
+        self.problems.clear()
+        self._stamp = None
+
+
+def room_state(room: Any) -> tuple[Any, ...]:
+    """What a page's messages depend on: the room's last action, its version (seats, pause), open or not."""
+    return (room.seq, room.version, room.paused, room.is_open)
+
+
+__all__ = ["PageStatus", "room_state"]
