@@ -87,6 +87,9 @@ def build_lab_command(root: Path, *, port: int, token: str, python: str | None =
         "--ServerApp.ip=localhost",  # this computer only
         "--ServerApp.open_browser=False",  # opened by us, once it answers, on the index page
         f"--IdentityProvider.token={token}",
+        # No prompt about news and no calls out to the internet: a class's screen shows the lesson only.
+        "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
     ]
     if as_root:  # JupyterLab refuses root without it (CI machines and containers run as root)
         cmd.append("--ServerApp.allow_root=True")
