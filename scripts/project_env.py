@@ -21,8 +21,9 @@ What it does:
 * **Reuses** it: a stamp file in ``.venv`` records what was installed (a digest of
   ``pyproject.toml`` and ``setup.py``, the extras, the checkout's path). The next run installs
   again only when one of them changed, so a second start takes a second, not a minute.
-* **Replaces** a ``.venv`` whose Python no longer runs (its base Python was removed or upgraded)
-  or that was moved from another folder.
+* **Replaces** a ``.venv`` whose Python no longer runs (its base Python was removed or upgraded),
+  that was moved from another folder, or that has no pip where something must be installed (a
+  ``python3 -m venv .venv`` that failed half-way on Debian without ``python3-venv``).
 """
 
 from __future__ import annotations
@@ -196,6 +197,15 @@ def python_runs(python: Path) -> bool:
         return False
 
 
+def pip_runs(python: Path) -> bool:
+    """Whether the environment of ``python`` has a working pip."""
+    try:
+        return subprocess.run([str(python), "-m", "pip", "--version"], stdin=subprocess.DEVNULL,
+                              capture_output=True, timeout=120).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
 def system_pip_version(python: str) -> tuple[int, ...] | None:
     """The version of the pip that ``python -m pip`` runs, or ``None`` if there is none."""
     try:
@@ -265,9 +275,14 @@ def ensure(extras: list[str] | None = None, lang: str = "en", root: Path = ROOT,
         say(message("broken", lang, venv=venv))
         shutil.rmtree(venv)
         stamp = {}
+    key = install_key(root)
+    if venv.exists() and needs_install(stamp, key, extras, root) and not pip_runs(py):
+        # e.g. a `python3 -m venv .venv` that failed half-way on Debian without python3-venv
+        say(message("broken", lang, venv=venv))
+        shutil.rmtree(venv)
+        stamp = {}
     if not venv.exists():
         make_venv(venv, lang, python)
-    key = install_key(root)
     if not needs_install(stamp, key, extras, root):
         return py
     wanted = sorted(set(extras) | set(stamp.get("extras") or []) if stamp.get("key") == key else set(extras))

@@ -148,3 +148,37 @@ def test_the_kernel_notebooks_and_voila_start_is_this_environments_python():
         kc.stop_channels()
         km.shutdown_kernel(now=True)
     assert Path("".join(seen).strip()).resolve() == Path(sys.prefix).resolve()
+
+
+TINY_PROJECT = """[build-system]
+requires = ["setuptools>=61"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "tiny-probe"
+version = "0.0.1"
+
+[tool.setuptools]
+py-modules = ["tiny_probe"]
+"""
+
+
+@pytest.mark.slow
+def test_ensure_replaces_a_half_made_venv_installs_once_and_then_reuses_it(tmp_path, capsys):
+    """scripts/project_env.ensure on a tiny project: the same code path as the real one, in seconds."""
+    (tmp_path / "pyproject.toml").write_text(TINY_PROJECT)
+    (tmp_path / "tiny_probe.py").write_text("ANSWER = 42\n")
+    venv.EnvBuilder(with_pip=False).create(tmp_path / ".venv")  # what a failed `python3 -m venv .venv` leaves
+    python = project_env.ensure([], "en", root=tmp_path)
+    said = capsys.readouterr().err
+    assert "does not work any more" in said and "Installing typhoon-edu" in said
+    out = subprocess.run([str(python), "-c", "import tiny_probe; print(tiny_probe.ANSWER)"], capture_output=True,
+                         text=True, cwd="/", timeout=60)
+    assert out.stdout.strip() == "42", out.stderr
+    stamp = json.loads((tmp_path / ".venv" / project_env.STAMP_NAME).read_text())
+    assert stamp["extras"] == [] and stamp["root"] == str(tmp_path)
+    assert project_env.ensure([], "en", root=tmp_path) == python
+    assert capsys.readouterr().err == ""  # reused: nothing made, nothing installed
+    (tmp_path / "pyproject.toml").write_text(TINY_PROJECT.replace("0.0.1", "0.0.2"))
+    project_env.ensure([], "en", root=tmp_path)
+    assert "Installing typhoon-edu" in capsys.readouterr().err  # pyproject changed: installed again

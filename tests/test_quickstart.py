@@ -168,7 +168,7 @@ def test_the_wheel_is_what_runs(wheel_env):
 
 def test_the_wheel_serves_class_play(wheel_env, tmp_path):
     port = free_port()
-    run = CommandRun([str(wheel_env["bin"] / "typhoon-edu"), "serve", "--no-browser", "--port", str(port),
+    run = CommandRun([str(wheel_env["bin"] / "typhoon-edu"), "serve", "--no-browser", "--port", str(port), "--lang", "en",
                       "--db", str(tmp_path / "rooms.db")], env=bare_env(), cwd=wheel_env["cwd"]).start()
     try:
         run.wait_for(rf"dashboard: http://localhost:{port}/", 240)
