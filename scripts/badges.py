@@ -5,7 +5,7 @@ The repository's GitHub address is set in ONE place, ``[project.urls] Repository
 This script writes from it:
 
 * README.md: the lessons badge (opens lesson 01 in JupyterLab) and the class-play badge (Voilà);
-* each lesson notebook (``notebooks/<lang>/NN_*.ipynb``): a badge in its first cell that opens that
+* each lesson notebook (``notebooks/<lang>/NN_*.ipynb``): a badge in its title cell that opens that
   notebook on Binder.
 
 ``python scripts/badges.py`` rewrites the files; ``--check`` only reports which would change (exit 1).
@@ -70,7 +70,8 @@ def notebook_badge(slug: str, rel: str, lang: str) -> str:
 
 def new_notebook(text: str, slug: str, rel: str, lang: str) -> str:
     nb = json.loads(text)
-    first = nb["cells"][0]
+    # the title cell: the first one after the how-to-run cell (scripts/run_hint.py)
+    first = next(c for c in nb["cells"] if c.get("id") != "how-to-run")
     source = "".join(first["source"])
     source = re.sub(rf"\n*{re.escape(MARK)}\n[^\n]*", "", source).rstrip("\n")
     source = f"{source}\n\n{notebook_badge(slug, rel, lang)}"

@@ -1,4 +1,4 @@
-"""The ``typhoon-edu`` command: play in the terminal, simulate bot games, serve the dashboard.
+"""The ``typhoon-edu`` command: play in the terminal, simulate bot games, serve the dashboard, open the lessons.
 
 >>> build_parser().parse_args(["play", "--seed", "3", "--bots", "greedy"]).seed
 3
@@ -20,6 +20,7 @@ from .engine.rules import IllegalActionError, SaveFileError, load_rules
 from .engine.savefile import MAX_RECORD_BYTES, game_from_json, game_to_json
 from .fileio import FileTooLarge, NotARegularFile, atomic_write_text, os_reason, read_bounded
 from .i18n import card_name, error_text, in_log, level_name, narrate, normalize_lang, region_name, t
+from .lessons_cmd import add_parser as add_lessons_parser
 from .textboard import text_map
 
 PEOPLE = ("human", "person", "you")
@@ -117,6 +118,8 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     serve.add_argument("--lan", action="store_true", help=h("lan"))
     serve.add_argument("--db", metavar="URL", default=None, help=h("db"))
     serve.add_argument("--pool-size", type=int, default=None, metavar="N", help=h("pool_size"))
+
+    add_lessons_parser(sub, h)
     return p
 
 
@@ -414,6 +417,10 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
             return cmd_play(args, out, ask or input)
         if args.command == "simulate":
             return cmd_simulate(args, out)
+        if args.command == "lessons":
+            from .lessons_cmd import run as run_lessons
+
+            return run_lessons(args, lang, out)
         if args.command == "serve":
             from .server.serve import ServeError, serve
 

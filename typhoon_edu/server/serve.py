@@ -457,12 +457,13 @@ class VoilaProcess:
         """Start the server (without waiting for it); returns ``self``."""
         if self.process is not None:
             raise RuntimeError("this Voilà process was already started")
-        if not Path(self.notebook).is_file():
+        if not Path(self.notebook).exists():
             raise FileNotFoundError(f"dashboard notebook not found: {self.notebook}")
         if not self.port:
             self.port = find_free_port("0.0.0.0" if self.ip in ("", "0.0.0.0") else "127.0.0.1")
         env = self.environment()
-        cwd = Path(self.notebook).resolve().parent
+        # A folder is served as Voilà's tree of notebooks (typhoon-edu lessons --voila), from inside it.
+        cwd = Path(self.notebook).resolve() if Path(self.notebook).is_dir() else Path(self.notebook).resolve().parent
         options: dict[str, Any] = {"env": env, "cwd": cwd, "stdin": subprocess.DEVNULL, "start_new_session": True}
         if sys.platform.startswith("linux"):
             options["preexec_fn"] = die_with_parent

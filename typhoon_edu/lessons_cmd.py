@@ -1,0 +1,238 @@
+"""``typhoon-edu lessons``: the person's own copy of the lessons, opened in JupyterLab (or shown in Voilà).
+
+``typhoon-edu lessons [--lang zh-TW|en] [--dir FOLDER] [--port N] [--no-browser] [--voila]``
+
+1. :func:`typhoon_edu.lessonbook.prepare_copy` makes (or keeps) the copy in ``FOLDER/<lang>`` and
+   says where it is, what it restored and where a newer version went.
+2. JupyterLab starts as a child process, serving ``FOLDER`` (so a newer version beside the copy
+   shows in its file browser), on ``localhost`` only, with a fresh random token; once it answers,
+   the URL of the copy's index page is printed and opened in the browser.
+   With ``--voila`` the copy is served read-only by Voilà instead, through the class-play server
+   machinery (:class:`typhoon_edu.server.serve.VoilaProcess`: the same Host check, no page may
+   run code), as a tree of notebooks with their code shown (lesson 06 asks its readers to read
+   code); the URL printed is the index page's.
+3. Ctrl+C, SIGTERM or SIGHUP stop the server and every kernel it started.
+
+>>> parser = build_parser_for_tests()
+>>> args = parser.parse_args(["lessons", "--lang", "en", "--no-browser", "--port", "8871"])
+>>> (args.lang, args.no_browser, args.port, args.voila)
+('en', True, 8871, False)
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import webbrowser
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from .i18n import t
+from .lessonbook import LessonCopy, LessonsError, check_lang, prepare_copy
+
+__all__ = ["JupyterLabProcess", "add_parser", "build_lab_command", "lessons", "run"]
+
+#: Seconds JupyterLab (or Voilà) may take to answer after it started.
+START_TIMEOUT = 120.0
+
+
+def add_parser(sub: Any, help_text: Any) -> argparse.ArgumentParser:
+    """Add the ``lessons`` command to ``typhoon-edu``'s subparsers; ``help_text(key)`` gives a ``cli.help`` text."""
+    p: argparse.ArgumentParser = sub.add_parser("lessons", help=help_text("lessons"),
+                                                description=help_text("lessons_description"))
+    p.add_argument("--lang", default="zh-TW", help=help_text("lang_lessons"))
+    p.add_argument("--dir", type=Path, default=None, metavar="FOLDER", help=help_text("dir"))
+    p.add_argument("--port", type=int, default=None, help=help_text("port_lessons"))
+    p.add_argument("--no-browser", action="store_true", help=help_text("no_browser"))
+    p.add_argument("--voila", action="store_true", help=help_text("voila"))
+    return p
+
+
+def build_parser_for_tests(lang: str = "en") -> argparse.ArgumentParser:
+    """A parser holding only ``lessons`` (the doctests' and unit tests' own)."""
+    parser = argparse.ArgumentParser(prog="typhoon-edu")
+    add_parser(parser.add_subparsers(dest="command"), lambda key: t(f"cli.help.{key}", lang))
+    return parser
+
+
+def build_lab_command(root: Path, *, port: int, token: str, python: str | None = None,
+                      as_root: bool | None = None) -> list[str]:
+    """The command line that starts JupyterLab on ``root`` (a pure function).
+
+    >>> cmd = build_lab_command(Path("/l"), port=8871, token="abc", python="python", as_root=False)
+    >>> cmd[:3], "--ServerApp.ip=localhost" in cmd, "--IdentityProvider.token=abc" in cmd
+    (['python', '-m', 'jupyterlab'], True, True)
+    >>> "--ServerApp.allow_root=True" in build_lab_command(Path("/l"), port=1, token="x", as_root=True)
+    True
+    """
+    if not 0 < port < 65536:
+        raise LessonsError("port", value=port)
+    if as_root is None:
+        as_root = hasattr(os, "geteuid") and os.geteuid() == 0
+    cmd = [
+        python or sys.executable, "-m", "jupyterlab",
+        f"--ServerApp.root_dir={root}",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",  # the printed URL is the one served
+        "--ServerApp.ip=localhost",  # this computer only
+        "--ServerApp.open_browser=False",  # opened by us, once it answers, on the index page
+        f"--IdentityProvider.token={token}",
+        # No prompt about news and no calls out to the internet: a class's screen shows the lesson only.
+        "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]
+    if as_root:  # JupyterLab refuses root without it (CI machines and containers run as root)
+        cmd.append("--ServerApp.allow_root=True")
+    return cmd
+
+
+@dataclass
+class JupyterLabProcess:
+    """JupyterLab as a child process serving ``root``; stopped with every kernel it started."""
+
+    root: Path
+    port: int = 0
+    token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+    python: str | None = None
+    env: Mapping[str, str] | None = None
+    log_path: Path | None = None
+    tag: str = field(default_factory=lambda: secrets.token_hex(8))
+    process: subprocess.Popen[bytes] | None = field(default=None, init=False, repr=False)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://localhost:{self.port}/"
+
+    def page_url(self, relative: str) -> str:
+        """The URL that opens ``relative`` (a path inside ``root``) in JupyterLab, token included."""
+        return f"{self.base_url}lab/tree/{urllib.request.pathname2url(relative).lstrip('/')}?token={self.token}"
+
+    def start(self) -> JupyterLabProcess:
+        from .server.process_tree import TAG_ENV_VAR, die_with_parent
+        from .server.serve import find_free_port
+
+        if not self.port:
+            self.port = find_free_port()
+        env = dict(os.environ if self.env is None else self.env)
+        env[TAG_ENV_VAR] = self.tag
+        options: dict[str, Any] = {"env": env, "cwd": self.root, "stdin": subprocess.DEVNULL, "start_new_session": True}
+        if sys.platform.startswith("linux"):
+            options["preexec_fn"] = die_with_parent
+        command = build_lab_command(self.root, port=self.port, token=self.token, python=self.python)
+        if self.log_path is not None:
+            self.log_path.parent.mkdir(parents=True, exist_ok=True)
+            with open(self.log_path, "wb") as log:
+                self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, **options)
+        else:
+            self.process = subprocess.Popen(command, **options)
+        return self
+
+    def wait_ready(self, timeout: float = START_TIMEOUT) -> None:
+        """Block until JupyterLab answers ``/api`` (its version, no token needed)."""
+        if self.process is None:
+            raise RuntimeError("start() JupyterLab before waiting for it")
+        deadline = time.monotonic() + timeout
+        while True:
+            code = self.process.poll()
+            if code is not None:
+                raise RuntimeError(f"JupyterLab exited with code {code} before it was ready")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api", timeout=5) as response:
+                    if response.status == 200:
+                        return
+            except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
+                pass
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"JupyterLab did not answer on port {self.port} within {timeout:.0f} s")
+            time.sleep(0.2)
+
+    def stop(self, timeout: float = 10.0) -> int | None:
+        from .server.process_tree import stop_process
+
+        return stop_process(self.process, timeout, tag=self.tag)
+
+
+def _report_copy(copy: LessonCopy, lang: str, out: TextIO) -> None:
+    out.write(t("lessonbook.cli.copied" if copy.created else "lessonbook.cli.kept", lang, folder=copy.folder) + "\n")
+    if copy.restored:
+        out.write(t("lessonbook.cli.restored", lang, names=", ".join(copy.restored)) + "\n")
+    if copy.newer is not None:
+        out.write(t("lessonbook.cli.newer", lang, folder=copy.newer) + "\n")
+
+
+def lessons(lang: str = "zh-TW", *, folder: Path | None = None, port: int | None = None, open_browser: bool = True,
+            voila: bool = False, out: TextIO | None = None) -> int:
+    """Copy (or keep) the lessons and serve them until Ctrl+C or SIGTERM; returns the exit code."""
+    from .server.serve import StopRequested, VoilaProcess, _stop_on_signals
+
+    out = out or sys.stdout
+    code = check_lang(lang)
+    if port is not None and not 0 < port < 65536:
+        raise LessonsError("port", value=port)
+    copy = prepare_copy(code, folder)
+    _report_copy(copy, code, out)
+    server: JupyterLabProcess | VoilaProcess
+    if voila:
+        server = VoilaProcess(notebook=copy.folder, port=port or 0, lang=code, preheat=False,
+                              extra_args=["--strip_sources=False"])
+    else:
+        server = JupyterLabProcess(root=copy.folder.parent, port=port or 0)
+    with _stop_on_signals():
+        try:
+            try:
+                server.start()
+                server.wait_ready(timeout=START_TIMEOUT)
+            except (RuntimeError, TimeoutError, OSError) as err:
+                sys.stderr.write(t("lessonbook.cli.failed", code, error=err) + "\n")
+                return 1
+            if isinstance(server, VoilaProcess):
+                url = f"{server.url}voila/render/{copy.index.name}"
+                ready = t("lessonbook.cli.voila_ready", code, url=url)
+            else:
+                url = server.page_url(f"{copy.folder.name}/{copy.index.name}")
+                ready = t("lessonbook.cli.ready", code, url=url)
+            out.write("\n" + ready + "\n" + t("lessonbook.cli.stop_hint", code) + "\n\n")
+            out.flush()
+            if open_browser:
+                with contextlib.suppress(webbrowser.Error):
+                    webbrowser.open(url)
+            assert server.process is not None
+            return server.process.wait()
+        except (KeyboardInterrupt, StopRequested):
+            out.write(t("lessonbook.cli.stopping", code) + "\n")
+            out.flush()
+            result = server.stop()
+            return 0 if result in (0, -signal.SIGTERM, None) else result
+        finally:
+            server.stop()
+
+
+def run(args: argparse.Namespace, lang: str, out: TextIO | None = None) -> int:
+    """Run the parsed ``lessons`` command; a :class:`LessonsError` is told in ``lang`` (exit code 2)."""
+    try:
+        return lessons(args.lang, folder=args.dir, port=args.port, open_browser=not args.no_browser,
+                       voila=args.voila, out=out)
+    except LessonsError as exc:
+        sys.stderr.write(t("cli.err.prefix", lang, error=exc.text(lang)) + "\n")
+        return 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m typhoon_edu.lessons_cmd [options]``: the same as ``typhoon-edu lessons``."""
+    from .cli import main as cli_main
+
+    return cli_main(["lessons", *(sys.argv[1:] if argv is None else argv)])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
