@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 
 import numpy as np
@@ -15,8 +16,9 @@ from typhoon_edu import i18n
 from typhoon_edu.realdata import forecast_cases as fc
 from typhoon_edu.realdata.jma import all_storms
 from typhoon_edu.realdata.stats import distance_km, places
+from typhoon_edu.ui.lessons import answers
 from typhoon_edu.ui.lessons import forecast as fw
-from typhoon_edu.ui.quiz import check
+from typhoon_edu.ui.quiz import AnswerSheet, AnswerStore, Quiz, check, option_order
 
 LEADS = fc.LEADS
 
@@ -327,25 +329,87 @@ def test_quiz_answers_come_from_the_data():
     assert str(fc.TYPICAL_ERROR_KM[72]) in fw.localised(qs["typical"], "en").option_text("b", "en")
 
 
-def test_answers_free_text_and_forecasts_reach_the_csv():
-    ch = fw.challenge("zh-TW")
-    quiz = fw.forecast_quiz("zh-TW", ch)
-    quiz.items[1].answer("b")
-    with pytest.raises(ValueError, match="一兩句話"):
-        quiz.save_explanation("   ")
-    quiz.save_explanation("它一直往西北走，但北邊有西風，所以我猜它會轉向東北。")
+def _sheet(lang: str, store_dir) -> AnswerSheet:
+    return AnswerSheet(lang, "forecast", lesson="forecast", store=AnswerStore(store_dir))
+
+
+def _reveal_one_degree_east(ch) -> None:
     c = ch.rnd.case
     for h in LEADS:
         ch.rnd.place(c.truth[h].lat, c.truth[h].lon + 1.0)
     ch.reveal()
-    rows = list(csv.reader(io.StringIO(quiz.sheet.csv())))
-    assert rows[0] == ["題目", "回答", "對或錯", "時間"]
-    assert rows[1][2] == "對"
-    assert rows[2][1].startswith("它一直往西北走") and rows[2][2] == "由老師批閱"
-    forecasts = [r for r in rows if r[0].startswith("預報")]
-    assert len(forecasts) == 3 and all("公里" in r[1] for r in forecasts)
-    assert [r[2] for r in forecasts] == ["錯", "對", "對"]  # 1° of longitude at 15 °N ≈ 107 km: > 69, < 121, < 175
-    assert "forecast-answers.csv" in quiz.sheet.widget.value
+
+
+def test_the_quiz_is_built_like_every_lessons_name_first_and_shuffled_per_student(tmp_path):
+    sheet = _sheet("en", tmp_path)
+    ch = fw.ForecastChallenge("en", sheet=sheet)
+    quiz = fw.forecast_quiz("en", ch)
+    assert isinstance(quiz, Quiz) and quiz.sheet is sheet
+    assert sheet.name in quiz.children[1].children and sheet.name in ch.children[2].children  # the name comes first
+    assert [i.question.kind for i in quiz.items][-1] == "text" and len(quiz.graded) == len(quiz.items) - 1
+    orders = set()
+    for name in ("Mei", "Ahmad", "陳小美", "Lin", "student 4", "student 5"):
+        sheet.name.value = name
+        typical = quiz.items[1]
+        assert typical.order == option_order(typical.question, name)
+        orders.add(typical.order)
+    assert len(orders) >= 2
+    with pytest.raises(ValueError, match="one answer sheet"):
+        fw.ForecastQuiz("en", ch, sheet=_sheet("en", tmp_path))
+
+
+def test_answers_free_text_and_forecasts_reach_the_csv(tmp_path):
+    sheet = _sheet("zh-TW", tmp_path)
+    ch = fw.ForecastChallenge("zh-TW", sheet=sheet)
+    quiz = fw.forecast_quiz("zh-TW", ch)
+    sheet.name.value = "陳小美"
+    assert quiz.items[1].answer("b").correct
+    explain = quiz.items[-1]
+    assert explain.answer("   ").problem == i18n.t("lesson.common.write_something", "zh-TW")
+    fb = explain.answer("它一直往西北走，但北邊有西風，所以我猜它會轉向東北。")
+    assert not fb.graded and fb.why == explain.question.why("zh-TW") and quiz.answered == 1
+    _reveal_one_degree_east(ch)
+    rows = list(csv.reader(io.StringIO(sheet.csv())))
+    assert rows[0] == ["姓名", "題目", "回答", "對或錯", "時間"]
+    assert all(r[0] == "陳小美" for r in rows[1:])
+    assert rows[1][1] == quiz.questions[1].prompt("zh-TW") and rows[1][3] == "對"
+    assert rows[2][2].startswith("它一直往西北走") and rows[2][3] == i18n.t("lesson.common.csv_free", "zh-TW")
+    forecasts = [r for r in rows if r[1].startswith("預報")]
+    assert len(forecasts) == 3 and all("公里" in r[2] for r in forecasts)
+    errors = [round(r.error_km) for r in ch.rnd.results()]
+    assert [f"差 {km} 公里" in r[2] for r, km in zip(forecasts, errors, strict=True)] == [True] * 3
+    assert [r[3] for r in forecasts] == ["錯", "對", "對"]  # 1° of longitude at 15 °N ≈ 107 km: > 69, < 121, < 175
+    assert sheet.filename == "陳小美-forecast-answers.csv" and "陳小美-forecast-answers.csv" in sheet.widget.value
+
+
+def test_answers_and_forecasts_come_back_after_a_kernel_restart(tmp_path):
+    sheet = _sheet("en", tmp_path)
+    ch = fw.ForecastChallenge("en", sheet=sheet)
+    quiz = fw.forecast_quiz("en", ch)
+    _reveal_one_degree_east(ch)  # before any name: kept, and saved once the name is typed
+    quiz.items[2].answer("a")
+    quiz.items[-1].answer("It kept going north-west, then the westerlies took it.")
+    sheet.name.value = "Mei"
+    saved = json.loads((tmp_path / "Mei-forecast.json").read_text(encoding="utf-8"))
+    assert len(saved["entries"]) == 5 and {e["key"] for e in saved["entries"]} >= {
+        f"forecast.{ch.rnd.case.key}.{h}" for h in LEADS}
+
+    again_sheet = _sheet("en", tmp_path)  # a new kernel: nothing in memory
+    again = fw.forecast_quiz("en", fw.ForecastChallenge("en", sheet=again_sheet))
+    assert again.answered == 0 and not again_sheet.entries
+    again_sheet.name.value = " mei "
+    assert again.answered == 1 and again.right == 1
+    assert again.items[-1].entry.value == "It kept going north-west, then the westerlies took it."
+    assert len(again_sheet.entries) == 5  # restoring records nothing new
+    assert [r[1:] for r in csv.reader(io.StringIO(again_sheet.csv()))] == [r[1:] for r in csv.reader(io.StringIO(sheet.csv()))]
+
+
+def test_the_explanation_is_in_the_answer_key_as_a_free_answer():
+    for lang in i18n.LANGS:
+        last = answers.rows("forecast", lang)[-1]
+        q = fw.questions()[-1]
+        assert last[1:] == (q.prompt(lang), i18n.t("lesson.common.free_answer", lang), q.why(lang))
+        assert len(answers.rows("forecast", lang)) == len(fw.questions())
 
 
 def test_the_glossary_and_the_storm_names_exist_in_both_languages():

@@ -69,7 +69,7 @@ def test_sources_a_glossary_and_a_quiz_with_six_questions_or_more(path):
 
         assert len(RISK) >= 6
     elif number == "07":
-        # lesson 07's quiz has its own widget (a free-text answer and the forecasts on the answer sheet)
+        # lesson 07 builds its quiz from its own questions (their numbers come from the forecast cases)
         from typhoon_edu.ui.lessons.forecast import questions
 
         assert "forecast_quiz(" in code and len(questions()) >= 6

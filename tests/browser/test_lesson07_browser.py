@@ -1,8 +1,9 @@
 """Lesson 07 (the forecast challenge) in Voilà in headless Chromium, in both languages.
 
 On a laptop: the map is drawn after the browser connects; three clicks place the 24, 48 and 72-hour guesses;
-a typed position moves one (the keyboard way); the reveal shows the errors and redraws the map; one quiz
-answer and the free-text explanation reach the downloaded CSV with the forecasts. On a touch phone: one tap
+a typed position moves one (the keyboard way); the reveal shows the errors and redraws the map; the student's
+name shuffles the quiz's options; one quiz answer and the free-text explanation reach the downloaded CSV, named
+after the student, with the forecasts. On a touch phone: one tap
 places exactly one guess (ipycanvas cancels the browser's emulated click; ``TapFilter`` would drop it otherwise). Screenshots go to
 ``artifacts/screenshots/lesson-07-<lang>-*.png`` for a person to look at.
 """
@@ -18,7 +19,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from typhoon_edu import i18n
 from typhoon_edu.server.serve import VoilaProcess
+from typhoon_edu.ui.lessons.forecast import localised, questions
+from typhoon_edu.ui.quiz import file_stem, option_order
 
 from .harness import REPO_ROOT, assert_canvas_not_blank, canvas_stats, save_screenshot
 
@@ -28,11 +32,11 @@ NOTEBOOK = "07_forecast_challenge.ipynb"
 MAP = ".forecast-map"
 TEXT = {
     "en": {"placed": "72 h: ", "missing48": "48 h: not placed yet", "reveal": "Reveal the best track",
-           "mean": "Your mean error", "explain": "Save my explanation", "teacher": "to read", "forecast": "Forecast ",
-           "wrong": "Not quite.", "start": "no guess placed yet"},
+           "mean": "Your mean error", "forecast": "Forecast ", "wrong": "Not quite.", "start": "no guess placed yet",
+           "name": "Mei Lin"},
     "zh-TW": {"placed": "72 小時：北緯", "missing48": "48 小時：還沒放", "reveal": "揭曉最佳路徑",
-              "mean": "你的平均誤差", "explain": "儲存我的說明", "teacher": "由老師批閱", "forecast": "預報",
-              "wrong": "還差一點。", "start": "還沒有放任何預報點"},
+              "mean": "你的平均誤差", "forecast": "預報", "wrong": "還差一點。", "start": "還沒有放任何預報點",
+              "name": "陳小美"},
 }
 
 
@@ -87,21 +91,34 @@ def test_forecast_click_reveal_and_answers(
     canvas.scroll_into_view_if_needed()
     screenshot(page, f"lesson-07-{lang}-{viewport}-revealed", full_page=False)
 
-    # check yourself: one question, the free-text explanation, then the CSV holds all of it
-    page.locator(".quiz-option").first.click()  # question 2, option (a): not the right one
+    # check yourself: the name shuffles the options; one question, the free-text explanation, then the CSV holds
+    # all of it, named after the student
+    name = page.locator(".forecast-challenge .quiz-name input").first  # the name field comes first, in the challenge too
+    name.fill(t["name"])
+    name.press("Enter")
+    expect(page.locator(".quiz-name-status").last).to_contain_text(t["name"], timeout=15_000)
+    q = localised(questions()[1], lang)  # question 2, the first with options
+    order = option_order(q, t["name"])
+    shown = page.locator(".quiz-option")
+    expect(shown.nth(0)).to_have_text(q.option_text(order[0], lang), timeout=15_000)
+    assert [shown.nth(k).inner_text().strip() for k in range(len(order))] == [q.option_text(o, lang) for o in order]
+    wrong = next(o for o in order if o != q.answer)
+    shown.nth(order.index(wrong)).click()
     expect(page.locator(".quiz-feedback").nth(1)).to_contain_text(t["wrong"], timeout=15_000)
-    page.locator(".forecast-explain textarea").first.fill("It moved west for days, so I kept it going west.")
-    page.get_by_role("button", name=t["explain"]).click()
+    page.locator(".quiz-text textarea").first.fill("It moved west for days, so I kept it going west.")
+    page.get_by_role("button", name=i18n.t("lesson.common.save", lang)).click()
+    expect(page.locator(".quiz-feedback").last).to_contain_text(i18n.t("lesson.common.saved", lang), timeout=15_000)
     link = page.locator("a.quiz-download-link").first
     expect(link).to_have_attribute("href", re.compile(r"^data:text/csv;charset=utf-8;base64,"), timeout=15_000)
-    expect(link).to_have_attribute("download", "forecast-answers.csv")
+    expect(link).to_have_attribute("download", f"{file_stem(t['name'])}-forecast-answers.csv")
     page.wait_for_timeout(500)
     with page.expect_download(timeout=15_000) as download_info:
         link.click()
     csv_text = Path(download_info.value.path()).read_text(encoding="utf-8-sig")
     rows = list(csv.reader(io.StringIO(csv_text)))
-    assert sum(1 for row in rows if row[0].startswith(t["forecast"])) == 3, csv_text
-    assert [row[2] for row in rows].count(t["teacher"]) == 1, csv_text
+    assert rows[0][0] == i18n.t("lesson.common.csv_name", lang) and all(row[0] == t["name"] for row in rows[1:]), csv_text
+    assert sum(1 for row in rows if row[1].startswith(t["forecast"])) == 3, csv_text
+    assert [row[3] for row in rows].count(i18n.t("lesson.common.csv_free", lang)) == 1, csv_text
     assert len(rows) == 1 + 3 + 1 + 1, csv_text  # header, three forecasts, one answer, one explanation
 
     # another storm: the pair (case 4) redraws the map around it, with no guesses and no answers

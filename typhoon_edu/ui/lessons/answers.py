@@ -41,11 +41,9 @@ def rows(lesson: str, lang: str = "en") -> list[tuple[int, str, str, str]]:
         free = Question("risk", "explain", "text", answer=None)
         return [*out, (len(out) + 1, free.prompt(lang), free.expected(lang), free.why(lang))]
     if lesson == "forecast":
-        from .forecast import explain_key_row, localised, questions
+        from .forecast import localised, questions
 
-        qs = [localised(q, lang) for q in questions()]
-        keyed = [(k, q.prompt(lang), q.expected(lang), q.why(lang)) for k, q in enumerate(qs, start=1)]
-        return [*keyed, (len(qs) + 1, *explain_key_row(lang))]
+        return [(k, q.prompt(lang), q.expected(lang), q.why(lang)) for k, q in enumerate((localised(q, lang) for q in questions()), start=1)]
     from .bank import bank
 
     return [(k, q.prompt(lang), q.expected(lang), q.why(lang)) for k, q in enumerate(bank(lesson), start=1)]

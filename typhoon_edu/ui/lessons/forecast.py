@@ -22,8 +22,7 @@ import math
 import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass, field, replace
 from html import escape
 from typing import Any
 
@@ -46,7 +45,7 @@ from ...realdata.stats import distance_km, places
 from .. import palette
 from ..guard import Problems
 from ..painter import paint
-from ..quiz import AnswerSheet, Question, QuestionWidget
+from ..quiz import AnswerSheet, Question, Quiz, lesson_sheet
 from ..realmap import Projection, static_scene, storm_title, track_scene
 from ..scene import Circle, Line, Polygon, Shape, Text
 from ..svg import shapes_to_svg
@@ -582,13 +581,18 @@ def leave_map_keys(selector: str) -> widgets.Widget:
 
 class ForecastChallenge(LessonBox):
     """The challenge: choose a storm, place three guesses (click, tap, type or arrows), reveal, compare; and the
-    class round (several teams' forecasts on one screen)."""
+    class round (several teams' forecasts on one screen).
 
-    def __init__(self, lang: str = "en", cases: Sequence[Case] | None = None, width: int = 760) -> None:
+    Each reveal writes one row per guess (where it was and how far off) to the lesson's answer sheet ``sheet``
+    (:func:`~typhoon_edu.ui.quiz.lesson_sheet` by default), the one the quiz downloads and keeps in a file."""
+
+    def __init__(self, lang: str = "en", cases: Sequence[Case] | None = None, width: int = 760, *,
+                 sheet: AnswerSheet | None = None) -> None:
         import time
 
         lang = i18n.normalize_lang(lang)
         self.lang = lang
+        self.sheet = sheet if sheet is not None else lesson_sheet("forecast", lang)
         self.cases = list(cases if cases is not None else forecast_cases())
         self.width = width
         self._clock: Callable[[], float] = time.monotonic
@@ -659,7 +663,7 @@ class ForecastChallenge(LessonBox):
                                                        "forecast: tap"))
         self.problems.on_client_ready(self.canvas, lambda: self.redraw(), where="forecast: draw")
         self.map_keys = leave_map_keys(".forecast-map")
-        super().__init__([self.problems.widget, self.map_keys, self.choose, self.briefing, note(lt("forecast.how_to", lang)), self.lead,
+        super().__init__([self.problems.widget, self.map_keys, self.sheet.name_box(), self.choose, self.briefing, note(lt("forecast.how_to", lang)), self.lead,
                           self.canvas, self.status, keyboard, actions, self.results, self.legend, source, team_box],
                          snapshot=self.to_html)
         self.add_class("forecast-challenge")
@@ -669,7 +673,7 @@ class ForecastChallenge(LessonBox):
     # --- actions -----------------------------------------------------------------------------------
 
     def on_reveal(self, callback: Callable[[ForecastRound], Any]) -> None:
-        """Call ``callback(round)`` after each reveal (the quiz's answer sheet records the forecast)."""
+        """Call ``callback(round)`` after each reveal (and after the forecast is on the answer sheet)."""
         self._on_reveal.append(callback)
 
     def select(self, key: str) -> None:
@@ -716,9 +720,21 @@ class ForecastChallenge(LessonBox):
         rows = self.rnd.reveal()
         self.results.value = results_html(rows, self.lang)
         self._after_change()
+        self.record(rows)
         for callback in list(self._on_reveal):
             callback(self.rnd)
         return rows
+
+    def record(self, rows: Sequence[ResultRow]) -> None:
+        """Put a revealed forecast on the answer sheet: one row per lead, right when the truth is inside the
+        typical official error around the guess (the row says how far off it was)."""
+        storm = storm_title(self.rnd.case.storm, self.lang)
+        for r in rows:
+            lat, lon = (f"{v:g}" for v in r.guess)
+            self.sheet.add(lt("forecast.csv_forecast", self.lang, storm=storm, h=r.lead),
+                           lt("forecast.csv_forecast_answer", self.lang, lat=lat, lon=lon, km=f"{r.error_km:.0f}",
+                              typical=r.typical_km),
+                           r.inside, key=f"forecast.{self.rnd.case.key}.{r.lead}", value=f"{lat}, {lon}")
 
     def again(self) -> None:
         self.rnd.reset()
@@ -809,40 +825,12 @@ def challenge(lang: str = "en") -> ForecastChallenge:
 # --- check yourself ---------------------------------------------------------------------------------------
 
 
-class ForecastSheet(AnswerSheet):
-    """The answer sheet of lesson 07: like every lesson's, plus rows the teacher reads (free text), marked so.
-
-    >>> s = ForecastSheet("en"); s.add("Why?", "Because the high moved.", None, when=datetime(2026, 5, 1, 9))
-    >>> s.csv().splitlines()[1]
-    'Why?,Because the high moved.,to read,2026-05-01 09:00:00'
-    """
-
-    def __init__(self, lang: str = "en") -> None:
-        super().__init__(lang, filename="forecast")
-
-    def add(self, question: str, answer: str, correct: bool | None, when: datetime | None = None) -> None:  # type: ignore[override]
-        self.rows.append((question, answer, correct, when or datetime.now().replace(microsecond=0)))  # type: ignore[arg-type]
-        self._refresh()
-
-    def csv(self) -> str:
-        import csv
-        import io
-
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow([lt(f"common.csv_{c}", self.lang) for c in ("question", "answer", "result", "time")])
-        for question, answer, correct, when in self.rows:
-            mark = lt("forecast.csv_teacher", self.lang) if correct is None else \
-                lt("common.csv_right" if correct else "common.csv_wrong", self.lang)
-            writer.writerow([question, answer, mark, when.isoformat(sep=" ")])
-        return out.getvalue()
-
-
 def questions() -> tuple[Question, ...]:
-    """The lesson's auto-marked questions; the numbers come from the data (the cases, the typical errors).
+    """The lesson's questions: the marked ones, whose numbers come from the data (the cases, the typical errors),
+    then "explain your reasoning" in free text, as in every lesson.
 
-    >>> qs = questions(); [q.id for q in qs][:3], round(qs[0].answer)
-    (['degree', 'typical', 'grow'], 111)
+    >>> qs = questions(); [q.id for q in qs][:3], round(qs[0].answer), qs[-1].kind
+    (['degree', 'typical', 'grow'], 111, 'text')
     """
     degree = great_circle_km(0.0, 0.0, 1.0, 0.0)
     recurve, taiwan = find_case("recurve"), find_case("taiwan")
@@ -862,6 +850,7 @@ def questions() -> tuple[Question, ...]:
         Question("forecast", "pair", "choice", answer="a", options=abcd),
         Question("forecast", "taiwan", "choice", answer="a", options=abc,
                  fmt={"storm": "", "where": f"{ahead_km:.0f}", "now_km": f"{now_km:,.0f}", "typical": e[72]}),
+        Question("forecast", "explain", "text", answer=None),
     )
 
 
@@ -884,94 +873,31 @@ def localised(q: Question, lang: str) -> Question:
     if "where" in fmt:  # the distance, or "over Taiwan" when the centre was on the island
         fmt["where"] = lt("forecast.taiwan_landfall", lang) if float(fmt["where"]) == 0 else \
             lt("forecast.taiwan_near", lang, km=fmt["where"])
-    return Question(q.lesson, q.id, q.kind, q.answer, q.options, q.tolerance, fmt)
+    return replace(q, fmt=fmt)
 
 
-def explain_key_row(lang: str = "en") -> tuple[str, str, str]:
-    """The free-text question in the teachers' answer key: ``(question, answer, what a good answer contains)``.
+class ForecastQuiz(Quiz):
+    """Check yourself, built like every lesson's quiz: the name first, the options shuffled for that student,
+    "explain your reasoning" in free text, and the lesson's answer sheet, which also holds the forecasts the
+    challenge revealed (:meth:`ForecastChallenge.reveal` writes them) and keeps everything across a restart.
 
-    >>> explain_key_row("en")[1]
-    '(free text, read by the teacher)'
+    >>> from typhoon_edu.ui.quiz import AnswerSheet
+    >>> q = ForecastQuiz("en", sheet=AnswerSheet("en", "forecast")); q.items[-1].question.kind, len(q.graded)
+    ('text', 7)
     """
-    return (lt("quiz.forecast.explain.prompt", lang), lt("forecast.explain_key_answer", lang),
-            lt("forecast.explain_key_why", lang))
 
-
-class ForecastQuiz(LessonBox):
-    """Check yourself: the auto-marked questions, one "explain your reasoning" answer in free text, and the
-    download of every answer (the forecasts of the challenge included, when it is given)."""
-
-    def __init__(self, lang: str = "en", challenge: ForecastChallenge | None = None) -> None:
+    def __init__(self, lang: str = "en", challenge: ForecastChallenge | None = None, *, sheet: AnswerSheet | None = None) -> None:
         lang = i18n.normalize_lang(lang)
-        self.lang = lang
-        self.problems = Problems(lambda: self.lang)
-        self.questions = [localised(q, lang) for q in questions()]
-        self.items = [QuestionWidget(q, lang, k + 1, problems=self.problems) for k, q in enumerate(self.questions)]
-        self.sheet = ForecastSheet(lang)
-        self.score = widgets.HTML()
-        for item in self.items:
-            item.on_answer(self._answered)
-        n = len(self.items) + 1
-        self.explain_prompt = lt("quiz.forecast.explain.prompt", lang)
-        self.explain = widgets.Textarea(layout=widgets.Layout(width="100%", max_width="44em", height="6em"))
-        self.explain.add_class("forecast-explain")
-        self.explain_button = widgets.Button(description=lt("forecast.explain_save", lang), button_style="primary",
-                                             layout=widgets.Layout(width="auto"))
-        self.explain_feedback = widgets.HTML()
-        self.problems.on_click(self.explain_button, lambda _b: self.save_explanation(self.explain.value), where="quiz explain")
-        explain = widgets.VBox([
-            widgets.HTML(f"<div style='font-size:1.1em;margin-top:.6em'><b>{n}.</b> <b>{escape(lt('forecast.explain_title', lang))}:</b> "
-                         f"{escape(self.explain_prompt)}</div>"), self.explain, widgets.HBox([self.explain_button]), self.explain_feedback])
-        super().__init__([self.problems.widget, *self.items, explain, self.score, self.sheet.widget], snapshot=self.to_html)
-        self._update()
-        if challenge is not None:
-            challenge.on_reveal(self.record_forecast)
-            if challenge.rnd.revealed:
-                self.record_forecast(challenge.rnd)
-
-    def _answered(self, item: QuestionWidget) -> None:
-        if item.result is not None:
-            self.sheet.add(item.question.prompt(self.lang), item.given, item.result.correct)
-        self._update()
-
-    def save_explanation(self, text: str) -> None:
-        text = str(text).strip()
-        if not text:
-            raise ForecastInputError(lt("forecast.explain_empty", self.lang))
-        self.sheet.add(self.explain_prompt, text, None)
-        self.explain_feedback.value = f"<div style='color:#166534'>✔ {escape(lt('forecast.explain_saved', self.lang, chars=len(text)))}</div>"
-
-    def record_forecast(self, rnd: ForecastRound) -> None:
-        """Put a revealed forecast on the answer sheet: one row per lead (right = inside the typical error)."""
-        storm = storm_title(rnd.case.storm, self.lang)
-        for r in rnd.results():
-            self.sheet.add(lt("forecast.csv_forecast", self.lang, storm=storm, h=r.lead),
-                           lt("forecast.csv_forecast_answer", self.lang, lat=f"{r.guess[0]:g}", lon=f"{r.guess[1]:g}",
-                              km=f"{r.error_km:.0f}", typical=r.typical_km), r.inside)
-
-    @property
-    def right(self) -> int:
-        return sum(1 for i in self.items if i.result is not None and i.result.correct)
-
-    @property
-    def answered(self) -> int:
-        return sum(1 for i in self.items if i.result is not None)
-
-    def _update(self) -> None:
-        self.score.value = (f"<div style='font-size:1.15em;font-weight:bold;margin-top:.6em'>"
-                            f"{escape(lt('common.score', self.lang, right=self.right, answered=self.answered, total=len(self.items)))}</div>")
-
-    def to_html(self) -> str:
-        out = ["<ol>"]
-        for q in self.questions:
-            extra = "<ul>" + "".join(f"<li>{escape(q.option_text(o, self.lang))}</li>" for o in q.options) + "</ul>" if q.options else ""
-            out.append(f"<li>{escape(q.prompt(self.lang))}{extra}</li>")
-        out.append(f"<li>{escape(self.explain_prompt)}</li></ol>")
-        return "".join(out)
+        if sheet is None:
+            sheet = challenge.sheet if challenge is not None else lesson_sheet("forecast", lang)
+        elif challenge is not None and challenge.sheet is not sheet:
+            raise ValueError("the quiz and the challenge of lesson 07 write to one answer sheet: pass the challenge's")
+        super().__init__([localised(q, lang) for q in questions()], lang, sheet=sheet)
 
 
 def forecast_quiz(lang: str = "en", challenge: ForecastChallenge | None = None) -> ForecastQuiz:
-    """The check-yourself part of lesson 07 (pass the challenge to put the forecasts in the answers too).
+    """The check-yourself part of lesson 07, on the challenge's answer sheet when the challenge is given (so its
+    download holds the forecasts too).
 
     >>> q = forecast_quiz("zh-TW"); q.items[1].answer("b").correct, len(q.items) >= 6
     (True, True)
@@ -992,8 +918,8 @@ def facts(lang: str = "en") -> Rendered:
 
 
 __all__ = [
-    "ForecastChallenge", "ForecastInputError", "ForecastQuiz", "ForecastRound", "ForecastSheet", "ResultRow", "TapFilter", "briefing",
-    "case_label", "case_projection", "challenge", "cone_points", "explain_key_row", "facts", "localised", "forecast_quiz", "forecast_scene",
+    "ForecastChallenge", "ForecastInputError", "ForecastQuiz", "ForecastRound", "ResultRow", "TapFilter", "briefing",
+    "case_label", "case_projection", "challenge", "cone_points", "facts", "localised", "forecast_quiz", "forecast_scene",
     "heading_name", "leave_map_keys", "mean_error", "parse_position", "questions", "results_html", "score", "status_text", "team_table",
     "teams_html",
 ]
