@@ -21,6 +21,7 @@ PATTERN = "#0f172a"
 PATH = "#111827"
 HIGHLIGHT = "#f59e0b"
 TRAIL = "#be123c"
+CURSOR = "#1d4ed8"  # the keyboard cursor: blue, unlike every red storm and the amber highlights
 FONT = "'Noto Sans TC', 'Noto Sans CJK TC', 'PingFang TC', 'Microsoft JhengHei', 'Noto Serif CJK TC', sans-serif"
 
 # Level 1..5; index 0 unused so LEVEL_FILL[level] reads naturally.

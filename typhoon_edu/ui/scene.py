@@ -342,6 +342,25 @@ def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en
     return shapes
 
 
+def cursor_scene(rules: Rules, cursor: Cell | None, cell: int = 48) -> list[Shape]:
+    """The keyboard cursor: a thick dark frame with a white inner frame, seen on sea, land and storms.
+
+    >>> from typhoon_edu.engine.rules import load_rules
+    >>> [s.role for s in cursor_scene(load_rules(), (3, 4), 40)], cursor_scene(load_rules(), None)
+    (['cursor', 'cursor'], [])
+    """
+    if cursor is None:
+        return []
+    geo = BoardGeometry.for_rules(rules, cell)
+    ox, oy = geo.cell_origin(*cursor)
+    lw = max(4.0, cell / 8)
+    key = f"{cursor[0]},{cursor[1]}"
+    return [Rect(x=ox - lw / 2, y=oy - lw / 2, w=cell + lw, h=cell + lw, stroke=palette.CURSOR, line_width=lw,
+                 role="cursor", key=key),
+            Rect(x=ox + lw / 2, y=oy + lw / 2, w=cell - lw, h=cell - lw, stroke=palette.HALO, line_width=max(2.0, lw / 2),
+                 role="cursor", key=key)]
+
+
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in canvas pixels
 
 
