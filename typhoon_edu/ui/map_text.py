@@ -15,7 +15,9 @@ language (the ``maptext.*`` strings of the catalogs).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import html
+import re
+from typing import TYPE_CHECKING, Any
 
 from .. import i18n
 from .geometry import Cell
@@ -100,4 +102,35 @@ def cell_text(rules: Rules, state: BoardState, cell: Cell, lang: str = "en") -> 
     return i18n.t("maptext.cursor", lang, cell=i18n.cell_label(cell, lang), what=i18n.t("maptext.sep", lang).join(what))
 
 
-__all__ = ["board_text", "cell_text", "path_text", "storm_text", "what_is_at"]
+def heat_text(rules: Rules, p: Any, caption: str = "", lang: str = "en", top: int = 3) -> str:
+    """A risk map in words: its caption and the ``top`` cells with the highest chance.
+
+    >>> import numpy as np
+    >>> from typhoon_edu.engine.rules import load_rules
+    >>> p = np.zeros((12, 16)); p[6, 7] = 0.42; p[2, 3] = 0.1
+    >>> heat_text(load_rules(), p, "Hits.", "en")
+    'Risk map, 16 by 12 cells. Hits. Highest chances: (7, 6) 42%; (3, 2) 10%.'
+    """
+    cap = caption.strip()
+    flat = [(float(p[y][x]), (x, y)) for y in range(rules.map.height) for x in range(rules.map.width) if float(p[y][x]) > 0]
+    if not flat:
+        return " ".join(i18n.t("maptext.heat_none", lang, width=rules.map.width, height=rules.map.height, caption=cap).split())
+    flat.sort(key=lambda item: (-item[0], item[1][1], item[1][0]))
+    cells = i18n.t("maptext.list_sep", lang).join(
+        i18n.t("maptext.heat_cell", lang, cell=i18n.cell_label(c, lang), percent=f"{v:.0%}") for v, c in flat[:top])
+    # an empty caption must not leave a double space
+    return " ".join(i18n.t("maptext.heat", lang, width=rules.map.width, height=rules.map.height, caption=cap, cells=cells).split())
+
+
+def html_text(markup: str) -> str:
+    """The words of a bit of HTML (for a label made from a panel that shows HTML).
+
+    >>> html_text("<b>T1</b> at <i>(3,&nbsp;4)</i><br>now")
+    'T1 at (3, 4) now'
+    """
+    text = re.sub(r"<br\s*/?>|</(p|div|li|tr)>", " ", markup)
+    text = html.unescape(re.sub(r"<[^>]+>", "", text)).replace("\xa0", " ")
+    return re.sub(r"\s+", " ", text).strip()
+
+
+__all__ = ["board_text", "cell_text", "heat_text", "html_text", "path_text", "storm_text", "what_is_at"]
