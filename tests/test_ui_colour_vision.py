@@ -10,6 +10,7 @@ drawn in the level's full colour, which the solid check covers).
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import pytest
 
@@ -31,17 +32,44 @@ def _pairs(named: dict[str, str]) -> list[tuple[str, str, str, str]]:
     return [(a, named[a], b, named[b]) for a, b in itertools.combinations(named, 2)]
 
 
+#: Region colours live in typhoon_edu/data/regions.toml, whose bytes make the rules digest that every
+#: save file and class room records: changing a colour there makes every saved game and room
+#: unloadable ("played with different rules data"). These two pairs fail today and are marked so,
+#: strictly (the mark fails once they pass), until the rules owner either lets the digest ignore
+#: display colours or accepts a new digest; the colours below pass every check
+#: (test_proposed_region_colours_pass).
+KNOWN_REGION_PAIRS = {("region Taiwan", "region Philippines"): "deuteranopia 1.8: blue vs violet-500",
+                      ("region Central China", "region South China"): "protanopia 10.0 (just under): yellow vs green-500"}
+PROPOSED_REGION_HEX = {"Philippines": "#6d28d9", "South China": "#15803d"}
+
+
+def _mark(pairs: list[tuple[str, str, str, str]]) -> list[Any]:
+    out: list[Any] = []
+    for a, ha, b, hb in pairs:
+        why = KNOWN_REGION_PAIRS.get((a, b))
+        marks = [pytest.mark.xfail(strict=True, reason=f"regions.toml colours ({why}); see KNOWN_REGION_PAIRS")] if why else []
+        out.append(pytest.param(a, ha, b, hb, marks=marks, id=f"{a}-{b}".replace(" ", "_")))
+    return out
+
+
 BOARD = {"sea": palette.SEA, "land": palette.LAND, **LEVELS}
 MAP_PAIRS = _pairs(BOARD) + _pairs({"sea": palette.SEA, "land": palette.LAND, **REGIONS})
 REAL_PAIRS = _pairs({"sea": SEA_FILL, "land": LAND_FILL, **{f"CWA class {c}": h for c, h in CLASS_COLOUR.items()}})
 
 
-@pytest.mark.parametrize(("a", "ha", "b", "hb"), MAP_PAIRS + REAL_PAIRS, ids=lambda v: str(v).replace(" ", "_"))
+@pytest.mark.parametrize(("a", "ha", "b", "hb"), _mark(MAP_PAIRS + REAL_PAIRS))
 def test_pairs_stay_apart_for_every_vision(a: str, ha: str, b: str, hb: str) -> None:
     if ha == hb:
         pytest.skip(f"{a} and {b} are the same colour on purpose")
     d, kind = worst_difference(ha, hb)
     assert d >= MIN_SOLID, f"{a} {ha} and {b} {hb} are only {d:.1f} apart with {kind} (need {MIN_SOLID})"
+
+
+def test_proposed_region_colours_pass() -> None:
+    regions = {k: PROPOSED_REGION_HEX.get(k, r.hex) for k, r in RULES.regions.items()}
+    named = {"sea": palette.SEA, "land": palette.LAND, **{f"region {k}": h for k, h in regions.items()}}
+    worst = min((worst_difference(ha, hb)[0], a, b) for a, ha, b, hb in _pairs(named))
+    assert worst[0] >= MIN_SOLID, worst
 
 
 @pytest.mark.parametrize("level", range(1, 6))
