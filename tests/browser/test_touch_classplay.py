@@ -11,6 +11,9 @@ Screenshots: ``artifacts/screenshots/touch-classplay-<moment>-<lang>.png``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import Browser, expect
 
@@ -18,17 +21,24 @@ from typhoon_edu.classroom.store import RoomStore
 from typhoon_edu.server.serve import VoilaProcess
 
 from .harness import save_screenshot
-from .test_classroom_browser import PHONE, PROJECTOR, room_of, server, setup_room, wait_state  # noqa: F401 - fixture
-from .touch_helpers import mouse_events, touch_cell, touch_page
+from .test_classroom_browser import PHONE, PROJECTOR, room_of, setup_room, wait_state
+from .touch_helpers import classroom_server, mouse_events, touch_cell, touch_page
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def room_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[VoilaProcess, RoomStore]]:
+    with classroom_server(tmp_path, getattr(request, "param", "en")) as started:
+        yield started
+
 
 CELLS = ((8, 8), (11, 7), (14, 9))
 
 
-@pytest.mark.parametrize("server", ["en", "zh-TW"], indirect=True)
-def test_phones_place_storms_by_touch(server: tuple[VoilaProcess, RoomStore], chromium_browser: Browser) -> None:
-    proc, store = server
+@pytest.mark.parametrize("room_server", ["en", "zh-TW"], indirect=True)
+def test_phones_place_storms_by_touch(room_server: tuple[VoilaProcess, RoomStore], chromium_browser: Browser) -> None:
+    proc, store = room_server
     lang = proc.lang
     projector = touch_page(chromium_browser, PROJECTOR)
     projector.goto(proc.url)
@@ -61,9 +71,9 @@ def test_phones_place_storms_by_touch(server: tuple[VoilaProcess, RoomStore], ch
         page.context.close()
 
 
-@pytest.mark.parametrize("server", ["en", "zh-TW"], indirect=True)
-def test_whiteboard_places_storms_by_touch(server: tuple[VoilaProcess, RoomStore], chromium_browser: Browser) -> None:
-    proc, store = server
+@pytest.mark.parametrize("room_server", ["en", "zh-TW"], indirect=True)
+def test_whiteboard_places_storms_by_touch(room_server: tuple[VoilaProcess, RoomStore], chromium_browser: Browser) -> None:
+    proc, store = room_server
     lang = proc.lang
     board = touch_page(chromium_browser, PROJECTOR)
     board.goto(proc.url)

@@ -6,12 +6,20 @@ on a canvas, so a test can prove that what worked was the touch, not a synthesis
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page
 
+from typhoon_edu.classroom.store import RoomStore, sqlite_url
 from typhoon_edu.engine.rules import load_rules
+from typhoon_edu.server.serve import VoilaProcess
 from typhoon_edu.ui.geometry import BoardGeometry
+
+from .harness import LOG_DIR, REPO_ROOT
 
 COUNT_MOUSE_JS = """
 window.__teMouse = 0;
@@ -55,3 +63,20 @@ def touch_cell(page: Page, selector: str, cell: tuple[int, int], cell_px: int) -
     """Tap ``cell`` with a finger: touchstart/touchend only (ipycanvas cancels them, so no mouse event)."""
     x, y = cell_point(page, selector, cell, cell_px)
     page.touchscreen.tap(x, y)
+
+
+@contextmanager
+def classroom_server(tmp_path: Path, lang: str) -> Iterator[tuple[VoilaProcess, RoomStore]]:
+    """The class-play app on a fresh SQLite room store, as tests/browser/test_classroom_browser.py starts it."""
+    db = sqlite_url(tmp_path / "rooms.sqlite3")
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    proc = VoilaProcess(notebook=REPO_ROOT / "notebooks" / "dashboard.ipynb", lang=lang, preheat=True, pool_size=2,
+                        show_tracebacks=True, db=db, env={**os.environ, "TYPHOON_EDU_SAVES": str(saves)},
+                        log_path=LOG_DIR / f"voila-classroom-{lang}-{tmp_path.name}.log")
+    proc.start()
+    try:
+        proc.wait_ready(timeout=120)
+        yield proc, RoomStore(db)
+    finally:
+        proc.stop()

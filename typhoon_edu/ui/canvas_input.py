@@ -168,6 +168,7 @@ function render({ model, el }) {
   live.className = 'te-sr-only te-map-live';
   live.setAttribute('role', 'status');
   live.setAttribute('aria-live', 'polite');
+  live.dataset.teFor = target;  // which map this live region speaks for
   el.appendChild(live);
   const say = () => {
     // emptied first, so that the same sentence twice is read twice
