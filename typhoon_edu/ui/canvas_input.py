@@ -139,9 +139,31 @@ function leave(canvas) {
   if (next) { next.focus(); } else { canvas.blur(); }
 }
 
+// ipywidgets' sliders (noUiSlider) give their handle role="slider" but never link it to the
+// slider's description label, so a screen reader hears an unnamed slider (axe:
+// aria-input-field-name). Every page with a map gets them named after their own label.
+let labelCount = 0;
+function nameSliders() {
+  for (const handle of document.querySelectorAll('.noUi-handle[role="slider"]:not([aria-label]):not([aria-labelledby])')) {
+    const box = handle.closest('.widget-slider');
+    const label = box && box.querySelector('label.widget-label');
+    if (label && label.textContent.trim()) {
+      if (!label.id) { labelCount += 1; label.id = 'te-slider-label-' + labelCount; }
+      handle.setAttribute('aria-labelledby', label.id);
+    }
+  }
+}
+
 function install() {
   if (globalThis.__teMapKeys) { return; }
   globalThis.__teMapKeys = true;
+  let queued = false;
+  new MutationObserver(() => {
+    if (queued) { return; }
+    queued = true;
+    requestAnimationFrame(() => { queued = false; nameSliders(); });
+  }).observe(document.body, { childList: true, subtree: true });
+  nameSliders();
   // Capture phase on the window: this runs before ipycanvas's own keydown listener on the canvas,
   // which cancels every key (Tab and Esc included) and so traps the keyboard.
   window.addEventListener('keydown', (e) => {
