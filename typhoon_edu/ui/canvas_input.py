@@ -208,13 +208,25 @@ function render({ model, el }) {
       canvas.classList.add('te-map-canvas');
     }
   };
+  // ipywidgets' Play shows four icon-only buttons with no name (axe: button-name): name them in
+  // the page's language, by their icon
+  const namePlayButtons = () => {
+    const names = model.get('button_names') || {};
+    for (const button of document.querySelectorAll('.widget-play button:not([aria-label])')) {
+      const icon = button.querySelector('i');
+      const kind = icon && ['play', 'pause', 'stop', 'retweet', 'repeat'].find((k) => icon.classList.contains('fa-' + k));
+      const name = kind && names[kind === 'retweet' ? 'repeat' : kind];
+      if (name) { button.setAttribute('aria-label', name); button.title = name; }
+    }
+  };
   model.on('change:announce', say);
   model.on('change:label', apply);
   model.on('change:interactive', apply);
   model.on('change:roledescription', apply);
   apply();
+  namePlayButtons();
   // the canvas may be shown after this widget, or again (a second view): look for it a while
-  const timer = setInterval(apply, 800);
+  const timer = setInterval(() => { apply(); namePlayButtons(); }, 800);
   return () => { clearInterval(timer); };
 }
 
@@ -252,6 +264,8 @@ class MapAccess(anywidget.AnyWidget):
     roledescription = traitlets.Unicode("map").tag(sync=True)
     announce = traitlets.Unicode("").tag(sync=True)
     interactive = traitlets.Bool(False).tag(sync=True)
+    #: names for ipywidgets' icon-only Play buttons on the page (``play``, ``pause``, ``stop``, ``repeat``)
+    button_names = traitlets.Dict().tag(sync=True)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -324,6 +324,7 @@ class RealStormMap(widgets.VBox):
                                   layout=widgets.Layout(width="100%", height="auto", max_width=fit))
         self.canvas.add_class("real-map")
         self.access = make_accessible(self.canvas, "", i18n.t("maptext.roledescription", lang))
+        self.access.button_names = {k: i18n.t(f"maptext.{k}", lang) for k in ("play", "pause", "stop", "repeat")}
         self.choose = widgets.Dropdown(options=[(storm_title(s, lang), s.number) for s in self.storms], description=lt("real.storm", lang),
                                        style={"description_width": "initial"}, layout=widgets.Layout(width="auto"))
         self.slider = widgets.IntSlider(value=0, min=0, max=1, description=lt("real.time_slider", lang),
