@@ -132,7 +132,7 @@ def test_class_play_pages_have_no_serious_violations(room_server: tuple[VoilaPro
     problems: dict[str, list[dict[str, Any]]] = {}
     projector = chromium_browser.new_context(viewport=PROJECTOR).new_page()
     projector.set_default_timeout(60_000)
-    projector.goto(proc.url)
+    projector.goto(proc.url, timeout=180_000)
     expect(projector.locator(".typhoon-setup-start")).to_be_visible(timeout=120_000)
     projector.wait_for_timeout(1000)
     problems["setup"] = run_axe(projector)
@@ -145,7 +145,7 @@ def test_class_play_pages_have_no_serious_violations(room_server: tuple[VoilaPro
 
     join = chromium_browser.new_context(viewport=PHONE).new_page()
     join.set_default_timeout(60_000)
-    join.goto(proc.url.rstrip("/") + "/?join")
+    join.goto(proc.url.rstrip("/") + "/?join", timeout=180_000)
     expect(join.locator("input").first).to_be_visible(timeout=120_000)
     join.wait_for_timeout(1000)
     problems["join"] = run_axe(join)
@@ -154,7 +154,7 @@ def test_class_play_pages_have_no_serious_violations(room_server: tuple[VoilaPro
     for href in hrefs:
         phone = chromium_browser.new_context(viewport=PHONE).new_page()
         phone.set_default_timeout(60_000)
-        phone.goto(str(href))
+        phone.goto(str(href), timeout=180_000)
         expect(phone.locator(".typhoon-seat-game")).to_be_visible(timeout=120_000)
         phones.append(phone)
     wait_state(phones[0], lambda s: s.get("busy") == "0", what="the seat page to settle")

@@ -41,7 +41,7 @@ def test_phones_place_storms_by_touch(room_server: tuple[VoilaProcess, RoomStore
     proc, store = room_server
     lang = proc.lang
     projector = touch_page(chromium_browser, PROJECTOR)
-    projector.goto(proc.url)
+    projector.goto(proc.url, timeout=180_000)
     setup_room(projector, lang, ("Mei", "Ken"), devices=True)
     links = projector.locator("a.typhoon-join-link")
     expect(links).to_have_count(2, timeout=30_000)
@@ -49,7 +49,7 @@ def test_phones_place_storms_by_touch(room_server: tuple[VoilaProcess, RoomStore
     phones = {}
     for region, href in hrefs.items():
         phone = touch_page(chromium_browser, PHONE)
-        phone.goto(str(href))
+        phone.goto(str(href), timeout=180_000)
         expect(phone.locator(".typhoon-seat-game")).to_be_visible(timeout=120_000)
         phones[region] = phone
     expect(projector.locator(".typhoon-projector-game")).to_be_visible(timeout=30_000)
@@ -76,7 +76,7 @@ def test_whiteboard_places_storms_by_touch(room_server: tuple[VoilaProcess, Room
     proc, store = room_server
     lang = proc.lang
     board = touch_page(chromium_browser, PROJECTOR)
-    board.goto(proc.url)
+    board.goto(proc.url, timeout=180_000)
     setup_room(board, lang, ("Mei", "Ken"), devices=False)
     expect(board.locator(".typhoon-projector-game")).to_be_visible(timeout=60_000)
     for n, cell in enumerate(CELLS, start=1):
