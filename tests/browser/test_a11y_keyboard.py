@@ -195,8 +195,9 @@ def test_jupyterlab_maps_let_go(jupyter_server: Callable[..., object], lab_root:
     server = jupyter_server(lab_root)
     page = chromium_browser.new_context(viewport=LAPTOP, device_scale_factor=1).new_page()
     page.set_default_timeout(60_000)
-    page.goto(f"{server.url}lab/tree/notebooks/{lang}/{notebook}", timeout=120_000)  # type: ignore[attr-defined]
-    expect(page.locator(".jp-Notebook").first).to_be_visible(timeout=120_000)
+    # ?reset: JupyterLab would otherwise restore the tabs of an earlier session (its workspace is per user)
+    page.goto(f"{server.url}lab/tree/notebooks/{lang}/{notebook}?reset", timeout=120_000)  # type: ignore[attr-defined]
+    expect(page.locator(".jp-Notebook:visible").first).to_be_visible(timeout=120_000)
     page.wait_for_timeout(3000)
     page.get_by_role("menuitem", name="Run").click()
     page.get_by_role("menuitem", name=re.compile("^Run All Cells")).click()
