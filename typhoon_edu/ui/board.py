@@ -25,15 +25,17 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
-from ipycanvas import MultiCanvas, hold_canvas
+from ipycanvas import hold_canvas
 
 from .. import i18n
 from .animation import FramePlayer
+from .canvas_input import MapAccess, TapCanvas, new_map_class
 from .canvas_ready import when_client_ready
 from .geometry import BoardGeometry, Cell
 from .guard import Problems
+from .map_text import board_text, cell_text
 from .painter import paint
-from .scene import Shape, dynamic_scene, path_cells, static_scene
+from .scene import Shape, cursor_scene, dynamic_scene, path_cells, static_scene
 from .state import BoardState, PathPreview, TyphoonView, apply_event, typhoon_views
 from .svg import board_svg
 
@@ -59,8 +61,13 @@ class BoardView(widgets.VBox):
             rules = load_rules()
         geometry = BoardGeometry.for_rules(rules, cell)
         width, height = geometry.pixel_size
-        canvas = MultiCanvas(2, width=width, height=height,
-                             layout=widgets.Layout(width="100%", height="auto", max_width=f"{3 * width}px"))
+        # one input for mouse, pen, touch and the keyboard (see canvas_input.py for why)
+        canvas = TapCanvas(2, width=width, height=height,
+                           layout=widgets.Layout(width="100%", height="auto", max_width=f"{3 * width}px"))
+        canvas.add_class("te-board")
+        target = new_map_class()
+        canvas.add_class(target)
+        access = MapAccess(target=target, roledescription=i18n.t("maptext.roledescription", lang))
         lang = i18n.normalize_lang(lang)
         speed = widgets.FloatSlider(value=1.0, min=0.25, max=4.0, step=0.25, description=i18n.t("anim.speed", lang),
                                     layout=widgets.Layout(width="auto", flex="1 1 auto"))
@@ -71,12 +78,14 @@ class BoardView(widgets.VBox):
         # a click whose callback fails is told here (or in the view's own area, when it passes one)
         self.problems = problems if problems is not None else Problems(lambda: self.lang)
         own = [self.problems.widget] if problems is None else []
-        super().__init__(children=[canvas, bar, status, *own], **kwargs)
+        super().__init__(children=[canvas, access, bar, status, *own], **kwargs)
         self.rules = rules
         self.lang = lang
         self.cell = cell
         self.geometry = geometry
         self.canvas = canvas
+        self.access = access
+        self.cursor: Cell | None = None
         self.speed = speed
         self.skip_button = skip
         self.status = status
@@ -87,6 +96,9 @@ class BoardView(widgets.VBox):
         self.problems.on_click(skip, lambda _button: self.skip(), where="board: skip")
         when_client_ready(canvas, self.redraw)
         self.problems.on_mouse_down(canvas, self.click, where="board: click")
+        # the board's own handler above only reports; anyone else listening makes it a control
+        canvas.on_listeners_change = self._update_text
+        access.on_key(self.problems.guard(self.key, where="board: key"))
         self.redraw()
 
     # --- drawing -----------------------------------------------------------------------------
@@ -115,12 +127,30 @@ class BoardView(widgets.VBox):
             self.static_layer.clear()
             paint(self.static_layer, self.static_shapes())
             self.dynamic_layer.clear()
-            paint(self.dynamic_layer, self.dynamic_shapes())
+            paint(self.dynamic_layer, self.dynamic_shapes() + cursor_scene(self.rules, self.cursor, self.cell))
+        self._update_text()
 
     def _draw_dynamic(self) -> None:
         with hold_canvas():
             self.dynamic_layer.clear()
-            paint(self.dynamic_layer, self.dynamic_shapes())
+            paint(self.dynamic_layer, self.dynamic_shapes() + cursor_scene(self.rules, self.cursor, self.cell))
+        self._update_text()
+
+    @property
+    def interactive(self) -> bool:
+        """Whether a tap on this board does something (then it is a tab stop with a keyboard cursor)."""
+        return bool(self._click_callbacks) or self.canvas.listeners > 1
+
+    def describe(self) -> str:
+        """The map in words, as a screen reader hears it (the canvas's ``aria-label``)."""
+        return board_text(self.rules, self.state, self.lang, keys=self.interactive)
+
+    def _update_text(self) -> None:
+        label = self.describe()
+        if self.access.label != label:
+            self.access.label = label
+        if self.access.interactive != self.interactive:
+            self.access.interactive = self.interactive
 
     # --- state -------------------------------------------------------------------------------
 
@@ -214,7 +244,9 @@ class BoardView(widgets.VBox):
         self.state, event = frame
         if narrate and event is not None:
             try:
-                self.status.value = f"<span style='font-size:1.1em'>{i18n.narrate(event, self.lang, self.rules)}</span>"
+                sentence = i18n.narrate(event, self.lang, self.rules)
+                self.status.value = f"<span style='font-size:1.1em'>{sentence}</span>"
+                self.access.say(sentence)
             except KeyError:
                 pass  # an event kind this catalog has no sentence for: keep the last sentence
         self._draw_dynamic()
@@ -235,16 +267,64 @@ class BoardView(widgets.VBox):
             self._click_callbacks.remove(callback)
         else:
             self._click_callbacks.append(callback)
+        self._update_text()
 
     def click(self, px: float, py: float) -> Cell | None:
-        """Handle a mouse press at canvas pixel ``(px, py)`` (ipycanvas already undoes CSS scaling)."""
+        """Handle a tap at canvas pixel ``(px, py)`` (ipycanvas already undoes CSS scaling)."""
         cell = self.geometry.pixel_to_cell(px, py)
         if cell is None:
             return None
         self.status.value = i18n.t("board.clicked", self.lang, cell=i18n.cell_label(cell, self.lang))
+        self.access.say(self.status.value)
         for callback in list(self._click_callbacks):
             callback(cell)
         return cell
+
+    def move_cursor(self, dx: int, dy: int) -> Cell:
+        """Move the keyboard cursor by ``(dx, dy)`` cells (it stops at the edge) and say where it is.
+
+        The cursor starts on the first cell that can be chosen, or in the middle of the map.
+        """
+        gm = self.rules.map
+        if self.cursor is None:
+            start = self.state.highlights[0] if self.state.highlights else (gm.width // 2, gm.height // 2)
+            self.cursor = (int(start[0]), int(start[1]))
+        else:
+            x, y = self.cursor
+            self.cursor = (min(max(x + dx, 0), gm.width - 1), min(max(y + dy, 0), gm.height - 1))
+        self._draw_dynamic()
+        self.access.say(cell_text(self.rules, self.state, self.cursor, self.lang))
+        return self.cursor
+
+    def choose_cursor(self) -> Cell | None:
+        """Choose the cell under the keyboard cursor: exactly what a tap on it does."""
+        if self.cursor is None:
+            self.move_cursor(0, 0)
+            return None  # the first Enter shows the cursor; choosing needs the student to see it
+        x, y = self.geometry.cell_centre(*self.cursor)
+        self.canvas.tap(x, y, source="keyboard")
+        return self.cursor
+
+    def key(self, key: str) -> None:
+        """A key pressed on the focused map: arrows move the cursor, Enter/Space choose, Home/End jump
+        to the first/last cell that can be chosen.
+
+        >>> board = BoardView(lang="en", cell=20)
+        >>> chosen = []
+        >>> board.on_cell_click(chosen.append)
+        >>> board.highlight([(2, 3), (9, 9)])
+        >>> board.key("Home"); board.key("ArrowRight"); board.key("Enter"); board.cursor, chosen
+        ((3, 3), [(3, 3)])
+        """
+        steps = {"ArrowUp": (0, -1), "ArrowDown": (0, 1), "ArrowLeft": (-1, 0), "ArrowRight": (1, 0)}
+        if key in steps:
+            self.move_cursor(*steps[key])
+        elif key in ("Enter", " "):
+            self.choose_cursor()
+        elif key in ("Home", "End"):
+            cells = list(self.state.highlights) or [(0, 0), (self.rules.map.width - 1, self.rules.map.height - 1)]
+            self.cursor = tuple(cells[0] if key == "Home" else cells[-1])  # type: ignore[assignment]
+            self.move_cursor(0, 0)
 
     def set_lang(self, lang: str) -> None:
         """Switch every label of the board to ``lang`` and redraw."""
@@ -252,6 +332,7 @@ class BoardView(widgets.VBox):
         self._static = None
         self.speed.description = i18n.t("anim.speed", self.lang)
         self.skip_button.description = i18n.t("anim.skip", self.lang)
+        self.access.roledescription = i18n.t("maptext.roledescription", self.lang)
         self.redraw()
 
     def to_svg(self) -> str:

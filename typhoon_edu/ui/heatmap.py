@@ -39,8 +39,10 @@ from ipycanvas import MultiCanvas, hold_canvas
 
 from .. import i18n
 from . import palette
+from .canvas_input import make_accessible
 from .canvas_ready import when_client_ready
 from .geometry import BoardGeometry
+from .map_text import heat_text
 from .painter import paint
 from .scene import Rect, Shape, Text, static_scene
 from .svg import shapes_to_svg
@@ -307,9 +309,10 @@ class HeatMapView(widgets.VBox):
         canvas = MultiCanvas(2, width=width, height=height,
                              layout=widgets.Layout(width="100%", height="auto", max_width=f"{2 * width}px"))
         canvas.add_class("risk-map")
+        self.access = make_accessible(canvas, "", i18n.t("maptext.roledescription", lang))
         label = widgets.HTML(layout=widgets.Layout(min_height="1.5em"))
         kwargs.setdefault("layout", widgets.Layout(width="100%"))
-        super().__init__(children=[label, canvas], **kwargs)
+        super().__init__(children=[label, canvas, self.access], **kwargs)
         self.rules = rules
         self.lang = i18n.normalize_lang(lang)
         self.cell = cell
@@ -344,6 +347,10 @@ class HeatMapView(widgets.VBox):
             paint(self.canvas[0], static_scene(self.rules, self.lang, self.cell))
             self.canvas[1].clear()
             paint(self.canvas[1], self.heat_shapes())
+        self._update_text()
+
+    def _update_text(self) -> None:
+        self.access.label = heat_text(self.rules, self.p, self.caption, self.lang)
 
     def show(self, p: np.ndarray, caption: str | None = None) -> None:
         """Paint new hit probabilities (rows x cols); optionally change the caption."""
@@ -353,6 +360,8 @@ class HeatMapView(widgets.VBox):
         with hold_canvas():
             self.canvas[1].clear()
             paint(self.canvas[1], self.heat_shapes())
+        self._update_text()
+        self.access.say(self.access.label)
 
     def to_svg(self) -> str:
         """The map as it is now, as SVG."""

@@ -10,9 +10,9 @@ cue.
 
 from __future__ import annotations
 
-SEA = "#cfe6f5"
+SEA = "#bfdbfe"  # a clearer blue than before: a tropical depression's pale pink vanished on it for red–green CVD
 MARGIN = "#ffffff"
-LAND = "#d8d2bf"
+LAND = "#c8bfa0"  # darker than #d8d2bf: a tropical depression (#fecdd3) on land stays apart for protanopes
 ZONE = "#16a34a"
 GRID = "#334155"
 INK = "#0f172a"
@@ -21,10 +21,14 @@ PATTERN = "#0f172a"
 PATH = "#111827"
 HIGHLIGHT = "#f59e0b"
 TRAIL = "#be123c"
+CURSOR = "#1d4ed8"  # the keyboard cursor: blue, unlike every red storm and the amber highlights
 FONT = "'Noto Sans TC', 'Noto Sans CJK TC', 'PingFang TC', 'Microsoft JhengHei', 'Noto Serif CJK TC', sans-serif"
 
-# Level 1..5; index 0 unused so LEVEL_FILL[level] reads naturally.
-LEVEL_FILL = ("#000000", "#fbcfe8", "#f472b6", "#e11d48", "#9f1239", "#4c0519")
+# Level 1..5; index 0 unused so LEVEL_FILL[level] reads naturally. Checked against the sea, the land,
+# each other and the regions with simulated protanopia, deuteranopia and tritanopia
+# (tests/test_ui_colour_vision.py, typhoon_edu/ui/colour_vision.py): the old level 1 (#fbcfe8) was
+# 3.2 CIEDE2000 from the sea for protanopes, now 14.
+LEVEL_FILL = ("#000000", "#fecdd3", "#f472b6", "#e11d48", "#9f1239", "#4c0519")
 
 
 def text_colour_on(hex_colour: str) -> str:

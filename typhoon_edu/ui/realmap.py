@@ -32,7 +32,9 @@ from ..realdata.jma import Fix, Storm, selected_storms
 from ..realdata.outlines import countries
 from ..realdata.stats import KM_PER_DEGREE, cwa_class, nearest_cell, storm_cells
 from . import palette
+from .canvas_input import make_accessible
 from .guard import Problems
+from .map_text import html_text
 from .painter import paint
 from .scene import Circle, Line, Polygon, Rect, Shape, Text
 from .state import BoardState, TyphoonView
@@ -321,6 +323,8 @@ class RealStormMap(widgets.VBox):
         self.canvas = MultiCanvas(2, width=self.proj.width, height=self.proj.height,
                                   layout=widgets.Layout(width="100%", height="auto", max_width=fit))
         self.canvas.add_class("real-map")
+        self.access = make_accessible(self.canvas, "", i18n.t("maptext.roledescription", lang))
+        self.access.button_names = {k: i18n.t(f"maptext.{k}", lang) for k in ("play", "pause", "stop", "repeat")}
         self.choose = widgets.Dropdown(options=[(storm_title(s, lang), s.number) for s in self.storms], description=lt("real.storm", lang),
                                        style={"description_width": "initial"}, layout=widgets.Layout(width="auto"))
         self.slider = widgets.IntSlider(value=0, min=0, max=1, description=lt("real.time_slider", lang),
@@ -338,7 +342,7 @@ class RealStormMap(widgets.VBox):
         board_box = widgets.VBox([widgets.HTML(f"<b>{escape(lt('real.board_title', lang))}</b>"), self.board,
                                   widgets.HTML(f"<div style='font-size:.95em;max-width:32em'>{escape(lt('real.board_note', lang, **geo_fmt(rules)))}</div>")],
                                  layout=widgets.Layout(flex="1 1 300px", min_width="260px", max_width="540px"))
-        map_box = widgets.VBox([self.canvas, self.legend, self.source], layout=widgets.Layout(flex="3 1 480px", min_width="300px"))
+        map_box = widgets.VBox([self.canvas, self.access, self.legend, self.source], layout=widgets.Layout(flex="3 1 480px", min_width="300px"))
         controls = widgets.HBox([self.choose, self.play], layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         kwargs.setdefault("layout", widgets.Layout(width="100%"))
         super().__init__(children=[self.problems.widget, controls, self.slider, self.info,
@@ -383,6 +387,8 @@ class RealStormMap(widgets.VBox):
         if self.slider.value != index:
             self.slider.value = index
         self.info.value = fix_html(self.storm, self.six[index], self.lang, self.rules)
+        # the map's words are the info panel's: the same analysis, said once more for a screen reader
+        self.access.label = i18n.t("maptext.real", self.lang, info=html_text(self.info.value))
         self.board.show(board_state(self.storm, index, self.rules))
         self._draw_dynamic()
 

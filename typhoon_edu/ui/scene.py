@@ -207,17 +207,18 @@ def _centroid(cells: Sequence[Cell], geo: BoardGeometry) -> Point:
     return geo.cell_centre(*nearest)
 
 
-def _pattern(kind: str, ox: float, oy: float, c: float, key: str) -> list[Shape]:
-    """Per-cell hatching that tells regions apart without colour (dots, stripes, …)."""
+def _pattern(kind: str, ox: float, oy: float, c: float, key: str, ink: str = palette.PATTERN) -> list[Shape]:
+    """Per-cell hatching that tells regions apart without colour (dots, stripes, …), in ``ink``
+    (white on a dark region, so the hatching shows on violet and dark green too)."""
     lw = max(1.0, c / 28)
-    style = {"stroke": palette.PATTERN, "line_width": lw, "alpha": 0.45, "role": "pattern", "key": key}
+    style = {"stroke": ink, "line_width": lw, "alpha": 0.45, "role": "pattern", "key": key}
 
     def seg(x0: float, y0: float, x1: float, y1: float) -> Line:
         return Line(points=((ox + x0 * c, oy + y0 * c), (ox + x1 * c, oy + y1 * c)), **style)  # type: ignore[arg-type]
 
     if kind == "dots":
         return [
-            Circle(cx=ox + fx * c, cy=oy + fy * c, r=c * 0.06, fill=palette.PATTERN, alpha=0.5, role="pattern", key=key)
+            Circle(cx=ox + fx * c, cy=oy + fy * c, r=c * 0.06, fill=ink, alpha=0.5, role="pattern", key=key)
             for fx in (0.25, 0.75) for fy in (0.25, 0.75)
         ]
     if kind == "stripes":
@@ -272,7 +273,8 @@ def static_scene(rules: Rules, lang: str = "en", cell: int = 48) -> list[Shape]:
             shapes.append(Rect(x=cx, y=cy, w=cell, h=cell, fill=region.hex, role="region", key=region.key))
     for region in rules.regions.values():
         for x, y in region.cells:
-            shapes.extend(_pattern(region.pattern, *geo.cell_origin(x, y), cell, region.key))
+            shapes.extend(_pattern(region.pattern, *geo.cell_origin(x, y), cell, region.key,
+                                  ink=palette.text_colour_on(region.hex)))
     # grid lines, faint, then outlines of regions and zones on top
     gx0, gy0 = geo.cell_origin(0, 0)
     gx1, gy1 = geo.cell_origin(gm.width, gm.height)
@@ -340,6 +342,25 @@ def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en
         shapes.append(Rect(x=ox + lw, y=oy + lw, w=cell - 2 * lw, h=cell - 2 * lw, stroke=palette.INK, line_width=1,
                            dash=(4, 3), role="highlight", key=f"{x},{y}"))
     return shapes
+
+
+def cursor_scene(rules: Rules, cursor: Cell | None, cell: int = 48) -> list[Shape]:
+    """The keyboard cursor: a thick dark frame with a white inner frame, seen on sea, land and storms.
+
+    >>> from typhoon_edu.engine.rules import load_rules
+    >>> [s.role for s in cursor_scene(load_rules(), (3, 4), 40)], cursor_scene(load_rules(), None)
+    (['cursor', 'cursor'], [])
+    """
+    if cursor is None:
+        return []
+    geo = BoardGeometry.for_rules(rules, cell)
+    ox, oy = geo.cell_origin(*cursor)
+    lw = max(4.0, cell / 8)
+    key = f"{cursor[0]},{cursor[1]}"
+    return [Rect(x=ox - lw / 2, y=oy - lw / 2, w=cell + lw, h=cell + lw, stroke=palette.CURSOR, line_width=lw,
+                 role="cursor", key=key),
+            Rect(x=ox + lw / 2, y=oy + lw / 2, w=cell - lw, h=cell - lw, stroke=palette.HALO, line_width=max(2.0, lw / 2),
+                 role="cursor", key=key)]
 
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in canvas pixels

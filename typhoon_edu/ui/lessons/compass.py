@@ -26,8 +26,10 @@ import numpy as np
 
 from ... import i18n
 from .. import palette
+from ..canvas_input import make_accessible
 from ..guard import Problems
 from ..quiz import Prediction
+from ..map_text import html_text
 from ..scene import COMPASS16
 from .common import LessonBox, bar_chart_svg, heading, html_table, lt, note
 
@@ -346,6 +348,10 @@ class CompassLesson(LessonBox):
         # 1. roll and watch
         self.ring = CompassRing(r, lang=lang, size=300)
         self.ring.canvas.add_class("lesson-ring")
+        # the ring in words (what its label under it says), and a way out for the keyboard
+        self.ring_access = make_accessible(self.ring.canvas, html_text(self.ring.label.value),
+                                           i18n.t("compass.title", lang))
+        self.ring.label.observe(lambda change: setattr(self.ring_access, "label", html_text(change["new"])), names="value")
         self.die = DieWidget(lang=lang, seed=seed)
         self.log_view = widgets.HTML()
         self.steps: list[RollStep] = []
@@ -357,7 +363,7 @@ class CompassLesson(LessonBox):
         self.problems.on_click(replay, lambda _b: self.replay(), where="compass lesson: replay")
         self.reach = widgets.HTML()
         self.ring.on_stop(self.problems.guard(lambda _s: self._show_reach(), "compass lesson: reach"))
-        left = widgets.VBox([self.ring], layout=widgets.Layout(flex="1 1 420px", min_width="300px", max_width="720px"))
+        left = widgets.VBox([self.ring, self.ring_access], layout=widgets.Layout(flex="1 1 420px", min_width="300px", max_width="720px"))
         right = widgets.VBox([self.die, widgets.HBox([replay, reset], layout=widgets.Layout(flex_flow="row wrap")),
                               self.log_view, self.reach], layout=widgets.Layout(flex="1 1 320px"))
         part1 = [heading(lt("compass.part_roll", lang)), note(lt("compass.part_roll_note", lang)),

@@ -1,0 +1,233 @@
+"""The keyboard reaches everything and leaves every map (WCAG 2.1.1 keyboard, 2.1.2 no keyboard trap).
+
+ipycanvas makes every canvas a tab stop whose ``keydown`` handler cancels every key, Tab and Esc
+included, so a keyboard user who reached a map could never leave it (typhoon_edu/ui/canvas_input.py
+says why and how it is fixed). Checked here, in Voilà, in both languages:
+
+* Tab from the top of lessons 01, 02, 03 and 06 reaches the page's last control, and Shift+Tab
+  comes back to the first;
+* every canvas on the page, once focused (a click focuses it), lets Tab, Shift+Tab and Esc out;
+* the mouse-only tasks have a keyboard way: lesson 02's landing puzzle, lesson 03's sandbox and a
+  class-play phone's board take arrow keys and Enter, with a visible cursor; the live region says
+  where the cursor is;
+* in JupyterLab, lesson 02's map lets Tab, Shift+Tab and Esc out, and Tab from the map reaches the
+  lesson's last control.
+
+Screenshots: ``artifacts/screenshots/keyboard-<what>-<lang>.png`` (the cursor on the map).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from typhoon_edu import i18n
+from typhoon_edu.classroom.store import RoomStore
+from typhoon_edu.server.serve import VoilaProcess
+
+from .harness import REPO_ROOT, assert_canvas_not_blank, save_screenshot
+from .keyboard_helpers import focused, focused_index, mark_focusables, tab_until
+from .test_classroom_browser import PHONE, PROJECTOR, room_of, setup_room, wait_state
+from .touch_helpers import classroom_server
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def room_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[VoilaProcess, RoomStore]]:
+    with classroom_server(tmp_path, getattr(request, "param", "en")) as started:
+        yield started
+
+LESSONS = {
+    "01": ("01_compass_rolls.ipynb", ".lesson-ring"),
+    "02": ("02_grid_pathing.ipynb", ".lesson-map"),
+    "03": ("03_typhoon_intensity.ipynb", ".sandbox-map"),
+    "06": ("06_real_typhoons.ipynb", ".real-map"),
+}
+LAPTOP = {"width": 1366, "height": 768}
+
+
+def open_lesson(voila: Callable[..., VoilaProcess], browser: Browser, lesson: str, lang: str) -> Page:
+    notebook, canvas = LESSONS[lesson]
+    server = voila(REPO_ROOT / "notebooks" / lang / notebook, lang=lang, timeout=120)
+    page = browser.new_context(viewport=LAPTOP, device_scale_factor=1).new_page()
+    page.set_default_timeout(60_000)
+    page.goto(server.url, timeout=120_000)
+    expect(page.locator(".quiz-option").first).to_be_visible(timeout=120_000)
+    assert_canvas_not_blank(page, canvas, timeout=30)
+    expect(page.locator("canvas.te-map-canvas").first).to_be_attached(timeout=15_000)
+    page.wait_for_timeout(1000)  # every map's access helper has named its canvas
+    return page
+
+
+def check_canvases_let_go(page: Page) -> int:
+    """Focus each canvas in turn; Tab, Shift+Tab and Esc must each move the focus off it."""
+    canvases = page.locator("canvas")
+    count = canvases.count()
+    for i in range(count):
+        canvas = canvases.nth(i)
+        if not canvas.is_visible():
+            continue
+        for key in ("Tab", "Shift+Tab", "Escape"):
+            canvas.evaluate("c => c.focus()")
+            assert page.evaluate("c => document.activeElement === c", canvas.element_handle()), f"canvas {i} takes no focus"
+            page.keyboard.press(key)
+            still = page.evaluate("c => document.activeElement === c", canvas.element_handle())
+            assert not still, f"{key} does not leave canvas {i} ({canvas.get_attribute('class')})"
+    return count
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+@pytest.mark.parametrize("lesson", sorted(LESSONS))
+def test_tab_reaches_the_last_control(voila: Callable[..., VoilaProcess], chromium_browser: Browser, lesson: str,
+                                      lang: str) -> None:
+    page = open_lesson(voila, chromium_browser, lesson, lang)
+    n = mark_focusables(page)
+    assert n > 5, f"only {n} controls on lesson {lesson}"
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    path = tab_until(page, n - 1, limit=n + 40)
+    if lesson in ("02", "03"):  # a map you can choose a cell on is a tab stop of its own
+        assert any(p.startswith("canvas") for p in path), f"the map was never focused: {path}"
+    tab_until(page, 0, limit=n + 40, shift=True)
+    assert check_canvases_let_go(page) >= 1
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_landing_puzzle_by_keyboard(voila: Callable[..., VoilaProcess], chromium_browser: Browser, lang: str) -> None:
+    page = open_lesson(voila, chromium_browser, "02", lang)
+    page.get_by_role("button", name=i18n.t("lesson.pathing.puzzle_button", lang)).click()
+    canvas = page.locator("canvas.lesson-map").first
+    expect(canvas).to_have_attribute("tabindex", "0")
+    expect(canvas).to_have_attribute("role", "application")
+    expect(canvas).to_have_attribute("aria-label", re.compile(re.escape(i18n.t("maptext.keys", lang)[:12])))
+    canvas.focus()
+    live = page.locator(f".te-map-live[data-te-for='{canvas.get_attribute('data-te-map')}']")
+    page.keyboard.press("Enter")  # the first Enter shows the cursor, it does not choose
+    expect(live).to_contain_text(i18n.t("maptext.cursor", lang, cell="@", what="@").split("@")[0], timeout=10_000)
+    scores = [i18n.t("lesson.pathing.puzzle_score", lang, right=r, total=1) for r in (0, 1)]
+    answered = page.get_by_text(scores[0]).or_(page.get_by_text(scores[1]))
+    expect(answered).to_have_count(0)
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowUp")
+    expect(live).to_contain_text(re.compile(r"\(\d+, \d+\)"))
+    save_screenshot(page, f"keyboard-puzzle-cursor-{lang}", full_page=False)
+    page.keyboard.press("Enter")
+    expect(answered.first).to_be_visible(timeout=15_000)
+    assert focused(page).startswith("canvas"), "choosing a cell took the focus off the map"
+    page.keyboard.press("Escape")
+    assert not focused(page).startswith("canvas")
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_sandbox_by_keyboard(voila: Callable[..., VoilaProcess], chromium_browser: Browser, lang: str) -> None:
+    page = open_lesson(voila, chromium_browser, "03", lang)
+    canvas = page.locator("canvas.sandbox-map").first
+    canvas.focus()
+    live = page.locator(f".te-map-live[data-te-for='{canvas.get_attribute('data-te-map')}']")
+    page.keyboard.press("ArrowRight")  # the cursor appears in the middle of the map: (8, 6)
+    for _ in range(6):
+        page.keyboard.press("ArrowRight")
+    for _ in range(4):
+        page.keyboard.press("ArrowUp")
+    expect(live).to_contain_text(i18n.cell_label((14, 2), lang), timeout=10_000)
+    page.keyboard.press(" ")
+    from typhoon_edu.engine.rules import load_rules
+
+    placed = i18n.t("lesson.intensity.sandbox_placed", lang, cell=i18n.cell_label((14, 2), lang),
+                    level=i18n.level_name(load_rules(), 3, lang))
+    expect(page.get_by_text(placed)).to_be_visible(timeout=15_000)
+    save_screenshot(page, f"keyboard-sandbox-{lang}", full_page=False)
+    page.context.close()
+
+
+@pytest.mark.parametrize("room_server", ["en", "zh-TW"], indirect=True)
+def test_phone_places_a_storm_by_keyboard(room_server: tuple[VoilaProcess, RoomStore], chromium_browser: Browser) -> None:
+    proc, store = room_server
+    lang = proc.lang
+    projector = chromium_browser.new_context(viewport=PROJECTOR).new_page()
+    projector.goto(proc.url, timeout=180_000)
+    setup_room(projector, lang, ("Mei", "Ken"), devices=True)
+    links = projector.locator("a.typhoon-join-link")
+    expect(links).to_have_count(2, timeout=30_000)
+    hrefs = {links.nth(i).get_attribute("data-region"): links.nth(i).get_attribute("href") for i in range(2)}
+    phones = {}
+    for region, href in hrefs.items():
+        phone = chromium_browser.new_context(viewport=PHONE).new_page()
+        phone.goto(str(href), timeout=180_000)
+        expect(phone.locator(".typhoon-seat-game")).to_be_visible(timeout=120_000)
+        phones[region] = phone
+    mei = phones["Taiwan"]
+    wait_state(mei, lambda s: s.get("mine") == "1" and s.get("busy") == "0", what="Taiwan's phone to decide")
+    canvas = mei.locator(".typhoon-board canvas").first
+    expect(canvas).to_have_attribute("tabindex", "0", timeout=10_000)
+    canvas.focus()
+    mei.keyboard.press("Home")  # the first cell a storm may be placed on
+    expect(mei.locator(f".te-map-live[data-te-for='{canvas.get_attribute('data-te-map')}']")).to_contain_text(i18n.t("maptext.can_choose", lang), timeout=10_000)
+    save_screenshot(mei, f"keyboard-phone-cursor-{lang}", full_page=False)
+    mei.keyboard.press("Enter")
+    wait_state(projector, lambda s: int(s["seq"]) >= 1, timeout=15, what="the projector to show the placement")
+    mei.wait_for_timeout(800)
+    assert room_of(store).seq == 1, "one Enter made more than one action"
+    for page in (projector, *phones.values()):
+        page.context.close()
+
+
+@pytest.fixture(scope="module")
+def lab_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the lessons: JupyterLab autosaves a notebook it ran, and the repository's must not change."""
+    import shutil
+
+    root = tmp_path_factory.mktemp("lab")
+    shutil.copytree(REPO_ROOT / "notebooks", root / "notebooks")
+    return root
+
+
+@pytest.mark.parametrize(("lesson", "lang"), [("01", "en"), ("02", "en"), ("06", "en"), ("02", "zh-TW"), ("06", "zh-TW")])
+def test_jupyterlab_maps_let_go(jupyter_server: Callable[..., object], lab_root: Path, chromium_browser: Browser,
+                                lesson: str, lang: str) -> None:
+    notebook, selector = LESSONS[lesson]
+    server = jupyter_server(lab_root)
+    page = chromium_browser.new_context(viewport=LAPTOP, device_scale_factor=1).new_page()
+    page.set_default_timeout(60_000)
+    # ?reset: JupyterLab would otherwise restore the tabs of an earlier session (its workspace is per user)
+    page.goto(f"{server.url}lab/tree/notebooks/{lang}/{notebook}?reset", timeout=120_000)  # type: ignore[attr-defined]
+    expect(page.locator(".jp-Notebook:visible").first).to_be_visible(timeout=120_000)
+    page.wait_for_timeout(3000)
+    page.get_by_role("menuitem", name="Run").click()
+    page.get_by_role("menuitem", name=re.compile("^Run All Cells")).click()
+    expect(page.locator(f"canvas{selector}").first).to_be_visible(timeout=180_000)
+    assert_canvas_not_blank(page, f"canvas{selector}", timeout=60)
+    expect(page.locator(".jp-Notebook .quiz-option").first).to_be_attached(timeout=180_000)
+    expect(page.locator(f"canvas{selector}.te-map-canvas").first).to_be_attached(timeout=15_000)
+    page.wait_for_timeout(1000)
+    canvases = page.locator(".jp-Notebook canvas.te-map-canvas")
+    for i in range(canvases.count()):
+        canvas = canvases.nth(i)
+        canvas.scroll_into_view_if_needed()
+        for key in ("Tab", "Shift+Tab", "Escape"):
+            canvas.focus()
+            assert page.evaluate("c => document.activeElement === c", canvas.element_handle())
+            page.keyboard.press(key)
+            still = page.evaluate("c => document.activeElement === c", canvas.element_handle())
+            assert not still, f"{key} does not leave map {i} ({canvas.get_attribute('class')}) in JupyterLab"
+    # from the first map, Tab reaches the lesson's last control (the last one in the notebook's outputs)
+    n = mark_focusables(page)
+    last = page.locator(".jp-Notebook .jp-OutputArea-output [data-te-walk]").last
+    target = int(last.get_attribute("data-te-walk") or -1)
+    assert target >= 0, "the lesson's outputs have no control"
+    first = page.locator(f"canvas{selector}").first
+    first.evaluate("c => c.focus()")
+    start = focused_index(page)
+    if start is None:  # a map that is not a tab stop: start from the control before it
+        first.evaluate("c => c.blur()")
+        start = -1
+    assert start < target
+    tab_until(page, target, limit=n + 40)
+    save_screenshot(page, f"keyboard-jupyterlab-{lesson}-{lang}", full_page=False)
+    page.context.close()

@@ -1,0 +1,90 @@
+"""Class play with fingers: phones and a touch whiteboard place storms by touch alone (no mouse).
+
+* Devices: a projector and two phones, every context with ``has_touch``. Taiwan's phone places
+  three storms with ``page.touchscreen.tap``; after each tap the room store holds exactly one
+  more action (one tap = one action, never two) and the projector shows it.
+* One computer on a touch whiteboard: the projector's own board takes the placements by touch.
+
+Both languages. The pages count mouse events on canvases and must see none.
+Screenshots: ``artifacts/screenshots/touch-classplay-<moment>-<lang>.png``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from typhoon_edu.classroom.store import RoomStore
+from typhoon_edu.server.serve import VoilaProcess
+
+from .harness import save_screenshot
+from .test_classroom_browser import PHONE, PROJECTOR, room_of, setup_room, wait_state
+from .touch_helpers import classroom_server, mouse_events, touch_cell, touch_page
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def room_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[VoilaProcess, RoomStore]]:
+    with classroom_server(tmp_path, getattr(request, "param", "en")) as started:
+        yield started
+
+
+CELLS = ((8, 8), (11, 7), (14, 9))
+
+
+@pytest.mark.parametrize("room_server", ["en", "zh-TW"], indirect=True)
+def test_phones_place_storms_by_touch(room_server: tuple[VoilaProcess, RoomStore], chromium_browser: Browser) -> None:
+    proc, store = room_server
+    lang = proc.lang
+    projector = touch_page(chromium_browser, PROJECTOR)
+    projector.goto(proc.url, timeout=180_000)
+    setup_room(projector, lang, ("Mei", "Ken"), devices=True)
+    links = projector.locator("a.typhoon-join-link")
+    expect(links).to_have_count(2, timeout=30_000)
+    hrefs = {links.nth(i).get_attribute("data-region"): links.nth(i).get_attribute("href") for i in range(2)}
+    phones = {}
+    for region, href in hrefs.items():
+        phone = touch_page(chromium_browser, PHONE)
+        phone.goto(str(href), timeout=180_000)
+        expect(phone.locator(".typhoon-seat-game")).to_be_visible(timeout=120_000)
+        phones[region] = phone
+    expect(projector.locator(".typhoon-projector-game")).to_be_visible(timeout=30_000)
+    mei = phones["Taiwan"]
+    for n, cell in enumerate(CELLS, start=1):
+        wait_state(mei, lambda s: s.get("mine") == "1" and s.get("busy") == "0", what="Taiwan's phone to decide")
+        touch_cell(mei, ".typhoon-board canvas", cell, 40)
+        wait_state(mei, lambda s, n=n: int(s["seq"]) >= n, what=f"the phone's own move {n}")
+        wait_state(projector, lambda s, n=n: int(s["seq"]) >= n, timeout=10, what=f"the projector to show move {n}")
+        mei.wait_for_timeout(800)  # time for a second action, if one tap made two
+        room = room_of(store)
+        assert room.seq == n, f"tap {n} made {room.seq - n + 1} actions in the store"
+        assert tuple(room.game.typhoons[-1].eye) == cell
+    assert len(room_of(store).game.typhoons) == 3
+    assert mouse_events(mei) == 0, "a mouse event reached the phone's map: the test did not test touch"
+    save_screenshot(mei, f"touch-classplay-phone-{lang}", full_page=False)
+    save_screenshot(projector, f"touch-classplay-projector-{lang}", full_page=False)
+    for page in (projector, *phones.values()):
+        page.context.close()
+
+
+@pytest.mark.parametrize("room_server", ["en", "zh-TW"], indirect=True)
+def test_whiteboard_places_storms_by_touch(room_server: tuple[VoilaProcess, RoomStore], chromium_browser: Browser) -> None:
+    proc, store = room_server
+    lang = proc.lang
+    board = touch_page(chromium_browser, PROJECTOR)
+    board.goto(proc.url, timeout=180_000)
+    setup_room(board, lang, ("Mei", "Ken"), devices=False)
+    expect(board.locator(".typhoon-projector-game")).to_be_visible(timeout=60_000)
+    for n, cell in enumerate(CELLS, start=1):
+        wait_state(board, lambda s: s.get("busy") == "0" and s.get("who") == "Taiwan", what="Taiwan's placement")
+        touch_cell(board, ".typhoon-board canvas", cell, 56)
+        wait_state(board, lambda s, n=n: int(s["seq"]) >= n, what=f"placement {n}")
+        board.wait_for_timeout(800)
+        assert room_of(store).seq == n, f"tap {n} did not make exactly one action"
+    assert mouse_events(board) == 0
+    save_screenshot(board, f"touch-classplay-whiteboard-{lang}", full_page=False)
+    board.context.close()

@@ -1,0 +1,82 @@
+"""Touch devices for the browser tests: contexts with ``has_touch`` and taps with no mouse event.
+
+A page opened by :func:`touch_page` counts every mouse event it receives (``window.__teMouse``),
+on a canvas, so a test can prove that what worked was the touch, not a synthesised click.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page
+
+from typhoon_edu.classroom.store import RoomStore, sqlite_url
+from typhoon_edu.engine.rules import load_rules
+from typhoon_edu.server.serve import VoilaProcess
+from typhoon_edu.ui.geometry import BoardGeometry
+
+from .harness import LOG_DIR, REPO_ROOT
+
+COUNT_MOUSE_JS = """
+window.__teMouse = 0;
+for (const kind of ['mousedown', 'mouseup', 'click']) {
+  // on a canvas only: a tapped button gets its synthesised click, as it should
+  window.addEventListener(kind, (e) => { if (e.target instanceof HTMLCanvasElement) { window.__teMouse += 1; } }, true);
+}
+"""
+
+RULES = load_rules()
+
+
+def touch_page(browser: Browser, size: dict[str, int], locale: str = "en-US") -> Page:
+    """A page in a fresh touch context (a phone or a touch whiteboard)."""
+    context = browser.new_context(viewport=size, device_scale_factor=1, has_touch=True, is_mobile=size["width"] < 600,
+                                  locale=locale)
+    context.add_init_script(COUNT_MOUSE_JS)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    return page
+
+
+def mouse_events(page: Page) -> int:
+    """How many mouse events the page has seen since it loaded."""
+    return int(page.evaluate("window.__teMouse || 0"))
+
+
+def cell_point(page: Page, selector: str, cell: tuple[int, int], cell_px: int) -> tuple[float, float]:
+    """The page coordinates of the centre of ``cell`` on the board canvas ``selector`` (scaled by CSS)."""
+    canvas = page.locator(selector).first
+    canvas.scroll_into_view_if_needed()
+    box: Any = canvas.bounding_box()
+    assert box is not None, f"{selector} is not shown"
+    width = canvas.evaluate("c => c.width")
+    cx, cy = BoardGeometry.for_rules(RULES, cell_px).cell_centre(*cell)
+    scale = box["width"] / width
+    return box["x"] + cx * scale, box["y"] + cy * scale
+
+
+def touch_cell(page: Page, selector: str, cell: tuple[int, int], cell_px: int) -> None:
+    """Tap ``cell`` with a finger: touchstart/touchend only (ipycanvas cancels them, so no mouse event)."""
+    x, y = cell_point(page, selector, cell, cell_px)
+    page.touchscreen.tap(x, y)
+
+
+@contextmanager
+def classroom_server(tmp_path: Path, lang: str) -> Iterator[tuple[VoilaProcess, RoomStore]]:
+    """The class-play app on a fresh SQLite room store, as tests/browser/test_classroom_browser.py starts it."""
+    db = sqlite_url(tmp_path / "rooms.sqlite3")
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    proc = VoilaProcess(notebook=REPO_ROOT / "notebooks" / "dashboard.ipynb", lang=lang, preheat=True, pool_size=2,
+                        show_tracebacks=True, db=db, env={**os.environ, "TYPHOON_EDU_SAVES": str(saves)},
+                        log_path=LOG_DIR / f"voila-classroom-{lang}-{tmp_path.name}.log")
+    proc.start()
+    try:
+        proc.wait_ready(timeout=120)
+        yield proc, RoomStore(db)
+    finally:
+        proc.stop()

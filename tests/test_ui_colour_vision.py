@@ -1,0 +1,119 @@
+"""Colours that must be told apart stay apart with protanopia, deuteranopia and tritanopia.
+
+The simulation is Machado et al. (2009) at severity 1.0 and the difference CIEDE2000
+(typhoon_edu/ui/colour_vision.py). Solid fills that carry meaning (the sea, the land, each storm
+level, each region, CWA's classes on the real map) must differ by at least ``MIN_SOLID`` for every
+vision; a storm's translucent footprint over the sea by at least ``MIN_FOOTPRINT`` (its border is
+drawn in the level's full colour, which the solid check covers).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+
+from typhoon_edu.engine.rules import load_rules
+from typhoon_edu.ui import palette
+from typhoon_edu.ui.colour_vision import KINDS, blend, delta_e, delta_e_lab, simulate, worst_difference
+from typhoon_edu.ui.realmap import CLASS_COLOUR, LAND_FILL, SEA_FILL
+
+MIN_SOLID = 10.0  # CIEDE2000; about 2.3 is just noticeable, 10 is plainly different at a glance
+MIN_FOOTPRINT = 3.0
+FOOTPRINT_ALPHA = 0.35  # typhoon_edu/ui/scene.py draws footprints so
+
+RULES = load_rules()
+LEVELS = {f"level {lv}": palette.LEVEL_FILL[lv] for lv in range(1, 6)}
+REGIONS = {f"region {k}": r.hex for k, r in RULES.regions.items()}
+
+
+def _pairs(named: dict[str, str]) -> list[tuple[str, str, str, str]]:
+    return [(a, named[a], b, named[b]) for a, b in itertools.combinations(named, 2)]
+
+
+#: Region colours live in typhoon_edu/data/regions.toml, whose bytes make the rules digest that every
+#: save file and class room records: changing a colour there makes every saved game and room
+#: unloadable ("played with different rules data"). These two pairs fail today and are marked so,
+#: strictly (the mark fails once they pass), until the rules owner either lets the digest ignore
+#: display colours or accepts a new digest; the colours below pass every check
+#: (test_proposed_region_colours_pass).
+KNOWN_REGION_PAIRS = {("region Taiwan", "region Philippines"): "deuteranopia 1.8: blue vs violet-500",
+                      ("region Central China", "region South China"): "protanopia 10.0 (just under): yellow vs green-500"}
+PROPOSED_REGION_HEX = {"Philippines": "#6d28d9", "South China": "#15803d"}
+
+
+def _mark(pairs: list[tuple[str, str, str, str]]) -> list[Any]:
+    out: list[Any] = []
+    for a, ha, b, hb in pairs:
+        why = KNOWN_REGION_PAIRS.get((a, b))
+        marks = [pytest.mark.xfail(strict=True, reason=f"regions.toml colours ({why}); see KNOWN_REGION_PAIRS")] if why else []
+        out.append(pytest.param(a, ha, b, hb, marks=marks, id=f"{a}-{b}".replace(" ", "_")))
+    return out
+
+
+BOARD = {"sea": palette.SEA, "land": palette.LAND, **LEVELS}
+MAP_PAIRS = _pairs(BOARD) + _pairs({"sea": palette.SEA, "land": palette.LAND, **REGIONS})
+REAL_PAIRS = _pairs({"sea": SEA_FILL, "land": LAND_FILL, **{f"CWA class {c}": h for c, h in CLASS_COLOUR.items()}})
+
+
+@pytest.mark.parametrize(("a", "ha", "b", "hb"), _mark(MAP_PAIRS + REAL_PAIRS))
+def test_pairs_stay_apart_for_every_vision(a: str, ha: str, b: str, hb: str) -> None:
+    if ha == hb:
+        pytest.skip(f"{a} and {b} are the same colour on purpose")
+    d, kind = worst_difference(ha, hb)
+    assert d >= MIN_SOLID, f"{a} {ha} and {b} {hb} are only {d:.1f} apart with {kind} (need {MIN_SOLID})"
+
+
+def test_proposed_region_colours_pass() -> None:
+    regions = {k: PROPOSED_REGION_HEX.get(k, r.hex) for k, r in RULES.regions.items()}
+    named = {"sea": palette.SEA, "land": palette.LAND, **{f"region {k}": h for k, h in regions.items()}}
+    worst = min((worst_difference(ha, hb)[0], a, b) for a, ha, b, hb in _pairs(named))
+    assert worst[0] >= MIN_SOLID, worst
+
+
+@pytest.mark.parametrize("level", range(1, 6))
+def test_footprints_show_on_the_sea(level: int) -> None:
+    fill = blend(palette.LEVEL_FILL[level], palette.SEA, FOOTPRINT_ALPHA)
+    d, kind = worst_difference(fill, palette.SEA)
+    assert d >= MIN_FOOTPRINT, f"level {level}'s footprint is {d:.1f} from the sea with {kind}"
+
+
+def test_the_old_depression_colour_fails_the_check() -> None:
+    """The check can fail: the palette this issue reported (pale pink on pale blue) does."""
+    d, kind = worst_difference("#fbcfe8", "#cfe6f5")
+    assert d < MIN_SOLID and kind == "protanopia"
+
+
+def test_simulation_collapses_red_and_green_but_not_for_normal_vision() -> None:
+    red, green = "#d62728", "#2ca02c"
+    assert delta_e(red, green) > 40
+    for kind in ("protanopia", "deuteranopia"):
+        assert delta_e(simulate(red, kind), simulate(green, kind)) < delta_e(red, green) / 2
+    assert set(KINDS) == {"normal", "protanopia", "deuteranopia", "tritanopia"}
+
+
+def test_tritanopia_confuses_blue_and_green_more_than_red_and_green() -> None:
+    blue, green, red = "#1f77b4", "#2ca02c", "#d62728"
+    tri = delta_e(simulate(blue, "tritanopia"), simulate(green, "tritanopia"))
+    assert tri < delta_e(blue, green)
+    assert delta_e(simulate(red, "tritanopia"), simulate(green, "tritanopia")) > 20
+
+
+@pytest.mark.parametrize(("lab1", "lab2", "expected"), [
+    ((50.0, 2.6772, -79.7751), (50.0, 0.0, -82.7485), 2.0425),  # Sharma, Wu and Dalal (2005), Table 1, pair 1
+    ((50.0, 0.0, 0.0), (50.0, -1.0, 2.0), 2.3669),  # pair 7
+    ((50.0, 2.5, 0.0), (73.0, 25.0, -18.0), 27.1492),  # pair 17
+    ((2.0776, 0.0795, -1.135), (0.9033, -0.0636, -0.5514), 0.9082),  # pair 34
+])
+def test_delta_e_matches_sharma_reference_pairs(lab1: tuple[float, float, float], lab2: tuple[float, float, float],
+                                                expected: float) -> None:
+    assert round(delta_e_lab(lab1, lab2), 4) == expected
+    assert delta_e("#336699", "#336699") == 0
+
+
+def test_bad_colour_is_named() -> None:
+    with pytest.raises(ValueError, match="#rrggbb"):
+        simulate("blue", "protanopia")
+    with pytest.raises(ValueError, match="protanopia"):
+        simulate("#000000", "achromatopsia")

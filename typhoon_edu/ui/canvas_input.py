@@ -1,0 +1,318 @@
+"""One input for every map: mouse, touch and pen become one "tap at (x, y)"; the keyboard is added.
+
+Why this module exists (ipycanvas 0.14.3's front end, ``MultiCanvasView`` = ``CanvasView``):
+
+* A touch on the canvas calls ``preventDefault()`` on ``touchstart``/``touchend``, so the browser
+  synthesises **no** ``mousedown``: a view that listens only to ``on_mouse_down`` never hears a
+  phone. The touch arrives as ``touch_start`` with the touches still down (``touch_end`` carries
+  the touches *left*, i.e. none for a one-finger tap), so a tap is taken from ``touch_start``.
+  A pen in Chromium sends pointer events and compatibility mouse events: it arrives as a mouse.
+* Some browsers may still deliver both a touch and a mouse event for one tap; :class:`TapCanvas`
+  drops a mouse press that follows a touch tap within :data:`TOUCH_MOUSE_WINDOW` seconds at the
+  same place, so one tap is one action, never two.
+* Each canvas is made focusable (``tabindex=0``) and its ``keydown`` listener calls
+  ``preventDefault()`` and ``stopPropagation()`` on **every** key, Tab and Esc included: a keyboard
+  user who reaches a map can never leave it (WCAG 2.1.2, no keyboard trap). :class:`MapAccess`, a
+  small anywidget, listens to ``keydown`` on the window in the capture phase, before the canvas
+  does: Tab and Shift+Tab pass through to the browser, Esc moves the focus to the next control,
+  and on an interactive map the arrow keys, Enter and Space are sent to Python (a cursor over the
+  cells, see :class:`~typhoon_edu.ui.board.BoardView`). It also gives the canvas a role and an
+  ``aria-label`` and holds a live region that says what changed.
+
+>>> canvas = TapCanvas(2, width=100, height=80)
+>>> taps = []
+>>> canvas.on_mouse_down(lambda x, y: taps.append((x, y)))
+>>> canvas.tap(10, 20, source="touch", now=5.0)
+True
+>>> canvas.tap(11, 21, source="mouse", now=5.3)  # the same tap, seen again as a mouse press
+False
+>>> canvas.tap(60, 20, source="mouse", now=5.4)  # elsewhere: a new tap
+True
+>>> taps
+[(10, 20), (60, 20)]
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import anywidget
+import traitlets
+from ipycanvas import MultiCanvas
+
+#: A mouse press this soon after a touch tap, near it, is the same tap (seconds).
+TOUCH_MOUSE_WINDOW = 0.8
+#: "Near" for that purpose, in canvas pixels.
+TOUCH_MOUSE_SLOP = 24.0
+#: Keys an interactive map takes for itself (everything else, Tab and Esc above all, goes on).
+MAP_KEYS = ("ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Enter", " ", "Home", "End")
+
+_ids = itertools.count(1)
+
+TapCallback = Callable[[float, float], Any]
+
+
+class TapCanvas(MultiCanvas):
+    """A ``MultiCanvas`` whose ``on_mouse_down`` hears mouse, pen, touch and keyboard alike.
+
+    ``on_mouse_down`` (and its alias :meth:`on_tap`) registers a callback ``f(x, y)`` in canvas
+    pixels; it is called once per tap, whatever made it. Code written for the mouse (the class-play
+    seat page and projector) gets touch without a change.
+    """
+
+    def __init__(self, n_canvases: int = 2, **kwargs: Any) -> None:
+        super().__init__(n_canvases, **kwargs)
+        self._tap_callbacks: list[TapCallback] = []
+        self._last_touch: tuple[float, float, float] | None = None  # (time, x, y)
+        self.on_listeners_change: Callable[[], Any] | None = None
+        super().on_mouse_down(self._from_mouse)
+        super().on_touch_start(self._from_touch)
+
+    def on_mouse_down(self, callback: TapCallback, remove: bool = False) -> None:
+        """Register ``callback(x, y)`` for every tap (mouse, pen, touch, or Enter on the keyboard)."""
+        if remove:
+            self._tap_callbacks.remove(callback)
+        else:
+            self._tap_callbacks.append(callback)
+        if self.on_listeners_change is not None:
+            self.on_listeners_change()
+
+    on_tap = on_mouse_down
+
+    @property
+    def listeners(self) -> int:
+        """How many tap callbacks are registered."""
+        return len(self._tap_callbacks)
+
+    def _from_mouse(self, x: float, y: float) -> None:
+        self.tap(x, y, source="mouse")
+
+    def _from_touch(self, touches: Sequence[tuple[float, float]]) -> None:
+        # Only the first finger makes a tap; a second finger (a pinch) is not another tap.
+        if len(touches) == 1:
+            x, y = touches[0]
+            self.tap(x, y, source="touch")
+
+    def tap(self, x: float, y: float, source: str = "mouse", now: float | None = None) -> bool:
+        """Handle one tap at canvas pixel ``(x, y)``; ``False`` if it repeats the last touch tap.
+
+        ``source`` is ``"mouse"`` (a mouse or a pen), ``"touch"`` or ``"keyboard"``.
+        """
+        if source not in ("mouse", "touch", "keyboard"):
+            raise ValueError(f"a tap comes from 'mouse', 'touch' or 'keyboard', not {source!r}")
+        now = time.monotonic() if now is None else now
+        if source == "mouse" and self._last_touch is not None:
+            t0, x0, y0 = self._last_touch
+            if now - t0 <= TOUCH_MOUSE_WINDOW and abs(x - x0) <= TOUCH_MOUSE_SLOP and abs(y - y0) <= TOUCH_MOUSE_SLOP:
+                return False
+        if source == "touch":
+            self._last_touch = (now, float(x), float(y))
+        for callback in list(self._tap_callbacks):
+            callback(x, y)
+        return True
+
+
+_ESM = r"""
+const KEYS = new Set(@KEYS@);
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), ' +
+  'textarea:not([disabled]), [tabindex]:not([tabindex="-1"]), [contenteditable="true"]';
+
+function registry() {
+  if (!globalThis.__teMaps) { globalThis.__teMaps = new Map(); }
+  return globalThis.__teMaps;
+}
+
+function visible(el) {
+  const r = el.getBoundingClientRect();
+  return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden';
+}
+
+// Esc leaves the map: the focus goes to the next control after it (or away, if there is none).
+function leave(canvas) {
+  const all = Array.from(document.querySelectorAll(FOCUSABLE)).filter(visible);
+  const next = all.find((el) => el !== canvas && !canvas.contains(el) &&
+    (canvas.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING));
+  if (next) { next.focus(); } else { canvas.blur(); }
+}
+
+// ipywidgets' sliders (noUiSlider) give their handle role="slider" but never link it to the
+// slider's description label, so a screen reader hears an unnamed slider (axe:
+// aria-input-field-name). Every page with a map gets them named after their own label.
+let labelCount = 0;
+function nameSliders() {
+  for (const handle of document.querySelectorAll('.noUi-handle[role="slider"]:not([aria-label]):not([aria-labelledby])')) {
+    const box = handle.closest('.widget-slider');
+    const label = box && box.querySelector('label.widget-label');
+    if (label && label.textContent.trim()) {
+      if (!label.id) { labelCount += 1; label.id = 'te-slider-label-' + labelCount; }
+      handle.setAttribute('aria-labelledby', label.id);
+    }
+  }
+}
+
+function install() {
+  if (globalThis.__teMapKeys) { return; }
+  globalThis.__teMapKeys = true;
+  let queued = false;
+  new MutationObserver(() => {
+    if (queued) { return; }
+    queued = true;
+    requestAnimationFrame(() => { queued = false; nameSliders(); });
+  }).observe(document.body, { childList: true, subtree: true });
+  nameSliders();
+  // Capture phase on the window: this runs before ipycanvas's own keydown listener on the canvas,
+  // which cancels every key (Tab and Esc included) and so traps the keyboard.
+  window.addEventListener('keydown', (e) => {
+    const canvas = e.target;
+    if (!(canvas instanceof HTMLCanvasElement)) { return; }
+    if (e.key === 'Tab') { e.stopPropagation(); return; }  // the browser moves the focus
+    if (e.key === 'Escape') { e.stopPropagation(); e.preventDefault(); leave(canvas); return; }
+    const entry = registry().get(canvas.dataset.teMap || '');
+    if (!entry) { return; }  // another canvas: only Tab and Esc are ours to let through
+    e.stopPropagation();
+    if (entry.get('interactive') && KEYS.has(e.key) && !e.altKey && !e.ctrlKey && !e.metaKey) {
+      e.preventDefault();
+      entry.send({ key: e.key, shift: e.shiftKey });
+    }
+  }, true);
+}
+
+function render({ model, el }) {
+  install();
+  const target = model.get('target');
+  registry().set(target, model);
+  el.classList.add('te-map-access');
+  const live = document.createElement('div');
+  live.className = 'te-sr-only te-map-live';
+  live.setAttribute('role', 'status');
+  live.setAttribute('aria-live', 'polite');
+  live.dataset.teFor = target;  // which map this live region speaks for
+  el.appendChild(live);
+  const say = () => {
+    // emptied first, so that the same sentence twice is read twice
+    live.textContent = '';
+    setTimeout(() => { live.textContent = model.get('announce'); }, 30);
+  };
+  const apply = () => {
+    for (const canvas of document.querySelectorAll('canvas.' + CSS.escape(target))) {
+      const interactive = model.get('interactive');
+      canvas.dataset.teMap = target;
+      canvas.setAttribute('role', interactive ? 'application' : 'img');
+      canvas.setAttribute('aria-roledescription', model.get('roledescription'));
+      canvas.setAttribute('aria-label', model.get('label'));
+      canvas.setAttribute('tabindex', interactive ? '0' : '-1');
+      canvas.classList.add('te-map-canvas');
+    }
+  };
+  // ipywidgets' Play shows four icon-only buttons with no name (axe: button-name): name them in
+  // the page's language, by their icon
+  const namePlayButtons = () => {
+    const names = model.get('button_names') || {};
+    for (const button of document.querySelectorAll('.widget-play button:not([aria-label])')) {
+      const icon = button.querySelector('i');
+      const kind = icon && ['play', 'pause', 'stop', 'retweet', 'repeat'].find((k) => icon.classList.contains('fa-' + k));
+      const name = kind && names[kind === 'retweet' ? 'repeat' : kind];
+      if (name) { button.setAttribute('aria-label', name); button.title = name; }
+    }
+  };
+  model.on('change:announce', say);
+  model.on('change:label', apply);
+  model.on('change:interactive', apply);
+  model.on('change:roledescription', apply);
+  apply();
+  namePlayButtons();
+  // the canvas may be shown after this widget, or again (a second view): look for it a while
+  const timer = setInterval(() => { apply(); namePlayButtons(); }, 800);
+  return () => { clearInterval(timer); };
+}
+
+export default { render };
+""".replace("@KEYS@", json.dumps(list(MAP_KEYS)))
+
+_CSS = """
+.te-sr-only { position: absolute !important; width: 1px; height: 1px; padding: 0; margin: -1px;
+  overflow: hidden; clip: rect(0, 0, 0, 0); white-space: nowrap; border: 0; }
+.te-map-access { height: 0; overflow: visible; }
+canvas.te-map-canvas:focus { outline: none; }
+canvas.te-map-canvas:focus-visible { outline: 4px solid #1d4ed8; outline-offset: 2px; }
+"""
+
+
+class MapAccess(anywidget.AnyWidget):
+    """The keyboard, the name and the live region of one map canvas (shown beside it, invisible).
+
+    ``target`` is a CSS class given to the canvas (see :func:`new_map_class`); ``label`` its text
+    description, ``announce`` a sentence for screen readers when something changed; with
+    ``interactive`` the map is a tab stop and its arrow keys, Enter and Space reach
+    :meth:`on_key` callbacks.
+
+    >>> access = MapAccess(target="te-map-1", label="Map")
+    >>> keys = []
+    >>> access.on_key(keys.append)
+    >>> access.receive({"key": "ArrowUp"}); access.receive({"key": "q"}); keys
+    ['ArrowUp']
+    """
+
+    _esm = _ESM
+    _css = _CSS
+    target = traitlets.Unicode("").tag(sync=True)
+    label = traitlets.Unicode("").tag(sync=True)
+    roledescription = traitlets.Unicode("map").tag(sync=True)
+    announce = traitlets.Unicode("").tag(sync=True)
+    interactive = traitlets.Bool(False).tag(sync=True)
+    #: names for ipywidgets' icon-only Play buttons on the page (``play``, ``pause``, ``stop``, ``repeat``)
+    button_names = traitlets.Dict().tag(sync=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._key_callbacks: list[Callable[[str], Any]] = []
+        self.on_msg(lambda _widget, content, _buffers: self.receive(content))
+
+    def on_key(self, callback: Callable[[str], Any]) -> None:
+        """Call ``callback(key)`` for each map key (``MAP_KEYS``) pressed on the focused map."""
+        self._key_callbacks.append(callback)
+
+    def receive(self, content: Any) -> None:
+        """Handle a message from the page (``{"key": ...}``); other keys and messages are ignored."""
+        key = content.get("key") if isinstance(content, dict) else None
+        if key not in MAP_KEYS:
+            return
+        for callback in list(self._key_callbacks):
+            callback(key)
+
+    def say(self, sentence: str) -> None:
+        """Announce ``sentence`` in the live region (again, even if it is the same as the last)."""
+        if sentence == self.announce:
+            self.announce = ""
+        self.announce = sentence
+
+
+def new_map_class() -> str:
+    """A fresh CSS class that names one map canvas on the page.
+
+    >>> new_map_class() != new_map_class()
+    True
+    """
+    return f"te-map-{next(_ids)}"
+
+
+def make_accessible(canvas: Any, label: str, roledescription: str = "map", interactive: bool = False) -> MapAccess:
+    """Give ``canvas`` (any ipycanvas widget) a name, a live region and a way out for the keyboard.
+
+    Show the returned widget next to the canvas (it takes no room).
+
+    >>> from ipycanvas import Canvas
+    >>> access = make_accessible(Canvas(width=10, height=10), "A ring")
+    >>> access.label, access.interactive
+    ('A ring', False)
+    """
+    target = new_map_class()
+    canvas.add_class(target)
+    return MapAccess(target=target, label=label, roledescription=roledescription, interactive=interactive)
+
+
+__all__ = ["MAP_KEYS", "MapAccess", "TapCanvas", "make_accessible", "new_map_class"]
