@@ -28,8 +28,8 @@ from ... import i18n
 from .. import palette
 from ..canvas_input import make_accessible
 from ..guard import Problems
-from ..quiz import Prediction
 from ..map_text import html_text
+from ..quiz import Prediction
 from ..scene import COMPASS16
 from .common import LessonBox, bar_chart_svg, heading, html_table, lt, note
 
