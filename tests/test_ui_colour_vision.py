@@ -25,31 +25,15 @@ FOOTPRINT_ALPHA = 0.35  # typhoon_edu/ui/scene.py draws footprints so
 
 RULES = load_rules()
 LEVELS = {f"level {lv}": palette.LEVEL_FILL[lv] for lv in range(1, 6)}
-REGIONS = {f"region {k}": r.hex for k, r in RULES.regions.items()}
+REGIONS = {f"region {k}": palette.region_fill(r) for k, r in RULES.regions.items()}
 
 
 def _pairs(named: dict[str, str]) -> list[tuple[str, str, str, str]]:
     return [(a, named[a], b, named[b]) for a, b in itertools.combinations(named, 2)]
 
 
-#: Region colours live in typhoon_edu/data/regions.toml, whose bytes make the rules digest that every
-#: save file and class room records: changing a colour there makes every saved game and room
-#: unloadable ("played with different rules data"). These two pairs fail today and are marked so,
-#: strictly (the mark fails once they pass), until the rules owner either lets the digest ignore
-#: display colours or accepts a new digest; the colours below pass every check
-#: (test_proposed_region_colours_pass).
-KNOWN_REGION_PAIRS = {("region Taiwan", "region Philippines"): "deuteranopia 1.8: blue vs violet-500",
-                      ("region Central China", "region South China"): "protanopia 10.0 (just under): yellow vs green-500"}
-PROPOSED_REGION_HEX = {"Philippines": "#6d28d9", "South China": "#15803d"}
-
-
 def _mark(pairs: list[tuple[str, str, str, str]]) -> list[Any]:
-    out: list[Any] = []
-    for a, ha, b, hb in pairs:
-        why = KNOWN_REGION_PAIRS.get((a, b))
-        marks = [pytest.mark.xfail(strict=True, reason=f"regions.toml colours ({why}); see KNOWN_REGION_PAIRS")] if why else []
-        out.append(pytest.param(a, ha, b, hb, marks=marks, id=f"{a}-{b}".replace(" ", "_")))
-    return out
+    return [pytest.param(a, ha, b, hb, id=f"{a}-{b}".replace(" ", "_")) for a, ha, b, hb in pairs]
 
 
 BOARD = {"sea": palette.SEA, "land": palette.LAND, **LEVELS}
@@ -65,11 +49,12 @@ def test_pairs_stay_apart_for_every_vision(a: str, ha: str, b: str, hb: str) -> 
     assert d >= MIN_SOLID, f"{a} {ha} and {b} {hb} are only {d:.1f} apart with {kind} (need {MIN_SOLID})"
 
 
-def test_proposed_region_colours_pass() -> None:
-    regions = {k: PROPOSED_REGION_HEX.get(k, r.hex) for k, r in RULES.regions.items()}
-    named = {"sea": palette.SEA, "land": palette.LAND, **{f"region {k}": h for k, h in regions.items()}}
-    worst = min((worst_difference(ha, hb)[0], a, b) for a, ha, b, hb in _pairs(named))
-    assert worst[0] >= MIN_SOLID, worst
+def test_the_edition_card_colours_alone_would_fail() -> None:
+    """Why the view overrides two region colours: with the data file's card colours, a pair fails."""
+    cards = {f"region {k}": r.hex for k, r in RULES.regions.items()}
+    worst = min((worst_difference(ha, hb)[0], a, b) for a, ha, b, hb in _pairs(cards))
+    assert worst[0] < MIN_SOLID, worst
+    assert set(palette.REGION_FILL_OVERRIDE) <= set(RULES.regions)
 
 
 @pytest.mark.parametrize("level", range(1, 6))

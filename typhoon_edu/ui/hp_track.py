@@ -60,7 +60,7 @@ def hp_rows(rules: Rules, hp: Mapping[str, int], lang: str = "en", regions: Iter
     rows = []
     for key in keys:
         region = rules.regions[key]
-        rows.append(HPRow(key, i18n.region_name(rules, key, lang), int(hp.get(key, region.hp)), region.hp, region.hex,
+        rows.append(HPRow(key, i18n.region_name(rules, key, lang), int(hp.get(key, region.hp)), region.hp, palette.region_fill(region),
                           region.pattern))
     return rows
 

@@ -10,6 +10,8 @@ cue.
 
 from __future__ import annotations
 
+from typing import Any
+
 SEA = "#bfdbfe"  # a clearer blue than before: a tropical depression's pale pink vanished on it for red–green CVD
 MARGIN = "#ffffff"
 LAND = "#c8bfa0"  # darker than #d8d2bf: a tropical depression (#fecdd3) on land stays apart for protanopes
@@ -47,6 +49,24 @@ def text_colour_on(hex_colour: str) -> str:
 
     lum = 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
     return INK if lum > 0.18 else "#ffffff"
+
+
+#: The screen colours of two regions, replacing the card colours in the edition's ``regions.toml``:
+#: there, Philippines (violet-500) is 1.8 CIEDE2000 from Taiwan's blue for deuteranopes, and South
+#: China (green-500) 10.0 from Central China's yellow for protanopes. The data file's bytes are the
+#: rules digest every save and room records, so the view, not the data, owns what a screen shows.
+REGION_FILL_OVERRIDE = {"Philippines": "#6d28d9", "South China": "#15803d"}
+
+
+def region_fill(region: Any) -> str:
+    """The colour a view paints ``region`` (a :class:`~typhoon_edu.engine.rules.Region`) with.
+
+    >>> from typhoon_edu.engine.rules import load_rules
+    >>> regions = load_rules().regions
+    >>> region_fill(regions["Taiwan"]) == regions["Taiwan"].hex, region_fill(regions["Philippines"])
+    (True, '#6d28d9')
+    """
+    return REGION_FILL_OVERRIDE.get(region.key, region.hex)
 
 
 def level_fill(level: int) -> str:

@@ -270,11 +270,11 @@ def static_scene(rules: Rules, lang: str = "en", cell: int = 48) -> list[Shape]:
     for region in rules.regions.values():
         for x, y in region.cells:
             cx, cy = geo.cell_origin(x, y)
-            shapes.append(Rect(x=cx, y=cy, w=cell, h=cell, fill=region.hex, role="region", key=region.key))
+            shapes.append(Rect(x=cx, y=cy, w=cell, h=cell, fill=palette.region_fill(region), role="region", key=region.key))
     for region in rules.regions.values():
         for x, y in region.cells:
             shapes.extend(_pattern(region.pattern, *geo.cell_origin(x, y), cell, region.key,
-                                  ink=palette.text_colour_on(region.hex)))
+                                  ink=palette.text_colour_on(palette.region_fill(region))))
     # grid lines, faint, then outlines of regions and zones on top
     gx0, gy0 = geo.cell_origin(0, 0)
     gx1, gy1 = geo.cell_origin(gm.width, gm.height)

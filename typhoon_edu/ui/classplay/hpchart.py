@@ -87,14 +87,14 @@ def hp_chart_svg(rules: Rules, players: Sequence[str], track: Sequence[Mapping[s
         # an ink-coloured underlay keeps white and yellow lines visible on the white background
         out.append(f'<polyline points="{poly}" fill="none" stroke="{_OUTLINE}" stroke-width="5"{dash_attr}'
                    f' stroke-linejoin="round" opacity="0.55"/>')
-        out.append(f'<polyline points="{poly}" fill="none" stroke="{region.hex}" stroke-width="3"{dash_attr}'
+        out.append(f'<polyline points="{poly}" fill="none" stroke="{palette.region_fill(region)}" stroke-width="3"{dash_attr}'
                    f' stroke-linejoin="round" data-role="hp-line" data-key={quoteattr(p)}/>')
         step = max(1, len(pts) // 12)
         for i in list(range(0, len(pts), step)) + [len(pts) - 1]:
-            out.append(_marker(MARKERS[k % len(MARKERS)], *pts[i], region.hex))
+            out.append(_marker(MARKERS[k % len(MARKERS)], *pts[i], palette.region_fill(region)))
         last = track[-1].get(p, region.hp) if track else region.hp
         label = f"{names.get(p) or i18n.region_name(rules, p, lang)} {last}"
-        ends.append((pts[-1][1], label, MARKERS[k % len(MARKERS)] + "|" + region.hex))
+        ends.append((pts[-1][1], label, MARKERS[k % len(MARKERS)] + "|" + palette.region_fill(region)))
     # end labels, pushed apart so that regions with equal HP do not print on top of each other
     ends.sort()
     placed: list[float] = []

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from ... import i18n
 from ..hp_track import CSS_PATTERNS
+from ..palette import region_fill
 from .model import Seats, seat_label
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ def hp_panel_html(rules: Rules, hp: Mapping[str, int], seats: Seats, lang: str, 
         region = rules.regions[key]
         value = int(hp.get(key, region.hp))
         pct = max(0.0, min(100.0, 100.0 * value / region.hp)) if region.hp else 0.0
-        fill = f"{CSS_PATTERNS.get(region.pattern, 'none')},{region.hex}"
+        fill = f"{CSS_PATTERNS.get(region.pattern, 'none')},{region_fill(region)}"
         text = i18n.t("hp.value", lang, hp=value, max=region.hp)
         if value <= 0:
             text = i18n.t("hp.out", lang)

@@ -38,6 +38,7 @@ from ...engine.actions import Action
 from ...engine.game import CHANCE
 from ...engine.rules import IllegalActionError, load_rules
 from ..guard import Problems
+from ..palette import region_fill
 from .curtain import Curtain
 from .decisions import DecisionPanel
 from .die_entry import DieEntry
@@ -366,7 +367,7 @@ class ProjectorApp:
             joined = bool(s.joined) or s.region not in self._tokens
             cards.append(join_card_html(region=s.region, label=label, url=self.join_url(s.region), short_url=short,
                                         code=room.code, lang=self.lang, joined=joined,
-                                        colour=self.rules.regions[s.region].hex, qr=bool(self.public_url)))
+                                        colour=region_fill(self.rules.regions[s.region]), qr=bool(self.public_url)))
         return "".join(cards)
 
     def leave(self) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from ... import i18n
+from ..palette import region_fill
 from .hosts import ResultsHost
 from .hpchart import hp_chart_svg
 from .hppanel import hp_panel_html
@@ -97,7 +98,7 @@ class ResultsScreen:
             names = [seat_label(seats, w, lang) for w in winners]
             label_key = "classplay.results.leader_label"
         crowned = "".join(f"<span class='typhoon-winner' data-region='{escape(w)}' title='{escape(n)}' "
-                          f"style='border-color:{rules.regions[w].hex}'>★ {escape(n)}</span>"
+                          f"style='border-color:{region_fill(rules.regions[w])}'>★ {escape(n)}</span>"
                           for w, n in zip(winners, names, strict=True))
         label = i18n.t(label_key, lang) if names else ""
         self.headline.value = (f"<div class='typhoon-results-head'><div class='typhoon-results-title'>{escape(title)}</div>"

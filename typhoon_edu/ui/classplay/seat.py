@@ -37,6 +37,7 @@ from ...engine.game import CHANCE
 from ...engine.rules import IllegalActionError, load_rules
 from ..board import BoardView
 from ..guard import Problems
+from ..palette import region_fill
 from .bigdie import BigDie
 from .decisions import DecisionPanel
 from .die_entry import DieEntry
@@ -217,7 +218,7 @@ class SeatApp:
         seats = seat_infos(room)
         table = seat_table(room, self.region)
         view = room.seat_view()
-        colour = self.rules.regions[self.region].hex
+        colour = region_fill(self.rules.regions[self.region])
         self.head.value = (f"<span class='typhoon-seat-swatch' style='border-left:1.2rem solid {colour};"
                            f"padding-left:.4rem'>{escape(seat_label(seats, self.region, lang))}</span>")
         busy = not self.pacer.idle

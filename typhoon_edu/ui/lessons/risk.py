@@ -162,7 +162,7 @@ def ranking_rows(stats: TrackStats, rules: Rules | None = None, lang: str = "en"
     for key, mean in stats.ranking():
         region = rules.regions[key]
         out.append(RankRow(key, i18n.region_name(rules, key, lang), float(mean), float(stats.expected_damage_se[key]),
-                           float(stats.region_hit_probability[key]), region.hex, region.pattern))
+                           float(stats.region_hit_probability[key]), palette.region_fill(region), region.pattern))
     return out
 
 
