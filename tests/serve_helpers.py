@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -103,6 +104,49 @@ def kernel_exists(port: int, kernel_id: str) -> bool:
     status, _, _ = http_request(port, f"/api/kernels/{kernel_id}", timeout=30)
     assert status in (200, 404), status
     return status == 200
+
+
+def v1_message(msg_type: str, content: Mapping[str, object], channel: str = "shell") -> tuple[bytes, str]:
+    """A kernel message as the page's v1 websocket sends it (one binary frame), and its msg_id."""
+    from typhoon_edu.server.websocket_guard import v1_frame
+
+    msg_id = uuid.uuid4().hex
+    header = {"msg_id": msg_id, "msg_type": msg_type, "username": "test", "session": uuid.uuid4().hex,
+              "date": "2026-01-01T00:00:00.000000Z", "version": "5.3"}
+    parts = [json.dumps(part).encode() for part in (header, {}, {}, dict(content))]
+    return v1_frame(parts, channel), msg_id
+
+
+def v1_reply(frame: bytes | str) -> tuple[str, dict[str, object], dict[str, object]]:
+    """A frame the server sent on a v1 kernel websocket: (channel, header, parent header)."""
+    from typhoon_edu.server.websocket_guard import v1_frame_parts
+
+    assert isinstance(frame, bytes), f"a text frame on a v1 socket: {frame!r}"
+    parts = v1_frame_parts(frame)
+    return parts[0].decode(), json.loads(parts[1]), json.loads(parts[2])
+
+
+def kernel_socket(port: int, kernel_id: str, *, subprotocol: bool = True, timeout: float = 60.0):  # noqa: ANN201
+    """A websocket to a kernel's channels on 127.0.0.1, with the v1 subprotocol as Voilà's page opens it."""
+    from websockets.sync.client import connect
+
+    from typhoon_edu.server.websocket_guard import KERNEL_WS_PROTOCOL
+
+    url = f"ws://127.0.0.1:{port}/api/kernels/{kernel_id}/channels?session_id={uuid.uuid4()}"
+    protocols = [KERNEL_WS_PROTOCOL] if subprotocol else None
+    return connect(url, open_timeout=timeout, subprotocols=protocols, max_size=None)  # type: ignore[arg-type]
+
+
+def kernel_info(ws, timeout: float = 60.0) -> None:  # noqa: ANN001
+    """Ask a kernel for its info over ``ws`` and wait for the reply (proves the socket reaches the kernel)."""
+    frame, msg_id = v1_message("kernel_info_request", {})
+    ws.send(frame)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        _, header, parent = v1_reply(ws.recv(timeout=timeout))
+        if header["msg_type"] == "kernel_info_reply" and parent.get("msg_id") == msg_id:
+            return
+    raise AssertionError("no kernel_info_reply")
 
 
 def port_is_free(port: int) -> bool:

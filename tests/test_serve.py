@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import signal
@@ -22,8 +21,12 @@ from serve_helpers import (
     http_request,
     kernel_exists,
     kernel_id_of,
+    kernel_info,
+    kernel_socket,
     port_is_free,
     probe_values,
+    v1_message,
+    v1_reply,
     wait_until,
     write_probe_notebook,
 )
@@ -239,52 +242,41 @@ def test_a_foreign_host_header_is_refused_dns_rebinding(plain_server: VoilaProce
 
 
 def test_a_foreign_host_cannot_open_a_kernel_websocket_either(plain_server: VoilaProcess) -> None:
-    from websockets.sync.client import connect
-
     _, _, page = http_request(plain_server.port, "/")
     kernel = kernel_id_of(page)
     path = f"/api/kernels/{kernel}/channels?session_id={uuid.uuid4()}"
     upgrade = {"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13",
-               "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Origin": "http://evil.example"}
+               "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Origin": "http://evil.example",
+               "Sec-WebSocket-Protocol": "v1.kernel.websocket.jupyter.org"}
     for host in (f"evil.example:{plain_server.port}", "attacker.test"):
         status, _, _ = http_request(plain_server.port, path, host=host, headers=upgrade)
         assert status == 403, host
     status, _, _ = http_request(plain_server.port, "/voila/query/" + kernel, host="evil.example", headers=upgrade)
     assert status == 403  # the preheated kernels' query socket too
-    with connect(f"ws://127.0.0.1:{plain_server.port}{path}", open_timeout=60):  # by this machine's name: opens
-        pass
-
-
-def _message(msg_type: str, content: dict[str, object], channel: str = "shell") -> dict[str, object]:
-    return {
-        "header": {"msg_id": uuid.uuid4().hex, "msg_type": msg_type, "username": "test", "session": uuid.uuid4().hex,
-                   "date": "2026-01-01T00:00:00.000000Z", "version": "5.3"},
-        "parent_header": {}, "metadata": {}, "content": content, "channel": channel, "buffers": [],
-    }
+    with kernel_socket(plain_server.port, kernel) as ws:  # by this machine's name: opens
+        kernel_info(ws)
 
 
 def test_no_page_can_run_code_in_a_kernel(plain_server: VoilaProcess, tmp_path: Path) -> None:
     """An execute_request sent on the kernel's websocket, as the page's own connection would, is dropped."""
-    from websockets.sync.client import connect
-
     _, _, page = http_request(plain_server.port, "/")
     kernel = kernel_id_of(page)
     marker = tmp_path / "ran.txt"
     code = f"open({str(marker)!r}, 'w').write('the browser ran code')"
-    url = f"ws://127.0.0.1:{plain_server.port}/api/kernels/{kernel}/channels?session_id={uuid.uuid4()}"
-    with connect(url, open_timeout=60) as ws:
-        execute = _message("execute_request", {"code": code, "silent": False, "store_history": False,
-                                               "user_expressions": {}, "allow_stdin": False, "stop_on_error": True})
-        ws.send(json.dumps(execute))
-        info = _message("kernel_info_request", {})
-        ws.send(json.dumps(info))  # allowed: its reply proves the socket reaches the kernel
+    with kernel_socket(plain_server.port, kernel) as ws:
+        execute, execute_id = v1_message("execute_request", {
+            "code": code, "silent": False, "store_history": False, "user_expressions": {},
+            "allow_stdin": False, "stop_on_error": True})
+        ws.send(execute)
+        info, info_id = v1_message("kernel_info_request", {})
+        ws.send(info)  # allowed: its reply proves the socket reaches the kernel
         replies: list[str] = []
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            msg = json.loads(ws.recv(timeout=60))
-            parent = msg.get("parent_header", {}).get("msg_id")
-            replies.append(msg["header"]["msg_type"] + (" (for execute)" if parent == execute["header"]["msg_id"] else ""))
-            if msg["header"]["msg_type"] == "kernel_info_reply" and parent == info["header"]["msg_id"]:
+            _, header, parent_header = v1_reply(ws.recv(timeout=60))
+            parent = parent_header.get("msg_id")
+            replies.append(str(header["msg_type"]) + (" (for execute)" if parent == execute_id else ""))
+            if header["msg_type"] == "kernel_info_reply" and parent == info_id:
                 break
         else:
             pytest.fail(f"no kernel_info_reply: {replies}")

@@ -37,10 +37,16 @@ from tornado.web import HTTPError, RequestHandler
 from traitlets import Bool, List, Unicode
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
+from voila.tornado.kernel_websocket_handler import (
+    VoilaKernelWebsocketHandler,
+    WebsocketHandler,
+    read_header_from_binary_message,
+)
 
 from .network import host_allowed, machine_hosts
+from .websocket_guard import KERNEL_WS_PROTOCOL, offers_v1, v1_frame_problem
 
-__all__ = ["ForeignHostMatcher", "TyphoonVoila", "XsrfCookieVoilaHandler", "main"]
+__all__ = ["ForeignHostMatcher", "GuardedKernelWebsocketHandler", "TyphoonVoila", "XsrfCookieVoilaHandler", "main"]
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +87,50 @@ class XsrfCookieVoilaHandler(TornadoVoilaHandler):
         await super().get(path)
 
 
+class GuardedKernelWebsocketHandler(VoilaKernelWebsocketHandler):
+    """Voilà's kernel websocket, behind the frame guard of :mod:`typhoon_edu.server.websocket_guard`.
+
+    * The handshake must offer the v1 subprotocol; otherwise 400 (the legacy protocol's binary
+      replies mislead Voilà's header reader, and its own parser has the same unbounded count).
+    * A text frame, or a binary frame whose layout :func:`v1_frame_problem` refuses, closes the
+      socket (1008) before jupyter_server's parser sees it; the page's kernel lives on.
+    * Frames the server sends are checked before Voilà reads their header.
+
+    Needed while the pinned jupyter_server (2.x) and Voilà (0.5) parse frames unchecked; the
+    upstream reports are quoted in docs/security.md.
+    """
+
+    async def get(self, *args: Any, **kwargs: Any) -> None:
+        offered = self.request.headers.get("Sec-WebSocket-Protocol")
+        if not offers_v1(offered):
+            log.warning("Refused a kernel websocket without the %s subprotocol (offered: %r) from %s",
+                        KERNEL_WS_PROTOCOL, offered, self.request.remote_ip)
+            self.set_status(400)
+            self.set_header("Content-Type", "text/plain; charset=utf-8")
+            self.finish(f"400: kernel websockets must use the {KERNEL_WS_PROTOCOL} subprotocol\n")
+            return
+        await super().get(*args, **kwargs)
+
+    def on_message(self, message: str | bytes) -> None:  # type: ignore[override]
+        problem = v1_frame_problem(message)
+        if problem is not None:
+            log.warning("Closed a kernel websocket from %s: %s", self.request.remote_ip, problem)
+            self.close(1008, "malformed kernel message")
+            return
+        super().on_message(message)
+
+    def write_message(self, message: bytes | dict[str, Any], binary: bool = False) -> Any:  # type: ignore[override]
+        header: Any = None
+        if isinstance(message, bytes):
+            if v1_frame_problem(message) is None:
+                header = read_header_from_binary_message(message)
+        elif isinstance(message, dict):
+            header = message.get("header")
+        if isinstance(header, dict) and header.get("msg_type") == "execute_input":
+            return None  # as Voilà does: the page never sees the notebook's code
+        return WebsocketHandler.write_message(self, message, binary)
+
+
 class TyphoonVoila(Voila):
     """Voilà with a Host check and a working closing-tab shutdown (see the module's docstring)."""
 
@@ -109,6 +159,8 @@ class TyphoonVoila(Voila):
         for spec in super().init_handlers():
             if isinstance(spec, tuple) and len(spec) >= 2 and spec[1] is TornadoVoilaHandler:
                 spec = (spec[0], XsrfCookieVoilaHandler, *spec[2:])
+            elif isinstance(spec, tuple) and len(spec) >= 2 and spec[1] is VoilaKernelWebsocketHandler:
+                spec = (spec[0], GuardedKernelWebsocketHandler, *spec[2:])
             handlers.append(spec)
         return handlers
 
