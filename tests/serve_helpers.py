@@ -74,9 +74,14 @@ def probe_values(page: str) -> list[dict[str, object]]:
 
 def http_request(port: int, path: str = "/", *, host: str | None = None, method: str = "GET",
                  headers: Mapping[str, str] | None = None, body: bytes | None = None,
-                 timeout: float = 120.0) -> tuple[int, dict[str, str], str]:
-    """One HTTP request to 127.0.0.1:``port`` with the given ``Host`` header; (status, headers, body)."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+                 timeout: float = 120.0, source: str | None = None) -> tuple[int, dict[str, str], str]:
+    """One HTTP request to 127.0.0.1:``port`` with the given ``Host`` header; (status, headers, body).
+
+    ``source`` (another loopback address, ``127.0.0.2``…) makes the request come from there: to the
+    server it is another client, as a student's phone would be.
+    """
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout,
+                                      source_address=(source, 0) if source else None)
     try:
         conn.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
         conn.putheader("Host", host if host is not None else f"127.0.0.1:{port}")
@@ -87,7 +92,10 @@ def http_request(port: int, path: str = "/", *, host: str | None = None, method:
         conn.endheaders(body)
         response = conn.getresponse()
         text = response.read().decode("utf-8", "replace")
-        return response.status, {k.lower(): v for k, v in response.getheaders()}, text
+        headers: dict[str, str] = {}
+        for name, value in response.getheaders():  # several Set-Cookie headers: one per line
+            headers[name.lower()] = f"{headers[name.lower()]}\n{value}" if name.lower() in headers else value
+        return response.status, headers, text
     finally:
         conn.close()
 

@@ -553,6 +553,9 @@ def test_preheated_kernel_gets_the_query_string_of_its_request(tmp_path: Path) -
         first = probe_values(http_request(run.port, "/?seat=Tok3n_A&lang=en")[2])
         second = probe_values(http_request(run.port, "/?join=K7PM")[2])
         third = probe_values(http_request(run.port, "/")[2])
+    # The server adds the browser's device id (its cookie: tests/test_server_pages.py) to every query.
+    for seen in (first, second, third):
+        assert len(seen[0]["query"].pop("device")) >= 22
     assert first[0]["preheated"] == "True" and first[0]["query"] == {"seat": "Tok3n_A", "lang": "en"}
     assert second[0]["query"] == {"join": "K7PM"}
     assert third[0]["query"] == {}
