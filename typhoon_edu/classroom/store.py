@@ -377,6 +377,11 @@ class RoomStore:
             raise StoreError(f"the room store runs on SQLite or PostgreSQL, not {backend!r}", kind="unavailable",
                              what="open")
         self.dialect = backend
+        from .links import process_secret
+
+        #: The secret seat links are derived from (classroom/links.py); a served app sets the
+        #: computer's (``load_link_secret()``) so a reopened projector shows the same links.
+        self.link_secret: bytes = process_secret()
         self.read_only = False  # True when a SQLite file could only be opened read-only
         self.url = self._engine.url.render_as_string(hide_password=True)
         self._pid = os.getpid()
@@ -546,7 +551,7 @@ class RoomStore:
     def create_room(self, *, setup: Mapping[str, Any] | str, seats: Sequence[NewSeat], lang: str,
                     hints_enabled: bool = True, actions: Sequence[str] = (), by: str = "setup", status: str = OPEN,
                     origin: str = "", import_source: str | None = None, import_digest: str = "",
-                    owner: str | None = None) -> RoomRow:
+                    owner: str | None = None, room_id: str | None = None) -> RoomRow:
         """A new room with a fresh code (retried on a clash), its seats and its first actions.
 
         With ``import_source``, the import is recorded in the same transaction; if that source
@@ -559,7 +564,7 @@ class RoomStore:
         self._check_seats(seats)
         notations = self._check_notations(actions, allow_empty=True)
         for _attempt in range(50):
-            rid, code, now = uuid.uuid4().hex, new_code(), time.time()
+            rid, code, now = room_id or uuid.uuid4().hex, new_code(), time.time()
             try:
                 with self._tx("create the room", write=True, integrity_raw=True) as conn:
                     conn.execute(sa.insert(ROOMS).values(

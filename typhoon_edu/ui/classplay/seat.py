@@ -8,9 +8,10 @@ seat may see), so another seat's cards never reach this page. The page polls the
 
 >>> from typhoon_edu.classroom.store import RoomStore
 >>> from typhoon_edu.classroom.rooms import Room, Seat
+>>> from typhoon_edu.classroom.teachers import local_teacher
 >>> store = RoomStore("sqlite://")
 >>> room = Room.create(store, [Seat("Taiwan", name="Mei"), Seat("Japan", "greedy"), Seat("Korea", "random")],
-...                    seed=3, lang="en")
+...                    seed=3, lang="en", teacher=local_teacher(store))
 >>> phone = SeatApp(lang="en", store=store, token=room.issued_tokens["Taiwan"])
 >>> phone.region, phone.screen
 ('Taiwan', 'seat')
