@@ -80,6 +80,7 @@ class SeatInfo:
     has_device: bool  # a live device token exists for it
     joined: bool  # a device has opened it
     revoked: bool
+    bound: bool = False  # its link is kept by the first device that opened it
 
     @property
     def is_person(self) -> bool:
@@ -256,7 +257,7 @@ def check_seats(seats: Sequence[SeatRow], setup: dict[str, Any], code: str) -> N
 
 def _seat_info(s: SeatRow) -> SeatInfo:
     return SeatInfo(s.region, s.kind, s.name, s.token_hash is not None and not s.revoked, s.joined is not None,
-                    s.revoked)
+                    s.revoked, s.device_hash is not None)
 
 
 def _entry(a: ActionRow) -> LogEntry:
