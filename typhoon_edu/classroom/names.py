@@ -22,7 +22,7 @@ import unicodedata
 __all__ = ["MAX_NAME_LENGTH", "clean_name"]
 
 #: The longest name kept (longer ones are cut, so a pasted essay cannot fill the projector).
-MAX_NAME_LENGTH = 40
+MAX_NAME_LENGTH = 60
 
 _DROP = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
 

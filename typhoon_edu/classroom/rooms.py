@@ -256,7 +256,7 @@ def check_seats(seats: Sequence[SeatRow], setup: dict[str, Any], code: str) -> N
 
 
 def _seat_info(s: SeatRow) -> SeatInfo:
-    return SeatInfo(s.region, s.kind, s.name, s.token_hash is not None and not s.revoked, s.joined is not None,
+    return SeatInfo(s.region, s.kind, clean_name(s.name), s.token_hash is not None and not s.revoked, s.joined is not None,
                     s.revoked, s.device_hash is not None)
 
 
@@ -484,7 +484,7 @@ class Room:
 
     def display_name(self, region: str) -> str:
         s = self._seat_row(region)
-        return s.name or region
+        return clean_name(s.name) or region
 
     @property
     def is_over(self) -> bool:

@@ -540,6 +540,18 @@ class RoomStore:
             if (self._schema_version() or 0) < SCHEMA_VERSION:
                 raise _translate(exc, "bring its tables up to date") from None
 
+    def check_writable(self) -> None:
+        """StoreError (``read_only``, ``locked``, ``disk_full``, …) unless a write can be made now.
+
+        Writes one row back unchanged, in a transaction of its own: a read-only file, database or
+        role says so here, before a teacher presses Start.
+        """
+        if self.read_only:
+            raise StoreError("the room database could not be written: it was opened read-only", kind="read_only",
+                             what="check that it can be written")
+        with self._tx("check that it can be written", write=True) as conn:
+            conn.execute(sa.update(META).where(META.c.key == "schema").values(value=META.c.value))
+
     def close(self) -> None:
         """Close every pooled connection."""
         self._engine.dispose()

@@ -114,14 +114,16 @@ def local_teacher(store: RoomStore, name: str = "") -> Teacher:
     >>> local_teacher(RoomStore("sqlite://")).is_local
     True
     """
+    from .errors import StoreError
+
     row = store.teacher(LOCAL_TEACHER)
     if row is None:
         try:
             row = store.create_teacher(LOCAL_TEACHER, name or "local", None)
-        except Exception:  # noqa: BLE001 - another kernel made it at the same moment
+        except StoreError:  # another kernel made it at the same moment, or the store is read-only
             row = store.teacher(LOCAL_TEACHER)
-            if row is None:
-                raise
+            if row is None:  # a read-only store: its rooms can still be listed (and the problem said)
+                return Teacher(LOCAL_TEACHER, name or "local")
     return _teacher(row)
 
 

@@ -34,6 +34,8 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from ...classroom.errors import ClassroomError
+
 LANG_ENV_VAR = "TYPHOON_EDU_LANG"
 
 
@@ -74,7 +76,13 @@ def launch(query: Mapping[str, str] | None = None, *, lang: str | None = None, s
         lang = i18n.normalize_lang(lang)
     except ValueError:
         lang = "zh-TW"
-    store = _open_store(store)
+    try:
+        store = _open_store(store)
+    except ClassroomError as exc:  # an unwritable folder, a database that cannot be reached: said, not a traceback
+        app = StoreProblemPage(exc, lang)
+        if display:
+            app.show()
+        return app
     device = query.get("device") or None
     teacher = None
     if "seat" not in query and "join" not in query:
@@ -101,4 +109,36 @@ def launch(query: Mapping[str, str] | None = None, *, lang: str | None = None, s
     return app
 
 
-__all__ = ["launch", "page_query", "preload"]
+class StoreProblemPage:
+    """What a page shows when the room store cannot be opened: the reason, in the page's language.
+
+    >>> from typhoon_edu.classroom.errors import StoreError
+    >>> page = StoreProblemPage(StoreError("no folder", kind="read_only"), "en")
+    >>> page.screen, "cannot be written" in page.root.children[0].value
+    ('store_problem', True)
+    """
+
+    screen = "store_problem"
+
+    def __init__(self, exc: Exception, lang: str) -> None:
+        import logging
+        from html import escape
+
+        import ipywidgets as widgets
+
+        from .projector import _error_text
+
+        logging.getLogger("typhoon_edu.ui").error("the room store cannot be opened: %s", exc)
+        self.error = exc
+        self.root = widgets.VBox([widgets.HTML(
+            f"<div class='typhoon-message-error typhoon-store-problem' style='font-size:1.3rem;padding:1rem'>"
+            f"{escape(_error_text(exc, lang))}</div>")])
+
+    def show(self) -> StoreProblemPage:
+        from IPython.display import display
+
+        display(self.root)
+        return self
+
+
+__all__ = ["StoreProblemPage", "launch", "page_query", "preload"]

@@ -275,12 +275,10 @@ class ProjectorApp:
                 problems = [(p.name, _save_problem_text(p.kind, p.error, self.lang))
                             for p in import_problems(self.store)]
             rooms = list_rooms(self.store, teacher=self.teacher)
+            self.store.check_writable()  # a read-only file or database is said now, not at Start
         except ClassroomError as exc:  # the store cannot be read or written: say so, list what there is
             self.setup.show_error(_error_text(exc, self.lang))
-            log.warning("the rooms list could not be read: %s", exc)
-        else:
-            if getattr(self.store, "read_only", False):
-                self.setup.show_error(i18n.t("classroom.error.read_only", self.lang))
+            log.warning("the room store has a problem: %s", exc)
         self.setup.show_rooms(rooms, problems)
         return rooms
 
