@@ -1035,7 +1035,7 @@ class Room:
         if self.viewer is not None and region != self.viewer:
             raise NotAllowed(f"this device plays {self.viewer}; it cannot ask for {region}'s hint", kind="teacher_only")
         if self.viewer is None:
-            self._need_teacher("ask for a seat's hint", fresh=False)
+            self._need_teacher("ask for a seat's hint")
         if not self.hints_enabled:
             raise NotAllowed("the teacher has switched hints off for this game", kind="hints_off")
         if self._game.current_player != region:
