@@ -30,6 +30,7 @@ from playwright.sync_api import Browser, Page, expect
 from typhoon_edu import i18n
 from typhoon_edu.classroom.rooms import Room
 from typhoon_edu.classroom.store import RoomStore, sqlite_url
+from typhoon_edu.classroom.teachers import local_teacher
 from typhoon_edu.engine.rules import load_rules
 from typhoon_edu.server.serve import VoilaProcess
 from typhoon_edu.ui.geometry import BoardGeometry
@@ -139,9 +140,9 @@ def setup_room(projector: Page, lang: str, names: tuple[str, str], devices: bool
 def room_of(store: RoomStore) -> Room:
     from typhoon_edu.classroom.rooms import list_rooms
 
-    rooms = list_rooms(store)
+    rooms = list_rooms(store, teacher=local_teacher(store))
     assert len(rooms) == 1, rooms
-    return Room.open(store, rooms[0].code)
+    return Room.open(store, rooms[0].code, teacher=local_teacher(store))
 
 
 @pytest.mark.parametrize("server", ["en", "zh-TW"], indirect=True)

@@ -8,7 +8,9 @@ event loop (a hint takes a fraction of a second), and kept until the decision ch
 >>> from typhoon_edu.classroom.rooms import Room, Seat
 >>> from typhoon_edu.ui.guard import Problems
 >>> store = RoomStore("sqlite://")
->>> room = Room.create(store, [Seat("Taiwan"), Seat("Japan", "greedy"), Seat("Korea", "random")], seed=3, lang="en")
+>>> from typhoon_edu.classroom.teachers import local_teacher
+>>> room = Room.create(store, [Seat("Taiwan"), Seat("Japan", "greedy"), Seat("Korea", "random")], seed=3, lang="en",
+...                    teacher=local_teacher(store))
 >>> phone = Room.open_seat(store, room.issued_tokens["Taiwan"])
 >>> box = CoachBox(Problems(lambda: "en"), lambda: "en")
 >>> box.show_for(phone, "Taiwan", mine=True)
