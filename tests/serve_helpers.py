@@ -15,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -202,10 +203,18 @@ class ServeRun:
     proc: subprocess.Popen[str] | None = None
     lines: list[str] = field(default_factory=list)
     url: str = ""
+    teacher_key: str = ""
     _queue: queue.Queue[str | None] = field(default_factory=queue.Queue)
 
     def start(self, timeout: float = 120.0) -> ServeRun:
         env = {**os.environ, "PYTHONUNBUFFERED": "1", **(self.env or {})}
+        # serve writes the teacher's key file and the store: never the real user's, and not a store
+        # other sessions on this machine share (a schema upgrade there would reach them).
+        private = Path(tempfile.mkdtemp(prefix="typhoon-serve-"))
+        env.setdefault("XDG_CONFIG_HOME", str(private / "config"))
+        env.setdefault("XDG_DATA_HOME", str(private / "data"))
+        if "--db" not in self.args and not (self.env or {}).get("TYPHOON_EDU_DB"):
+            env["TYPHOON_EDU_DB"] = f"sqlite:///{private / 'rooms.sqlite3'}"
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "typhoon_edu.server.serve", "--no-browser", *self.args],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True, env=env,
@@ -216,9 +225,12 @@ class ServeRun:
             line = self.next_line(deadline - time.monotonic())
             if line is None:
                 raise AssertionError("serve ended before printing its URL:\n" + "\n".join(self.lines))
-            match = re.search(r"(http://localhost:\d+/)", line)
+            match = re.search(r"http://(?:localhost|127\.0\.0\.1):(\d+)/", line)
             if match and not self.url:
-                self.url = match.group(1)
+                self.url = f"http://localhost:{match.group(1)}/"
+            key = re.search(r"\?teacher=([A-Za-z0-9_-]+)", line)
+            if key and not self.teacher_key:
+                self.teacher_key = key.group(1)
             if self.url and ("Ctrl+C" in line):
                 return self
 
