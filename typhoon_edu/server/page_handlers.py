@@ -13,6 +13,7 @@ For every page request, before Voilà renders it:
    ``request.query``) becomes :func:`~typhoon_edu.server.page_query.kernel_query`'s.
 4. The request is admitted by the kernel budget, or answered 503 with a page saying the server is
    full (both languages).
+5. The HTML sent loads nothing from another host (:func:`~typhoon_edu.server.offline.local_only`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from voila.tornado.handler import TornadoVoilaHandler
 
 from ..i18n import LANGS, t
 from .kernel_budget import Admission, KernelBudget
+from .offline import local_only
 from .page_query import (
     DEVICE_COOKIE,
     DEVICE_COOKIE_DAYS,
@@ -170,6 +172,12 @@ class PageHandler(TornadoVoilaHandler):
         self.request.query_arguments = parse_qs_bytes(clean, keep_blank_values=True)
         self.request.arguments = {name: list(values) for name, values in self.request.query_arguments.items()}
         return True
+
+    def write(self, chunk: str | bytes | dict[str, Any]) -> None:
+        # The page's HTML as Voilà renders it, without what it would fetch from another host.
+        if isinstance(chunk, str):
+            chunk = local_only(chunk)
+        super().write(chunk)
 
     def refuse(self, reason: str) -> None:
         """Answer 503 with the "server full" page (``reason``: ``client`` or ``total``)."""
