@@ -144,3 +144,38 @@ def test_a_kernel_websocket_without_the_v1_subprotocol_is_refused(guarded_server
         pass
     assert refused.value.response.status_code == 400
     assert b"v1.kernel.websocket.jupyter.org" in refused.value.response.body
+
+
+# ------------------------------------------------------------------ issue 19 §7: the pool grows for a class arriving
+def test_the_pool_grows_when_a_room_with_device_seats_is_created(tmp_path_factory: pytest.TempPathFactory) -> None:
+    import os
+
+    from serve_helpers import kernel_processes, wait_until
+
+    from typhoon_edu.classroom.codes import token_hash
+    from typhoon_edu.classroom.store import NewSeat, RoomStore
+    from typhoon_edu.server.pool_growth import pool_target
+
+    folder = tmp_path_factory.mktemp("pool")
+    notebook = write_probe_notebook(folder)
+    url = f"sqlite:///{folder / 'rooms.sqlite3'}"
+    store = RoomStore(url)
+    env = {**os.environ, "TYPHOON_EDU_DB": url}
+    try:
+        with VoilaProcess(notebook, lang="en", preheat=True, pool_size=1, env=env, log_path=folder / "voila.log") as server:
+            server.wait_ready(timeout=90)
+            assert server.process is not None
+            wait_until(lambda: len(kernel_processes(server.process.pid)) == 1, 90, what="a pool of 1")
+            time.sleep(5)
+            assert len(kernel_processes(server.process.pid)) == 1  # no room yet: the pool stays as serve set it
+            seats = [NewSeat(region, token_hash=token_hash(f"tok-{region}-xxxxxxxxxxxx"))
+                     for region in ("Taiwan", "Japan", "Korea")] + [NewSeat("Philippines", kind="greedy")]
+            store.create_room(setup={"players": ["Taiwan", "Japan", "Korea", "Philippines"]}, seats=seats, lang="en")
+            expected = pool_target(1, 3)
+            assert expected == 4
+            wait_until(lambda: len(kernel_processes(server.process.pid)) == expected, 120, interval=1,
+                       what=f"a pool of {expected} (3 device seats waiting + the projector)")
+            log = (folder / "voila.log").read_text(encoding="utf-8", errors="replace")
+            assert "Preheated pool: 4 kernels (3 device seats waiting to join)" in log
+    finally:
+        store.close()

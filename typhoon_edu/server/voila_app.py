@@ -59,6 +59,7 @@ from .kernel_budget import KernelBudget
 from .network import host_allowed, machine_hosts
 from .page_handlers import BUDGET_SETTING, JoinPageHandler, PageHandler, track_page_kernels
 from .page_query import JOIN_CODE_PATTERN
+from .pool_growth import WATCH_INTERVAL, pool_target, waiting_device_seats
 from .websocket_guard import KERNEL_WS_PROTOCOL, offers_v1, v1_frame_problem
 
 __all__ = [
@@ -192,6 +193,9 @@ class TyphoonVoila(Voila):
     connect_grace = Float(DEFAULT_CONNECT_GRACE, config=True,
                           help="Seconds after which a kernel whose page never connected is stopped.")
 
+    grow_pool = Bool(True, config=True,
+                     help="Preheat one more kernel per device seat waiting to join an open room (issue 19 §7).")
+
     def allowed_hosts(self) -> list[str]:
         """Every Host (without port) this server answers to."""
         return machine_hosts(self.extra_hosts)
@@ -225,7 +229,47 @@ class TyphoonVoila(Voila):
             self.log.info("Answering only to Host: %s (and loopback addresses)", ", ".join(allowed))
         self._budget_check = PeriodicCallback(self._check_budget, BUDGET_CHECK_INTERVAL * 1000)
         self._budget_check.start()
+        if self.grow_pool and self.voila_configuration.preheat_kernel:
+            self._room_store: Any = None
+            self._watching = False
+            self._pool_watch = PeriodicCallback(self._watch_rooms, WATCH_INTERVAL * 1000)
+            self._pool_watch.start()
         super().listen()
+
+    def _waiting_seats(self) -> int:
+        """Device seats waiting to join (runs in a worker thread: it reads the store)."""
+        if self._room_store is None:
+            from ..classroom.store import RoomStore
+
+            self._room_store = RoomStore()  # TYPHOON_EDU_DB, as every kernel reads it
+        return waiting_device_seats(self._room_store)
+
+    async def _watch_rooms(self) -> None:
+        """Keep the preheated pool at :func:`pool_target` for the device seats waiting to join."""
+        if self._watching:
+            return
+        self._watching = True
+        try:
+            import asyncio
+
+            waiting = await asyncio.get_running_loop().run_in_executor(None, self._waiting_seats)
+        except Exception as exc:  # noqa: BLE001 - no store yet, or busy: the pool stays as it is
+            self.log.debug("Could not count the seats waiting to join: %s", exc)
+            return
+        finally:
+            self._watching = False
+        km = self.kernel_manager
+        base = max(int(self.voila_configuration.default_pool_size), 1)
+        config = {name: dict(value) for name, value in km.kernel_pools_config.items()}
+        default = config.setdefault("default", {})
+        target = pool_target(base, waiting)
+        if default.get("pool_size") == target:
+            return
+        self.log.info("Preheated pool: %s kernels (%s device seats waiting to join)", target, waiting)
+        default["pool_size"] = target
+        km.kernel_pools_config = config
+        if target > base or waiting:
+            km.fill_if_needed(delay=0, notebook_name=km.notebook_path)
 
     async def _check_budget(self) -> None:
         """Forget kernels that are gone; stop those whose page never connected."""
