@@ -193,3 +193,22 @@ def test_a_connected_page_keeps_its_kernel_and_a_gone_one_makes_room(tmp_path: P
                 status, _, body = http_request(server.port, "/", source=STUDENT)
                 assert status == 503 and "Too many pages are open from this device" in body
             kernel_info(open_page)  # the open page's kernel still answers
+
+
+def test_a_page_still_loading_keeps_its_kernel_and_one_that_left_does_not(tmp_path: Path) -> None:
+    """On a busy machine a page may take a minute to connect; while its browser keeps fetching (scripts,
+    styles: its device cookie), its kernel stays. A script that fetched the page and left loses it."""
+    notebook = write_probe_notebook(tmp_path)
+    args = ["--TyphoonVoila.connect_grace=4"]
+    with VoilaProcess(notebook, lang="en", preheat=False, extra_args=args, log_path=tmp_path / "voila.log") as server:
+        server.wait_ready(timeout=90)
+        status, headers, page = http_request(server.port, "/", source=STUDENT)
+        loading, device = kernel_id_of(page), _cookie_value(headers, "typhoon_device")
+        left = kernel_id_of(http_request(server.port, "/", source=STUDENT)[2])
+        started = time.monotonic()
+        while time.monotonic() - started < 14:  # past the grace and two checks
+            http_request(server.port, "/voila/static/favicon.ico", headers={"Cookie": f"typhoon_device={device}"})
+            time.sleep(1)
+        assert kernel_exists(server.port, loading)
+        assert not kernel_exists(server.port, left)
+        wait_until(lambda: not kernel_exists(server.port, loading), 20, what="stopped once its browser went quiet")

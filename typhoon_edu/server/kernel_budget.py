@@ -14,7 +14,9 @@ keeps (:mod:`typhoon_edu.server.voila_app`):
   longest-gone; a kernel whose page is still connected is never taken. Otherwise the request is
   refused (the handler answers 503 with a page saying so, in both languages).
 * **A kernel whose page never connects** (a script that fetched ``/`` and left) is stopped
-  ``connect_grace`` seconds after its page was sent (:meth:`never_connected`).
+  ``connect_grace`` seconds after its page was sent and its browser's last request (its device
+  cookie, :meth:`seen`): a page that a loaded machine takes a minute to bring up keeps fetching
+  its scripts and styles meanwhile, and keeps its kernel (:meth:`never_connected`).
 
 >>> clock = [0.0]
 >>> book = KernelBudget(total=3, per_client=2, connect_grace=45, clock=lambda: clock[0])
@@ -48,6 +50,7 @@ class PageKernel:
     """One page's kernel: whose it is, when its page was sent, and its websocket connections."""
 
     client: str
+    device: str | None = None
     sent_at: float | None = None
     connections: int = 0
     ever_connected: bool = False
@@ -68,6 +71,7 @@ class Admission:
 
     book: KernelBudget | None
     client: str
+    device: str | None = None
     refused: str | None = None
     evict: list[str] = field(default_factory=list)
     kernel_id: str | None = None
@@ -78,7 +82,7 @@ class Admission:
         if self.book is None or self.refused is not None or self.kernel_id is not None:
             return
         self.kernel_id = kernel_id
-        self.book._bind(self.client, kernel_id)
+        self.book._bind(self.client, kernel_id, self.device)
 
     def finish(self) -> None:
         """The page has been sent (or the request failed): the connect-grace clock starts."""
@@ -102,6 +106,7 @@ class KernelBudget:
         self.exempt = frozenset(exempt)
         self.kernels: dict[str, PageKernel] = {}
         self.pending: Counter[str] = Counter()
+        self.last_seen: dict[str, float] = {}
 
     def held_by(self, client: str) -> int:
         """Page kernels ``client`` holds, counting requests still starting theirs."""
@@ -111,7 +116,7 @@ class KernelBudget:
         """Page kernels in all, counting requests still starting theirs."""
         return len(self.kernels) + sum(self.pending.values())
 
-    def admit(self, client: str) -> Admission:
+    def admit(self, client: str, device: str | None = None) -> Admission:
         """Admit a page request from ``client`` (see the module's docstring), or say why not.
 
         >>> book = KernelBudget(total=2, per_client=2, connect_grace=45)
@@ -138,15 +143,15 @@ class KernelBudget:
         for kernel_id in evict:
             self.forget(kernel_id)
         self.pending[client] += 1
-        return Admission(self, client, evict=evict)
+        return Admission(self, client, device=device, evict=evict)
 
     def _gone(self, which: Callable[[PageKernel], bool]) -> list[str]:
         gone = [(page.gone_at or 0.0, kid) for kid, page in self.kernels.items() if page.gone and which(page)]
         return [kid for _, kid in sorted(gone)]
 
-    def _bind(self, client: str, kernel_id: str) -> None:
+    def _bind(self, client: str, kernel_id: str, device: str | None = None) -> None:
         self._unpend(client)
-        self.kernels[kernel_id] = PageKernel(client)
+        self.kernels[kernel_id] = PageKernel(client, device)
 
     def _finish(self, client: str, kernel_id: str | None) -> None:
         if kernel_id is None:
@@ -178,11 +183,35 @@ class KernelBudget:
             if page.connections == 0:
                 page.gone_at = self.clock()
 
+    def seen(self, device: str) -> None:
+        """A request came from the browser with this device cookie (any request: a script, a style, a font)."""
+        self.last_seen[device] = self.clock()
+
     def never_connected(self) -> list[str]:
-        """Kernels whose page was sent more than ``connect_grace`` s ago and never connected."""
+        """Kernels whose page was sent, and whose browser last asked for anything, more than
+        ``connect_grace`` s ago, and which never connected.
+
+        >>> clock = [0.0]
+        >>> book = KernelBudget(total=9, per_client=9, connect_grace=45, clock=lambda: clock[0])
+        >>> slow = book.admit("10.0.0.7", device="d7"); slow.bind("k7"); slow.finish()
+        >>> clock[0] = 40.0; book.seen("d7")           # still loading its scripts
+        >>> clock[0] = 60.0; book.never_connected()
+        []
+        >>> clock[0] = 90.0; book.never_connected()
+        ['k7']
+        """
         now = self.clock()
-        return [kid for kid, page in self.kernels.items()
-                if not page.ever_connected and page.sent_at is not None and now - page.sent_at > self.connect_grace]
+        stale = [device for device, when in self.last_seen.items() if now - when > 4 * self.connect_grace]
+        for device in stale:
+            del self.last_seen[device]
+        found = []
+        for kid, page in self.kernels.items():
+            if page.ever_connected or page.sent_at is None:
+                continue
+            last = max(page.sent_at, self.last_seen.get(page.device or "", page.sent_at))
+            if now - last > self.connect_grace:
+                found.append(kid)
+        return found
 
     def forget(self, kernel_id: str) -> None:
         """``kernel_id`` was stopped (or is about to be)."""

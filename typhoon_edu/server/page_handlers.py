@@ -121,13 +121,14 @@ class PageHandler(TornadoVoilaHandler):
 
     async def serve_page(self, path: str | None, join: str | None) -> None:
         _ = self.xsrf_token  # tornado sets the _xsrf cookie the first time the token is read
-        if not self.rewrite_query(join):
+        device = self.rewrite_query(join)
+        if device is None:
             return
         budget: KernelBudget | None = self.settings.get(BUDGET_SETTING)
         if budget is None:
             await super().get(path)
             return
-        admission = budget.admit(self.request.remote_ip or "")
+        admission = budget.admit(self.request.remote_ip or "", device)
         if admission.refused is not None:
             self.refuse(admission.refused)
             return
@@ -144,8 +145,9 @@ class PageHandler(TornadoVoilaHandler):
             CURRENT_ADMISSION.reset(token)
             admission.finish()
 
-    def rewrite_query(self, join: str | None) -> bool:
-        """Steps 1–3 of the module's docstring; ``False`` when the answer (a redirect) is already sent."""
+    def rewrite_query(self, join: str | None) -> str | None:
+        """Steps 1–3 of the module's docstring: the browser's device id, or ``None`` when the answer
+        (a redirect) is already sent."""
         query = self.request.query
         here = "/" + self.request.path.lstrip("/")  # never "//host": that would redirect off-site
         key = teacher_key_in(query)
@@ -156,7 +158,7 @@ class PageHandler(TornadoVoilaHandler):
                 self.clear_cookie(TEACHER_COOKIE, path="/")
             clean = client_query(query)
             self.redirect(here + ("?" + clean if clean else ""), status=302)
-            return False
+            return None
         device = self.get_cookie(DEVICE_COOKIE)
         if not plausible_device(device):
             device = new_device_id()
@@ -171,7 +173,7 @@ class PageHandler(TornadoVoilaHandler):
         self.request.uri = here + ("?" + clean if clean else "")
         self.request.query_arguments = parse_qs_bytes(clean, keep_blank_values=True)
         self.request.arguments = {name: list(values) for name, values in self.request.query_arguments.items()}
-        return True
+        return device
 
     def write(self, chunk: str | bytes | dict[str, Any]) -> None:
         # The page's HTML as Voilà renders it, without what it would fetch from another host.

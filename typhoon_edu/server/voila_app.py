@@ -36,6 +36,7 @@ requests from the browser (``allowed_message_types``): no page can send an ``exe
 from __future__ import annotations
 
 import logging
+import re
 import sys
 from collections.abc import Collection
 from typing import Any
@@ -58,7 +59,7 @@ from voila.tornado.kernel_websocket_handler import (
 from .kernel_budget import KernelBudget
 from .network import host_allowed, machine_hosts
 from .page_handlers import BUDGET_SETTING, JoinPageHandler, PageHandler, track_page_kernels
-from .page_query import JOIN_CODE_PATTERN
+from .page_query import DEVICE_COOKIE, JOIN_CODE_PATTERN
 from .pool_growth import WATCH_INTERVAL, pool_target, waiting_device_seats
 from .websocket_guard import KERNEL_WS_PROTOCOL, offers_v1, v1_frame_problem
 
@@ -98,6 +99,23 @@ class ForeignHostMatcher(Matcher):
         if host_allowed(request.headers.get("Host"), self.allowed):
             return None
         return {}
+
+
+class DeviceActivityMatcher(Matcher):
+    """Matches nothing; notes the device cookie of every request, so that a page still loading its
+    scripts (on a busy machine, for a minute) keeps its kernel (see :meth:`KernelBudget.never_connected`)."""
+
+    def __init__(self, budget: KernelBudget) -> None:
+        self.budget = budget
+
+    def match(self, request: HTTPServerRequest) -> dict[str, Any] | None:
+        found = _DEVICE_IN_COOKIE.search(request.headers.get("Cookie", ""))
+        if found is not None:
+            self.budget.seen(found.group(1))
+        return None
+
+
+_DEVICE_IN_COOKIE = re.compile(rf"(?:^|;)\s*{DEVICE_COOKIE}=([A-Za-z0-9_-]{{1,64}})")
 
 
 class ForeignHostHandler(RequestHandler):
@@ -227,6 +245,7 @@ class TyphoonVoila(Voila):
             allowed = self.allowed_hosts()
             self.app.default_router.rules.insert(0, Rule(ForeignHostMatcher(allowed), ForeignHostHandler))
             self.log.info("Answering only to Host: %s (and loopback addresses)", ", ".join(allowed))
+        self.app.default_router.rules.insert(0, Rule(DeviceActivityMatcher(self.kernel_budget), ForeignHostHandler))
         self._budget_check = PeriodicCallback(self._check_budget, BUDGET_CHECK_INTERVAL * 1000)
         self._budget_check.start()
         if self.grow_pool and self.voila_configuration.preheat_kernel:
