@@ -160,8 +160,8 @@ def test_join_cards_show_the_short_join_address_and_the_code_in_large_type(store
     app = ProjectorApp(lang="en", store=store, fullscreen=False, public_url="http://192.168.1.23:8866/")
     room = app.start(choices())
     cards = app.join_cards()
-    assert cards.count('<div class="typhoon-join-address">192.168.1.23:8866/join</div>') == 2
-    assert cards.count(f'<div class="typhoon-join-code">{room.code}</div>') == 2
+    assert cards.count('<div class="typhoon-join-card-address">192.168.1.23:8866/join</div>') == 2
+    assert cards.count(f'<div class="typhoon-join-card-code">{room.code}</div>') == 2
     assert "max(64px" in app.lobby.head.value  # the room code's size (measured in the browser test)
 
 
@@ -191,3 +191,18 @@ def test_a_store_folder_that_cannot_be_made_gives_a_page_with_the_reason(monkeyp
     from typhoon_edu.classroom.errors import error_text
 
     assert error_text(page.error, lang) in page.root.children[0].value
+
+
+def test_new_join_link_in_the_teachers_drawer_replaces_only_that_seats_link(store: RoomStore) -> None:
+    app = ProjectorApp(lang="en", store=store, fullscreen=False, public_url="http://127.0.0.1:8866/")
+    room = app.start(choices())
+    old = dict(room.issued_tokens)
+    app.teacher.render()
+    buttons = [w for w in _walk(app.teacher.seats) if isinstance(w, widgets.Button)
+               and "typhoon-teacher-new-link-Taiwan" in w._dom_classes]
+    assert len(buttons) == 1
+    buttons[0].click()
+    assert app._tokens["Taiwan"] != old["Taiwan"] and app._tokens["Japan"] == old["Japan"]
+    assert "?seat=" + app._tokens["Taiwan"] in app.join_cards() and old["Taiwan"] not in app.join_cards()
+    assert SeatApp(lang="en", store=store, token=old["Taiwan"], device="p").screen == "join"
+    assert SeatApp(lang="en", store=store, token=app._tokens["Taiwan"], device="p").screen == "seat"

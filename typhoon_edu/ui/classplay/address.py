@@ -27,7 +27,12 @@ function apply(model) {
   if (!q) return;
   // /join and /join/<CODE> become the server's root: the seat's link is "<root>?seat=<token>".
   const path = window.location.pathname.replace(/\/join(\/[^/]*)?\/?$/, "/");
-  const want = path + "?" + q;
+  const params = new URLSearchParams(q);
+  const now = new URLSearchParams(window.location.search);
+  for (const keep of ["lang", "device", "speed"]) {  // what else the page was opened with stays
+    if (now.has(keep) && !params.has(keep)) params.set(keep, now.get(keep));
+  }
+  const want = path + "?" + params.toString();
   if (window.location.pathname + window.location.search !== want) {
     window.history.replaceState(window.history.state, "", want);
   }

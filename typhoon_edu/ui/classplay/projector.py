@@ -398,10 +398,11 @@ class ProjectorApp:
             if not s.is_person:
                 continue
             label = seat_label(seat_infos(room), s.region, self.lang)
-            joined = bool(s.joined) or s.region not in self._tokens
+            joined = bool(s.joined)
             cards.append(join_card_html(region=s.region, label=label, url=self.join_url(s.region), short_url=short,
                                         code=room.code, lang=self.lang, joined=joined,
-                                        colour=self.rules.regions[s.region].hex, qr=bool(self.public_url)))
+                                        colour=self.rules.regions[s.region].hex, qr=bool(self.public_url),
+                                        no_link=s.region not in self._tokens))
         return "".join(cards)
 
     def leave(self) -> None:

@@ -143,12 +143,12 @@ class TeacherDrawer:
                 revoke.disabled = s.revoked or not (s.joined or s.has_device)
                 app.problems.on_click(revoke, lambda _b, r=s.region: self.revoke(r), where="revoke device")
                 parts.append(revoke)
-                if s.revoked or not s.has_device:
-                    fresh = widgets.Button(icon="qrcode", layout=widgets.Layout(width="auto"),
-                                           description=i18n.t("classplay.teacher.new_link", lang))
-                    fresh.add_class(f"typhoon-teacher-new-link-{s.region.replace(' ', '_')}")
-                    app.problems.on_click(fresh, lambda _b, r=s.region: self.new_link(r), where="new join link")
-                    parts.append(fresh)
+                # the teacher's explicit New join link (for every person seat): the only way a seat's link changes
+                fresh = widgets.Button(icon="qrcode", layout=widgets.Layout(width="auto"),
+                                       description=i18n.t("classplay.teacher.new_link", lang))
+                fresh.add_class(f"typhoon-teacher-new-link-{s.region.replace(' ', '_')}")
+                app.problems.on_click(fresh, lambda _b, r=s.region: self.new_link(r), where="new join link")
+                parts.append(fresh)
             rows.append(widgets.HBox(parts, layout=widgets.Layout(align_items="center", flex_flow="row wrap")))
         self.seats.children = rows
 
