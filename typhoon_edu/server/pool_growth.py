@@ -8,7 +8,8 @@ seats of open rooms that no device has joined yet (the codes the projector is sh
 keeps that many kernels preheated on top of ``serve``'s pool, one more for the projector's own
 reload, at most :data:`MOST_EXTRA` more. A room is created some seconds before its codes are
 read and typed, which is the time the kernels need; the pool shrinks back as the seats join
-(Voilà refills only up to the new size).
+(Voilà refills only up to the new size). While it is grown, kernels taken are replaced only
+after :data:`GROWN_FILL_DELAY` s, so the replacements do not compete with the pages loading.
 
 >>> pool_target(base=1, waiting=5)
 6
@@ -20,13 +21,17 @@ from __future__ import annotations
 
 import time
 
-__all__ = ["MOST_EXTRA", "RECENT", "WATCH_INTERVAL", "pool_target", "waiting_device_seats"]
+__all__ = ["GROWN_FILL_DELAY", "MOST_EXTRA", "RECENT", "WATCH_INTERVAL", "pool_target", "waiting_device_seats"]
 
 #: Seconds between two looks at the store.
 WATCH_INTERVAL = 2.0
 
 #: Most kernels kept on top of the configured pool (each idle one holds ~75-115 MB).
 MOST_EXTRA = 12
+
+#: Seconds Voilà waits before refilling a grown pool: the kernels a class just took are replaced
+#: after its pages are up, not while they load on the same cores (``serve --lan``'s own delay).
+GROWN_FILL_DELAY = 10.0
 
 #: Only rooms changed within this many seconds count: a lobby left open since last week is not a class arriving.
 RECENT = 1800.0

@@ -60,7 +60,7 @@ from .kernel_budget import KernelBudget
 from .network import host_allowed, machine_hosts
 from .page_handlers import BUDGET_SETTING, JoinPageHandler, PageHandler, track_page_kernels
 from .page_query import DEVICE_COOKIE, JOIN_CODE_PATTERN
-from .pool_growth import WATCH_INTERVAL, pool_target, waiting_device_seats
+from .pool_growth import GROWN_FILL_DELAY, WATCH_INTERVAL, pool_target, waiting_device_seats
 from .websocket_guard import KERNEL_WS_PROTOCOL, offers_v1, v1_frame_problem
 
 __all__ = [
@@ -287,6 +287,9 @@ class TyphoonVoila(Voila):
         self.log.info("Preheated pool: %s kernels (%s device seats waiting to join)", target, waiting)
         default["pool_size"] = target
         km.kernel_pools_config = config
+        if not hasattr(self, "_base_fill_delay"):
+            self._base_fill_delay = float(km.fill_delay)
+        km.fill_delay = max(self._base_fill_delay, GROWN_FILL_DELAY) if target > base else self._base_fill_delay
         if target > base or waiting:
             km.fill_if_needed(delay=0, notebook_name=km.notebook_path)
 
