@@ -315,7 +315,8 @@ def test_serve_listens_on_loopback_only_without_lan(tmp_path: Path) -> None:
         listening = {c.laddr.ip for c in psutil.Process(run.voila_pid()).net_connections("inet")
                      if c.status == psutil.CONN_LISTEN and c.laddr.port == run.port}
         assert listening and all(network._normal(ip) in ("127.0.0.1", "::1") for ip in listening), listening
-        assert not any("Students" in line for line in run.lines)
+        assert not any("Students on this network" in line for line in run.lines)  # no LAN address printed
+        assert any(f"http://localhost:{run.port}/join" in line for line in run.lines)  # this computer's join page
         voila_cmd = psutil.Process(run.voila_pid()).cmdline()  # one projector, one spare kernel, refilled at once
         assert "--pool_size=1" in voila_cmd and "--VoilaKernelManager.fill_delay=1.0" in voila_cmd
         status, _, _ = http_request(run.port, "/voila/static/favicon.ico", host=f"evil.example:{run.port}")

@@ -171,23 +171,23 @@ def test_fifty_requests_without_a_credential_start_at_most_the_cap_and_are_stopp
 
 def test_a_connected_page_keeps_its_kernel_and_a_gone_one_makes_room(tmp_path: Path) -> None:
     notebook = write_probe_notebook(tmp_path)
-    args = ["--TyphoonVoila.max_kernels_per_client=2", "--TyphoonVoila.connect_grace=2"]
+    args = ["--TyphoonVoila.max_kernels_per_client=2", "--TyphoonVoila.connect_grace=15"]
     with VoilaProcess(notebook, lang="en", preheat=False, extra_args=args, log_path=tmp_path / "voila.log") as server:
         server.wait_ready(timeout=90)
         kept = kernel_id_of(http_request(server.port, "/", source=STUDENT)[2])
         gone = kernel_id_of(http_request(server.port, "/", source=STUDENT)[2])
-        with kernel_socket(server.port, kept) as open_page:
+        with kernel_socket(server.port, kept, timeout=150) as open_page:
             kernel_info(open_page)
-            with kernel_socket(server.port, gone) as closing:
+            with kernel_socket(server.port, gone, timeout=150) as closing:
                 kernel_info(closing)
-            time.sleep(8)  # past the grace and a check: connected pages are not "never connected"
+            time.sleep(22)  # past the grace and a check: connected pages are not "never connected"
             assert kernel_exists(server.port, kept) and kernel_exists(server.port, gone)
             # At the cap of 2: the page that has gone makes room, the open one stays.
             status, _, page = http_request(server.port, "/", source=STUDENT)
             assert status == 200
             assert kernel_exists(server.port, kept) and not kernel_exists(server.port, gone)
             newest = kernel_id_of(page)
-            with kernel_socket(server.port, newest) as third:
+            with kernel_socket(server.port, newest, timeout=150) as third:
                 kernel_info(third)
                 # Both connected: nothing to take, the next page is refused.
                 status, _, body = http_request(server.port, "/", source=STUDENT)

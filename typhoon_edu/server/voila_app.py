@@ -82,7 +82,7 @@ DEFAULT_MAX_KERNELS = 40
 DEFAULT_MAX_KERNELS_PER_CLIENT = 8
 
 #: Seconds after its page was sent that a kernel whose page never connected is stopped.
-DEFAULT_CONNECT_GRACE = 45.0
+DEFAULT_CONNECT_GRACE = 40.0
 
 #: Seconds between two looks for kernels whose page never connected.
 BUDGET_CHECK_INTERVAL = 5.0
