@@ -51,7 +51,15 @@ from typing import Any
 import psutil
 
 from typhoon_edu import i18n
-from typhoon_edu.server.serve import CHROMIUM_ARGS, CHROMIUM_PATH, LAN_FILL_DELAY, LAN_POOL_SIZE, VoilaProcess
+from typhoon_edu.server.serve import (
+    CHROMIUM_ARGS,
+    CHROMIUM_PATH,
+    DEFAULT_POOL_SIZE,
+    FILL_DELAY,
+    LAN_FILL_DELAY,
+    LAN_POOL_SIZE,
+    VoilaProcess,
+)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DASHBOARD = REPO_ROOT / "notebooks" / "dashboard.ipynb"
@@ -82,6 +90,14 @@ def dashboard_check(lang: str = "zh-TW") -> UsableCheck:
     button = {"zh-TW": "中文", "en": "English"}[other]
     return UsableCheck("dashboard", DASHBOARD, ".typhoon-setup-start", f".typhoon-lang button:has-text('{button}')",
                        ".typhoon-app", i18n.t("dash.setup.title", other))
+
+
+def join_check(lang: str = "zh-TW") -> UsableCheck:
+    """A student's phone at ``/join``: the room-code field visible; the language switch answers."""
+    other = "en" if lang == "zh-TW" else "zh-TW"
+    button = {"zh-TW": "中文", "en": "English"}[other]
+    return UsableCheck("join", DASHBOARD, ".typhoon-join-code", f".typhoon-lang button:has-text('{button}')",
+                       ".typhoon-app", i18n.t("classplay.seat.join_title", other))
 
 
 def smoke_check() -> UsableCheck:
@@ -154,12 +170,16 @@ class BurstResult:
 
 # ------------------------------------------------------------------------------------ server
 def start_server(check: UsableCheck, *, pool_size: int, preheat: bool, voila_args: Sequence[str], lang: str,
-                 log_name: str, saves: Path) -> VoilaProcess:
-    """Voilà as ``typhoon-edu serve --lan`` starts it (its defaults unless told), waiting until the pool is full."""
+                 log_name: str, saves: Path, fill_delay: float = LAN_FILL_DELAY) -> VoilaProcess:
+    """Voilà as ``typhoon-edu serve`` starts it (``--lan``'s fill delay unless told), waiting until the pool is full.
+
+    Its room store and the teacher's key file are in ``saves`` (never the user's own).
+    """
     LOG_DIR.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "TYPHOON_EDU_SAVES": str(saves), "TYPHOON_EDU_DB": f"sqlite:///{saves / 'rooms.sqlite3'}",
+           "XDG_CONFIG_HOME": str(saves / "config")}
     server = VoilaProcess(notebook=check.notebook.resolve(), lang=lang, preheat=preheat, pool_size=pool_size,
-                          fill_delay=LAN_FILL_DELAY, log_path=LOG_DIR / log_name, extra_args=tuple(voila_args),
-                          env={**os.environ, "TYPHOON_EDU_SAVES": str(saves)})
+                          fill_delay=fill_delay, log_path=LOG_DIR / log_name, extra_args=tuple(voila_args), env=env)
     server.start()
     server.wait_ready(timeout=180)
     if preheat:
@@ -291,13 +311,15 @@ def load_average() -> float:
 
 # ------------------------------------------------------------------------------------ browser
 async def _open_page(browser: Any, url: str, check: UsableCheck, index: int, role: str, delay: float,
-                     timeout: float) -> tuple[PageResult, Any]:
+                     timeout: float, teacher_key: str | None = None) -> tuple[PageResult, Any]:
     from playwright.async_api import TimeoutError as PlaywrightTimeout
     from playwright.async_api import expect
 
     await asyncio.sleep(delay)
     result = PageResult(index=index, role=role)
     context = await browser.new_context(viewport=PROJECTOR if role == "projector" else PHONE)
+    if teacher_key is not None:  # the teacher's browser has the cookie its first visit of serve's address left
+        await context.add_cookies([{"name": "typhoon_teacher", "value": teacher_key, "url": url}])
     page = await context.new_page()
     start = time.perf_counter()
     deadline = start + timeout
@@ -336,7 +358,8 @@ CPU_LOG: list[dict[str, Any]] = []
 
 
 async def _burst_round(server: VoilaProcess, check: UsableCheck, pages: int, spread: float, timeout: float,
-                       projector: bool, with_memory: bool) -> tuple[list[PageResult], dict[str, Any] | None]:
+                       projector: bool, with_memory: bool, teacher_key: str | None = None,
+                       seat_check: UsableCheck | None = None) -> tuple[list[PageResult], dict[str, Any] | None]:
     """One burst in one browser: open every page, wait for all, read memory with them open, close them."""
     from playwright.async_api import async_playwright
 
@@ -345,8 +368,17 @@ async def _burst_round(server: VoilaProcess, check: UsableCheck, pages: int, spr
         delays = [spread * i / (pages - 1) if pages > 1 else 0.0 for i in range(pages)]
         roles = ["projector" if (projector and i == 0) else "seat" for i in range(pages)]
         before, load = cpu_seconds(server), load_average()
+
+        def target(role: str) -> tuple[str, UsableCheck, str | None]:
+            if seat_check is None:  # every page the same (the smoke notebook, or the old setup)
+                return server.url, check, None
+            if role == "projector":
+                return server.url, check, teacher_key
+            return server.url + "join", seat_check, None
+
         outcome = await asyncio.gather(*[
-            _open_page(browser, server.url, check, i, roles[i], delays[i], timeout) for i in range(pages)
+            _open_page(browser, *target(roles[i])[:2], i, roles[i], delays[i], timeout, target(roles[i])[2])
+            for i in range(pages)
         ])
         results = [r for r, _ in outcome]
         CPU_LOG.append({"cpu_s": cpu_used(before, cpu_seconds(server)), "load_before": load,
@@ -365,26 +397,41 @@ async def _burst_round(server: VoilaProcess, check: UsableCheck, pages: int, spr
 def measure_burst(name: str, *, pages: int, spread: float, check: UsableCheck, pool_size: int = LAN_POOL_SIZE,
                   preheat: bool = True, voila_args: Sequence[str] = (), timeout: float = 120.0, repeat: int = 1,
                   pause: float = 10.0, lang: str = "zh-TW", projector: bool = True,
-                  with_memory: bool = True) -> BurstResult:
+                  with_memory: bool = True, fill_delay: float = LAN_FILL_DELAY, room_lead: float | None = None,
+                  ) -> BurstResult:
     """Open ``pages`` pages within ``spread`` seconds, ``repeat`` times on one server; time each to usable.
 
     Memory (:func:`memory_of`) is read in the last round, with its pages still open.
+
+    ``room_lead`` (the class as it really arrives, on the dashboard): before each round the
+    teacher creates a room with a device seat per page but the projector, and the pages open
+    ``room_lead`` seconds later (the codes being read out); the projector opens with the teacher's
+    cookie, the devices open ``/join``.
     """
     settings = {"notebook": check.name, "preheat": preheat, "pool_size": pool_size if preheat else 0,
-                "voila_args": list(voila_args), "cpus": os.cpu_count(), "timeout_s": timeout, "repeat": repeat}
+                "fill_delay_s": fill_delay, "voila_args": list(voila_args), "cpus": os.cpu_count(),
+                "timeout_s": timeout, "repeat": repeat, "room_lead_s": room_lead}
     burst = BurstResult(name=name, pages=pages, spread=spread, settings=settings)
     with tempfile.TemporaryDirectory(prefix="typhoon-bench-saves-") as saves:
+        key = _teacher_key(Path(saves)) if room_lead is not None else None
         server = start_server(check, pool_size=pool_size, preheat=preheat, voila_args=voila_args, lang=lang,
-                              log_name=f"classroom-{name}.log", saves=Path(saves))
+                              log_name=f"classroom-{name}.log", saves=Path(saves), fill_delay=fill_delay)
         try:
             for round_no in range(repeat):
                 if round_no:
                     time.sleep(pause)
                     if preheat:
                         wait_for_pool(server, pool_size, timeout=60 + 30 * pool_size)
+                room = None
+                if room_lead is not None:
+                    room = _create_room(Path(saves), devices=pages - (1 if projector else 0), lang=lang)
+                    time.sleep(room_lead)
                 last = round_no == repeat - 1
-                results, memory = asyncio.run(_burst_round(server, check, pages, spread, timeout, projector,
-                                                           with_memory and last))
+                results, memory = asyncio.run(_burst_round(
+                    server, check, pages, spread, timeout, projector, with_memory and last, teacher_key=key,
+                    seat_check=join_check(lang) if room_lead is not None else None))
+                if room is not None:  # the next round's class is another one
+                    _delete_room(Path(saves), room)
                 for r in results:
                     r.index += round_no * pages
                 burst.results += results
@@ -398,9 +445,59 @@ def measure_burst(name: str, *, pages: int, spread: float, check: UsableCheck, p
     return burst
 
 
+def _teacher_key(saves: Path) -> str:
+    """The local teacher's key, as ``serve`` makes it (store and key file in ``saves``)."""
+    from typhoon_edu.classroom.store import RoomStore
+    from typhoon_edu.classroom.teachers import ensure_local_teacher
+
+    store = RoomStore(f"sqlite:///{saves / 'rooms.sqlite3'}")
+    try:
+        return ensure_local_teacher(store, saves / "config" / "typhoon-edu" / "teacher.key")
+    finally:
+        store.close()
+
+
+def _create_room(saves: Path, devices: int, lang: str) -> str:
+    """A room with ``devices`` device seats (and bots for the rest), as the teacher's Start makes it."""
+    import secrets as _secrets
+
+    from typhoon_edu.classroom.codes import token_hash
+    from typhoon_edu.classroom.store import LOCAL_TEACHER, NewSeat, RoomStore
+
+    regions = ["Taiwan", "Japan", "Korea", "Philippines", "Central China"][:max(3, min(devices, 5))]
+    seats = [NewSeat(r, token_hash=token_hash(_secrets.token_urlsafe(16))) if i < devices else NewSeat(r, "greedy")
+             for i, r in enumerate(regions)]
+    store = RoomStore(f"sqlite:///{saves / 'rooms.sqlite3'}")
+    try:
+        return store.create_room(setup={"players": regions}, seats=seats, lang=lang, owner=LOCAL_TEACHER).id
+    finally:
+        store.close()
+
+
+def _delete_room(saves: Path, room_id: str) -> None:
+    from typhoon_edu.classroom.store import RoomStore
+
+    store = RoomStore(f"sqlite:///{saves / 'rooms.sqlite3'}")
+    try:
+        store.delete(room_id)
+    finally:
+        store.close()
+
+
 def measure_class(args: argparse.Namespace) -> dict[str, Any]:
-    """§4: a projector and 5 seat devices opening within the same second."""
-    return measure_burst("class", pages=6, spread=1.0, check=CHECKS[args.check](), **_server_options(args)).summary()
+    """§4, issue 19 §7: a projector and 5 devices opening within the same second.
+
+    With ``--check dashboard`` (the default): as a class arrives with ``serve``'s own defaults
+    (``--pool-size`` and ``--lan`` change them): the teacher creates a room with 5 device seats,
+    ``--room-lead`` seconds later the projector (teacher's cookie) and 5 phones (``/join``) open.
+    """
+    options = _server_options(args)
+    if args.check != "dashboard":
+        return measure_burst("class", pages=6, spread=1.0, check=CHECKS[args.check](), **options).summary()
+    if args.pool_size is None:
+        options["pool_size"] = LAN_POOL_SIZE if args.lan else DEFAULT_POOL_SIZE
+    return measure_burst("class", pages=6, spread=1.0, check=dashboard_check(args.lang), room_lead=args.room_lead,
+                         fill_delay=LAN_FILL_DELAY if args.lan else FILL_DELAY, **options).summary()
 
 
 def measure_crowd(args: argparse.Namespace) -> dict[str, Any]:
@@ -711,7 +808,7 @@ MEASUREMENTS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
 
 
 def _server_options(args: argparse.Namespace) -> dict[str, Any]:
-    return {"pool_size": args.pool_size, "preheat": not args.no_preheat, "voila_args": args.voila_arg or (),
+    return {"pool_size": args.pool_size if args.pool_size is not None else LAN_POOL_SIZE, "preheat": not args.no_preheat, "voila_args": args.voila_arg or (),
             "timeout": args.timeout, "repeat": args.repeat, "pause": args.pause, "lang": args.lang}
 
 
@@ -735,7 +832,9 @@ def format_summary(summary: dict[str, Any]) -> str:
     settings = summary["settings"]
     lines = [
         f"{summary['name']}: {summary['pages']} page(s) opened within {summary['spread_s']:.1f} s "
-        f"(pool {settings['pool_size']}, {settings['cpus']} CPUs, {settings['repeat']} round(s))",
+        f"(pool {settings['pool_size']}, {settings['cpus']} CPUs, {settings['repeat']} round(s)"
+        + (f", room created {settings['room_lead_s']:.0f} s before" if settings.get("room_lead_s") is not None else "")
+        + ")",
         f"  usable {summary['usable']}/{summary['pages']}, blank {summary['blank']}, "
         f"visible but not answering {summary['visible_not_answering']}, IOPub timeouts {summary['iopub_timeouts']}",
         f"  time to usable: p50 {s(summary['p50_s'])}, p95 {s(summary['p95_s'])}, max {s(summary['max_s'])}",
@@ -758,8 +857,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("measurement", choices=[*MEASUREMENTS, "all"], help="what to measure")
     parser.add_argument("--check", choices=list(CHECKS), default="dashboard", help="notebook and 'usable' probe")
     parser.add_argument("--pages", type=int, default=None, help="pages for crowd (default 20) and memory (default 6)")
-    parser.add_argument("--pool-size", type=int, default=LAN_POOL_SIZE,
-                        help=f"preheated kernels (default: serve --lan's, {LAN_POOL_SIZE})")
+    parser.add_argument("--pool-size", type=int, default=None,
+                        help=f"preheated kernels (default: serve --lan's, {LAN_POOL_SIZE}; for class: serve's own)")
+    parser.add_argument("--lan", action="store_true", help="class: serve --lan's defaults instead of serve's")
+    parser.add_argument("--room-lead", type=float, default=15.0,
+                        help="class: seconds between the room's creation and the pages opening (default 15)")
     parser.add_argument("--no-preheat", action="store_true", help="no preheated kernels")
     parser.add_argument("--voila-arg", action="append", default=[], help="one more Voilà option (repeatable)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds before a page counts as blank")
@@ -768,7 +870,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--lang", default="zh-TW", choices=("zh-TW", "en"))
     parser.add_argument("--json", type=Path, default=None, help="also write the summaries to this JSON file")
     args = parser.parse_args(argv)
-    if args.pool_size < 1 or args.repeat < 1 or args.timeout <= 0 or (args.pages is not None and args.pages < 1):
+    if (args.pool_size is not None and args.pool_size < 1) or args.repeat < 1 or args.timeout <= 0 or (args.pages is not None and args.pages < 1):
         parser.error("--pool-size, --repeat and --pages must be at least 1, --timeout positive")
     names = list(MEASUREMENTS) if args.measurement == "all" else [args.measurement]
     summaries = []

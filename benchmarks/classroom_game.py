@@ -38,6 +38,7 @@ import psutil  # noqa: E402
 
 from typhoon_edu.classroom.rooms import Room, list_rooms  # noqa: E402
 from typhoon_edu.classroom.store import RoomStore, sqlite_url  # noqa: E402
+from typhoon_edu.classroom.teachers import local_teacher  # noqa: E402
 from typhoon_edu.engine.rules import load_rules  # noqa: E402
 from typhoon_edu.server.serve import CHROMIUM_ARGS, CHROMIUM_PATH, VoilaProcess  # noqa: E402
 from typhoon_edu.ui.classplay.tables import view_digest  # noqa: E402
@@ -121,8 +122,8 @@ def open_room(browser: Any, proc: VoilaProcess, store: RoomStore, persons: int, 
 
 
 def the_room(store: RoomStore) -> Room:
-    rooms = list_rooms(store)
-    return Room.open(store, rooms[0].code)
+    rooms = list_rooms(store, teacher=local_teacher(store))
+    return Room.open(store, rooms[0].code, teacher=local_teacher(store))
 
 
 def decide_on(phone: Any, region: str, store: RoomStore) -> bool:
@@ -290,7 +291,7 @@ def measure_kill(browser: Any, folder: Path, args: argparse.Namespace) -> dict[s
             projector = browser.new_context(viewport=PROJECTOR).new_page()
             projector.set_default_timeout(120_000)
             projector.goto(proc.url)
-            code = list_rooms(store)[0].code
+            code = list_rooms(store, teacher=local_teacher(store))[0].code
             projector.locator(f".typhoon-room-{code}").click()
             if projector.locator(".typhoon-lobby-go").count() and projector.locator(".typhoon-lobby-go").is_visible():
                 projector.locator(".typhoon-lobby-go").click()

@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from typhoon_edu.classroom import Room, RoomStore, Seat, list_rooms, sqlite_url  # noqa: E402
 from typhoon_edu.classroom.rooms import _CHECKED, rebuild  # noqa: E402
 from typhoon_edu.classroom.store import NewSeat  # noqa: E402
+from typhoon_edu.classroom.teachers import local_teacher  # noqa: E402
 
 FIVE_BOTS = [Seat(r, "greedy") for r in ("Taiwan", "Japan", "Korea", "Philippines", "SouthChina")]
 
@@ -53,7 +54,7 @@ def stats(name: str, samples: list[float]) -> str:
 
 
 def whole_game(store: RoomStore, seed: int) -> Room:
-    room = Room.create(store, FIVE_BOTS, seed=seed, lang="en")
+    room = Room.create(store, FIVE_BOTS, seed=seed, lang="en", teacher=local_teacher(store))
     while room.bot_to_move():
         room.step_bot()
     return room
@@ -67,7 +68,7 @@ def run(url: str, label: str, repeat: int) -> None:
     seq = iter(range(1, 10**9))
     print(stats("RoomStore.append (1 entry, 1 transaction)",
                 timed(lambda: store.append(row.id, next(seq), ["pass"], by="A"), repeat)))
-    people = Room.create(store, [Seat("Taiwan"), Seat("Japan"), Seat("Korea")], seed=1, lang="en")
+    people = Room.create(store, [Seat("Taiwan"), Seat("Japan"), Seat("Korea")], seed=1, lang="en", teacher=local_teacher(store))
     acts = []
     while len(acts) < min(repeat, 150) and people.is_open:
         action = people.game.legal_actions()[0]
@@ -79,12 +80,12 @@ def run(url: str, label: str, repeat: int) -> None:
     game = whole_game(store, seed=7)
     n = game.seq
     print(f"  (a whole 5-seat game: {n} log entries, {len(game.game.events)} events)")
-    viewer = Room.open(store, game.code)
+    viewer = Room.open(store, game.code, teacher=local_teacher(store))
     print(stats("Room.sync, nothing changed (the poll)", timed(viewer.sync, repeat)))
     catch = []
     for seed in range(8, 8 + max(3, repeat // 100)):
-        live = Room.create(store, FIVE_BOTS, seed=seed, lang="en")
-        behind = Room.open(store, live.code)
+        live = Room.create(store, FIVE_BOTS, seed=seed, lang="en", teacher=local_teacher(store))
+        behind = Room.open(store, live.code, teacher=local_teacher(store))
         while live.bot_to_move() and live.seq < 260:
             before = live.seq
             live.step_bot()
@@ -93,14 +94,14 @@ def run(url: str, label: str, repeat: int) -> None:
             catch.append(time.perf_counter() - t0)
             assert behind.seq == live.seq > before
     print(stats("Room.sync, one decision behind (game of 200+)", catch))
-    print(stats(f"Room.open of the whole game ({n} entries)", timed(lambda: Room.open(store, game.code),
+    print(stats(f"Room.open of the whole game ({n} entries)", timed(lambda: Room.open(store, game.code, teacher=local_teacher(store)),
                                                                   max(10, repeat // 10))))
     log = [e.notation for e in game.entries]
     setup = game.setup
     print(stats(f"rebuild (replay {n} entries, no database)", timed(lambda: rebuild(setup, log), max(20, repeat // 5))))
     # 6. listing
     for seed in range(100, 150 - len(store.rooms())):
-        r = Room.create(store, FIVE_BOTS, seed=seed)
+        r = Room.create(store, FIVE_BOTS, seed=seed, teacher=local_teacher(store))
         for _ in range(60):
             r.step_bot()
     rooms = len(store.rooms())
@@ -108,10 +109,10 @@ def run(url: str, label: str, repeat: int) -> None:
     for _ in range(3):
         _CHECKED.clear()
         t0 = time.perf_counter()
-        list_rooms(store)
+        list_rooms(store, teacher=local_teacher(store))
         cold.append(time.perf_counter() - t0)
     print(stats(f"list_rooms, {rooms} rooms, cold (replays all)", cold))
-    print(stats(f"list_rooms, {rooms} rooms, warm", timed(lambda: list_rooms(store), 10)))
+    print(stats(f"list_rooms, {rooms} rooms, warm", timed(lambda: list_rooms(store, teacher=local_teacher(store)), 10)))
     store.close()
 
 

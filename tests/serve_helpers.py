@@ -15,8 +15,10 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,9 +75,14 @@ def probe_values(page: str) -> list[dict[str, object]]:
 
 def http_request(port: int, path: str = "/", *, host: str | None = None, method: str = "GET",
                  headers: Mapping[str, str] | None = None, body: bytes | None = None,
-                 timeout: float = 120.0) -> tuple[int, dict[str, str], str]:
-    """One HTTP request to 127.0.0.1:``port`` with the given ``Host`` header; (status, headers, body)."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+                 timeout: float = 120.0, source: str | None = None) -> tuple[int, dict[str, str], str]:
+    """One HTTP request to 127.0.0.1:``port`` with the given ``Host`` header; (status, headers, body).
+
+    ``source`` (another loopback address, ``127.0.0.2``…) makes the request come from there: to the
+    server it is another client, as a student's phone would be.
+    """
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout,
+                                      source_address=(source, 0) if source else None)
     try:
         conn.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
         conn.putheader("Host", host if host is not None else f"127.0.0.1:{port}")
@@ -86,7 +93,10 @@ def http_request(port: int, path: str = "/", *, host: str | None = None, method:
         conn.endheaders(body)
         response = conn.getresponse()
         text = response.read().decode("utf-8", "replace")
-        return response.status, {k.lower(): v for k, v in response.getheaders()}, text
+        headers: dict[str, str] = {}
+        for name, value in response.getheaders():  # several Set-Cookie headers: one per line
+            headers[name.lower()] = f"{headers[name.lower()]}\n{value}" if name.lower() in headers else value
+        return response.status, headers, text
     finally:
         conn.close()
 
@@ -103,6 +113,49 @@ def kernel_exists(port: int, kernel_id: str) -> bool:
     status, _, _ = http_request(port, f"/api/kernels/{kernel_id}", timeout=30)
     assert status in (200, 404), status
     return status == 200
+
+
+def v1_message(msg_type: str, content: Mapping[str, object], channel: str = "shell") -> tuple[bytes, str]:
+    """A kernel message as the page's v1 websocket sends it (one binary frame), and its msg_id."""
+    from typhoon_edu.server.websocket_guard import v1_frame
+
+    msg_id = uuid.uuid4().hex
+    header = {"msg_id": msg_id, "msg_type": msg_type, "username": "test", "session": uuid.uuid4().hex,
+              "date": "2026-01-01T00:00:00.000000Z", "version": "5.3"}
+    parts = [json.dumps(part).encode() for part in (header, {}, {}, dict(content))]
+    return v1_frame(parts, channel), msg_id
+
+
+def v1_reply(frame: bytes | str) -> tuple[str, dict[str, object], dict[str, object]]:
+    """A frame the server sent on a v1 kernel websocket: (channel, header, parent header)."""
+    from typhoon_edu.server.websocket_guard import v1_frame_parts
+
+    assert isinstance(frame, bytes), f"a text frame on a v1 socket: {frame!r}"
+    parts = v1_frame_parts(frame)
+    return parts[0].decode(), json.loads(parts[1]), json.loads(parts[2])
+
+
+def kernel_socket(port: int, kernel_id: str, *, subprotocol: bool = True, timeout: float = 60.0):  # noqa: ANN201
+    """A websocket to a kernel's channels on 127.0.0.1, with the v1 subprotocol as Voilà's page opens it."""
+    from websockets.sync.client import connect
+
+    from typhoon_edu.server.websocket_guard import KERNEL_WS_PROTOCOL
+
+    url = f"ws://127.0.0.1:{port}/api/kernels/{kernel_id}/channels?session_id={uuid.uuid4()}"
+    protocols = [KERNEL_WS_PROTOCOL] if subprotocol else None
+    return connect(url, open_timeout=timeout, subprotocols=protocols, max_size=None)  # type: ignore[arg-type]
+
+
+def kernel_info(ws, timeout: float = 60.0) -> None:  # noqa: ANN001
+    """Ask a kernel for its info over ``ws`` and wait for the reply (proves the socket reaches the kernel)."""
+    frame, msg_id = v1_message("kernel_info_request", {})
+    ws.send(frame)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        _, header, parent = v1_reply(ws.recv(timeout=timeout))
+        if header["msg_type"] == "kernel_info_reply" and parent.get("msg_id") == msg_id:
+            return
+    raise AssertionError("no kernel_info_reply")
 
 
 def port_is_free(port: int) -> bool:
@@ -150,10 +203,18 @@ class ServeRun:
     proc: subprocess.Popen[str] | None = None
     lines: list[str] = field(default_factory=list)
     url: str = ""
+    teacher_key: str = ""
     _queue: queue.Queue[str | None] = field(default_factory=queue.Queue)
 
     def start(self, timeout: float = 120.0) -> ServeRun:
         env = {**os.environ, "PYTHONUNBUFFERED": "1", **(self.env or {})}
+        # serve writes the teacher's key file and the store: never the real user's, and not a store
+        # other sessions on this machine share (a schema upgrade there would reach them).
+        private = Path(tempfile.mkdtemp(prefix="typhoon-serve-"))
+        env.setdefault("XDG_CONFIG_HOME", str(private / "config"))
+        env.setdefault("XDG_DATA_HOME", str(private / "data"))
+        if "--db" not in self.args and not (self.env or {}).get("TYPHOON_EDU_DB"):
+            env["TYPHOON_EDU_DB"] = f"sqlite:///{private / 'rooms.sqlite3'}"
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "typhoon_edu.server.serve", "--no-browser", *self.args],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True, env=env,
@@ -164,9 +225,12 @@ class ServeRun:
             line = self.next_line(deadline - time.monotonic())
             if line is None:
                 raise AssertionError("serve ended before printing its URL:\n" + "\n".join(self.lines))
-            match = re.search(r"(http://localhost:\d+/)", line)
+            match = re.search(r"http://(?:localhost|127\.0\.0\.1):(\d+)/", line)
             if match and not self.url:
-                self.url = match.group(1)
+                self.url = f"http://localhost:{match.group(1)}/"
+            key = re.search(r"\?teacher=([A-Za-z0-9_-]+)", line)
+            if key and not self.teacher_key:
+                self.teacher_key = key.group(1)
             if self.url and ("Ctrl+C" in line):
                 return self
 

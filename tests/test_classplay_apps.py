@@ -188,13 +188,19 @@ def test_a_failed_write_is_told_and_nothing_is_shown_as_made(store: RoomStore, m
 
 def test_rooms_list_is_read_when_shown_and_names_broken_rooms(store: RoomStore, tmp_path: Path) -> None:
     first = ProjectorApp(lang="en", store=store, fullscreen=False)
-    first.start(seat_choices())
+    room = first.start(seat_choices())
+    version = store.head(room.id).version
     later = ProjectorApp(lang="zh-TW", store=store, fullscreen=False)
     rooms = later.refresh_rooms()
     assert len(rooms) == 1 and rooms[0].ok
     assert rooms[0].code in all_text(later.setup.box)
     later.open(rooms[0].code)
     assert later.screen == "lobby" and later.join_cards().count("typhoon-join-link") == 2
+    # Opening the room re-issued nothing: the links (and QR codes) the first projector showed still work.
+    assert later._tokens == room.issued_tokens and store.head(room.id).version == version
+    for region, token in room.issued_tokens.items():
+        assert "?seat=" + token in later.join_cards()
+        assert SeatApp(lang="en", store=store, token=token, device=f"phone-{region}").region == region
 
 
 def test_hints_on_a_phone_follow_the_teachers_switch_and_never_show_on_the_projector(store: RoomStore) -> None:

@@ -19,6 +19,7 @@ from typhoon_edu.classroom import (
     list_rooms,
     sqlite_url,
 )
+from typhoon_edu.classroom.teachers import local_teacher
 from typhoon_edu.engine.rules import SaveFileError
 from typhoon_edu.ui.classplay.session import ClassSession
 from typhoon_edu.ui.classplay.session import Seat as SessionSeat
@@ -50,7 +51,7 @@ def saves_folder(folder: Path, games: int = 2, moves: int = 30) -> list[ClassSes
 def test_export_import_round_trip(db_url: str) -> None:
     store = RoomStore(db_url)
     room = Room.create(store, [Seat("Taiwan", "greedy"), Seat("Japan", name="Aiko"), Seat("Korea", "random")],
-                       seed=5, lang="en")
+                       seed=5, lang="en", teacher=local_teacher(store))
     for _ in range(25):
         room.sync()
         if room.bot_to_move():
@@ -60,11 +61,11 @@ def test_export_import_round_trip(db_url: str) -> None:
     record = room.record()
     assert record["format"] == "typhoon-edu-save" and record["setup"]["dice"] == "auto"
     assert record["session"]["seats"][1] == {"region": "Japan", "kind": "person", "name": "Aiko"}
-    copy = import_record(store, room.record_json())
+    copy = import_record(store, room.record_json(), teacher=local_teacher(store))
     assert copy.game.digest() == room.game.digest() and copy.id != room.id and copy.code != room.code
     assert copy.seat("Japan").name == "Aiko" and copy.seat("Japan").is_person and not copy.seat("Japan").has_device
     assert copy.hp_track == room.hp_track and copy.is_open
-    again = import_record(store, record)  # the dict works too
+    again = import_record(store, record, teacher=local_teacher(store))  # the dict works too
     assert again.game.digest() == room.game.digest()
     # the copy plays on
     update = copy.act(copy.game.legal_actions()[0], teacher=True) if copy.waiting_for_person else copy.step_bot()
@@ -72,10 +73,10 @@ def test_export_import_round_trip(db_url: str) -> None:
 
 
 def test_a_finished_game_imports_as_a_finished_room(lite: RoomStore) -> None:
-    room = Room.create(lite, [Seat("Taiwan", "greedy"), Seat("Japan", "random"), Seat("Korea", "greedy")], seed=8)
+    room = Room.create(lite, [Seat("Taiwan", "greedy"), Seat("Japan", "random"), Seat("Korea", "greedy")], seed=8, teacher=local_teacher(lite))
     while room.bot_to_move():
         room.step_bot()
-    copy = import_record(lite, room.record_json())
+    copy = import_record(lite, room.record_json(), teacher=local_teacher(lite))
     assert copy.status == "finished" and copy.is_over and copy.game.winners == room.game.winners
 
 
@@ -88,17 +89,17 @@ def test_a_finished_game_imports_as_a_finished_room(lite: RoomStore) -> None:
     (lambda r: "[" * 100_000 + "]" * 100_000, "too_deep"),
 ])
 def test_a_damaged_record_is_refused_with_its_kind(lite: RoomStore, damage, kind: str) -> None:
-    room = Room.create(lite, [Seat("Taiwan", "greedy"), Seat("Japan", "random"), Seat("Korea", "greedy")], seed=9)
+    room = Room.create(lite, [Seat("Taiwan", "greedy"), Seat("Japan", "random"), Seat("Korea", "greedy")], seed=9, teacher=local_teacher(lite))
     for _ in range(10):
         room.step_bot()
     with pytest.raises(SaveFileError) as e:
-        import_record(lite, damage(room.record()))
+        import_record(lite, damage(room.record()), teacher=local_teacher(lite))
     assert e.value.kind == kind
     assert len(lite.rooms()) == 1
 
 
 def test_a_device_cannot_export_the_record(lite: RoomStore) -> None:
-    room = Room.create(lite, [Seat("Taiwan"), Seat("Japan", "random"), Seat("Korea", "greedy")], seed=9)
+    room = Room.create(lite, [Seat("Taiwan"), Seat("Japan", "random"), Seat("Korea", "greedy")], seed=9, teacher=local_teacher(lite))
     device = Room.open_seat(lite, room.issued_tokens["Taiwan"])
     with pytest.raises(NotAllowed):
         device.record_json()  # it holds the seed, hence every hand
@@ -109,10 +110,10 @@ def test_saves_on_disk_are_imported_once(lite: RoomStore, tmp_path: Path) -> Non
     sessions = saves_folder(folder)
     report = import_saves(lite, folder)
     assert len(report.imported) == 2 and report.problems == ()
-    rooms = {r.code: r for r in list_rooms(lite)}
+    rooms = {r.code: r for r in list_rooms(lite, teacher=local_teacher(lite))}
     for source, code in report.imported:
         session = next(s for s in sessions if s.save_path.name == Path(source).name)
-        room = Room.open(lite, code)
+        room = Room.open(lite, code, teacher=local_teacher(lite))
         assert room.game.digest() == session.game.digest()
         assert room.display_name("Japan") == "Kenji" and room.seat("Taiwan").kind == "greedy"
         assert rooms[code].origin == f"import:{Path(source).name}" and rooms[code].ok
@@ -120,7 +121,7 @@ def test_saves_on_disk_are_imported_once(lite: RoomStore, tmp_path: Path) -> Non
     assert again.imported == () and len(again.skipped) == 2
     assert len(lite.rooms()) == 2
     # deleting an imported room does not bring it back
-    Room.open(lite, report.imported[0][1]).delete()
+    Room.open(lite, report.imported[0][1], teacher=local_teacher(lite)).delete()
     assert import_saves(lite, folder).imported == () and len(lite.rooms()) == 1
 
 
@@ -146,7 +147,7 @@ def test_a_damaged_save_is_listed_with_its_reason_and_the_others_stay_usable(lit
     report = import_saves(lite, folder)
     assert [Path(s).name for s, _ in report.imported] == ["broken.json"]
     assert "broken.json" not in {p.name for p in import_problems(lite)}
-    assert all(info.ok for info in list_rooms(lite))
+    assert all(info.ok for info in list_rooms(lite, teacher=local_teacher(lite)))
 
 
 def test_two_kernels_importing_at_once_make_each_room_once(db_url: str, tmp_path: Path) -> None:
@@ -187,10 +188,10 @@ def test_a_record_keeps_how_the_class_played_it() -> None:
 
     store = RoomStore("sqlite://")
     room = Room.create(store, [Seat("Taiwan"), Seat("Japan", "greedy"), Seat("Korea", "random")], seed=8,
-                       lang="en", options={"devices": False})
+                       lang="en", options={"devices": False}, teacher=local_teacher(store))
     record = room.record()
     assert record["session"]["options"] == {"devices": False}
-    again = import_record(store, room.record_json())
+    again = import_record(store, room.record_json(), teacher=local_teacher(store))
     assert again.options == {"devices": False} and again._game.digest() == room._game.digest()
     record["session"]["options"] = {"devices": ["not", "a", "setting"]}
     import json
@@ -200,4 +201,4 @@ def test_a_record_keeps_how_the_class_played_it() -> None:
     from typhoon_edu.engine.rules import SaveFileError
 
     with pytest.raises(SaveFileError, match="options"):
-        import_record(store, json.dumps(record))
+        import_record(store, json.dumps(record), teacher=local_teacher(store))

@@ -34,6 +34,7 @@ from typhoon_edu.classroom import (
 from typhoon_edu.classroom.log import UNDO
 from typhoon_edu.classroom.rooms import rebuild
 from typhoon_edu.classroom.store import ACTIONS, ROOMS
+from typhoon_edu.classroom.teachers import local_teacher
 from typhoon_edu.engine.events import CardsDrawn, DamageDealt
 from typhoon_edu.engine.game import CHANCE, Game
 from typhoon_edu.engine.rules import IllegalActionError
@@ -78,20 +79,20 @@ def play_to_the_end(projector: Room, devices: dict[str, Room], seed: int = 0, li
 
 # ---------------------------------------------------------------------- creating and opening
 def test_create_issues_tokens_for_person_seats_only_and_stores_their_hashes(store: RoomStore) -> None:
-    room = Room.create(store, PEOPLE_AND_BOTS, seed=11, lang="en")
+    room = Room.create(store, PEOPLE_AND_BOTS, seed=11, lang="en", teacher=local_teacher(store))
     assert sorted(room.issued_tokens) == ["Korea", "Taiwan"]
     rows = store.seats(room.id)
     assert [s.kind for s in rows] == ["person", "greedy", "person", "random"]
     assert all(s.token_hash not in room.issued_tokens.values() for s in rows)
     assert room.setup["seed"] == 11 and room.setup["dice"] == "auto" and room.lang == "en"
-    assert Room.open(store, room.code).game.digest() == room.game.digest()
-    assert Room.open(store, room.id).code == room.code
+    assert Room.open(store, room.code, teacher=local_teacher(store)).game.digest() == room.game.digest()
+    assert Room.open(store, room.id, teacher=local_teacher(store)).code == room.code
     with pytest.raises(RoomNotFound):
-        Room.open(store, "ZZZZZ" if room.code != "ZZZZZ" else "YYYYY")
+        Room.open(store, "ZZZZZ" if room.code != "ZZZZZ" else "YYYYY", teacher=local_teacher(store))
 
 
 def test_an_advanced_game_stores_the_dice_rolled_before_the_first_decision(lite: RoomStore) -> None:
-    room = Room.create(lite, [Seat("Taiwan"), Seat("Japan"), Seat("Korea")], seed=4, variant="advanced")
+    room = Room.create(lite, [Seat("Taiwan"), Seat("Japan"), Seat("Korea")], seed=4, variant="advanced", teacher=local_teacher(lite))
     direct = Game.new(["Taiwan", "Japan", "Korea"], seed=4, variant="advanced")
     assert [e.notation for e in room.entries] == [a.notation for a in direct.history]
     assert room.game.digest() == direct.digest()
@@ -99,18 +100,18 @@ def test_an_advanced_game_stores_the_dice_rolled_before_the_first_decision(lite:
 
 def test_bad_seats_are_refused_before_anything_is_stored(lite: RoomStore) -> None:
     with pytest.raises(SeatError) as e:
-        Room.create(lite, [Seat("Taiwan"), Seat("Japan", "wizard"), Seat("Korea")])
+        Room.create(lite, [Seat("Taiwan"), Seat("Japan", "wizard"), Seat("Korea")], teacher=local_teacher(lite))
     assert e.value.kind == "bad_kind"
     with pytest.raises(ValueError):
-        Room.create(lite, [Seat("Taiwan"), Seat("Japan")])
+        Room.create(lite, [Seat("Taiwan"), Seat("Japan")], teacher=local_teacher(lite))
     assert lite.rooms() == []
 
 
 # ---------------------------------------------------------------------- a whole game, every view in step
 def test_a_whole_game_from_devices_ends_on_one_state_in_every_view(store: RoomStore) -> None:
-    projector = Room.create(store, PEOPLE_AND_BOTS, seed=21, lang="en")
+    projector = Room.create(store, PEOPLE_AND_BOTS, seed=21, lang="en", teacher=local_teacher(store))
     devices = {r: Room.open_seat(store, t) for r, t in projector.issued_tokens.items()}
-    second_projector = Room.open(store, projector.code)
+    second_projector = Room.open(store, projector.code, teacher=local_teacher(store))
     start = {r: len(d.events()) for r, d in devices.items()}
     delivered = play_to_the_end(projector, devices, seed=5)
     assert projector.is_over and projector.status == "finished"
@@ -133,10 +134,10 @@ def test_a_whole_game_from_devices_ends_on_one_state_in_every_view(store: RoomSt
 
 def test_sync_is_one_row_read_when_nothing_changed_and_applies_only_new_entries(
         lite: RoomStore, monkeypatch: pytest.MonkeyPatch) -> None:
-    room = Room.create(lite, [Seat("Taiwan", "greedy"), Seat("Japan", "greedy"), Seat("Korea", "greedy")], seed=2)
+    room = Room.create(lite, [Seat("Taiwan", "greedy"), Seat("Japan", "greedy"), Seat("Korea", "greedy")], seed=2, teacher=local_teacher(lite))
     for _ in range(60):
         room.step_bot()
-    view = Room.open(lite, room.code)
+    view = Room.open(lite, room.code, teacher=local_teacher(lite))
     statements: list[str] = []
     sa.event.listen(lite._engine, "before_cursor_execute", lambda c, cur, stmt, p, ctx, many: statements.append(stmt))
     assert not view.sync()
@@ -153,8 +154,8 @@ def test_sync_is_one_row_read_when_nothing_changed_and_applies_only_new_entries(
 
 
 def test_an_update_reports_meta_changes(lite: RoomStore) -> None:
-    room = Room.create(lite, PEOPLE_AND_BOTS, seed=3)
-    other = Room.open(lite, room.code)
+    room = Room.create(lite, PEOPLE_AND_BOTS, seed=3, teacher=local_teacher(lite))
+    other = Room.open(lite, room.code, teacher=local_teacher(lite))
     room.rename_seat("Japan", "Kenji")
     update = other.sync()
     assert update.meta_changed and not update.entries and other.display_name("Japan") == "Kenji"
@@ -163,7 +164,7 @@ def test_an_update_reports_meta_changes(lite: RoomStore) -> None:
 
 # ---------------------------------------------------------------------- who may decide
 def test_a_device_decides_only_for_its_own_seat(store: RoomStore) -> None:
-    room = Room.create(store, PEOPLE_AND_BOTS, seed=7)
+    room = Room.create(store, PEOPLE_AND_BOTS, seed=7, teacher=local_teacher(store))
     taiwan = Room.open_seat(store, room.issued_tokens["Taiwan"])
     korea = Room.open_seat(store, room.issued_tokens["Korea"])
     assert room.waiting_for == "Taiwan"
@@ -182,7 +183,7 @@ def test_a_device_decides_only_for_its_own_seat(store: RoomStore) -> None:
 
 
 def test_an_illegal_decision_raises_the_engine_error_and_writes_nothing(store: RoomStore) -> None:
-    room = Room.create(store, PEOPLE_AND_BOTS, seed=7)
+    room = Room.create(store, PEOPLE_AND_BOTS, seed=7, teacher=local_teacher(store))
     taiwan = Room.open_seat(store, room.issued_tokens["Taiwan"])
     for bad in ("place 0,0", "pass", "jump T1", 4):
         with pytest.raises(IllegalActionError):
@@ -191,7 +192,7 @@ def test_an_illegal_decision_raises_the_engine_error_and_writes_nothing(store: R
 
 
 def test_the_teacher_decides_for_people_but_not_for_bots_nor_automatic_dice(lite: RoomStore) -> None:
-    room = Room.create(lite, [Seat("Taiwan", "greedy"), Seat("Japan"), Seat("Korea")], seed=9)
+    room = Room.create(lite, [Seat("Taiwan", "greedy"), Seat("Japan"), Seat("Korea")], seed=9, teacher=local_teacher(lite))
     with pytest.raises(NotAllowed) as e:
         room.act(room.game.legal_actions()[0], teacher=True)
     assert e.value.kind == "bot_seat"
@@ -204,7 +205,7 @@ def test_the_teacher_decides_for_people_but_not_for_bots_nor_automatic_dice(lite
 
 
 def test_manual_dice_are_typed_by_the_active_seat_or_the_teacher(lite: RoomStore) -> None:
-    room = Room.create(lite, [Seat("Taiwan"), Seat("Japan"), Seat("Korea")], seed=9, dice="manual")
+    room = Room.create(lite, [Seat("Taiwan"), Seat("Japan"), Seat("Korea")], seed=9, dice="manual", teacher=local_teacher(lite))
     devices = {r: Room.open_seat(lite, t) for r, t in room.issued_tokens.items()}
     for _ in range(200):
         if room.waiting_for == CHANCE:
@@ -224,7 +225,7 @@ def test_manual_dice_are_typed_by_the_active_seat_or_the_teacher(lite: RoomStore
 
 
 def test_automatic_dice_come_with_the_decision_in_one_append(lite: RoomStore) -> None:
-    room = Room.create(lite, [Seat("Taiwan"), Seat("Japan"), Seat("Korea")], seed=13)
+    room = Room.create(lite, [Seat("Taiwan"), Seat("Japan"), Seat("Korea")], seed=13, teacher=local_teacher(lite))
     direct = Game.new(["Taiwan", "Japan", "Korea"], seed=13)
     while True:
         action = room.game.legal_actions()[-1]
@@ -240,9 +241,9 @@ def test_automatic_dice_come_with_the_decision_in_one_append(lite: RoomStore) ->
 
 # ---------------------------------------------------------------------- races
 def test_two_writers_on_one_decision_exactly_one_wins_and_the_other_catches_up(store: RoomStore) -> None:
-    projector = Room.create(store, PEOPLE_AND_BOTS, seed=17)
+    projector = Room.create(store, PEOPLE_AND_BOTS, seed=17, teacher=local_teacher(store))
     device = Room.open_seat(store, projector.issued_tokens["Taiwan"])
-    curtain = Room.open(store, projector.code)  # a second screen acting for the same person seat
+    curtain = Room.open(store, projector.code, teacher=local_teacher(store))  # a second screen acting for the same person seat
     a, b = device.seat_view().legal_actions[0], device.seat_view().legal_actions[1]
     device.act(a)
     with pytest.raises(StaleWrite) as e:
@@ -255,7 +256,7 @@ def test_two_writers_on_one_decision_exactly_one_wins_and_the_other_catches_up(s
 
 
 def test_a_view_that_showed_an_old_state_is_told_even_if_its_room_caught_up(lite: RoomStore) -> None:
-    room = Room.create(lite, PEOPLE_AND_BOTS, seed=17)
+    room = Room.create(lite, PEOPLE_AND_BOTS, seed=17, teacher=local_teacher(lite))
     device = Room.open_seat(lite, room.issued_tokens["Taiwan"])
     shown = device.seat_view()
     room.act(shown.legal_actions[0], teacher=True)
@@ -265,8 +266,8 @@ def test_a_view_that_showed_an_old_state_is_told_even_if_its_room_caught_up(lite
 
 
 def test_threads_racing_through_rooms_exactly_one_wins(store: RoomStore) -> None:
-    projector = Room.create(store, PEOPLE_AND_BOTS, seed=19)
-    rooms = [Room.open(store, projector.code) for _ in range(5)]
+    projector = Room.create(store, PEOPLE_AND_BOTS, seed=19, teacher=local_teacher(store))
+    rooms = [Room.open(store, projector.code, teacher=local_teacher(store)) for _ in range(5)]
     barrier = threading.Barrier(len(rooms))
     outcomes: list[str] = []
 
@@ -292,8 +293,8 @@ def test_threads_racing_through_rooms_exactly_one_wins(store: RoomStore) -> None
 
 def test_two_projectors_running_the_bots_never_double_a_move(store: RoomStore) -> None:
     bots = [Seat("Taiwan", "greedy"), Seat("Japan", "random"), Seat("Korea", "greedy")]
-    a = Room.create(store, bots, seed=23)
-    b = Room.open(store, a.code)
+    a = Room.create(store, bots, seed=23, teacher=local_teacher(store))
+    b = Room.open(store, a.code, teacher=local_teacher(store))
     stale = 0
     for i in range(400):
         first, second = (a, b) if i % 2 else (b, a)
@@ -315,10 +316,10 @@ def test_two_projectors_running_the_bots_never_double_a_move(store: RoomStore) -
 KILL_MID_ACT = """
 import sys, time
 from sqlalchemy import event
-from typhoon_edu.classroom import Room, RoomStore
+from typhoon_edu.classroom import Room, RoomStore, local_teacher
 url, code = sys.argv[1:3]
 store = RoomStore(url)
-room = Room.open(store, code)
+room = Room.open(store, code, teacher=local_teacher(store))
 
 @event.listens_for(store._engine, "after_cursor_execute")
 def stop_inside(conn, cursor, statement, parameters, context, executemany):
@@ -331,7 +332,7 @@ room.act(room.game.legal_actions()[-1], teacher=True)
 
 
 def test_a_kernel_killed_in_the_middle_of_a_move_reopens_exactly(store: RoomStore, db_url: str) -> None:
-    room = Room.create(store, [Seat("Taiwan"), Seat("Japan"), Seat("Korea")], seed=29)
+    room = Room.create(store, [Seat("Taiwan"), Seat("Japan"), Seat("Korea")], seed=29, teacher=local_teacher(store))
     for _ in range(8):
         room.act(room.game.legal_actions()[0], teacher=True)
     before = room.game.digest()
@@ -341,14 +342,14 @@ def test_a_kernel_killed_in_the_middle_of_a_move_reopens_exactly(store: RoomStor
     assert child.stdout is not None and child.stdout.readline().strip() == "inside", child.communicate()
     child.send_signal(signal.SIGKILL)
     child.wait(30)
-    reopened = Room.open(RoomStore(db_url, busy_timeout=20), room.code)
+    reopened = Room.open(RoomStore(db_url, busy_timeout=20), room.code, teacher=local_teacher(RoomStore(db_url, busy_timeout=20)))
     assert reopened.game.digest() == before and reopened.seq == room.seq
     reopened.act(reopened.game.legal_actions()[-1], teacher=True)  # and the game goes on
 
 
 # ---------------------------------------------------------------------- privacy
 def test_a_device_sees_only_its_own_hand(store: RoomStore) -> None:
-    room = Room.create(store, PEOPLE_AND_BOTS, seed=31)
+    room = Room.create(store, PEOPLE_AND_BOTS, seed=31, teacher=local_teacher(store))
     korea = Room.open_seat(store, room.issued_tokens["Korea"])
     play_some = Room.open_seat(store, room.issued_tokens["Taiwan"])
     for _ in range(40):
@@ -379,7 +380,7 @@ def test_a_device_sees_only_its_own_hand(store: RoomStore) -> None:
 
 
 def test_the_projector_shows_no_hand(lite: RoomStore) -> None:
-    room = Room.create(lite, PEOPLE_AND_BOTS, seed=31)
+    room = Room.create(lite, PEOPLE_AND_BOTS, seed=31, teacher=local_teacher(lite))
     public = room.public_view()
     assert not {"hand", "you", "legal_actions"} & set(public.observation)
     assert public.names["Taiwan"] == "Mei" and public.waiting_for == "Taiwan"
@@ -393,7 +394,7 @@ def test_the_projector_shows_no_hand(lite: RoomStore) -> None:
 
 # ---------------------------------------------------------------------- teacher controls
 def test_pause_stops_devices_and_bots_until_resume(store: RoomStore) -> None:
-    room = Room.create(store, [Seat("Taiwan"), Seat("Japan", "greedy"), Seat("Korea")], seed=37)
+    room = Room.create(store, [Seat("Taiwan"), Seat("Japan", "greedy"), Seat("Korea")], seed=37, teacher=local_teacher(store))
     device = Room.open_seat(store, room.issued_tokens["Taiwan"])
     room.pause()
     device.sync()
@@ -410,7 +411,7 @@ def test_pause_stops_devices_and_bots_until_resume(store: RoomStore) -> None:
 
 
 def test_giving_a_seat_to_a_bot_and_back(store: RoomStore) -> None:
-    room = Room.create(store, [Seat("Taiwan"), Seat("Japan", "greedy"), Seat("Korea")], seed=41)
+    room = Room.create(store, [Seat("Taiwan"), Seat("Japan", "greedy"), Seat("Korea")], seed=41, teacher=local_teacher(store))
     old = room.issued_tokens["Taiwan"]
     device = Room.open_seat(store, old)
     assert room.set_seat("Taiwan", "greedy") is None
@@ -429,18 +430,18 @@ def test_giving_a_seat_to_a_bot_and_back(store: RoomStore) -> None:
 
 
 def test_a_bot_that_was_thinking_when_its_seat_changed_is_refused(lite: RoomStore) -> None:
-    room = Room.create(lite, [Seat("Taiwan", "greedy"), Seat("Japan"), Seat("Korea")], seed=43)
+    room = Room.create(lite, [Seat("Taiwan", "greedy"), Seat("Japan"), Seat("Korea")], seed=43, teacher=local_teacher(lite))
     job = room.prepare_bot()
     assert job is not None
     action = job.think()
-    Room.open(lite, room.code).set_seat("Taiwan", "person")
+    Room.open(lite, room.code, teacher=local_teacher(lite)).set_seat("Taiwan", "person")
     with pytest.raises(NotAllowed) as e:
         room.apply_bot(job, action)
     assert e.value.kind == "seat_changed" and lite.head(room.id).seq == 0
 
 
 def test_revoke_stops_a_device_at_once_and_reissue_gives_a_new_one(store: RoomStore) -> None:
-    room = Room.create(store, PEOPLE_AND_BOTS, seed=47)
+    room = Room.create(store, PEOPLE_AND_BOTS, seed=47, teacher=local_teacher(store))
     token = room.issued_tokens["Taiwan"]
     device = Room.open_seat(store, token)
     action = device.seat_view().legal_actions[0]
@@ -461,7 +462,7 @@ def test_revoke_stops_a_device_at_once_and_reissue_gives_a_new_one(store: RoomSt
 
 
 def test_end_closes_the_room_for_every_token(store: RoomStore) -> None:
-    room = Room.create(store, PEOPLE_AND_BOTS, seed=53)
+    room = Room.create(store, PEOPLE_AND_BOTS, seed=53, teacher=local_teacher(store))
     device = Room.open_seat(store, room.issued_tokens["Taiwan"])
     update = room.end()
     assert update.meta_changed and room.status == "ended"
@@ -476,8 +477,8 @@ def test_end_closes_the_room_for_every_token(store: RoomStore) -> None:
 
 
 def test_a_token_of_one_room_does_nothing_in_another(lite: RoomStore) -> None:
-    a = Room.create(lite, PEOPLE_AND_BOTS, seed=59)
-    b = Room.create(lite, PEOPLE_AND_BOTS, seed=59)
+    a = Room.create(lite, PEOPLE_AND_BOTS, seed=59, teacher=local_teacher(lite))
+    b = Room.create(lite, PEOPLE_AND_BOTS, seed=59, teacher=local_teacher(lite))
     with pytest.raises(TokenRejected) as e:
         b.act(b.game.legal_actions()[0], token=a.issued_tokens["Taiwan"])
     assert e.value.kind == "token_other_room"
@@ -486,7 +487,7 @@ def test_a_token_of_one_room_does_nothing_in_another(lite: RoomStore) -> None:
 
 
 def test_undo_takes_back_a_persons_decision_in_every_view(store: RoomStore) -> None:
-    room = Room.create(store, [Seat("Taiwan"), Seat("Japan", "greedy"), Seat("Korea")], seed=61)
+    room = Room.create(store, [Seat("Taiwan"), Seat("Japan", "greedy"), Seat("Korea")], seed=61, teacher=local_teacher(store))
     device = Room.open_seat(store, room.issued_tokens["Taiwan"])
     before = room.game.digest()
     device.act(device.seat_view().legal_actions[0])
@@ -512,7 +513,7 @@ def test_undo_takes_back_a_persons_decision_in_every_view(store: RoomStore) -> N
 
 
 def test_undo_refuses_a_bots_decision(lite: RoomStore) -> None:
-    room = Room.create(lite, [Seat("Taiwan", "greedy"), Seat("Japan"), Seat("Korea")], seed=67)
+    room = Room.create(lite, [Seat("Taiwan", "greedy"), Seat("Japan"), Seat("Korea")], seed=67, teacher=local_teacher(lite))
     room.step_bot()
     assert room.game.history[-1].kind != "die" and not room.can_undo()
     with pytest.raises(IllegalActionError) as e:
@@ -521,7 +522,7 @@ def test_undo_refuses_a_bots_decision(lite: RoomStore) -> None:
 
 
 def test_a_mistyped_die_is_corrected_by_the_teacher(lite: RoomStore) -> None:
-    room = Room.create(lite, [Seat("Taiwan"), Seat("Japan"), Seat("Korea")], seed=71, dice="manual")
+    room = Room.create(lite, [Seat("Taiwan"), Seat("Japan"), Seat("Korea")], seed=71, dice="manual", teacher=local_teacher(lite))
     while room.waiting_for != CHANCE:
         room.act(room.game.legal_actions()[0], teacher=True)
     room.act(2, teacher=True)
@@ -532,8 +533,8 @@ def test_a_mistyped_die_is_corrected_by_the_teacher(lite: RoomStore) -> None:
     room.correct_die(5)
     assert room.game.digest() == expected.digest()
     assert [e.notation for e in lite.actions(room.id)][-2:] == ["die 2", "correct 5"]
-    assert Room.open(lite, room.code).game.digest() == expected.digest()
-    auto = Room.create(lite, [Seat("Taiwan"), Seat("Japan"), Seat("Korea")], seed=71)
+    assert Room.open(lite, room.code, teacher=local_teacher(lite)).game.digest() == expected.digest()
+    auto = Room.create(lite, [Seat("Taiwan"), Seat("Japan"), Seat("Korea")], seed=71, teacher=local_teacher(lite))
     with pytest.raises(NotAllowed) as e:
         auto.correct_die(3)
     assert e.value.kind == "auto_dice"
@@ -541,7 +542,7 @@ def test_a_mistyped_die_is_corrected_by_the_teacher(lite: RoomStore) -> None:
 
 # ---------------------------------------------------------------------- joining by code
 def test_join_by_code_and_a_free_seat(store: RoomStore) -> None:
-    room = Room.create(store, PEOPLE_AND_BOTS, seed=73)
+    room = Room.create(store, PEOPLE_AND_BOTS, seed=73, teacher=local_teacher(store))
     assert lobby(store, room.code.lower()).free == ("Taiwan", "Korea")
     device, token = Room.join(store, room.code, "Korea")
     assert device.viewer == "Korea" and token not in room.issued_tokens.values()
@@ -556,12 +557,12 @@ def test_join_by_code_and_a_free_seat(store: RoomStore) -> None:
     Room.open_seat(store, room.issued_tokens["Taiwan"])
     assert lobby(store, room.code).free == ()  # opening a link joins the seat too
     assert room.sync().meta_changed and room.seat("Taiwan").joined
-    tokens = room.issue_join_tokens()
-    assert tokens == {}
+    # the link of the seat joined by its QR code still stands; the seat joined by code has no link to show
+    assert room.join_links() == {"Taiwan": room.issued_tokens["Taiwan"]}
 
 
 def test_joining_needs_a_real_code_and_seat(lite: RoomStore) -> None:
-    room = Room.create(lite, PEOPLE_AND_BOTS, seed=75)
+    room = Room.create(lite, PEOPLE_AND_BOTS, seed=75, teacher=local_teacher(lite))
     with pytest.raises(SeatError) as e:
         Room.join(lite, room.code, "Atlantis")
     assert e.value.kind == "no_such_seat"
@@ -574,24 +575,34 @@ def test_joining_needs_a_real_code_and_seat(lite: RoomStore) -> None:
     assert lobby(lite, room.code).free == ("Taiwan", "Korea")
 
 
-def test_a_reopened_projector_issues_join_links_again(lite: RoomStore) -> None:
-    room = Room.create(lite, PEOPLE_AND_BOTS, seed=79)
-    reopened = Room.open(lite, room.code)
+def test_a_reopened_projector_shows_the_same_join_links_and_reissues_none(lite: RoomStore) -> None:
+    room = Room.create(lite, PEOPLE_AND_BOTS, seed=79, teacher=local_teacher(lite))
+    version = lite.head(room.id).version
+    reopened = Room.open(lite, room.code, teacher=local_teacher(lite))
     assert reopened.issued_tokens == {}
-    fresh = reopened.issue_join_tokens()
-    assert sorted(fresh) == ["Korea", "Taiwan"]
-    Room.open_seat(lite, fresh["Taiwan"])
+    assert reopened.join_links() == room.issued_tokens  # the QR codes on the wall still work
+    assert lite.head(room.id).version == version  # opening and showing changed nothing in the store
+    Room.open_seat(lite, room.issued_tokens["Taiwan"])
+    # only the teacher's explicit "New join link" replaces a link
+    new = reopened.reissue_token("Korea")
     with pytest.raises(TokenRejected):
-        Room.open_seat(lite, room.issued_tokens["Taiwan"])
+        Room.open_seat(lite, room.issued_tokens["Korea"])
+    assert Room.open(lite, room.id, teacher=local_teacher(lite)).join_links()["Korea"] == new
+
+
+def test_links_made_with_another_secret_are_not_shown(lite: RoomStore) -> None:
+    room = Room.create(lite, PEOPLE_AND_BOTS, seed=79, teacher=local_teacher(lite))
+    lite.link_secret = b"another computer's secret, 32 bytes"
+    assert Room.open(lite, room.id, teacher=local_teacher(lite)).join_links() == {}
 
 
 # ---------------------------------------------------------------------- listing, broken rows
 def test_list_rooms_names_broken_rooms_and_keeps_the_others(store: RoomStore) -> None:
-    good = Room.create(store, PEOPLE_AND_BOTS, seed=83)
+    good = Room.create(store, PEOPLE_AND_BOTS, seed=83, teacher=local_teacher(store))
     good.act(good.game.legal_actions()[0], teacher=True)
-    bad_setup = Room.create(store, PEOPLE_AND_BOTS, seed=84)
-    bad_move = Room.create(store, PEOPLE_AND_BOTS, seed=85)
-    bad_rules = Room.create(store, PEOPLE_AND_BOTS, seed=86)
+    bad_setup = Room.create(store, PEOPLE_AND_BOTS, seed=84, teacher=local_teacher(store))
+    bad_move = Room.create(store, PEOPLE_AND_BOTS, seed=85, teacher=local_teacher(store))
+    bad_rules = Room.create(store, PEOPLE_AND_BOTS, seed=86, teacher=local_teacher(store))
     with store._engine.begin() as conn:
         conn.execute(sa.update(ROOMS).where(ROOMS.c.id == bad_setup.id).values(setup="{not json"))
         conn.execute(sa.insert(ACTIONS).values(room_id=bad_move.id, seq=1, notation="place 0,0", by_seat="x", at=0.0))
@@ -599,7 +610,7 @@ def test_list_rooms_names_broken_rooms_and_keeps_the_others(store: RoomStore) ->
         setup = json.loads(conn.execute(sa.select(ROOMS.c.setup).where(ROOMS.c.id == bad_rules.id)).scalar())
         setup["rules_digest"] = "0000"
         conn.execute(sa.update(ROOMS).where(ROOMS.c.id == bad_rules.id).values(setup=json.dumps(setup)))
-    infos = {i.id: i for i in list_rooms(store)}
+    infos = {i.id: i for i in list_rooms(store, teacher=local_teacher(store))}
     assert infos[good.id].ok and infos[good.id].seq == 1 and infos[good.id].players[0] == "Taiwan"
     assert (infos[bad_setup.id].ok, infos[bad_setup.id].kind) == (False, "setup")
     assert (infos[bad_move.id].ok, infos[bad_move.id].kind) == (False, "replay")
@@ -607,37 +618,37 @@ def test_list_rooms_names_broken_rooms_and_keeps_the_others(store: RoomStore) ->
     assert (infos[bad_rules.id].ok, infos[bad_rules.id].kind) == (False, "rules")
     for broken, kind in ((bad_setup, "setup"), (bad_move, "replay"), (bad_rules, "rules")):
         with pytest.raises(RoomBroken) as e:
-            Room.open(store, broken.code)
+            Room.open(store, broken.code, teacher=local_teacher(store))
         assert e.value.kind == kind
     with pytest.raises(RoomBroken):  # a view that was open when the bad entry arrived is told too
         bad_move.sync()
-    assert Room.open(store, good.code).seq == 1
+    assert Room.open(store, good.code, teacher=local_teacher(store)).seq == 1
 
 
 def test_rows_with_damaged_values_are_listed_as_broken(lite: RoomStore, tmp_path: Path) -> None:
     import sqlite3
 
-    good = Room.create(lite, PEOPLE_AND_BOTS, seed=90)
-    odd_row = Room.create(lite, PEOPLE_AND_BOTS, seed=91)
-    odd_seq = Room.create(lite, PEOPLE_AND_BOTS, seed=92)
-    odd_kind = Room.create(lite, PEOPLE_AND_BOTS, seed=93)
+    good = Room.create(lite, PEOPLE_AND_BOTS, seed=90, teacher=local_teacher(lite))
+    odd_row = Room.create(lite, PEOPLE_AND_BOTS, seed=91, teacher=local_teacher(lite))
+    odd_seq = Room.create(lite, PEOPLE_AND_BOTS, seed=92, teacher=local_teacher(lite))
+    odd_kind = Room.create(lite, PEOPLE_AND_BOTS, seed=93, teacher=local_teacher(lite))
     odd_seq.act(odd_seq.game.legal_actions()[0], teacher=True)
     with sqlite3.connect(tmp_path / "rooms.sqlite3") as conn:  # a hand-edited database
         conn.execute("UPDATE typhoon_rooms SET created = 'yesterday', status = 'lost' WHERE id = ?", (odd_row.id,))
         conn.execute("UPDATE typhoon_actions SET seq = 'one' WHERE room_id = ?", (odd_seq.id,))
         conn.execute("UPDATE typhoon_seats SET kind = 'wizard' WHERE room_id = ? AND idx = 1", (odd_kind.id,))
-    infos = {i.id: i for i in list_rooms(lite)}
+    infos = {i.id: i for i in list_rooms(lite, teacher=local_teacher(lite))}
     assert infos[good.id].ok
     assert (infos[odd_row.id].ok, infos[odd_row.id].kind) == (False, "setup") and "created" in infos[odd_row.id].error
     assert (infos[odd_seq.id].ok, infos[odd_seq.id].kind) == (False, "replay")
     assert (infos[odd_kind.id].ok, infos[odd_kind.id].kind) == (False, "setup") and "wizard" in infos[odd_kind.id].error
     for broken in (odd_row, odd_seq, odd_kind):
         with pytest.raises(RoomBroken):
-            Room.open(lite, broken.id)
+            Room.open(lite, broken.id, teacher=local_teacher(lite))
 
 
 def test_bot_levels_are_seat_kinds(lite: RoomStore) -> None:
-    room = Room.create(lite, [Seat("Taiwan", "easy"), Seat("Japan", "medium"), Seat("Korea")], seed=94)
+    room = Room.create(lite, [Seat("Taiwan", "easy"), Seat("Japan", "medium"), Seat("Korea")], seed=94, teacher=local_teacher(lite))
     assert [s.kind for s in room.seats] == ["random", "greedy", "person"]
     room.set_seat("Korea", "hard")
     assert room.seat("Korea").kind == "mcts"
@@ -645,20 +656,20 @@ def test_bot_levels_are_seat_kinds(lite: RoomStore) -> None:
 
 def test_list_rooms_remembers_replays(lite: RoomStore, monkeypatch: pytest.MonkeyPatch) -> None:
     for seed in range(3):
-        Room.create(lite, PEOPLE_AND_BOTS, seed=seed)
-    list_rooms(lite)
+        Room.create(lite, PEOPLE_AND_BOTS, seed=seed, teacher=local_teacher(lite))
+    list_rooms(lite, teacher=local_teacher(lite))
     calls = []
     import typhoon_edu.classroom.rooms as rooms_mod
 
     monkeypatch.setattr(rooms_mod, "rebuild", lambda *a, **k: calls.append(a) or rebuild(*a, **k))
-    assert len(list_rooms(lite)) == 3 and calls == []
+    assert len(list_rooms(lite, teacher=local_teacher(lite))) == 3 and calls == []
 
 
 # ---------------------------------------------------------------------- results
 def test_results_match_the_dashboard_session(lite: RoomStore, tmp_path: Path) -> None:
     from typhoon_edu.ui.classplay.session import ClassSession
 
-    room = Room.create(lite, [Seat("Taiwan", "greedy"), Seat("Japan", "random"), Seat("Korea", "greedy")], seed=89)
+    room = Room.create(lite, [Seat("Taiwan", "greedy"), Seat("Japan", "random"), Seat("Korea", "greedy")], seed=89, teacher=local_teacher(lite))
     while room.bot_to_move():
         room.step_bot()
     assert room.is_over
@@ -675,7 +686,7 @@ def test_results_match_the_dashboard_session(lite: RoomStore, tmp_path: Path) ->
         if any(isinstance(e, DamageDealt) for e in events) or g.is_over:
             expected.append(dict(g.hp))
     assert room.hp_track == expected and len(expected) > 2 and expected[-1] == room.game.hp
-    assert Room.open(lite, room.code).hp_track == expected
+    assert Room.open(lite, room.code, teacher=local_teacher(lite)).hp_track == expected
 
 
 def test_error_texts_exist_for_every_kind_in_both_languages() -> None:

@@ -36,6 +36,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from typhoon_edu import Game, SaveFileError
+from typhoon_edu.classroom.teachers import local_teacher
 from typhoon_edu.cli import main
 from typhoon_edu.engine.savefile import MAX_ACTIONS, MAX_DEPTH, MAX_RECORD_BYTES, game_from_json, parse_record
 from typhoon_edu.ui.classplay.session import ClassSession, Seat, read_session_record
@@ -499,7 +500,7 @@ def test_store_import_of_any_record(data):
     store = _store()
     start = time.process_time()
     try:
-        room = import_record(store, data)
+        room = import_record(store, data, teacher=local_teacher(store))
     except (SaveFileError, ClassroomError) as exc:
         assert getattr(exc, "kind", ""), exc
         assert len(str(exc)) > 10
@@ -510,7 +511,7 @@ def test_store_import_of_any_record(data):
         assert room._game.digest() == want  # the room replays to the record's state
         from typhoon_edu.classroom.rooms import Room
 
-        again = Room.open(store, room.code)
+        again = Room.open(store, room.code, teacher=local_teacher(store))
         assert again._game.digest() == want
         COUNTS.setdefault("store: import", Counter())["loaded"] += 1
     assert time.process_time() - start < 5 * TIME_LIMIT
@@ -531,7 +532,7 @@ def test_store_damaged_rows_are_named_not_raised(what, junk, seed):
 
     store = _store()
     room = Room.create(store, [Seat("Taiwan", "greedy"), Seat("Japan", "random"), Seat("Korea", "greedy")],
-                       seed=seed, lang="en")
+                       seed=seed, lang="en", teacher=local_teacher(store))
     for _ in range(12):
         room.step_bot()
     value = junk if isinstance(junk, str) else json.dumps(junk)
@@ -552,10 +553,10 @@ def test_store_damaged_rows_are_named_not_raised(what, junk, seed):
             conn.execute(sa.update(table).where(where).values({column: value[:30] if isinstance(value, str) else value}))
     except sa.exc.SQLAlchemyError:
         return  # the database itself refused the damage (a key or type constraint): nothing to read back
-    infos = {i.code: i for i in list_rooms(store)}  # never raises
+    infos = {i.code: i for i in list_rooms(store, teacher=local_teacher(store))}  # never raises
     info = infos[room.code]
     try:
-        opened = Room.open(store, room.code)
+        opened = Room.open(store, room.code, teacher=local_teacher(store))
     except ClassroomError as exc:
         assert exc.kind and not info.ok and info.error, (exc, info)
         outcome = f"refused: {exc.kind}"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import signal
@@ -22,8 +21,12 @@ from serve_helpers import (
     http_request,
     kernel_exists,
     kernel_id_of,
+    kernel_info,
+    kernel_socket,
     port_is_free,
     probe_values,
+    v1_message,
+    v1_reply,
     wait_until,
     write_probe_notebook,
 )
@@ -137,9 +140,10 @@ def test_voila_process_serves_the_notebook_with_the_language(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize("sigint", ["default", "ignored"])
-def test_serve_command_line_prints_the_url_and_stops_on_interrupt(sigint: str) -> None:
+def test_serve_command_line_prints_the_url_and_stops_on_interrupt(sigint: str, tmp_path: Path) -> None:
     """Ctrl+C stops serve, also when it was started with SIGINT ignored (a background job of a script)."""
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "TYPHOON_EDU_DB": f"sqlite:///{tmp_path / 'rooms.db'}"}
 
     def ignore_sigint() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -172,8 +176,8 @@ def test_serve_command_line_prints_the_url_and_stops_on_interrupt(sigint: str) -
                 break
             if line.startswith("Typhoon Alert dashboard: "):
                 url = line.split(": ", 1)[1].strip()
-        assert url is not None and url.startswith("http://localhost:")
-        with urllib.request.urlopen(url + "voila/static/extension.js", timeout=30) as response:
+        assert url is not None and re.fullmatch(r"http://127\.0\.0\.1:\d+/\?teacher=[A-Za-z0-9_-]{32}", url), url
+        with urllib.request.urlopen(url.split("?")[0] + "voila/static/extension.js", timeout=30) as response:
             assert response.status < 500
     except urllib.error.HTTPError as err:  # 403 for static files is still "served"
         assert err.code < 500
@@ -239,52 +243,41 @@ def test_a_foreign_host_header_is_refused_dns_rebinding(plain_server: VoilaProce
 
 
 def test_a_foreign_host_cannot_open_a_kernel_websocket_either(plain_server: VoilaProcess) -> None:
-    from websockets.sync.client import connect
-
     _, _, page = http_request(plain_server.port, "/")
     kernel = kernel_id_of(page)
     path = f"/api/kernels/{kernel}/channels?session_id={uuid.uuid4()}"
     upgrade = {"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13",
-               "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Origin": "http://evil.example"}
+               "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Origin": "http://evil.example",
+               "Sec-WebSocket-Protocol": "v1.kernel.websocket.jupyter.org"}
     for host in (f"evil.example:{plain_server.port}", "attacker.test"):
         status, _, _ = http_request(plain_server.port, path, host=host, headers=upgrade)
         assert status == 403, host
     status, _, _ = http_request(plain_server.port, "/voila/query/" + kernel, host="evil.example", headers=upgrade)
     assert status == 403  # the preheated kernels' query socket too
-    with connect(f"ws://127.0.0.1:{plain_server.port}{path}", open_timeout=60):  # by this machine's name: opens
-        pass
-
-
-def _message(msg_type: str, content: dict[str, object], channel: str = "shell") -> dict[str, object]:
-    return {
-        "header": {"msg_id": uuid.uuid4().hex, "msg_type": msg_type, "username": "test", "session": uuid.uuid4().hex,
-                   "date": "2026-01-01T00:00:00.000000Z", "version": "5.3"},
-        "parent_header": {}, "metadata": {}, "content": content, "channel": channel, "buffers": [],
-    }
+    with kernel_socket(plain_server.port, kernel) as ws:  # by this machine's name: opens
+        kernel_info(ws)
 
 
 def test_no_page_can_run_code_in_a_kernel(plain_server: VoilaProcess, tmp_path: Path) -> None:
     """An execute_request sent on the kernel's websocket, as the page's own connection would, is dropped."""
-    from websockets.sync.client import connect
-
     _, _, page = http_request(plain_server.port, "/")
     kernel = kernel_id_of(page)
     marker = tmp_path / "ran.txt"
     code = f"open({str(marker)!r}, 'w').write('the browser ran code')"
-    url = f"ws://127.0.0.1:{plain_server.port}/api/kernels/{kernel}/channels?session_id={uuid.uuid4()}"
-    with connect(url, open_timeout=60) as ws:
-        execute = _message("execute_request", {"code": code, "silent": False, "store_history": False,
-                                               "user_expressions": {}, "allow_stdin": False, "stop_on_error": True})
-        ws.send(json.dumps(execute))
-        info = _message("kernel_info_request", {})
-        ws.send(json.dumps(info))  # allowed: its reply proves the socket reaches the kernel
+    with kernel_socket(plain_server.port, kernel) as ws:
+        execute, execute_id = v1_message("execute_request", {
+            "code": code, "silent": False, "store_history": False, "user_expressions": {},
+            "allow_stdin": False, "stop_on_error": True})
+        ws.send(execute)
+        info, info_id = v1_message("kernel_info_request", {})
+        ws.send(info)  # allowed: its reply proves the socket reaches the kernel
         replies: list[str] = []
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            msg = json.loads(ws.recv(timeout=60))
-            parent = msg.get("parent_header", {}).get("msg_id")
-            replies.append(msg["header"]["msg_type"] + (" (for execute)" if parent == execute["header"]["msg_id"] else ""))
-            if msg["header"]["msg_type"] == "kernel_info_reply" and parent == info["header"]["msg_id"]:
+            _, header, parent_header = v1_reply(ws.recv(timeout=60))
+            parent = parent_header.get("msg_id")
+            replies.append(str(header["msg_type"]) + (" (for execute)" if parent == execute_id else ""))
+            if header["msg_type"] == "kernel_info_reply" and parent == info_id:
                 break
         else:
             pytest.fail(f"no kernel_info_reply: {replies}")
@@ -322,7 +315,8 @@ def test_serve_listens_on_loopback_only_without_lan(tmp_path: Path) -> None:
         listening = {c.laddr.ip for c in psutil.Process(run.voila_pid()).net_connections("inet")
                      if c.status == psutil.CONN_LISTEN and c.laddr.port == run.port}
         assert listening and all(network._normal(ip) in ("127.0.0.1", "::1") for ip in listening), listening
-        assert not any("Students" in line for line in run.lines)
+        assert not any("Students on this network" in line for line in run.lines)  # no LAN address printed
+        assert any(f"http://localhost:{run.port}/join" in line for line in run.lines)  # this computer's join page
         voila_cmd = psutil.Process(run.voila_pid()).cmdline()  # one projector, one spare kernel, refilled at once
         assert "--pool_size=1" in voila_cmd and "--VoilaKernelManager.fill_delay=1.0" in voila_cmd
         status, _, _ = http_request(run.port, "/voila/static/favicon.ico", host=f"evil.example:{run.port}")
@@ -354,8 +348,9 @@ def test_serve_lan_listens_on_the_network_prints_the_address_and_warns(tmp_path:
         assert status == 403
 
 
-def test_serve_db_reaches_every_kernel_preheated_ones_included(tmp_path: Path) -> None:
+def test_serve_db_reaches_every_kernel_preheated_ones_included(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     notebook = write_probe_notebook(tmp_path)
+    monkeypatch.chdir(tmp_path)  # serve opens the store (relative to where it started) before it is ready
     with ServeRun(["--lang", "en", "--notebook", str(notebook), "--db", "rooms.db"],
                   env={"TYPHOON_EDU_DB": "sqlite:////somewhere/else.db"}) as run:
         expected = f"sqlite:///{Path.cwd() / 'rooms.db'}"
@@ -371,10 +366,87 @@ def test_serve_db_reaches_every_kernel_preheated_ones_included(tmp_path: Path) -
 
 def test_an_inherited_typhoon_edu_db_passes_through(tmp_path: Path) -> None:
     notebook = write_probe_notebook(tmp_path)
-    with ServeRun(["--lang", "en", "--notebook", str(notebook)],
-                  env={"TYPHOON_EDU_DB": "postgresql://teacher@localhost/typhoon"}) as run:
+    url = f"sqlite:///{tmp_path / 'inherited.sqlite3'}"
+    with ServeRun(["--lang", "en", "--notebook", str(notebook)], env={"TYPHOON_EDU_DB": url}) as run:
         _, _, page = http_request(run.port, "/")
-        assert probe_values(page)[0]["db"] == "postgresql://teacher@localhost/typhoon"
+        assert probe_values(page)[0]["db"] == url
+    assert (tmp_path / "inherited.sqlite3").is_file()  # serve opened it (and wrote the teacher) first
+
+
+# ------------------------------------------------------------------ issue 20 §1, §5: the teacher's address, the store
+def test_serve_prints_the_teachers_and_the_students_addresses(tmp_path: Path) -> None:
+    from typhoon_edu.classroom.store import RoomStore
+    from typhoon_edu.classroom.teachers import teacher_for_key
+
+    notebook = write_probe_notebook(tmp_path)
+    db = tmp_path / "rooms.sqlite3"
+    config = tmp_path / "config"
+    with ServeRun(["--lang", "en", "--notebook", str(notebook), "--db", str(db)],
+                  env={"XDG_CONFIG_HOME": str(config)}) as run:
+        text = "\n".join(run.lines)
+        assert f"Typhoon Alert dashboard: http://127.0.0.1:{run.port}/?teacher={run.teacher_key}" in text
+        assert f"http://localhost:{run.port}/join" in text
+        key_file = config / "typhoon-edu" / "teacher.key"
+        assert key_file.read_text().strip() == run.teacher_key
+        assert oct(key_file.stat().st_mode & 0o777) == "0o600"
+        store = RoomStore(f"sqlite:///{db}")
+        try:
+            found = teacher_for_key(store, run.teacher_key)
+            assert found is not None and found.is_local
+        finally:
+            store.close()
+        # The printed address works: the key becomes the cookie, the kernel sees it.
+        status, headers, _ = http_request(run.port, f"/?teacher={run.teacher_key}")
+        assert status == 302 and headers["location"] == "/"
+        _, _, page = http_request(run.port, "/", headers={"Cookie": f"typhoon_teacher={run.teacher_key}"})
+        assert probe_values(page)[0]["query"]["teacher"] == run.teacher_key
+    with ServeRun(["--lang", "en", "--notebook", str(notebook), "--db", str(db)],
+                  env={"XDG_CONFIG_HOME": str(config)}) as again:
+        assert again.teacher_key == run.teacher_key  # the same key next lesson: the teacher's rooms stay theirs
+
+
+def _immutable(path: Path, on: bool) -> None:
+    done = subprocess.run(["chattr", "+i" if on else "-i", str(path)], capture_output=True, check=False)
+    if done.returncode != 0 and on:
+        pytest.skip(f"chattr +i is not possible here: {done.stderr.decode().strip()}")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+@pytest.mark.parametrize("broken", ["read-only file", "unwritable folder", "unreachable server"])
+def test_serve_says_at_once_that_the_store_cannot_be_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str],
+                                                              lang: str, broken: str) -> None:
+    """A read-only store file (root ignores file modes: the file is made immutable), a folder nobody may
+    write, a database server that does not answer: serve says so and stops before it says it is ready."""
+    from typhoon_edu.server.teacher_address import prepare_teacher
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    folder = tmp_path / "store"
+    folder.mkdir()
+    db = folder / "rooms.sqlite3"
+    locked = None
+    if broken == "read-only file":
+        prepare_teacher(f"sqlite:///{db}")  # a good store, made read-only afterwards
+        locked = db
+        url = str(db)
+    elif broken == "unwritable folder":
+        locked = folder
+        url = str(db)
+    else:
+        url = f"postgresql+psycopg://nobody@127.0.0.1:{find_free_port()}/typhoon?connect_timeout=3"
+    if locked is not None:
+        _immutable(locked, True)
+    try:
+        code = serve(lang=lang, open_browser=False, notebook=SMOKE_NOTEBOOK, db=url)
+    finally:
+        if locked is not None:
+            _immutable(locked, False)
+    out = capsys.readouterr()
+    assert code == 1
+    assert "Typhoon Alert" not in out.out and "颱風不要來" not in out.out  # never said it was ready
+    expected = {"en": ("room store", "cannot be"), "zh-TW": ("房間資料庫", "無法")}[lang]
+    assert all(words in out.err for words in expected), out.err
+    assert (url.split("?")[0] if "://" in url else str(db)) in out.err  # names which store
 
 
 def test_serve_refuses_a_bad_db_url_in_both_languages(capsys: pytest.CaptureFixture[str]) -> None:
@@ -561,6 +633,19 @@ def test_preheated_kernel_gets_the_query_string_of_its_request(tmp_path: Path) -
         first = probe_values(http_request(run.port, "/?seat=Tok3n_A&lang=en")[2])
         second = probe_values(http_request(run.port, "/?join=K7PM")[2])
         third = probe_values(http_request(run.port, "/")[2])
+    # The server adds the browser's device id (its cookie: tests/test_server_pages.py) to every query.
+    for seen in (first, second, third):
+        assert len(seen[0]["query"].pop("device")) >= 22
     assert first[0]["preheated"] == "True" and first[0]["query"] == {"seat": "Tok3n_A", "lang": "en"}
     assert second[0]["query"] == {"join": "K7PM"}
     assert third[0]["query"] == {}
+
+
+# ------------------------------------------------------------------ issue 20 §7: no import circle
+def test_the_server_does_not_import_the_command_and_the_command_loads_no_voila() -> None:
+    code = ("import sys; import typhoon_edu.server.serve; assert 'typhoon_edu.cli' not in sys.modules, 'server→cli'; "
+            "import typhoon_edu.cli; assert 'voila' not in sys.modules and 'typhoon_edu.server.voila_app' not in "
+            "sys.modules, 'cli loads Voilà'")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
+    assert done.returncode == 0, done.stderr

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TextIO
 
 from .ai.tournament import BOT_KINDS, TournamentResult, make_bot, run_tournament
+from .argparse_lang import argparse_in, cli_lang
 from .describe import banner, describe_action
 from .engine.game import CHANCE, Game
 from .engine.rules import IllegalActionError, SaveFileError, load_rules
@@ -21,6 +21,7 @@ from .engine.savefile import MAX_RECORD_BYTES, game_from_json, game_to_json
 from .fileio import FileTooLarge, NotARegularFile, atomic_write_text, os_reason, read_bounded
 from .i18n import card_name, error_text, in_log, level_name, narrate, normalize_lang, region_name, t
 from .lessons_cmd import add_parser as add_lessons_parser
+from .server.serve_command import add_serve_arguments, run_serve
 from .textboard import text_map
 
 PEOPLE = ("human", "person", "you")
@@ -110,72 +111,10 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     sim.add_argument("--csv", type=Path, help=h("csv"))
     sim.add_argument("--lang", default="en", help=h("lang"))
 
-    serve = sub.add_parser("serve", help=h("serve"), description=h("serve"))
-    serve.add_argument("--port", type=int, default=None, help=h("port"))
-    serve.add_argument("--lang", default="zh-TW", help=h("lang_serve"))
-    serve.add_argument("--no-browser", action="store_true", help=h("no_browser"))
-    serve.add_argument("--notebook", type=Path, default=None, help=h("notebook"))
-    serve.add_argument("--lan", action="store_true", help=h("lan"))
-    serve.add_argument("--db", metavar="URL", default=None, help=h("db"))
-    serve.add_argument("--pool-size", type=int, default=None, metavar="N", help=h("pool_size"))
+    add_serve_arguments(sub.add_parser("serve", help=h("serve"), description=h("serve")), lang)
 
     add_lessons_parser(sub, h)
     return p
-
-
-# argparse's own messages (argparse looks each one up through its module-level ``_``) -> catalog key
-_ARGPARSE_KEYS = {
-    "usage: ": "usage",
-    "positional arguments": "positional",
-    "options": "options",
-    "show this help message and exit": "help",
-    "%(prog)s: error: %(message)s\n": "error",
-    "argument %(argument_name)s: %(message)s": "argument",
-    "invalid choice: %(value)r (choose from %(choices)s)": "choice",
-    "invalid %(type)s value: %(value)r": "type",
-    "the following arguments are required: %s": "required",
-    "unrecognized arguments: %s": "unrecognized",
-    "expected one argument": "one",
-    "ambiguous option: %(option)s could match %(matches)s": "ambiguous",
-}
-
-
-@contextmanager
-def argparse_in(lang: str) -> Iterator[None]:
-    """While inside, argparse writes its own texts (usage, errors) in ``lang``; others stay English.
-
-    >>> import argparse
-    >>> with argparse_in("zh-TW"):
-    ...     argparse._("usage: ")
-    '用法：'
-    >>> argparse._("usage: ")
-    'usage: '
-    """
-    plain = argparse._  # type: ignore[attr-defined]
-
-    def translated(message: str) -> str:
-        key = _ARGPARSE_KEYS.get(message)
-        return t(f"cli.argparse.{key}", lang) if key else plain(message)
-
-    argparse._ = translated  # type: ignore[attr-defined]
-    try:
-        yield
-    finally:
-        argparse._ = plain  # type: ignore[attr-defined]
-
-
-def cli_lang(argv: Sequence[str]) -> str:
-    """The language the command talks in: the value of ``--lang`` if given (and known), else English.
-
-    >>> cli_lang(["simulate", "10", "--lang", "zh-TW"]), cli_lang(["play", "--lang=zh_TW"]), cli_lang(["serve"])
-    ('zh-TW', 'zh-TW', 'en')
-    """
-    early = argparse.ArgumentParser(add_help=False, exit_on_error=False)
-    early.add_argument("--lang", default="en")
-    try:
-        return normalize_lang(early.parse_known_args(argv)[0].lang)
-    except (argparse.ArgumentError, ValueError):  # "--lang" without a value, or a language we lack
-        return "en"
 
 
 # ---------------------------------------------------------------------------------------- play
@@ -422,15 +361,7 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
 
             return run_lessons(args, lang, out)
         if args.command == "serve":
-            from .server.serve import ServeError, serve
-
-            try:
-                return serve(port=args.port, lang=normalize_lang(args.lang), open_browser=not args.no_browser,
-                             notebook=args.notebook, lan=args.lan, db=args.db,
-                             pool_size=args.pool_size)
-            except ServeError as exc:
-                sys.stderr.write(t("cli.err.prefix", lang, error=exc.text(lang)) + "\n")
-                return 2
+            return run_serve(args, lang)
     except CliError as exc:
         sys.stderr.write(t("cli.err.prefix", lang, error=exc.text(lang)) + "\n")
         return 2

@@ -30,11 +30,13 @@ from playwright.sync_api import Browser, Page, expect
 from typhoon_edu import i18n
 from typhoon_edu.classroom.rooms import Room
 from typhoon_edu.classroom.store import RoomStore, sqlite_url
+from typhoon_edu.classroom.teachers import local_teacher
 from typhoon_edu.engine.rules import load_rules
 from typhoon_edu.server.serve import VoilaProcess
 from typhoon_edu.ui.geometry import BoardGeometry
 
 from .harness import LOG_DIR, REPO_ROOT, save_screenshot
+from .teacher_page import teacher_url
 
 pytestmark = pytest.mark.browser
 
@@ -139,9 +141,9 @@ def setup_room(projector: Page, lang: str, names: tuple[str, str], devices: bool
 def room_of(store: RoomStore) -> Room:
     from typhoon_edu.classroom.rooms import list_rooms
 
-    rooms = list_rooms(store)
+    rooms = list_rooms(store, teacher=local_teacher(store))
     assert len(rooms) == 1, rooms
-    return Room.open(store, rooms[0].code)
+    return Room.open(store, rooms[0].code, teacher=local_teacher(store))
 
 
 @pytest.mark.parametrize("server", ["en", "zh-TW"], indirect=True)
@@ -149,7 +151,7 @@ def test_projector_and_two_devices(server: tuple[VoilaProcess, RoomStore], chrom
     proc, store = server
     lang = proc.lang
     projector = new_page(chromium_browser, PROJECTOR)
-    projector.goto(proc.url)
+    projector.goto(teacher_url(proc))
     setup_room(projector, lang, ("Mei", "王小明"), devices=True)
 
     # the lobby: one join card per person seat, with a QR code and a link
@@ -239,7 +241,7 @@ def test_one_computer_curtain(server: tuple[VoilaProcess, RoomStore], chromium_b
     proc, store = server
     lang = proc.lang
     page = new_page(chromium_browser, LAPTOP)
-    page.goto(proc.url)
+    page.goto(teacher_url(proc))
     setup_room(page, lang, ("Mei", "Ken"), devices=False)
     expect(page.locator(".typhoon-projector-game")).to_be_visible(timeout=60_000)
     for n, cell in enumerate(((8, 8), (11, 7), (14, 9)), start=1):

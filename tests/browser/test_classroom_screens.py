@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 from typhoon_edu import i18n
 
 from .harness import save_screenshot
+from .teacher_page import teacher_url
 from .test_classroom_browser import PARTS, check_fit, new_page, server, setup_room  # noqa: F401 - fixture
 
 pytestmark = pytest.mark.browser
@@ -42,7 +43,7 @@ def test_every_screen_at_every_size(server, chromium_browser: Browser) -> None: 
     proc, store = server
     lang = proc.lang
     projector = new_page(chromium_browser, SIZES[0])
-    projector.goto(proc.url)
+    projector.goto(teacher_url(proc))
     expect(projector.locator(".typhoon-setup-start")).to_be_visible(timeout=120_000)
     projector.locator(".typhoon-start-player select").click()  # the start-player menu is not cut
     projector.keyboard.press("Escape")

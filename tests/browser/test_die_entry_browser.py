@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from .harness import save_screenshot
+from .teacher_page import teacher_url
 from .test_classroom_browser import PROJECTOR, new_page, room_of, server  # noqa: F401 - fixture
 
 pytestmark = pytest.mark.browser
@@ -29,7 +30,7 @@ def test_a_typed_die_face_is_taken_on_enter(server, chromium_browser: Browser) -
     proc, store = server
     lang = proc.lang
     page = new_page(chromium_browser, PROJECTOR)
-    page.goto(proc.url)
+    page.goto(teacher_url(proc))
     expect(page.locator(".typhoon-setup-start")).to_be_visible(timeout=120_000)
     page.locator(".typhoon-seat-count button", has_text="3").click()
     for i in range(3):

@@ -98,12 +98,17 @@ def test_the_query_string_reaches_preheated_and_fresh_kernels(chromium_browser: 
                                                               probe: Path) -> None:
     seat_page, seat = open_probe(chromium_browser, served.url + "?seat=Tok3n_AbC-9")
     assert seat["preheated"] == "True"
+    # The server adds the browser's device id (its typhoon_device cookie) to every query.
+    device = seat["query"].pop("device")
+    assert {c["name"]: c["value"] for c in seat_page.context.cookies()}["typhoon_device"] == device
     assert seat["query"] == {"seat": "Tok3n_AbC-9"}
     save_screenshot(seat_page, "serve-probe-seat-query")
     served.wait_for_pool()  # the replacement kernel, also preheated, gets the next visitor
     join_page, join = open_probe(chromium_browser, served.url + "?join=K7PM&lang=zh-TW")
+    assert len(join["query"].pop("device")) >= 22
     assert join["query"] == {"join": "K7PM", "lang": "zh-TW"}
     projector_page, projector = open_probe(chromium_browser, served.url)
+    assert len(projector["query"].pop("device")) >= 22
     assert projector["query"] == {}
     for page in (seat_page, join_page, projector_page):
         page.context.close()
@@ -111,6 +116,7 @@ def test_the_query_string_reaches_preheated_and_fresh_kernels(chromium_browser: 
     with VoilaProcess(probe, lang="en", preheat=False, log_path=LOG_DIR / "serve-query-plain.log") as server:
         server.wait_ready(timeout=90)
         plain_page, plain = open_probe(chromium_browser, server.url + "?seat=xyz")
+        assert len(plain["query"].pop("device")) >= 22
         assert plain["preheated"] == "False" and plain["query"] == {"seat": "xyz"}
         plain_page.context.close()
 

@@ -17,8 +17,9 @@
 polls (every ~0.2 s; one indexed row read when nothing changed):
 
 >>> store = RoomStore("sqlite://")          # the default is RoomStore(): a file in the user data folder
+>>> me = local_teacher(store)              # in a served page: teacher_for_key(store, <the page's key>)
 >>> room = Room.create(store, [Seat("Taiwan", name="Mei"), Seat("Japan", "greedy"), Seat("Korea", "random")],
-...                    seed=3, lang="en")
+...                    seed=3, lang="en", teacher=me)
 >>> len(room.code), sorted(room.issued_tokens)     # show each token as a join link / QR code
 (5, ['Taiwan'])
 >>> room.waiting_for, room.seat("Taiwan").is_person
@@ -38,7 +39,7 @@ and only ever sees its own seat, built from ``observation(region)`` and
 
 A writer that is behind is told, and nothing is written twice:
 
->>> stale = Room.open(store, room.code)        # e.g. a second projector tab
+>>> stale = Room.open(store, room.code, teacher=me)        # e.g. a second projector tab
 >>> _ = phone.act(phone.seat_view().legal_actions[0])
 >>> try:
 ...     stale.act(stale.seat_view("Taiwan").legal_actions[0], teacher=True)
@@ -48,10 +49,13 @@ stale 2 | Someone else moved first. The board now shows their move; decide again
 >>> [e.notation for e in stale.sync().entries]   # it has caught up; the view redraws from these
 ['place 11,7']
 
-**Teacher controls** (the projector's room only): ``pause()``, ``resume()``,
-``set_seat(region, kind)`` (a bot level, or back to a person with a new token),
-``revoke(region)`` (the device stops at once), ``reissue_token(region)``,
-``issue_join_tokens()``, ``end()``, ``undo()``, ``correct_die(face)``, ``set_hints(on)``.
+**Teacher controls** (a room opened with the key of the teacher who owns it, see ``teachers.py``;
+every one is checked in the room, whatever the page shows): ``pause()``, ``resume()``,
+``set_seat(region, kind)`` (a bot level, or back to a person with a new link),
+``revoke(region)`` (the device stops at once), ``reissue_token(region)`` (*New join link*),
+``reset_device(region)``, ``join_links()`` (the links as they are: opening a room never re-issues
+one), ``handover_link()``, ``end()``, ``undo()``, ``correct_die(face)``, ``set_hints(on)``.
+A seat link is bound to the first device that opens it (``Room.open_seat(store, token, device)``).
 
 >>> _ = room.revoke("Taiwan")
 >>> try:
@@ -74,7 +78,7 @@ Undo is an ``undo`` entry in the log (see :mod:`typhoon_edu.classroom.log`): vie
 
 >>> while room.sync() or room.bot_to_move():
 ...     _ = room.step_bot()
->>> [(info.code == room.code, info.ok, info.seq == room.seq) for info in list_rooms(store)]
+>>> [(info.code == room.code, info.ok, info.seq == room.seq) for info in list_rooms(store, teacher=me)]
 [(True, True, True)]
 """
 
@@ -120,12 +124,14 @@ from .rooms import (
     lobby,
 )
 from .store import ENDED, FINISHED, OPEN, SEAT_KINDS, Head, RoomStore, default_db_path, default_url, sqlite_url
+from .teachers import Teacher, add_teacher, ensure_local_teacher, local_teacher, teacher_for_key
 
 __all__ = [
     "ALPHABET", "DICE", "ENDED", "FINISHED", "OPEN", "SEAT_KINDS", "TEACHER",
     "BotJob", "ClassroomError", "Head", "ImportProblem", "ImportReport", "Lobby", "LogEntry", "NotAllowed",
     "PublicView", "Room", "RoomBroken", "RoomInfo", "RoomNotFound", "RoomStore", "Seat", "SeatError", "SeatInfo",
-    "SeatView", "StaleWrite", "StoreError", "TokenRejected", "Update",
+    "SeatView", "StaleWrite", "StoreError", "Teacher", "TokenRejected", "Update", "add_teacher", "ensure_local_teacher",
+    "local_teacher", "teacher_for_key",
     "default_db_path", "default_url", "error_text", "import_problems", "import_record", "import_saves", "list_rooms",
     "lobby", "new_code", "new_token", "normalize_code", "read_record_text", "read_save", "record_json", "record_of",
     "sqlite_url", "token_hash",

@@ -37,6 +37,8 @@ KINDS: dict[str, str] = {
     "token_revoked": "TokenRejected",
     "token_other_room": "TokenRejected",
     "room_over": "TokenRejected",
+    "device_bound": "TokenRejected",
+    "handover_unknown": "TokenRejected",
     # NotAllowed
     "not_your_turn": "NotAllowed",
     "hints_off": "NotAllowed",
@@ -46,6 +48,7 @@ KINDS: dict[str, str] = {
     "paused": "NotAllowed",
     "game_over": "NotAllowed",
     "seat_changed": "NotAllowed",
+    "not_your_room": "NotAllowed",
     # SeatError
     "no_such_seat": "SeatError",
     "seat_taken": "SeatError",
@@ -121,7 +124,9 @@ class TokenRejected(ClassroomError):
     """A device token does not (or no longer) open a seat.
 
     ``token_unknown``: never issued or replaced; ``token_revoked``: the teacher revoked it;
-    ``token_other_room``: it belongs to another room; ``room_over``: the game has ended.
+    ``token_other_room``: it belongs to another room; ``room_over``: the game has ended;
+    ``device_bound``: the seat's link is already open on another device; ``handover_unknown``: a
+    hand-over link that was used already or replaced.
     """
 
     default_kind = "token_unknown"
@@ -133,7 +138,8 @@ class NotAllowed(ClassroomError):
     ``not_your_turn``: the pending decision is another seat's; ``teacher_only``: only the teacher
     (the projector) may do this; ``bot_seat``: a bot plays this seat; ``auto_dice``: the computer
     rolls in this game; ``paused``: the teacher paused the game; ``game_over``: the game has ended;
-    ``seat_changed``: the teacher gave the seat to someone else while its bot was thinking.
+    ``seat_changed``: the teacher gave the seat to someone else while its bot was thinking;
+    ``not_your_room``: the room belongs to another teacher.
     """
 
     default_kind = "not_your_turn"

@@ -9,10 +9,13 @@ and a save file the dashboard wrote becomes a room. Reading goes through one pla
 >>> from typhoon_edu.classroom.store import RoomStore
 >>> from typhoon_edu.classroom.rooms import Room, Seat
 >>> store = RoomStore("sqlite://")
->>> room = Room.create(store, [Seat("Taiwan", "greedy"), Seat("Japan", "random"), Seat("Korea", "greedy")], seed=5)
+>>> from typhoon_edu.classroom.teachers import local_teacher
+>>> me = local_teacher(store)
+>>> room = Room.create(store, [Seat("Taiwan", "greedy"), Seat("Japan", "random"), Seat("Korea", "greedy")], seed=5,
+...                    teacher=me)
 >>> for _ in range(20):
 ...     _ = room.step_bot()
->>> copy = import_record(store, room.record_json())
+>>> copy = import_record(store, room.record_json(), teacher=me)
 >>> copy.game.digest() == room.game.digest(), copy.code != room.code
 (True, True)
 """
@@ -33,6 +36,7 @@ from .store import FINISHED, OPEN, SEAT_KINDS, NewSeat, RoomStore
 
 if TYPE_CHECKING:
     from .rooms import Room
+    from .teachers import Teacher
 
 MAX_RECORD_BYTES = 5_000_000  # a whole game's record is a few kilobytes
 
@@ -137,11 +141,14 @@ def read_save(path: str | Path) -> tuple[Game, list[tuple[str, str, str]], str]:
 
 
 def room_from_game(store: RoomStore, game: Game, seats: list[tuple[str, str, str]], lang: str, *, origin: str = "",
-                   import_source: str | None = None, digest: str = "", options: dict[str, Any] | None = None) -> Room:
-    """A new room holding ``game`` (its setup, seed and every action); the replay is checked first.
+                   import_source: str | None = None, digest: str = "", options: dict[str, Any] | None = None,
+                   teacher: Teacher | None = None) -> Room:
+    """A new room of ``teacher`` (None: the local teacher's) holding ``game`` (its setup, seed and
+    every action); the replay is checked first.
 
-    Person seats get no device token yet (the projector issues them: ``Room.issue_join_tokens``).
+    Person seats get no device token yet (the teacher makes them: ``Room.reissue_token``).
     """
+    from .names import clean_name
     from .rooms import SETUP_FORMAT, Room, rebuild
 
     rules = load_rules()
@@ -157,17 +164,25 @@ def room_from_game(store: RoomStore, game: Game, seats: list[tuple[str, str, str
         raise SaveFileError(f"the record cannot be replayed: {exc}", kind="replay") from None
     if replayed.digest() != game.digest():
         raise SaveFileError("the record does not replay to the game it describes", kind="replay")
-    row = store.create_room(setup=setup, seats=[NewSeat(r, k, n) for r, k, n in seats], lang=lang,
+    row = store.create_room(setup=setup, seats=[NewSeat(r, k, clean_name(n)) for r, k, n in seats], lang=lang,
                             actions=notations, by="import", status=FINISHED if game.is_over else OPEN,
-                            origin=origin, import_source=import_source, import_digest=digest)
-    return Room.open(store, row.id)
+                            origin=origin, import_source=import_source, import_digest=digest,
+                            owner=None if teacher is None else teacher.id)
+    return Room.open(store, row.id, teacher=teacher)
 
 
-def import_record(store: RoomStore, record: str | bytes | dict[str, Any], *, origin: str = "upload") -> Room:
-    """A JSON game record (text, or the dict of :meth:`Room.record`) as a new room; SaveFileError if damaged."""
+def import_record(store: RoomStore, record: str | bytes | dict[str, Any], *, teacher: Teacher,
+                  origin: str = "upload") -> Room:
+    """A JSON game record (text, or the dict of :meth:`Room.record`) as a new room of ``teacher``;
+    SaveFileError if damaged, NotAllowed without a teacher."""
+    from .errors import NotAllowed
+    from .teachers import Teacher as _Teacher
+
+    if not isinstance(teacher, _Teacher):
+        raise NotAllowed("only a teacher may import a game record", kind="teacher_only")
     text = json.dumps(record) if isinstance(record, dict) else record
     game, seats, lang = read_record_text(text)
-    return room_from_game(store, game, seats, lang, origin=origin, options=_options_of(text))
+    return room_from_game(store, game, seats, lang, origin=origin, options=_options_of(text), teacher=teacher)
 
 
 def _options_of(text: str | bytes) -> dict[str, Any]:

@@ -17,7 +17,9 @@ Who opens a room how:
 
 >>> from typhoon_edu.classroom.store import RoomStore
 >>> store = RoomStore("sqlite://")
->>> room = Room.create(store, [Seat("Taiwan"), Seat("Japan", "greedy"), Seat("Korea", "random")], seed=3, lang="en")
+>>> from typhoon_edu.classroom.teachers import local_teacher
+>>> room = Room.create(store, [Seat("Taiwan"), Seat("Japan", "greedy"), Seat("Korea", "random")], seed=3, lang="en",
+...                    teacher=local_teacher(store))
 >>> device = Room.open_seat(store, room.issued_tokens["Taiwan"])
 >>> device.viewer, device.seat_view().my_turn
 ('Taiwan', True)
@@ -47,7 +49,10 @@ from ..i18n import normalize_lang
 from . import log as control
 from .codes import looks_like_code, new_token, token_hash
 from .errors import NotAllowed, RoomBroken, SeatError, StaleWrite, TokenRejected
-from .store import ENDED, FINISHED, OPEN, SEAT_KINDS, ActionRow, NewSeat, RoomRow, RoomStore, SeatRow
+from .links import new_nonce, seat_link_token
+from .names import clean_name
+from .store import ENDED, FINISHED, LOCAL_TEACHER, OPEN, SEAT_KINDS, ActionRow, NewSeat, RoomRow, RoomStore, SeatRow
+from .teachers import Teacher
 
 SETUP_FORMAT = 1
 #: The dashboard's bot levels, accepted wherever a seat kind is.
@@ -75,6 +80,7 @@ class SeatInfo:
     has_device: bool  # a live device token exists for it
     joined: bool  # a device has opened it
     revoked: bool
+    bound: bool = False  # its link is kept by the first device that opened it
 
     @property
     def is_person(self) -> bool:
@@ -250,8 +256,8 @@ def check_seats(seats: Sequence[SeatRow], setup: dict[str, Any], code: str) -> N
 
 
 def _seat_info(s: SeatRow) -> SeatInfo:
-    return SeatInfo(s.region, s.kind, s.name, s.token_hash is not None and not s.revoked, s.joined is not None,
-                    s.revoked)
+    return SeatInfo(s.region, s.kind, clean_name(s.name), s.token_hash is not None and not s.revoked, s.joined is not None,
+                    s.revoked, s.device_hash is not None)
 
 
 def _entry(a: ActionRow) -> LogEntry:
@@ -264,11 +270,13 @@ class Room:
 
     # -------------------------------------------------------------- making and opening
     def __init__(self, store: RoomStore, row: RoomRow, seats: Sequence[SeatRow], actions: Sequence[ActionRow], *,
-                 viewer: str | None = None, token: str | None = None) -> None:
+                 viewer: str | None = None, token: str | None = None, teacher: Teacher | None = None) -> None:
         self.store = store
         self.id = row.id
         self.code = row.code
         self.viewer = viewer
+        #: The teacher this room was opened for (a seat's room, or a page without a key: None).
+        self.teacher = teacher if viewer is None else None
         self._token = token
         self._token_hash = None if token is None else token_hash(token)
         self.issued_tokens: dict[str, str] = {}
@@ -306,21 +314,28 @@ class Room:
         self._cursor = len(self._game.events)
 
     @classmethod
-    def create(cls, store: RoomStore, seats: Sequence[Any], *, seed: int | None = None, variant: str = "standard",
-               dice: str = "auto", start: str | None = None, lang: str = "zh-TW", hints: bool = True,
-               options: dict[str, Any] | None = None) -> Room:
-        """A new room with these seats (3–5, clockwise; each a :class:`Seat` or anything with
-        ``region``, ``kind``, ``name``). Every person seat gets a device token, in
-        ``room.issued_tokens`` of the returned (teacher's) room only; the store keeps their hashes.
+    def create(cls, store: RoomStore, seats: Sequence[Any], *, teacher: Teacher, seed: int | None = None,
+               variant: str = "standard", dice: str = "auto", start: str | None = None, lang: str = "zh-TW",
+               hints: bool = True, options: dict[str, Any] | None = None) -> Room:
+        """A new room of ``teacher`` with these seats (3–5, clockwise; each a :class:`Seat` or anything
+        with ``region``, ``kind``, ``name``). Every person seat gets a seat link's device token, in
+        ``room.issued_tokens`` of the returned (teacher's) room, and again from :meth:`join_links`;
+        the store keeps their hashes.
         """
+        if not isinstance(teacher, Teacher):
+            raise NotAllowed("only a teacher may set up a room (this page has no teacher's key)", kind="teacher_only")
         rules = load_rules()
         lang = normalize_lang(lang)
         specs = []
         for s in seats:
             kind = seat_kind(getattr(s, "kind", "person"))
-            specs.append((rules.region_key(s.region), kind, str(getattr(s, "name", "") or "")))
+            specs.append((rules.region_key(s.region), kind, clean_name(getattr(s, "name", "") or "")))
         game = Game.new([r for r, _, _ in specs], seed=seed, variant=variant, dice=dice, start=start, rules=rules)
-        tokens = {r: new_token() for r, k, _ in specs if k == "person"}
+        import uuid
+
+        room_id = uuid.uuid4().hex
+        nonces = {r: new_nonce() for r, k, _ in specs if k == "person"}
+        tokens = {r: seat_link_token(store.link_secret, room_id, r, n) for r, n in nonces.items()}
         setup = {"format": SETUP_FORMAT, "players": list(game.players), "variant": game.variant, "dice": game.dice,
                  "start": game.players[game.start_seat], "seed": game.seed, "edition": rules.edition,
                  "rules_digest": rules.digest}
@@ -328,38 +343,61 @@ class Room:
             setup["options"] = {str(k): v for k, v in options.items() if isinstance(v, (bool, int, str))}
         row = store.create_room(
             setup=setup, lang=lang, hints_enabled=hints, by=DICE,
-            seats=[NewSeat(r, k, n, token_hash(tokens[r]) if r in tokens else None) for r, k, n in specs],
-            actions=[a.notation for a in game.history])  # dice an advanced setup rolls before the first decision
-        room = cls.open(store, row.id)
+            seats=[NewSeat(r, k, n, token_hash(tokens[r]) if r in tokens else None, nonces.get(r))
+                   for r, k, n in specs],
+            actions=[a.notation for a in game.history],  # dice an advanced setup rolls before the first decision
+            owner=teacher.id, room_id=room_id)
+        room = cls.open(store, row.id, teacher=teacher)
         room.issued_tokens = tokens
         return room
 
     @classmethod
-    def open(cls, store: RoomStore, code_or_id: str) -> Room:
+    def open(cls, store: RoomStore, code_or_id: str, *, teacher: Teacher | None) -> Room:
         """The teacher's (projector's) view of a room, by its join code or its id.
 
+        ``teacher``: the teacher the page proved it is (:func:`~typhoon_edu.classroom.teachers.teacher_for_key`);
+        NotAllowed (``not_your_room``) if the room is another teacher's. With None the room can
+        be watched (its public view) but none of the teacher's actions works.
         RoomNotFound if there is none; RoomBroken (with the reason) if its log no longer replays.
         """
         text = str(code_or_id).strip()
         row = store.room_by_code(text) if looks_like_code(text) else store.room(text)
+        if teacher is not None and not owns(row, teacher):
+            raise NotAllowed(f"room {row.code} belongs to another teacher", kind="not_your_room")
         snap = store.snapshot(row.id)
-        return cls(store, snap.room, snap.seats, snap.actions)
+        return cls(store, snap.room, snap.seats, snap.actions, teacher=teacher)
 
     @classmethod
-    def open_seat(cls, store: RoomStore, token: str) -> Room:
-        """A seat's device view, by its token; TokenRejected if the token is unknown, revoked or its game over."""
+    def take(cls, store: RoomStore, handover: str, *, teacher: Teacher) -> Room:
+        """Take over a colleague's room by the hand-over link they chose to share (it works once)."""
+        if not isinstance(teacher, Teacher):
+            raise NotAllowed("only a teacher may take over a room (this page has no teacher's key)",
+                             kind="teacher_only")
+        row = store.take_room(token_hash(str(handover)), teacher.id)
+        return cls.open(store, row.id, teacher=teacher)
+
+    @classmethod
+    def open_seat(cls, store: RoomStore, token: str, device: str | None = None) -> Room:
+        """A seat's device view, by its token; TokenRejected if the token is unknown, revoked or its game over.
+
+        ``device``: the id of the device opening it (a cookie the server gives each browser). The
+        first device that opens a seat link keeps it; another device gets TokenRejected
+        (``device_bound``) until the teacher resets the seat's device (:meth:`reset_device`).
+        """
         h = token_hash(token)
         row, seat = store.seat_by_token(h)
+        store.bind_device(h, device_hash(device))
         store.mark_joined(h)
         snap = store.snapshot(row.id)
         return cls(store, snap.room, snap.seats, snap.actions, viewer=seat.region, token=token)
 
     @classmethod
-    def join(cls, store: RoomStore, code: str, region: str) -> tuple[Room, str]:
+    def join(cls, store: RoomStore, code: str, region: str, device: str | None = None) -> tuple[Room, str]:
         """Join by typing the room code and picking a free person seat; returns the seat's room and its new token.
 
         SeatError ``seat_taken`` if a device already joined that seat. The token the projector
-        showed for that seat stops working (its QR code is replaced by "joined").
+        showed for that seat stops working (its QR code is replaced by "joined"); the new one is
+        bound to ``device``.
         """
         row = store.room_by_code(code)
         if not row.is_open:
@@ -369,8 +407,8 @@ class Room:
         except ValueError as exc:
             raise SeatError(str(exc), kind="no_such_seat", region=region) from None
         token = new_token()
-        store.claim_seat(row.id, key, token_hash(token))
-        return cls.open_seat(store, token), token
+        store.claim_seat(row.id, key, token_hash(token), device_hash(device))
+        return cls.open_seat(store, token, device), token
 
     # -------------------------------------------------------------- what the room is now
     @property
@@ -446,7 +484,7 @@ class Room:
 
     def display_name(self, region: str) -> str:
         s = self._seat_row(region)
-        return s.name or region
+        return clean_name(s.name) or region
 
     @property
     def is_over(self) -> bool:
@@ -470,13 +508,13 @@ class Room:
     @property
     def game(self) -> Game:
         """The full game (teacher's room only; do not change it: act through :meth:`act`)."""
-        self._need_teacher("see the whole game")
+        self._need_teacher("see the whole game", fresh=False)
         return self._game
 
     @property
     def entries(self) -> tuple[LogEntry, ...]:
         """The whole log (control entries included), teacher's room only."""
-        self._need_teacher("read the log")
+        self._need_teacher("read the log", fresh=False)
         return tuple(self._entries)
 
     def events(self, since: int = 0) -> list[Event]:
@@ -497,6 +535,8 @@ class Room:
         region = self._seat_row(region).region
         if self.viewer is not None and region != self.viewer:
             raise NotAllowed(f"this device plays {self.viewer}; it cannot see {region}'s seat", kind="teacher_only")
+        if self.viewer is None:
+            self._need_teacher("see a seat's hand", fresh=False)
         g = self._game
         obs = g.observation(region)
         who = g.current_player
@@ -524,9 +564,17 @@ class Room:
         """HP of every region at the start and after each action that dealt damage (and at the end)."""
         return [dict(h) for h in self._hp_track]
 
-    def _need_teacher(self, what: str) -> None:
-        if self.viewer is not None:
+    def _need_teacher(self, what: str, *, fresh: bool = True) -> None:
+        """NotAllowed unless this room was opened with the key of the teacher who owns it.
+
+        ``fresh``: read the owner from the store (a room handed over a moment ago in another
+        kernel is no longer this teacher's); reads of what this kernel already has skip it.
+        """
+        if self.viewer is not None or self.teacher is None:
             raise NotAllowed(f"only the teacher may {what}", kind="teacher_only")
+        row = self.store.room(self.id) if fresh else self._row
+        if not owns(row, self.teacher):
+            raise NotAllowed(f"only the teacher whose room this is may {what}", kind="not_your_room")
 
     def _alive(self) -> None:
         if self._dead is not None:
@@ -688,6 +736,8 @@ class Room:
             token = token if token is not None else self._token
         elif token is None and not teacher:
             raise ValueError("say who decides: token=<the seat's device token> or teacher=True")
+        elif token is None:
+            self._need_teacher("decide for a seat")
         g = self._game
         who = g.current_player
         th = None if token is None else token_hash(token)
@@ -744,7 +794,7 @@ class Room:
 
     def bot_to_move(self) -> str | None:
         """The seat whose bot decides now (or ``"chance"`` for an automatic die that is due); None otherwise."""
-        if self.viewer is not None or not self.is_open or self.paused:
+        if self.viewer is not None or self.teacher is None or not self.is_open or self.paused:
             return None
         who = self._game.current_player
         if who is None:
@@ -830,11 +880,12 @@ class Room:
         self._need_teacher("change who plays a seat")
         region = self._seat_row(region).region
         kind = seat_kind(kind)
-        token = new_token() if kind == "person" else None
+        nonce = new_nonce() if kind == "person" else None
+        token = None if nonce is None else self._link_token(region, nonce)
         changes: dict[str, Any] = {"kind": kind, "token_hash": None if token is None else token_hash(token),
-                                   "revoked": False, "joined": None}
+                                   "revoked": False, "joined": None, "link_nonce": nonce, "device_hash": None}
         if name is not None:
-            changes["name"] = name
+            changes["name"] = clean_name(name)
         self.store.update_seat(self.id, region, **changes)
         if token is not None:
             self.issued_tokens[region] = token
@@ -845,7 +896,7 @@ class Room:
 
     def rename_seat(self, region: str, name: str) -> Update:
         self._need_teacher("rename a seat")
-        self.store.update_seat(self.id, self._seat_row(region).region, name=str(name), open_only=False)
+        self.store.update_seat(self.id, self._seat_row(region).region, name=clean_name(name), open_only=False)
         return self._after_meta()
 
     def revoke(self, region: str) -> Update:
@@ -856,31 +907,66 @@ class Room:
         self.issued_tokens.pop(region, None)
         return self._after_meta()
 
+    def _link_token(self, region: str, nonce: str) -> str:
+        return seat_link_token(self.store.link_secret, self.id, region, nonce)
+
     def reissue_token(self, region: str) -> str:
-        """A new device token for a person seat (the old one stops working; the seat is free to join)."""
-        self._need_teacher("issue a device token")
+        """*New join link*: a new seat link for a person seat (the old one stops working, the seat
+        is free to join, from any device). The only way a seat's link ever changes."""
+        self._need_teacher("issue a new join link")
         s = self._seat_row(region)
         if s.kind != "person":
             raise NotAllowed(f"a bot plays {s.region}; give the seat to a person first", kind="bot_seat",
                              region=s.region)
-        token = new_token()
-        self.store.update_seat(self.id, s.region, token_hash=token_hash(token), revoked=False, joined=None)
+        nonce = new_nonce()
+        token = self._link_token(s.region, nonce)
+        self.store.update_seat(self.id, s.region, token_hash=token_hash(token), revoked=False, joined=None,
+                               link_nonce=nonce, device_hash=None)
         self.issued_tokens[s.region] = token
         self._after_meta()
         return token
 
-    def issue_join_tokens(self) -> dict[str, str]:
-        """Tokens for every person seat no device has joined yet (for the QR codes of a reopened room).
+    def join_links(self) -> dict[str, str]:
+        """The seat links' tokens as they are now, for the QR codes of a (re)opened projector.
 
-        Tokens are only ever shown once (the store keeps hashes), so a reopened projector calls
-        this to show join links again; links shown before for those seats stop working.
+        Nothing is re-issued: a link on the wall keeps working. A seat is left out when a device
+        joined it by the room code (its token is that device's), when the teacher revoked it, or
+        when its link was made with another secret (another computer): the teacher then makes a
+        new one with :meth:`reissue_token`.
         """
-        self._need_teacher("issue device tokens")
+        self._need_teacher("show the join links", fresh=False)
         out = {}
         for s in self._seats:
-            if s.kind == "person" and s.joined is None:
-                out[s.region] = self.reissue_token(s.region)
+            if s.kind != "person" or s.revoked or s.token_hash is None:
+                continue
+            token = self.issued_tokens.get(s.region)
+            if token is None and s.link_nonce:
+                token = self._link_token(s.region, s.link_nonce)
+            if token is not None and token_hash(token) == s.token_hash:
+                out[s.region] = token
         return out
+
+    def reset_device(self, region: str) -> Update:
+        """Free a seat link from the device that first opened it (the next device to open it keeps it)."""
+        self._need_teacher("reset a seat's device")
+        self.store.update_seat(self.id, self._seat_row(region).region, device_hash=None, open_only=False)
+        return self._after_meta()
+
+    def handover_link(self) -> str:
+        """A secret for handing this room to a colleague (``/?take=<it>`` opened with their teacher's key).
+
+        It works once; a newer one replaces it. The teacher chooses whom to share it with.
+        """
+        self._need_teacher("hand the room over")
+        secret = new_token()
+        self.store.set_handover(self.id, token_hash(secret))
+        self._after_meta()
+        return secret
+
+    @property
+    def owner(self) -> str:
+        """The id of the teacher whose room this is."""
+        return self._row.owner or LOCAL_TEACHER
 
     def end(self) -> Update:
         """End the game now (the teacher stops it): every device token stops working."""
@@ -895,7 +981,7 @@ class Room:
 
     def can_undo(self) -> bool:
         """Whether the last action is a person's decision with no die roll after it (and the game is open)."""
-        if self.viewer is not None or not self.is_open or not self._effective:
+        if self.viewer is not None or self.teacher is None or not self.is_open or not self._effective:
             return False
         if control.is_die(self._effective[-1]):
             return False
@@ -948,6 +1034,8 @@ class Room:
         region = self._seat_row(region or self.viewer or "").region
         if self.viewer is not None and region != self.viewer:
             raise NotAllowed(f"this device plays {self.viewer}; it cannot ask for {region}'s hint", kind="teacher_only")
+        if self.viewer is None:
+            self._need_teacher("ask for a seat's hint")
         if not self.hints_enabled:
             raise NotAllowed("the teacher has switched hints off for this game", kind="hints_off")
         if self._game.current_player != region:
@@ -991,8 +1079,21 @@ class Room:
         return record_json(self)
 
     def __repr__(self) -> str:
-        who = f"seat {self.viewer}" if self.viewer else "teacher"
+        who = f"seat {self.viewer}" if self.viewer else ("teacher" if self.teacher else "watcher")
         return f"<Room {self.code} ({who}) {self.status}, entry #{self._head}, {self._game!r}>"
+
+
+# ---------------------------------------------------------------------- owners and devices
+def owns(row: RoomRow, teacher: Teacher) -> bool:
+    """Whether ``teacher`` owns the room (rooms from before teachers existed are the local teacher's)."""
+    return (row.owner or LOCAL_TEACHER) == teacher.id
+
+
+def device_hash(device: str | None) -> str | None:
+    """What the store keeps of a device id (None: the page could not say which device it is)."""
+    if not isinstance(device, str) or not device.strip():
+        return None
+    return token_hash("device/" + device.strip()[:200])
 
 
 # ---------------------------------------------------------------------- listing and joining
@@ -1051,12 +1152,15 @@ def _check_replay(row: RoomRow, seats: Sequence[SeatRow], actions: Sequence[Acti
     return (True, "", "", game.round, game.is_over, tuple(game.winners))
 
 
-def list_rooms(store: RoomStore, *, status: str | None = None) -> list[RoomInfo]:
-    """Every room (most recent first), each checked by replay; a broken one says why instead of raising.
+def list_rooms(store: RoomStore, *, teacher: Teacher | None, status: str | None = None) -> list[RoomInfo]:
+    """The rooms of ``teacher`` (most recent first), each checked by replay; a broken one says why
+    instead of raising. ``teacher=None``: no rooms (a page without a teacher's key lists nothing).
 
     Replays are remembered per (room, last entry), so listing again costs a query, not a replay.
     """
-    rows = store.rooms(status=status)
+    if not isinstance(teacher, Teacher):
+        return []
+    rows = store.rooms(status=status, owner=teacher.id)
     all_seats = store.seats_of([r.id for r in rows])
 
     def key_of(r: RoomRow) -> tuple[Any, ...]:
@@ -1091,4 +1195,5 @@ def lobby(store: RoomStore, code: str) -> Lobby:
 
 
 __all__ = ["BotJob", "LogEntry", "Lobby", "PublicView", "Room", "RoomInfo", "Seat", "SeatInfo", "SeatView", "Update",
-           "list_rooms", "lobby", "rebuild", "setup_of", "DICE", "TEACHER", "FINISHED", "ENDED", "OPEN"]
+           "device_hash", "list_rooms", "lobby", "owns", "rebuild", "setup_of", "DICE", "TEACHER", "FINISHED", "ENDED",
+           "OPEN"]

@@ -51,7 +51,7 @@ from sqlalchemy.pool import StaticPool
 from .codes import new_code, normalize_code
 from .errors import ClassroomError, NotAllowed, RoomNotFound, SeatError, StaleWrite, StoreError, TokenRejected
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: teachers, room owners and hand-over links, seat link nonces and device bindings
 OPEN, FINISHED, ENDED = "open", "finished", "ended"
 STATUSES = (OPEN, FINISHED, ENDED)
 SEAT_KINDS = ("person", "random", "greedy", "mcts")
@@ -74,6 +74,8 @@ ROOMS = sa.Table(
     sa.Column("version", sa.Integer, nullable=False),  # changes on every change: a view polls this one row
     sa.Column("head", sa.Integer, nullable=False),  # the last sequence number in the log (0: none yet)
     sa.Column("origin", sa.Text, nullable=False),  # "" or where it came from ("import:<file name>")
+    sa.Column("owner", sa.String(32), nullable=True),  # the teacher's id (None: made before teachers: the local one)
+    sa.Column("handover_hash", sa.String(64), nullable=True),  # SHA-256 of a hand-over link's secret, if one is out
 )
 
 SEATS = sa.Table(
@@ -86,7 +88,22 @@ SEATS = sa.Table(
     sa.Column("token_hash", sa.String(64), nullable=True, unique=True),  # SHA-256 of the device token, never the token
     sa.Column("revoked", sa.Boolean, nullable=False),
     sa.Column("joined", sa.Float, nullable=True),  # when a device first opened the seat
+    # The seat link's token is derived from a server secret and this nonce (see classroom/links.py),
+    # so a reopened projector can show the same link again without the store holding the token.
+    sa.Column("link_nonce", sa.String(32), nullable=True),
+    sa.Column("device_hash", sa.String(64), nullable=True),  # SHA-256 of the device that the link is bound to
 )
+
+TEACHERS = sa.Table(
+    "typhoon_teachers", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("key_hash", sa.String(64), nullable=True, unique=True),  # SHA-256 of the teacher's key, never the key
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+#: Columns schema 2 added to schema-1 tables (added in place when an older database is opened).
+_ADDED = ((ROOMS, ("owner", "handover_hash")), (SEATS, ("link_nonce", "device_hash")))
 
 ACTIONS = sa.Table(
     "typhoon_actions", metadata,
@@ -134,6 +151,7 @@ class RoomRow:
     head: int
     origin: str
     problem: str = ""  # set when the row itself holds damaged values
+    owner: str | None = None  # the id of the teacher whose room it is (None: the local teacher's)
 
     @property
     def is_open(self) -> bool:
@@ -157,6 +175,16 @@ class SeatRow:
     token_hash: str | None
     revoked: bool
     joined: float | None
+    link_nonce: str | None = None
+    device_hash: str | None = None
+
+
+@dataclass(frozen=True)
+class TeacherRow:
+    id: str
+    name: str
+    key_hash: str | None
+    created: float
 
 
 @dataclass(frozen=True)
@@ -205,6 +233,7 @@ class NewSeat:
     kind: str = "person"
     name: str = ""
     token_hash: str | None = None
+    link_nonce: str | None = None
 
 
 _KEEP: Any = object()
@@ -236,7 +265,8 @@ def _room(r: Any) -> RoomRow:
     row = RoomRow(_text(r.id, "id", bad), _text(r.code, "code", bad), _text(r.setup, "setup", bad),
                   _text(r.lang, "lang", bad), _text(r.status, "status", bad), bool(r.paused), bool(r.hints_enabled),
                   _num(r.created, float, "created", bad, 0.0), _num(r.updated, float, "updated", bad, 0.0), finished,
-                  _num(r.version, int, "version", bad), _num(r.head, int, "head", bad), r.origin or "")
+                  _num(r.version, int, "version", bad), _num(r.head, int, "head", bad), r.origin or "",
+                  owner=r.owner if isinstance(r.owner, str) else None)
     if row.status not in STATUSES:
         bad.append("status")
     if bad:
@@ -249,7 +279,23 @@ def _seat(r: Any) -> SeatRow:
     joined = None if r.joined is None else _num(r.joined, float, "joined", bad, None)
     return SeatRow(r.room_id, _num(r.idx, int, "idx", bad, -1), _text(r.region, "region", bad),
                    _text(r.kind, "kind", bad), r.name if isinstance(r.name, str) else "", r.token_hash,
-                   bool(r.revoked), joined)
+                   bool(r.revoked), joined, r.link_nonce if isinstance(r.link_nonce, str) else None,
+                   r.device_hash if isinstance(r.device_hash, str) else None)
+
+
+def _teacher(r: Any) -> TeacherRow:
+    return TeacherRow(str(r.id), r.name if isinstance(r.name, str) else "", r.key_hash, float(r.created or 0.0))
+
+
+#: The id of the computer's own teacher (the notebook's user; the one ``serve`` prints the address of).
+LOCAL_TEACHER = "local"
+
+
+def _owned_by(owner: str | None) -> Any:
+    """The rooms of ``owner``: rooms without an owner (made before teachers) are the local teacher's."""
+    if owner == LOCAL_TEACHER:
+        return sa.or_(ROOMS.c.owner == owner, ROOMS.c.owner.is_(None))
+    return ROOMS.c.owner == owner
 
 
 def _action(r: Any) -> ActionRow:
@@ -331,6 +377,11 @@ class RoomStore:
             raise StoreError(f"the room store runs on SQLite or PostgreSQL, not {backend!r}", kind="unavailable",
                              what="open")
         self.dialect = backend
+        from .links import process_secret
+
+        #: The secret seat links are derived from (classroom/links.py); a served app sets the
+        #: computer's (``load_link_secret()``) so a reopened projector shows the same links.
+        self.link_secret: bytes = process_secret()
         self.read_only = False  # True when a SQLite file could only be opened read-only
         self.url = self._engine.url.render_as_string(hide_password=True)
         self._pid = os.getpid()
@@ -464,6 +515,42 @@ class RoomStore:
         if found > SCHEMA_VERSION:
             raise StoreError(f"the room database was made by a newer version of typhoon-edu (schema {found}; "
                              f"this version reads schema {SCHEMA_VERSION})", kind="schema", what="open")
+        if found < SCHEMA_VERSION:
+            self._upgrade(found)
+
+    def _upgrade(self, found: int) -> None:
+        """Bring a schema-1 database up to date in place: new tables, and new (empty) columns."""
+        if self.read_only:
+            raise StoreError(f"the room database is read-only and was made by an older version of typhoon-edu "
+                             f"(schema {found}); it must be writable once so it can be brought up to date",
+                             kind="read_only", what="open")
+        try:
+            with self._tx("bring its tables up to date", write=True, integrity_raw=True) as conn:
+                metadata.create_all(conn, checkfirst=True)
+                have = {t.name: {c["name"] for c in sa.inspect(conn).get_columns(t.name)} for t, _ in _ADDED}
+                for table, names in _ADDED:
+                    for name in names:
+                        if name not in have[table.name]:
+                            col = table.c[name]
+                            ddl = col.type.compile(dialect=conn.dialect)
+                            conn.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {name} {ddl}")
+                conn.execute(sa.update(META).where(META.c.key == "schema").values(value=str(SCHEMA_VERSION)))
+        except sa_exc.SQLAlchemyError as exc:
+            # another process may have upgraded it at the same moment
+            if (self._schema_version() or 0) < SCHEMA_VERSION:
+                raise _translate(exc, "bring its tables up to date") from None
+
+    def check_writable(self) -> None:
+        """StoreError (``read_only``, ``locked``, ``disk_full``, …) unless a write can be made now.
+
+        Writes one row back unchanged, in a transaction of its own: a read-only file, database or
+        role says so here, before a teacher presses Start.
+        """
+        if self.read_only:
+            raise StoreError("the room database could not be written: it was opened read-only", kind="read_only",
+                             what="check that it can be written")
+        with self._tx("check that it can be written", write=True) as conn:
+            conn.execute(sa.update(META).where(META.c.key == "schema").values(value=META.c.value))
 
     def close(self) -> None:
         """Close every pooled connection."""
@@ -475,7 +562,8 @@ class RoomStore:
     # -------------------------------------------------------------- rooms
     def create_room(self, *, setup: Mapping[str, Any] | str, seats: Sequence[NewSeat], lang: str,
                     hints_enabled: bool = True, actions: Sequence[str] = (), by: str = "setup", status: str = OPEN,
-                    origin: str = "", import_source: str | None = None, import_digest: str = "") -> RoomRow:
+                    origin: str = "", import_source: str | None = None, import_digest: str = "",
+                    owner: str | None = None, room_id: str | None = None) -> RoomRow:
         """A new room with a fresh code (retried on a clash), its seats and its first actions.
 
         With ``import_source``, the import is recorded in the same transaction; if that source
@@ -488,16 +576,18 @@ class RoomStore:
         self._check_seats(seats)
         notations = self._check_notations(actions, allow_empty=True)
         for _attempt in range(50):
-            rid, code, now = uuid.uuid4().hex, new_code(), time.time()
+            rid, code, now = room_id or uuid.uuid4().hex, new_code(), time.time()
             try:
                 with self._tx("create the room", write=True, integrity_raw=True) as conn:
                     conn.execute(sa.insert(ROOMS).values(
                         id=rid, code=code, setup=setup_text, lang=lang, status=status, paused=False,
                         hints_enabled=bool(hints_enabled), created=now, updated=now,
-                        finished=None if status == OPEN else now, version=1, head=len(notations), origin=origin))
+                        finished=None if status == OPEN else now, version=1, head=len(notations), origin=origin,
+                        owner=owner, handover_hash=None))
                     conn.execute(sa.insert(SEATS), [
                         dict(room_id=rid, idx=i, region=s.region, kind=s.kind, name=s.name, token_hash=s.token_hash,
-                             revoked=False, joined=None) for i, s in enumerate(seats)])
+                             revoked=False, joined=None, link_nonce=s.link_nonce, device_hash=None)
+                        for i, s in enumerate(seats)])
                     if notations:
                         conn.execute(sa.insert(ACTIONS), [
                             dict(room_id=rid, seq=i + 1, notation=n, by_seat=by, at=now) for i, n in enumerate(notations)])
@@ -555,11 +645,17 @@ class RoomStore:
             raise RoomNotFound(f"no room has the code {norm}", kind="not_found", code=norm)
         return _room(r)
 
-    def rooms(self, *, status: str | None = None) -> list[RoomRow]:
-        """Every room's row (most recently changed first), or those with ``status``."""
+    def rooms(self, *, status: str | None = None, owner: str | None = _KEEP) -> list[RoomRow]:
+        """Every room's row (most recently changed first), or those with ``status``, or those of one ``owner``.
+
+        ``owner``: a teacher's id; rooms made before teachers existed (no owner) are the local
+        teacher's (:data:`LOCAL_TEACHER`).
+        """
         q = sa.select(ROOMS).order_by(ROOMS.c.updated.desc())
         if status is not None:
             q = q.where(ROOMS.c.status == status)
+        if owner is not _KEEP:
+            q = q.where(_owned_by(owner))
         with self._tx("list the rooms") as conn:
             return [_room(r) for r in conn.execute(q)]
 
@@ -743,6 +839,7 @@ class RoomStore:
     # -------------------------------------------------------------- seats and tokens
     def update_seat(self, room_id: str, region: str, *, kind: str = _KEEP, name: str = _KEEP,
                     token_hash: str | None = _KEEP, revoked: bool = _KEEP, joined: float | None = _KEEP,
+                    link_nonce: str | None = _KEEP, device_hash: str | None = _KEEP,
                     open_only: bool = True) -> SeatRow:
         """Change one seat (only the fields given); the room's version changes with it."""
         values: dict[str, Any] = {}
@@ -751,7 +848,8 @@ class RoomStore:
                 raise SeatError(f"a seat is a person or a bot ({', '.join(SEAT_KINDS[1:])}); got {kind!r}",
                                 kind="bad_kind", seat_kind=kind)
             values["kind"] = kind
-        for key, value in (("name", name), ("token_hash", token_hash), ("revoked", revoked), ("joined", joined)):
+        for key, value in (("name", name), ("token_hash", token_hash), ("revoked", revoked), ("joined", joined),
+                           ("link_nonce", link_nonce), ("device_hash", device_hash)):
             if value is not _KEEP:
                 values[key] = value
         with self._tx("change the seat", write=True) as conn:
@@ -764,7 +862,7 @@ class RoomStore:
                 raise SeatError(f"this room has no seat {region}", kind="no_such_seat", region=region)
             return _seat(r)
 
-    def claim_seat(self, room_id: str, region: str, token_hash: str) -> SeatRow:
+    def claim_seat(self, room_id: str, region: str, token_hash: str, device_hash: str | None = None) -> SeatRow:
         """Give a free person seat (no device has joined it) to a new device token, atomically.
 
         SeatError ``seat_taken`` if a device already joined it, ``bot_seat`` if a bot plays it.
@@ -779,7 +877,8 @@ class RoomStore:
                 raise NotAllowed(f"a bot plays {region}", kind="bot_seat", region=region)
             done = conn.execute(sa.update(SEATS).where(
                 SEATS.c.room_id == room_id, SEATS.c.region == region, SEATS.c.joined.is_(None),
-                SEATS.c.revoked == sa.false()).values(token_hash=token_hash, joined=now)).rowcount
+                SEATS.c.revoked == sa.false()).values(token_hash=token_hash, joined=now, link_nonce=None,
+                                                      device_hash=device_hash)).rowcount
             if done != 1:
                 raise SeatError(f"another device has already joined as {region}", kind="seat_taken", region=region)
             return _seat(conn.execute(sa.select(SEATS).where(SEATS.c.room_id == room_id,
@@ -808,6 +907,71 @@ class RoomStore:
             self._bump(conn, s.room_id, open_only=True)
             return conn.execute(sa.update(SEATS).where(SEATS.c.token_hash == token_hash, SEATS.c.joined.is_(None))
                                 .values(joined=time.time())).rowcount == 1
+
+    def bind_device(self, token_hash: str, device_hash: str | None) -> None:
+        """Bind a seat's link to the first device that opens it (atomically); later, only that device.
+
+        TokenRejected ``device_bound`` if another device holds it (or, with ``device_hash=None``, a
+        page that cannot say which device it is opens a bound seat). An unbound seat opened without
+        a device stays unbound.
+        """
+        with self._tx("note the device", write=True) as conn:
+            s = conn.execute(sa.select(SEATS.c.room_id, SEATS.c.device_hash)
+                             .where(SEATS.c.token_hash == token_hash)).first()
+            if s is None:
+                raise TokenRejected("this device token is not (or no longer) a seat's token", kind="token_unknown")
+            if s.device_hash is None and device_hash is not None:
+                self._bump(conn, s.room_id, open_only=True)
+                done = conn.execute(sa.update(SEATS).where(SEATS.c.token_hash == token_hash,
+                                                           SEATS.c.device_hash.is_(None))
+                                    .values(device_hash=device_hash)).rowcount
+                if done == 1:
+                    return
+                s = conn.execute(sa.select(SEATS.c.room_id, SEATS.c.device_hash)
+                                 .where(SEATS.c.token_hash == token_hash)).first()
+            if s.device_hash is not None and s.device_hash != device_hash:
+                raise TokenRejected("this seat's link is already open on another device", kind="device_bound")
+
+    # -------------------------------------------------------------- teachers and owners
+    def create_teacher(self, teacher_id: str, name: str, key_hash: str | None) -> TeacherRow:
+        """A new teacher row; StoreError if the id or the key is taken."""
+        with self._tx("add the teacher", write=True) as conn:
+            conn.execute(sa.insert(TEACHERS).values(id=teacher_id, name=name, key_hash=key_hash, created=time.time()))
+            return _teacher(conn.execute(sa.select(TEACHERS).where(TEACHERS.c.id == teacher_id)).first())
+
+    def set_teacher_key(self, teacher_id: str, key_hash: str | None) -> None:
+        with self._tx("change the teacher's key", write=True) as conn:
+            if conn.execute(sa.update(TEACHERS).where(TEACHERS.c.id == teacher_id)
+                            .values(key_hash=key_hash)).rowcount != 1:
+                raise NotAllowed(f"there is no teacher {teacher_id!r}", kind="not_your_room")
+
+    def teacher(self, teacher_id: str) -> TeacherRow | None:
+        with self._tx("read the teacher") as conn:
+            r = conn.execute(sa.select(TEACHERS).where(TEACHERS.c.id == teacher_id)).first()
+        return None if r is None else _teacher(r)
+
+    def teacher_by_key_hash(self, key_hash: str) -> TeacherRow | None:
+        with self._tx("check the teacher") as conn:
+            r = conn.execute(sa.select(TEACHERS).where(TEACHERS.c.key_hash == key_hash)).first()
+        return None if r is None else _teacher(r)
+
+    def teachers(self) -> list[TeacherRow]:
+        with self._tx("list the teachers") as conn:
+            return [_teacher(r) for r in conn.execute(sa.select(TEACHERS).order_by(TEACHERS.c.created))]
+
+    def set_handover(self, room_id: str, handover_hash: str | None) -> None:
+        """Put out (or withdraw, with None) a hand-over link for the room; an older one stops working."""
+        with self._tx("make a hand-over link", write=True) as conn:
+            self._bump(conn, room_id, handover_hash=handover_hash)
+
+    def take_room(self, handover_hash: str, owner: str) -> RoomRow:
+        """Make ``owner`` the owner of the room whose hand-over link this is (the link works once)."""
+        with self._tx("hand the room over", write=True) as conn:
+            rid = conn.execute(sa.select(ROOMS.c.id).where(ROOMS.c.handover_hash == handover_hash)).scalar()
+            if rid is None:
+                raise TokenRejected("this hand-over link is not (or no longer) valid", kind="handover_unknown")
+            self._bump(conn, rid, owner=owner, handover_hash=None)
+            return _room(conn.execute(sa.select(ROOMS).where(ROOMS.c.id == rid)).first())
 
     # -------------------------------------------------------------- imports
     def imports(self) -> list[ImportRow]:

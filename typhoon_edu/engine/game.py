@@ -19,6 +19,7 @@ real die.
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -53,6 +54,7 @@ _PASS = Action("pass")
 _NO_KEY = (None,)  # the region ability has no card key
 CHANCE_PHASES = frozenset({"roll_direction", "roll_move", "roll_zone", "roll_cell"})
 SEED_LIMIT = 2**63  # seeds are whole numbers with -SEED_LIMIT <= seed < SEED_LIMIT
+SEED_BITS = 63  # a new game's seed: 0 <= seed < 2**63 (fits every record reader and a signed 64-bit column)
 
 
 def auto_dice(seed: int) -> Iterator[int]:
@@ -283,7 +285,9 @@ class Game:
         else:
             start_key = "Taiwan" if "Taiwan" in keys else keys[0]
         if seed is None:
-            seed = random.SystemRandom().randrange(2**31)
+            # 63 bits from the OS (secrets): the public die faces of a game cannot single out its seed
+            # (31 bits could be brute-forced from about 14 faces, and every later roll known)
+            seed = secrets.randbits(SEED_BITS)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise GameInputError(f"the seed is a whole number, not {seed!r}", kind="seed")
         if not -SEED_LIMIT <= seed < SEED_LIMIT:

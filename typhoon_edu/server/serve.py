@@ -63,6 +63,7 @@ from ..i18n import t
 from ..ui.query import PUBLIC_URL_ENV_VAR
 from .network import lan_address
 from .process_tree import TAG_ENV_VAR, die_with_parent, stop_process
+from .teacher_address import StoreProblem, prepare_teacher, students_url, teacher_url
 
 __all__ = [
     "CULL_IDLE_TIMEOUT",
@@ -600,8 +601,12 @@ def serve(
 ) -> int:
     """Serve the class-play dashboard with Voilà until Ctrl+C or SIGTERM; returns the exit code.
 
-    Writes the URL to standard output as soon as the server answers, then opens it in the
-    default browser unless ``open_browser`` is false. ``lang`` (``"zh-TW"`` or ``"en"``) reaches
+    Checks first that the room store can be written and makes sure the computer's teacher has a
+    key (:func:`~typhoon_edu.server.teacher_address.prepare_teacher`; a store that cannot be
+    written ends ``serve`` with a message saying which and why, exit code 1). As soon as the
+    server answers, writes the teacher's address (``http://127.0.0.1:PORT/?teacher=<key>``) and
+    the students' (``…/join``) to standard output, then opens the teacher's in the default
+    browser unless ``open_browser`` is false. ``lang`` (``"zh-TW"`` or ``"en"``) reaches
     the notebook as ``TYPHOON_EDU_LANG``, ``db`` (see :func:`check_db_url`) as ``TYPHOON_EDU_DB``.
     Without ``lan`` the server listens on this computer only (``localhost``); with it, on every
     interface, and the address students type is printed with a warning. Ctrl+C, SIGTERM and
@@ -619,6 +624,11 @@ def serve(
     if not 1 <= pool_size <= MAX_POOL_SIZE:
         raise ServeError("pool_size", value=pool_size, most=MAX_POOL_SIZE)
     cull_idle, cull_interval = cull_settings()
+    try:
+        key = prepare_teacher(db_url)  # the store must take a write before anyone is told it is ready
+    except StoreProblem as problem:
+        sys.stderr.write(t("cli.err.prefix", lang, error=t(f"serve.err.{problem.key}", lang, **problem.fields)) + "\n")
+        return 1
     ip = "0.0.0.0" if lan else "localhost"
     server = VoilaProcess(notebook=path.resolve(), port=port or 0, lang=lang, ip=ip, db=db_url, pool_size=pool_size,
                           fill_delay=LAN_FILL_DELAY if lan else FILL_DELAY,
@@ -643,12 +653,16 @@ def serve(
             except (RuntimeError, TimeoutError, OSError) as err:
                 sys.stderr.write(t("cli.serve.failed", lang, error=err) + "\n")
                 return 1
-            head = [t("cli.serve.ready", lang, url=server.url), *lines, t("cli.serve.stop_hint", lang)]
+            teacher = teacher_url(server.port, key)
+            students = students_url(server.public_url or server.url)
+            head = [t("cli.serve.ready", lang, url=teacher), t("serve.address.teacher", lang),
+                    t("serve.address.students" if lan else "serve.address.students_local", lang, url=students),
+                    *lines, t("cli.serve.stop_hint", lang)]
             sys.stdout.write("\n" + "\n".join(head) + "\n\n")
             sys.stdout.flush()
             if open_browser:
                 with contextlib.suppress(webbrowser.Error):
-                    webbrowser.open(server.url)
+                    webbrowser.open(teacher)
             assert server.process is not None
             return server.process.wait()
         except KeyboardInterrupt:
@@ -668,11 +682,17 @@ def serve(
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m typhoon_edu.server.serve [--port N] [--lang zh-TW|en] [--no-browser] [--notebook PATH] [--lan] [--db URL]``.
 
-    The same as ``typhoon-edu serve``, whose parser (help and errors in both languages) it uses.
+    The same as ``typhoon-edu serve``: the same options (:mod:`typhoon_edu.server.serve_command`),
+    help and errors in the language asked for, without importing the ``typhoon-edu`` command.
     """
-    from ..cli import main as cli_main
+    from ..argparse_lang import argparse_in, cli_lang
+    from .serve_command import build_serve_parser, run_serve
 
-    return cli_main(["serve", *(sys.argv[1:] if argv is None else argv)])
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    lang = cli_lang(arguments)
+    with argparse_in(lang):
+        args = build_serve_parser(lang).parse_args(arguments)
+    return run_serve(args, lang)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The Voilà application behind ``typhoon-edu serve``: Voilà itself, with two safety fixes.
+"""The Voilà application behind ``typhoon-edu serve``: Voilà itself, with the server's guards.
 
 ``python -m typhoon_edu.server.voila_app NOTEBOOK [Voilà options]`` takes every option ``voila`` takes
 (it *is* :class:`voila.app.Voila`, subclassed) and adds:
@@ -19,6 +19,15 @@
   voila-dashboards/voila#1458) and the kernel lives on until culled. The notebook page's handler
   now reads ``self.xsrf_token`` before its first byte, which makes tornado set the cookie
   (``SameSite=Strict``); the XSRF check itself stays on for every POST.
+* **The teacher's and the device's cookies** become the ``teacher`` and ``device`` the kernel
+  sees, and the students' short address ``/join`` (``/join/<CODE>``): see
+  :mod:`typhoon_edu.server.page_handlers` and :mod:`typhoon_edu.server.page_query`.
+* **Kernels within bounds**: at most ``--TyphoonVoila.max_kernels`` page kernels in all and
+  ``--TyphoonVoila.max_kernels_per_client`` per client address (a page saying so beyond that), and a
+  kernel whose page never connects is stopped ``--TyphoonVoila.connect_grace`` seconds after it was
+  sent (:mod:`typhoon_edu.server.kernel_budget`).
+* **Kernel websocket frames checked** before jupyter_server's and Voilà's parsers see them
+  (:mod:`typhoon_edu.server.websocket_guard`, :class:`GuardedKernelWebsocketHandler`).
 
 Kept as Voilà has it: kernels accept only widget (comm) messages, kernel info and shutdown
 requests from the browser (``allowed_message_types``): no page can send an ``execute_request``.
@@ -27,22 +36,56 @@ requests from the browser (``allowed_message_types``): no page can send an ``exe
 from __future__ import annotations
 
 import logging
+import re
 import sys
 from collections.abc import Collection
 from typing import Any
 
+from jupyter_core.utils import ensure_async
+from jupyter_server.utils import url_path_join
 from tornado.httputil import HTTPServerRequest
+from tornado.ioloop import PeriodicCallback
 from tornado.routing import Matcher, Rule
 from tornado.web import HTTPError, RequestHandler
-from traitlets import Bool, List, Unicode
+from traitlets import Bool, Float, Int, List, Unicode
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
+from voila.tornado.kernel_websocket_handler import (
+    VoilaKernelWebsocketHandler,
+    WebsocketHandler,
+    read_header_from_binary_message,
+)
 
+from .kernel_budget import KernelBudget
 from .network import host_allowed, machine_hosts
+from .page_handlers import BUDGET_SETTING, JoinPageHandler, PageHandler, track_page_kernels
+from .page_query import DEVICE_COOKIE, JOIN_CODE_PATTERN
+from .pool_growth import GROWN_FILL_DELAY, WATCH_INTERVAL, pool_target, waiting_device_seats
+from .websocket_guard import KERNEL_WS_PROTOCOL, offers_v1, v1_frame_problem
 
-__all__ = ["ForeignHostMatcher", "TyphoonVoila", "XsrfCookieVoilaHandler", "main"]
+__all__ = [
+    "DEFAULT_CONNECT_GRACE",
+    "DEFAULT_MAX_KERNELS",
+    "DEFAULT_MAX_KERNELS_PER_CLIENT",
+    "ForeignHostMatcher",
+    "GuardedKernelWebsocketHandler",
+    "TyphoonVoila",
+    "main",
+]
 
 log = logging.getLogger(__name__)
+
+#: Page kernels in all (~115 MB each; the preheated pool comes on top): a few classes' worth.
+DEFAULT_MAX_KERNELS = 40
+
+#: Page kernels one client address may hold: a teacher's projector and a few tabs, a phone and its reloads.
+DEFAULT_MAX_KERNELS_PER_CLIENT = 8
+
+#: Seconds after its page was sent that a kernel whose page never connected is stopped.
+DEFAULT_CONNECT_GRACE = 40.0
+
+#: Seconds between two looks for kernels whose page never connected.
+BUDGET_CHECK_INTERVAL = 5.0
 
 
 class ForeignHostMatcher(Matcher):
@@ -56,6 +99,23 @@ class ForeignHostMatcher(Matcher):
         if host_allowed(request.headers.get("Host"), self.allowed):
             return None
         return {}
+
+
+class DeviceActivityMatcher(Matcher):
+    """Matches nothing; notes the device cookie of every request, so that a page still loading its
+    scripts (on a busy machine, for a minute) keeps its kernel (see :meth:`KernelBudget.never_connected`)."""
+
+    def __init__(self, budget: KernelBudget) -> None:
+        self.budget = budget
+
+    def match(self, request: HTTPServerRequest) -> dict[str, Any] | None:
+        found = _DEVICE_IN_COOKIE.search(request.headers.get("Cookie", ""))
+        if found is not None:
+            self.budget.seen(found.group(1))
+        return None
+
+
+_DEVICE_IN_COOKIE = re.compile(rf"(?:^|;)\s*{DEVICE_COOKIE}=([A-Za-z0-9_-]{{1,64}})")
 
 
 class ForeignHostHandler(RequestHandler):
@@ -73,12 +133,63 @@ class ForeignHostHandler(RequestHandler):
         self.finish(f"{status_code}: this server answers only to this machine's own names and addresses\n")
 
 
-class XsrfCookieVoilaHandler(TornadoVoilaHandler):
-    """Voilà's notebook page, which also sets the ``_xsrf`` cookie its shutdown beacon needs."""
+class GuardedKernelWebsocketHandler(VoilaKernelWebsocketHandler):
+    """Voilà's kernel websocket, behind the frame guard of :mod:`typhoon_edu.server.websocket_guard`.
 
-    async def get(self, path: str | None = None) -> None:
-        _ = self.xsrf_token  # tornado sets the _xsrf cookie the first time the token is read
-        await super().get(path)
+    * The handshake must offer the v1 subprotocol; otherwise 400 (the legacy protocol's binary
+      replies mislead Voilà's header reader, and its own parser has the same unbounded count).
+    * A text frame, or a binary frame whose layout :func:`v1_frame_problem` refuses, closes the
+      socket (1008) before jupyter_server's parser sees it; the page's kernel lives on.
+    * Frames the server sends are checked before Voilà reads their header.
+
+    Needed while the pinned jupyter_server (2.x) and Voilà (0.5) parse frames unchecked; the
+    upstream reports are quoted in docs/security.md.
+    """
+
+    async def get(self, *args: Any, **kwargs: Any) -> None:
+        offered = self.request.headers.get("Sec-WebSocket-Protocol")
+        if not offers_v1(offered):
+            log.warning("Refused a kernel websocket without the %s subprotocol (offered: %r) from %s",
+                        KERNEL_WS_PROTOCOL, offered, self.request.remote_ip)
+            self.set_status(400)
+            self.set_header("Content-Type", "text/plain; charset=utf-8")
+            self.finish(f"400: kernel websockets must use the {KERNEL_WS_PROTOCOL} subprotocol\n")
+            return
+        await super().get(*args, **kwargs)
+
+    async def open(self, kernel_id: str) -> None:  # type: ignore[override]
+        budget: KernelBudget | None = self.settings.get(BUDGET_SETTING)
+        if budget is not None:
+            budget.connected(kernel_id)
+            self._typhoon_counted = kernel_id
+        await super().open(kernel_id)
+
+    def on_close(self) -> None:
+        counted = getattr(self, "_typhoon_counted", None)
+        budget: KernelBudget | None = self.settings.get(BUDGET_SETTING)
+        if counted is not None and budget is not None:
+            budget.disconnected(counted)
+            self._typhoon_counted = None
+        super().on_close()
+
+    def on_message(self, message: str | bytes) -> None:  # type: ignore[override]
+        problem = v1_frame_problem(message)
+        if problem is not None:
+            log.warning("Closed a kernel websocket from %s: %s", self.request.remote_ip, problem)
+            self.close(1008, "malformed kernel message")
+            return
+        super().on_message(message)
+
+    def write_message(self, message: bytes | dict[str, Any], binary: bool = False) -> Any:  # type: ignore[override]
+        header: Any = None
+        if isinstance(message, bytes):
+            if v1_frame_problem(message) is None:
+                header = read_header_from_binary_message(message)
+        elif isinstance(message, dict):
+            header = message.get("header")
+        if isinstance(header, dict) and header.get("msg_type") == "execute_input":
+            return None  # as Voilà does: the page never sees the notebook's code
+        return WebsocketHandler.write_message(self, message, binary)
 
 
 class TyphoonVoila(Voila):
@@ -94,6 +205,15 @@ class TyphoonVoila(Voila):
         help="More names or addresses that count as this machine's (serve --lan adds the LAN address).",
     )
 
+    max_kernels = Int(DEFAULT_MAX_KERNELS, config=True, help="Most page kernels in all (the preheated pool not counted).")
+    max_kernels_per_client = Int(DEFAULT_MAX_KERNELS_PER_CLIENT, config=True,
+                                 help="Most page kernels one client address may hold.")
+    connect_grace = Float(DEFAULT_CONNECT_GRACE, config=True,
+                          help="Seconds after which a kernel whose page never connected is stopped.")
+
+    grow_pool = Bool(True, config=True,
+                     help="Preheat one more kernel per device seat waiting to join an open room (issue 19 §7).")
+
     def allowed_hosts(self) -> list[str]:
         """Every Host (without port) this server answers to."""
         return machine_hosts(self.extra_hosts)
@@ -102,13 +222,21 @@ class TyphoonVoila(Voila):
         settings: dict[str, Any] = super().init_settings()
         # The cookie is only ever needed by this site's own page, so no other site may send it.
         settings["xsrf_cookie_kwargs"] = {"samesite": "Strict"}
+        self.kernel_budget = KernelBudget(self.max_kernels, self.max_kernels_per_client, self.connect_grace)
+        settings[BUDGET_SETTING] = self.kernel_budget
+        track_page_kernels(self.kernel_manager)
         return settings
 
     def init_handlers(self) -> list[Any]:
         handlers: list[Any] = []
         for spec in super().init_handlers():
             if isinstance(spec, tuple) and len(spec) >= 2 and spec[1] is TornadoVoilaHandler:
-                spec = (spec[0], XsrfCookieVoilaHandler, *spec[2:])
+                # The students' short address first: the catch-all would send /join to a file.
+                join = url_path_join(self.server_url, rf"/join(?:/({JOIN_CODE_PATTERN}))?/?")
+                handlers.append((join, JoinPageHandler, *spec[2:]))
+                spec = (spec[0], PageHandler, *spec[2:])
+            elif isinstance(spec, tuple) and len(spec) >= 2 and spec[1] is VoilaKernelWebsocketHandler:
+                spec = (spec[0], GuardedKernelWebsocketHandler, *spec[2:])
             handlers.append(spec)
         return handlers
 
@@ -117,7 +245,65 @@ class TyphoonVoila(Voila):
             allowed = self.allowed_hosts()
             self.app.default_router.rules.insert(0, Rule(ForeignHostMatcher(allowed), ForeignHostHandler))
             self.log.info("Answering only to Host: %s (and loopback addresses)", ", ".join(allowed))
+        self.app.default_router.rules.insert(0, Rule(DeviceActivityMatcher(self.kernel_budget), ForeignHostHandler))
+        self._budget_check = PeriodicCallback(self._check_budget, BUDGET_CHECK_INTERVAL * 1000)
+        self._budget_check.start()
+        if self.grow_pool and self.voila_configuration.preheat_kernel:
+            self._room_store: Any = None
+            self._watching = False
+            self._pool_watch = PeriodicCallback(self._watch_rooms, WATCH_INTERVAL * 1000)
+            self._pool_watch.start()
         super().listen()
+
+    def _waiting_seats(self) -> int:
+        """Device seats waiting to join (runs in a worker thread: it reads the store)."""
+        if self._room_store is None:
+            from ..classroom.store import RoomStore
+
+            self._room_store = RoomStore()  # TYPHOON_EDU_DB, as every kernel reads it
+        return waiting_device_seats(self._room_store)
+
+    async def _watch_rooms(self) -> None:
+        """Keep the preheated pool at :func:`pool_target` for the device seats waiting to join."""
+        if self._watching:
+            return
+        self._watching = True
+        try:
+            import asyncio
+
+            waiting = await asyncio.get_running_loop().run_in_executor(None, self._waiting_seats)
+        except Exception as exc:  # noqa: BLE001 - no store yet, or busy: the pool stays as it is
+            self.log.debug("Could not count the seats waiting to join: %s", exc)
+            return
+        finally:
+            self._watching = False
+        km = self.kernel_manager
+        base = max(int(self.voila_configuration.default_pool_size), 1)
+        config = {name: dict(value) for name, value in km.kernel_pools_config.items()}
+        default = config.setdefault("default", {})
+        target = pool_target(base, waiting)
+        if default.get("pool_size") == target:
+            return
+        self.log.info("Preheated pool: %s kernels (%s device seats waiting to join)", target, waiting)
+        default["pool_size"] = target
+        km.kernel_pools_config = config
+        if not hasattr(self, "_base_fill_delay"):
+            self._base_fill_delay = float(km.fill_delay)
+        km.fill_delay = max(self._base_fill_delay, GROWN_FILL_DELAY) if target > base else self._base_fill_delay
+        if target > base or waiting:
+            km.fill_if_needed(delay=0, notebook_name=km.notebook_path)
+
+    async def _check_budget(self) -> None:
+        """Forget kernels that are gone; stop those whose page never connected."""
+        budget = self.kernel_budget
+        budget.keep_only(self.kernel_manager.list_kernel_ids())
+        for kernel_id in budget.never_connected():
+            budget.forget(kernel_id)
+            self.log.info("Stopping kernel %s: its page never connected", kernel_id)
+            try:
+                await ensure_async(self.kernel_manager.shutdown_kernel(kernel_id))
+            except Exception:  # already stopped by someone else
+                self.log.debug("kernel %s was already stopped", kernel_id, exc_info=True)
 
 
 def main(argv: list[str] | None = None) -> None:

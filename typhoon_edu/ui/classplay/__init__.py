@@ -1,20 +1,31 @@
 """Class play: a projector for the whole class and a page per team on its own phone or tablet.
 
-One dashboard notebook serves every page; :func:`launch` picks the page from the URL:
+One dashboard notebook serves every page; :func:`launch` picks the page from the URL and the
+teacher's credential:
 
-- no query: the **projector** (:class:`~.projector.ProjectorApp`): setup, rooms, lobby, game, results;
+- the **teacher** (the page's query carries a teacher's key, put there by ``typhoon-edu serve`` from
+  the teacher's cookie or the teacher's address ``/?teacher=<key>``; or a notebook in JupyterLab,
+  whose user is the computer's teacher): the **projector** (:class:`~.projector.ProjectorApp`) with
+  that teacher's rooms only: setup, rooms, lobby, game, results; ``&take=<secret>`` takes over a
+  room a colleague handed over;
 - ``?seat=<token>``: that seat's **own page** (:class:`~.seat.SeatApp`), the link in its QR code
-  (``&speed=2`` animates faster, ``&speed=0`` not at all);
-- ``?join`` or ``?join=<code>``: the **join page**: type the room code, pick a free seat.
+  (``&speed=2`` animates faster, ``&speed=0`` not at all); the first device that opens it keeps it;
+- anything else (``/``, ``/join``, ``/join/<CODE>`` without a teacher's key): the students' **join
+  page**: type the room code, pick a free seat. No list of rooms, no codes.
 
 The rooms live in a store (:mod:`typhoon_edu.classroom`: SQLite by default, PostgreSQL for a
 school server); every page is a client of it.
 
 >>> from typhoon_edu.classroom.store import RoomStore
->>> type(launch({"join": ""}, lang="en", store=RoomStore("sqlite://"), display=False)).__name__
+>>> from typhoon_edu.classroom.teachers import add_teacher
+>>> store = RoomStore("sqlite://")
+>>> _, key = add_teacher(store, "Ms Lin")
+>>> type(launch({"join": ""}, lang="en", store=store, display=False)).__name__
 'SeatApp'
->>> type(launch({}, lang="en", store=RoomStore("sqlite://"), display=False)).__name__
+>>> type(launch({"teacher": key}, lang="en", store=store, display=False)).__name__
 'ProjectorApp'
+>>> launch({"teacher": "a guess"}, lang="en", store=store, display=False).screen   # no key: the join page
+'join'
 """
 
 from __future__ import annotations
@@ -22,6 +33,8 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from typing import Any
+
+from ...classroom.errors import ClassroomError
 
 LANG_ENV_VAR = "TYPHOON_EDU_LANG"
 
@@ -46,7 +59,15 @@ def preload() -> None:
 
 def launch(query: Mapping[str, str] | None = None, *, lang: str | None = None, store: Any = None,
            display: bool = True) -> Any:
-    """Build (and show) the page the URL asks for; ``lang`` defaults to ``$TYPHOON_EDU_LANG`` or zh-TW."""
+    """Build (and show) the page the URL asks for; ``lang`` defaults to ``$TYPHOON_EDU_LANG`` or zh-TW.
+
+    ``query``: the page's query (default: :func:`page_query`). Given explicitly, or in a Voilà
+    kernel, the page is a served one: the teacher is whoever the query's ``teacher`` key proves;
+    in a notebook (JupyterLab, no query) the notebook's user is the local teacher.
+    """
+    from .projector import _open_store, served_by_voila
+
+    served = query is not None or served_by_voila()
     query = dict(page_query() if query is None else query)
     lang = lang or query.get("lang") or os.environ.get(LANG_ENV_VAR, "zh-TW")
     try:
@@ -55,7 +76,20 @@ def launch(query: Mapping[str, str] | None = None, *, lang: str | None = None, s
         lang = i18n.normalize_lang(lang)
     except ValueError:
         lang = "zh-TW"
-    if "seat" in query or "join" in query:
+    try:
+        store = _open_store(store)
+    except ClassroomError as exc:  # an unwritable folder, a database that cannot be reached: said, not a traceback
+        app = StoreProblemPage(exc, lang)
+        if display:
+            app.show()
+        return app
+    device = query.get("device") or None
+    teacher = None
+    if "seat" not in query and "join" not in query:
+        from ...classroom.teachers import local_teacher, teacher_for_key
+
+        teacher = teacher_for_key(store, query.get("teacher")) if served else local_teacher(store)
+    if teacher is None:
         from .seat import SeatApp
 
         try:
@@ -63,14 +97,48 @@ def launch(query: Mapping[str, str] | None = None, *, lang: str | None = None, s
         except ValueError:
             speed = 1.0
         app: Any = SeatApp(lang=lang, store=store, token=query.get("seat") or None, code=query.get("join") or None,
-                           speed=speed)
+                           speed=speed, device=device)
     else:
         from .projector import ProjectorApp
 
-        app = ProjectorApp(lang=lang, store=store)
+        app = ProjectorApp(lang=lang, store=store, teacher=teacher)
+        if query.get("take"):
+            app._said(lambda: app.take(query["take"]))
     if display:
         app.show()
     return app
 
 
-__all__ = ["launch", "page_query", "preload"]
+class StoreProblemPage:
+    """What a page shows when the room store cannot be opened: the reason, in the page's language.
+
+    >>> from typhoon_edu.classroom.errors import StoreError
+    >>> page = StoreProblemPage(StoreError("no folder", kind="read_only"), "en")
+    >>> page.screen, "cannot be written" in page.root.children[0].value
+    ('store_problem', True)
+    """
+
+    screen = "store_problem"
+
+    def __init__(self, exc: Exception, lang: str) -> None:
+        import logging
+        from html import escape
+
+        import ipywidgets as widgets
+
+        from .projector import _error_text
+
+        logging.getLogger("typhoon_edu.ui").error("the room store cannot be opened: %s", exc)
+        self.error = exc
+        self.root = widgets.VBox([widgets.HTML(
+            f"<div class='typhoon-message-error typhoon-store-problem' style='font-size:1.3rem;padding:1rem'>"
+            f"{escape(_error_text(exc, lang))}</div>")])
+
+    def show(self) -> StoreProblemPage:
+        from IPython.display import display
+
+        display(self.root)
+        return self
+
+
+__all__ = ["StoreProblemPage", "launch", "page_query", "preload"]

@@ -10,7 +10,9 @@ must not cost twenty searches of the kernel's CPU).
 >>> from typhoon_edu.classroom.rooms import Room, Seat
 >>> from typhoon_edu.ui.guard import Problems
 >>> store = RoomStore("sqlite://")
->>> room = Room.create(store, [Seat("Taiwan"), Seat("Japan", "greedy"), Seat("Korea", "random")], seed=3, lang="en")
+>>> from typhoon_edu.classroom.teachers import local_teacher
+>>> room = Room.create(store, [Seat("Taiwan"), Seat("Japan", "greedy"), Seat("Korea", "random")], seed=3, lang="en",
+...                    teacher=local_teacher(store))
 >>> phone = Room.open_seat(store, room.issued_tokens["Taiwan"])
 >>> box = CoachBox(Problems(lambda: "en"), lambda: "en")
 >>> box.show_for(phone, "Taiwan", mine=True)

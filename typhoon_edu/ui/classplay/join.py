@@ -1,7 +1,8 @@
 """Joining without a camera: type the room code, pick a free seat.
 
-A seat joined this way gets a fresh device token (the QR code for it on the projector turns to
-"joined"); its personal link is shown so that a reload finds the seat again.
+A seat joined this way gets a fresh device token bound to this device (the QR code for it on the
+projector turns to "joined"); the page's address becomes the seat's link (see :mod:`.address`),
+so a reload finds the seat again, and its personal link is shown too.
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ class JoinScreen:
 
         assert self._lobby is not None
         try:
-            room, token = Room.join(self.app.store, self._lobby.code, region)
+            room, token = Room.join(self.app.store, self._lobby.code, region, self.app.device)
         except ClassroomError as exc:
             self.show_error(_error_text(exc, self.app.lang))
             self.find()

@@ -5,8 +5,10 @@ without a camera types the short address and the room code, then picks its seat.
 an ``<a class="typhoon-join-link" data-region="…">`` so that tests (and people) can follow it.
 
 >>> card = join_card_html(region="Taiwan", label="Mei · Taiwan", url="http://127.0.0.1:8866/?seat=abc",
-...                       short_url="127.0.0.1:8866", code="K7Q2M", lang="en", joined=False)
+...                       short_url="127.0.0.1:8866/join", code="K7Q2M", lang="en", joined=False)
 >>> 'class="typhoon-join-link"' in card and 'data-region="Taiwan"' in card and "<svg" in card
+True
+>>> '<div class="typhoon-join-card-address">127.0.0.1:8866/join</div>' in card
 True
 >>> qr_svg("http://x/?seat=1").startswith("<svg")
 True
@@ -29,16 +31,37 @@ def qr_svg(url: str, scale: int = 4) -> str:
                                                                    omitsize=True)
 
 
+#: The lobby's own styles: the room code and the typed address are read from the back row
+#: (the room code at least 64 px at 1920×1080; the address and code on every card in large type).
+JOIN_CSS = """<style>
+.typhoon-lobby-head .typhoon-room-chip { font-size: max(64px, 4.6rem); line-height: 1.05; letter-spacing: .08em;
+  padding: .05em .3em; display: inline-block; vertical-align: middle; }
+.typhoon-join-typed { font-size: 1rem; color: #334155; margin-top: .3rem; }
+.typhoon-join-card-address, .typhoon-join-card-code { font-weight: 800; color: #0f172a; line-height: 1.15;
+  overflow-wrap: anywhere; }
+.typhoon-join-card-address { font-size: 1.55rem; }
+.typhoon-join-card-code { font-size: 2.2rem; letter-spacing: .08em; }
+</style>"""
+
+
 def join_card_html(*, region: str, label: str, url: str, short_url: str, code: str, lang: str,
-                   joined: bool, colour: str = "#0ea5e9", qr: bool = True) -> str:
-    """One seat's join card: its QR code, its link, and how to join by typing."""
+                   joined: bool, colour: str = "#0ea5e9", qr: bool = True, no_link: bool = False) -> str:
+    """One seat's join card: its QR code, its link, and how to join by typing (the short address
+    ``…/join`` and the room code, both in large type). ``no_link``: the seat's link cannot be shown
+    (made on another computer, or joined by code and then freed): the teacher makes a new one."""
     state = i18n.t("classplay.join.joined" if joined else "classplay.join.waiting", lang)
+    if no_link and not joined:
+        state, qr, url = i18n.t("classplay.join.no_link", lang), False, ""
     typed = i18n.t("classplay.join.typed", lang, address=short_url, code=code)
     code_svg = qr_svg(url) if qr and not joined else ""
     return (f'<div class="typhoon-join-card{" typhoon-joined" if joined else ""}" data-region="{escape(region)}" '
             f'style="border-color:{escape(colour)}">'
             f'<div class="typhoon-join-head"><b>{escape(label)}</b> · <span>{escape(state)}</span></div>'
             f'<div class="typhoon-join-qr">{code_svg}</div>'
-            f'<a class="typhoon-join-link" data-region="{escape(region)}" href="{escape(url)}" target="_blank" '
-            f'rel="noopener">{escape(i18n.t("classplay.join.open", lang))}</a>'
-            f'<div class="typhoon-join-typed">{escape(typed)}</div></div>')
+            + (f'<a class="typhoon-join-link" data-region="{escape(region)}" href="{escape(url)}" target="_blank" '
+               f'rel="noopener">{escape(i18n.t("classplay.join.open", lang))}</a>' if url else "")
+            + f'<div class="typhoon-join-by-code" title="{escape(typed)}">'
+            f'<div class="typhoon-join-typed">{escape(i18n.t("classplay.join.no_camera", lang))}</div>'
+            f'<div class="typhoon-join-card-address">{escape(short_url)}</div>'
+            f'<div class="typhoon-join-typed">{escape(i18n.t("classplay.join.and_type", lang))}</div>'
+            f'<div class="typhoon-join-card-code">{escape(code)}</div></div></div>')

@@ -40,7 +40,9 @@ class Lobby:
             self.head.value = ""
             self.cards.value = ""
             return
-        self.head.value = (f"<h2>{escape(i18n.t('classplay.lobby.title', lang))} "
+        from .joincard import JOIN_CSS
+
+        self.head.value = (f"{JOIN_CSS}<h2>{escape(i18n.t('classplay.lobby.title', lang))} "
                            f"<span class='typhoon-room-chip'>{escape(room.code)}</span></h2>"
                            f"<div>{escape(i18n.t('classplay.lobby.how', lang))}</div>")
         self.cards.value = app.join_cards()

@@ -66,7 +66,10 @@ def seat_label(seats: Seats, region: str, lang: str) -> str:
     rname = i18n.region_name(rules, region, lang)
     seat = seats.get(region)
     if seat is None or seat.is_person:
-        return d("label.person", lang, name=seat.name, region=rname) if seat is not None and seat.name else rname
+        from ...classroom.names import clean_name
+
+        name = clean_name(seat.name) if seat is not None else ""  # no bidi control may turn the label around
+        return d("label.person", lang, name=name, region=rname) if name else rname
     return d("label.bot", lang, region=rname, level=d(f"bot.{BOT_LEVEL.get(seat.kind, 'easy')}", lang))
 
 

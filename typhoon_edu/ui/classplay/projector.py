@@ -63,13 +63,43 @@ BOT_PAUSE = 0.9
 RESULTS_PAUSE = 2.0
 
 
+def served_by_voila(environ: Any = None) -> bool:
+    """Whether this kernel serves a Voilà page (a browser's request), rather than a notebook in JupyterLab.
+
+    >>> served_by_voila({"QUERY_STRING": ""}), served_by_voila({"VOILA_PREHEAT": "True"}), served_by_voila({})
+    (True, True, False)
+    """
+    import os
+
+    env = os.environ if environ is None else environ
+    return "QUERY_STRING" in env or env.get("VOILA_PREHEAT") == "True" \
+        or str(env.get("SERVER_SOFTWARE", "")).lower().startswith("voila")
+
+
+def page_teacher(store: Any, query: Any = None) -> Any:
+    """The teacher this page belongs to: in a served page, the one whose key the page's query carries
+    (the server puts it there from the teacher's cookie or address); in JupyterLab, the notebook's
+    user (the local teacher). None for a student's page."""
+    from ...classroom.teachers import local_teacher, teacher_for_key
+
+    if query is None:
+        if not served_by_voila():
+            return local_teacher(store)
+        from ..query import page_query
+
+        query = page_query()
+    return teacher_for_key(store, query.get("teacher"))
+
+
 class ProjectorApp:
     """The projector page. ``show()`` displays it; every button is also a method, for tests."""
 
     def __init__(self, lang: str = "zh-TW", store: Any = None, *, fullscreen: bool = True,
-                 bot_pause: float = BOT_PAUSE, public_url: str | None = None) -> None:
+                 bot_pause: float = BOT_PAUSE, public_url: str | None = None, teacher: Any = None) -> None:
         self.lang = i18n.normalize_lang(lang)
         self.store = _open_store(store)
+        #: The teacher whose projector this is (every teacher action is checked by the room against it).
+        self.teacher = teacher if teacher is not None else page_teacher(self.store)
         self.bot_pause = bot_pause
         if public_url is None:
             from ..query import public_url as served_url
@@ -96,7 +126,7 @@ class ProjectorApp:
         self.timer = TurnTimer(0)  # the teacher's turn timer (off): a bot plays a person's turn when it runs out
         self.clock = time.monotonic
 
-        self.setup = SetupScreen(self.lang, self.problems, self.start, self.open)
+        self.setup = SetupScreen(self.lang, self.problems, self._start_clicked, self._open_clicked)
         self.setup_lang = widgets.ToggleButtons(options=list(LANG_OPTIONS), value=self.lang)
         self.setup_lang.add_class("typhoon-lang")
         self.problems.observe(self.setup_lang, lambda c: self.set_lang(c["new"]), where="language")
@@ -113,6 +143,10 @@ class ProjectorApp:
         if fullscreen:
             self.root.add_class("typhoon-fullscreen")
         self.set_lang(self.lang)
+        if self.teacher is None:  # never the setup screen or the rooms for a page without the teacher's key
+            self.body.children = [self.setup_header, widgets.HTML(
+                f"<div class='typhoon-message-error typhoon-teacher-needed'>"
+                f"{escape(i18n.t('classplay.teacher_needed', self.lang))}</div>")]
 
 
     def _build_play(self) -> None:
@@ -162,7 +196,8 @@ class ProjectorApp:
         """Display the page (a notebook or Voilà) and read the rooms list now that a browser asks for it."""
         from IPython.display import display
 
-        self.refresh_rooms()
+        if self.teacher is not None:
+            self.refresh_rooms()
         display(self.root)
         self.link.start()
         return self
@@ -267,18 +302,42 @@ class ProjectorApp:
 
     # ------------------------------------------------------------------ rooms
     def refresh_rooms(self) -> list[Any]:
-        """Import old JSON saves once, then list the rooms (a bad room or file is listed with its reason)."""
+        """Import old JSON saves once, then list this teacher's rooms (a bad room or file is listed with its reason).
+
+        A store that cannot be read or written is said on the setup screen, in the teacher's language.
+        """
         from ...classroom.records import import_problems, import_saves
         from ...classroom.rooms import list_rooms
 
+        problems: list[tuple[str, str]] = []
+        rooms: list[Any] = []
         try:
-            import_saves(self.store)
-        except ClassroomError as exc:  # the saves folder or the store cannot be read: say so, list what there is
-            self.problems.report(exc, "importing the old save files")
-        problems = [(p.name, _save_problem_text(p.kind, p.error, self.lang)) for p in import_problems(self.store)]
-        rooms = list_rooms(self.store)
+            if self.teacher is not None and self.teacher.is_local:  # the computer user's own save folder
+                import_saves(self.store)
+                problems = [(p.name, _save_problem_text(p.kind, p.error, self.lang))
+                            for p in import_problems(self.store)]
+            rooms = list_rooms(self.store, teacher=self.teacher)
+            self.store.check_writable()  # a read-only file or database is said now, not at Start
+        except ClassroomError as exc:  # the store cannot be read or written: say so, list what there is
+            self.setup.show_error(_error_text(exc, self.lang))
+            log.warning("the room store has a problem: %s", exc)
         self.setup.show_rooms(rooms, problems)
         return rooms
+
+    def _start_clicked(self, choices: SetupChoices | None = None) -> Any:
+        return self._said(lambda: self.start(choices))
+
+    def _open_clicked(self, code: str) -> Any:
+        return self._said(lambda: self.open(code))
+
+    def _said(self, act: Any) -> Any:
+        """Run a setup screen's button: a refusal (no teacher, a store that cannot be written) is said there."""
+        try:
+            return act()
+        except ClassroomError as exc:
+            self.setup.show_error(_error_text(exc, self.lang))
+            log.warning("the setup screen's action was refused: %s", exc)
+            return None
 
     def start(self, choices: SetupChoices | None = None) -> Any:
         """Create a room from ``choices`` (default: the setup form) and open it."""
@@ -291,7 +350,8 @@ class ProjectorApp:
             self.setup.show_error(exc.message(self.lang))
             return None
         room = Room.create(self.store, seats, seed=choices.seed, variant=choices.variant, dice=choices.dice,
-                           start=start, lang=self.lang, options={"devices": bool(choices.devices)})
+                           start=start, lang=self.lang, options={"devices": bool(choices.devices)},
+                           teacher=self.teacher)
         self.choices = choices
         self.setup.show_error("")
         self.set_speed(choices.speed)
@@ -299,14 +359,31 @@ class ProjectorApp:
         return room
 
     def open(self, code: str) -> Any:
-        """Reopen a room of the store by its code (a reload, another day): new join links for free seats."""
+        """Reopen one of this teacher's rooms by its code (a reload, another day), with the join links
+        it has: nothing is re-issued, so the QR codes already shown keep working."""
         from ...classroom.rooms import Room
 
-        room = Room.open(self.store, code)
-        tokens = room.issue_join_tokens() if room.is_open else {}
+        room = Room.open(self.store, code, teacher=self.teacher)
+        tokens = room.join_links() if room.is_open else {}
         self.choices = None
         self._open_room(room, tokens=tokens)
         return room
+
+    def take(self, handover: str) -> Any:
+        """Open a colleague's room from the hand-over link they shared (it becomes this teacher's)."""
+        from ...classroom.rooms import Room
+
+        room = Room.take(self.store, handover, teacher=self.teacher)
+        self.choices = None
+        self._open_room(room, tokens=room.join_links() if room.is_open else {})
+        return room
+
+    def handover_url(self) -> str:
+        """The address that hands this room to a colleague (opened in their teacher's browser)."""
+        if self.room is None:
+            return ""
+        base = self.public_url.rstrip("/") + "/" if self.public_url else ""
+        return f"{base}?take={self.room.handover_link()}"
 
     def _open_room(self, room: Any, tokens: dict[str, str]) -> None:
         self._build_play()
@@ -353,21 +430,27 @@ class ProjectorApp:
         base = self.public_url.rstrip("/") + "/" if self.public_url else ""
         return f"{base}?seat={token}"
 
+    def join_address(self) -> str:
+        """The short address students type (``192.168.1.23:8866/join``), or "this page's address" when not served."""
+        host = self.public_url.split("://", 1)[-1].rstrip("/")
+        return f"{host}/join" if host else i18n.t("classplay.join.this_address", self.lang)
+
     def join_cards(self) -> str:
         """The join card of every person seat (QR code, link, room code)."""
         room = self.room
         if room is None:
             return ""
-        short = self.public_url.split("://", 1)[-1].rstrip("/") or i18n.t("classplay.join.this_address", self.lang)
+        short = self.join_address()
         cards = []
         for s in room.seats:
             if not s.is_person:
                 continue
             label = seat_label(seat_infos(room), s.region, self.lang)
-            joined = bool(s.joined) or s.region not in self._tokens
+            joined = bool(s.joined)
             cards.append(join_card_html(region=s.region, label=label, url=self.join_url(s.region), short_url=short,
                                         code=room.code, lang=self.lang, joined=joined,
-                                        colour=region_fill(self.rules.regions[s.region]), qr=bool(self.public_url)))
+                                        colour=region_fill(self.rules.regions[s.region]), qr=bool(self.public_url),
+                                        no_link=s.region not in self._tokens))
         return "".join(cards)
 
     def leave(self) -> None:

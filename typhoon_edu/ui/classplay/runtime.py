@@ -14,9 +14,12 @@ True
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 from ... import i18n
+
+log = logging.getLogger(__name__)
 
 #: Seconds between two reads of the store (every open view shows a change within a second).
 POLL = 0.2
@@ -31,12 +34,19 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
 
 
 def _open_store(store: Any) -> Any:
-    """``store``, or the default room store (``$TYPHOON_EDU_DB`` or the SQLite file)."""
+    """``store``, or the computer's own store (``$TYPHOON_EDU_DB`` or the SQLite file), whose seat links
+    are derived from the computer's secret."""
     if store is not None:
         return store
+    from ...classroom.links import load_link_secret
     from ...classroom.store import RoomStore
 
-    return RoomStore()
+    opened = RoomStore()
+    try:
+        opened.link_secret = load_link_secret()
+    except OSError as exc:  # an unwritable config folder: links then last as long as this kernel
+        log.warning("the seat links' secret cannot be kept (%s); a reopened projector will need new join links", exc)
+    return opened
 
 
 def _error_text(exc: BaseException, lang: str) -> str:

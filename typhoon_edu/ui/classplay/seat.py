@@ -8,9 +8,10 @@ seat may see), so another seat's cards never reach this page. The page polls the
 
 >>> from typhoon_edu.classroom.store import RoomStore
 >>> from typhoon_edu.classroom.rooms import Room, Seat
+>>> from typhoon_edu.classroom.teachers import local_teacher
 >>> store = RoomStore("sqlite://")
 >>> room = Room.create(store, [Seat("Taiwan", name="Mei"), Seat("Japan", "greedy"), Seat("Korea", "random")],
-...                    seed=3, lang="en")
+...                    seed=3, lang="en", teacher=local_teacher(store))
 >>> phone = SeatApp(lang="en", store=store, token=room.issued_tokens["Taiwan"])
 >>> phone.region, phone.screen
 ('Taiwan', 'seat')
@@ -64,9 +65,11 @@ class SeatApp:
     """One seat's page. ``token``: the device token from the link; without it, the join screen."""
 
     def __init__(self, lang: str = "zh-TW", store: Any = None, *, token: str | None = None,
-                 code: str | None = None, speed: float = 1.0) -> None:
+                 code: str | None = None, speed: float = 1.0, device: str | None = None) -> None:
         self.lang = i18n.normalize_lang(lang)
         self.store = _open_store(store)
+        #: This browser's id (the server's device cookie): a seat link stays with the first device that opens it.
+        self.device = device
         self.rules = load_rules()
         self.room: Any = None
         self.region: str | None = None
@@ -127,7 +130,10 @@ class SeatApp:
         header = widgets.HBox([self.head, widgets.HBox([self.sound, self.lang_toggle])],
                               layout=widgets.Layout(justify_content="space-between", align_items="center"))
         header.add_class("typhoon-seat-header")
-        self.root = widgets.VBox([widgets.HTML(CSS), self.link, header, self.body])
+        from .address import PageAddress
+
+        self.address = PageAddress()
+        self.root = widgets.VBox([widgets.HTML(CSS), self.link, header, self.body, self.address])
         self.root.add_class("typhoon-app")
         self.root.add_class("typhoon-seat")
         self.set_lang(self.lang)
@@ -185,7 +191,7 @@ class SeatApp:
         from ...classroom.rooms import Room
 
         try:
-            room = Room.open_seat(self.store, token)
+            room = Room.open_seat(self.store, token, self.device)
         except ClassroomError as exc:
             self.join.show_error(_error_text(exc, self.lang))
             return False
@@ -194,6 +200,7 @@ class SeatApp:
 
     def _enter(self, room: Any, token: str) -> None:
         self.room, self.token, self.region = room, token, room.viewer
+        self.address.show_seat(token)  # a reload of this page opens the seat again
         self.screen = "seat"
         if not self.link.chosen_lang and room.lang != self.lang:
             self.set_lang(room.lang)  # the room's language, unless this device chose its own

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ...ai.tournament import make_bot
+from ...classroom.names import clean_name
 from ...engine.actions import Action
 from ...engine.events import DamageDealt, Event, LevelChanged, TyphoonPlaced, event_to_dict
 from ...engine.game import CHANCE, Game
@@ -191,7 +192,7 @@ def _check_seat(raw: Any, i: int, player: str, rules: Rules) -> Seat:
     name = raw.get("name", "")
     if not isinstance(name, str) or len(name) > MAX_NAME_CHARS:
         raise _damaged(f"{where}'s name must be text of at most {MAX_NAME_CHARS} characters, not {_shown(name)}")
-    return Seat(player, kind, name)
+    return Seat(player, kind, clean_name(name, MAX_NAME_CHARS))
 
 
 def _check_hp(raw: Any, i: int, game: Game, rules: Rules) -> dict[str, int]:
@@ -280,7 +281,8 @@ class ClassSession:
                                      f"{s.name!r:.40} has {length}", kind="name_too_long",
                                      limit=MAX_NAME_CHARS, length=length)
         rules = load_rules()
-        fixed = [Seat(rules.region_key(s.region), s.kind, s.name) for s in seats]
+        # bidi and other control characters would reverse or hide what follows a name (results legend: "04" for 40)
+        fixed = [Seat(rules.region_key(s.region), s.kind, clean_name(s.name, MAX_NAME_CHARS)) for s in seats]
         game = Game.new([s.region for s in fixed], seed=seed, variant=variant, dice=dice, start=start)
         folder = Path(save_dir) if save_dir is not None else default_save_dir()
         session = cls(game, fixed, folder, time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6], lang)
@@ -353,7 +355,7 @@ class ClassSession:
 
     def display_name(self, region: str) -> str:
         s = self.seat(region)
-        return s.name or region
+        return clean_name(s.name, MAX_NAME_CHARS) or region
 
     @property
     def waiting_for_person(self) -> bool:

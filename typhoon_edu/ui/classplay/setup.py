@@ -242,7 +242,7 @@ class SetupScreen:
 
     def _start(self) -> None:
         text = self.seed.value.strip()
-        if text and not (text.isdecimal() and len(text) <= 18):
+        if text and not (text.isdecimal() and len(text) <= 19 and int(text) < 2**63):  # a game's seed is below 2**63
             self.show_error(d("error.seed", self.labels.lang))
             return
         self.on_start(self.choices())

@@ -2,8 +2,10 @@
 
 >>> from typhoon_edu.classroom.store import RoomStore
 >>> from typhoon_edu.classroom.rooms import Room, Seat
->>> room = Room.create(RoomStore("sqlite://"), [Seat("Taiwan", name="Mei"), Seat("Japan", "greedy"),
-...                    Seat("Korea", "random")], seed=3, lang="en")
+>>> from typhoon_edu.classroom.teachers import local_teacher
+>>> store = RoomStore("sqlite://")
+>>> room = Room.create(store, [Seat("Taiwan", name="Mei"), Seat("Japan", "greedy"),
+...                    Seat("Korea", "random")], seed=3, lang="en", teacher=local_teacher(store))
 >>> public_table(room).hand_cards, seat_table(room, "Taiwan").you
 ((), 'Taiwan')
 >>> seat_infos(room)["Taiwan"].name

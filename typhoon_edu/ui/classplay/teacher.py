@@ -61,8 +61,14 @@ class TeacherDrawer:
         g.on_click(self.leave_button, lambda _b: self.app.leave(), where="leave")
         self.seats = widgets.VBox()
         self.seats.add_class("typhoon-teacher-seats")
+        self.handover_button = widgets.Button(icon="share", layout=widgets.Layout(width="auto"))
+        self.handover_button.add_class("typhoon-teacher-handover")
+        g.on_click(self.handover_button, lambda _b: self.handover(), where="hand the room over")
+        self.handover_link = widgets.HTML()
+        self.handover_link.add_class("typhoon-teacher-handover-link")
         self.box = widgets.VBox([self.title, widgets.HBox([self.pause_button, self.undo_button, self.joins_button]),
-                                 self.seats, self.hints, widgets.HBox([self.end_button, self.leave_button])])
+                                 self.seats, self.hints, widgets.HBox([self.end_button, self.leave_button]),
+                                 self.handover_button, self.handover_link])
         self.box.add_class("typhoon-teacher")
         self.box.layout.display = "none"
         self._shape: tuple[Any, ...] | None = None
@@ -93,6 +99,7 @@ class TeacherDrawer:
         self.joins_button.description = i18n.t("classplay.teacher.joins", lang)
         self.leave_button.description = d("game.leave", lang)
         self.hints.description = i18n.t("classplay.teacher.hints", lang)
+        self.handover_button.description = i18n.t("classplay.teacher.handover", lang)
         if room is None:
             return
         self.pause_button.description = i18n.t("classplay.teacher.resume" if room.paused else "classplay.teacher.pause",
@@ -102,7 +109,8 @@ class TeacherDrawer:
         if self.hints.value != room.hints_enabled:
             self.hints.value = room.hints_enabled
         infos = seat_infos(room)
-        shape = (lang, room.version, tuple((s.region, s.kind, s.name, s.joined, s.revoked) for s in room.seats))
+        shape = (lang, room.version, tuple((s.region, s.kind, s.name, s.joined, s.revoked, s.bound)
+                                           for s in room.seats))
         if shape == self._shape:
             return
         self._shape = shape
@@ -122,18 +130,25 @@ class TeacherDrawer:
                 if s.revoked:
                     state = "classplay.teacher.revoked"
                 parts.append(widgets.HTML(f"<i>{escape(i18n.t(state, lang))}</i>"))
+                if s.bound and not s.revoked:
+                    parts.append(widgets.HTML(f"<i>({escape(i18n.t('classplay.teacher.bound', lang))})</i>"))
+                    free = widgets.Button(icon="unlock", layout=widgets.Layout(width="auto"),
+                                          description=i18n.t("classplay.teacher.reset_device", lang))
+                    free.add_class(f"typhoon-teacher-reset-device-{s.region.replace(' ', '_')}")
+                    app.problems.on_click(free, lambda _b, r=s.region: self.reset_device(r), where="reset device")
+                    parts.append(free)
                 revoke = widgets.Button(icon="ban", layout=widgets.Layout(width="auto"),
                                         description=i18n.t("classplay.teacher.revoke", lang))
                 revoke.add_class(f"typhoon-teacher-revoke-{s.region.replace(' ', '_')}")
                 revoke.disabled = s.revoked or not (s.joined or s.has_device)
                 app.problems.on_click(revoke, lambda _b, r=s.region: self.revoke(r), where="revoke device")
                 parts.append(revoke)
-                if s.revoked or not s.has_device:
-                    fresh = widgets.Button(icon="qrcode", layout=widgets.Layout(width="auto"),
-                                           description=i18n.t("classplay.teacher.new_link", lang))
-                    fresh.add_class(f"typhoon-teacher-new-link-{s.region.replace(' ', '_')}")
-                    app.problems.on_click(fresh, lambda _b, r=s.region: self.new_link(r), where="new join link")
-                    parts.append(fresh)
+                # the teacher's explicit New join link (for every person seat): the only way a seat's link changes
+                fresh = widgets.Button(icon="qrcode", layout=widgets.Layout(width="auto"),
+                                       description=i18n.t("classplay.teacher.new_link", lang))
+                fresh.add_class(f"typhoon-teacher-new-link-{s.region.replace(' ', '_')}")
+                app.problems.on_click(fresh, lambda _b, r=s.region: self.new_link(r), where="new join link")
+                parts.append(fresh)
             rows.append(widgets.HBox(parts, layout=widgets.Layout(align_items="center", flex_flow="row wrap")))
         self.seats.children = rows
 
@@ -185,6 +200,23 @@ class TeacherDrawer:
         self._shape = None
         self.app._take(room.sync())
         self.show_joins()
+
+    def reset_device(self, region: str) -> None:
+        """Free the seat's link from the device that opened it first (a broken phone: the team takes another)."""
+        room = self.app.room
+        if room is None:
+            return
+        room.reset_device(region)
+        self._shape = None
+        self.app._take(room.sync())
+        self.render()
+
+    def handover(self) -> None:
+        """Show a link that hands this room to a colleague (the teacher chooses whom to send it to)."""
+        url = self.app.handover_url()
+        lang = self.app.lang
+        self.handover_link.value = (f"<div>{escape(i18n.t('classplay.teacher.handover_how', lang))}</div>"
+                                    f"<code class='typhoon-handover-url'>{escape(url)}</code>")
 
     def _set_hints(self, enabled: bool) -> None:
         room = self.app.room

@@ -1,0 +1,181 @@
+"""The server's guards (issue 20 §3): kernel websocket frames, kernels per client, never-connected kernels.
+
+The unit tests check the guards' logic; the server tests reproduce each break over raw websockets
+and HTTP on 127.0.0.1 against ``serve``'s own Voilà command line, and show it closed.
+"""
+
+from __future__ import annotations
+
+import time
+
+import psutil
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from jupyter_server.services.kernels.connection.base import deserialize_msg_from_ws_v1, serialize_msg_to_ws_v1
+from serve_helpers import (
+    http_request,
+    kernel_exists,
+    kernel_id_of,
+    kernel_info,
+    kernel_socket,
+    write_probe_notebook,
+)
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from typhoon_edu.server.serve import VoilaProcess
+from typhoon_edu.server.websocket_guard import MIN_PARTS, offers_v1, v1_frame, v1_frame_parts, v1_frame_problem
+
+MB = 1024 * 1024
+
+
+# ------------------------------------------------------------------ the frame guard, alone
+def _good(buffers: int = 0) -> bytes:
+    parts = [b'{"msg_type": "comm_msg"}', b"{}", b"{}", b'{"data": {}}'] + [b"\x00\x01" * i for i in range(buffers)]
+    return serialize_msg_to_ws_v1(parts, "shell")
+
+
+@pytest.mark.parametrize("buffers", [0, 1, 3])
+def test_frames_jupyter_serialises_are_sound(buffers: int) -> None:
+    frame = _good(buffers)
+    assert v1_frame_problem(frame) is None
+    assert v1_frame(v1_frame_parts(frame)[1:], "shell") == frame
+
+
+def _with_word(frame: bytes, index: int, value: int) -> bytes:
+    data = bytearray(frame)
+    data[8 * index : 8 * (index + 1)] = value.to_bytes(8, "little")
+    return bytes(data)
+
+
+@pytest.mark.parametrize(("frame", "words"), [
+    (b"\xff" * 8, "declares 18446744073709551615 offsets"),  # the issue's 8 bytes
+    (b"\xff" * 64, "declares"),
+    (b"", "fewer than the 8"),
+    ("{}", "text frame"),
+    (_with_word(_good(), 0, 10**6), "declares 1000000 offsets"),
+    (_with_word(_good(), 3, 10**12), "past the end"),
+    (_with_word(_good(), 6, 0), "before offset 4"),
+    (_with_word(_good(), 1, 0), "not 56"),
+    (serialize_msg_to_ws_v1([b"{}", b"{}"], "shell"), f"fewer than the {MIN_PARTS}"),
+])
+def test_malformed_frames_are_refused_with_the_reason(frame: bytes | str, words: str) -> None:
+    problem = v1_frame_problem(frame)
+    assert problem is not None and words in problem, problem
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300))
+def test_any_frame_the_guard_passes_is_parsed_in_bounded_memory(frame: bytes) -> None:
+    """Random bytes: whatever passes the guard, jupyter_server's parser handles without a huge list."""
+    if v1_frame_problem(frame) is not None:
+        return
+    try:
+        channel, parts = deserialize_msg_from_ws_v1(frame)
+    except UnicodeDecodeError:
+        return  # a channel that is not UTF-8: jupyter_server raises, the socket closes
+    assert len(parts) <= len(frame) // 8
+
+
+def test_the_guard_is_fast_on_the_largest_count_a_frame_can_hold() -> None:
+    frame = _with_word(b"\x00" * (8 * 200_000), 0, 200_000 - 1)
+    started = time.perf_counter()
+    problem = v1_frame_problem(frame)
+    assert problem is not None and "not 1600000" in problem  # the first offset is checked first
+    assert time.perf_counter() - started < 0.5
+
+
+def test_only_the_v1_subprotocol_is_accepted() -> None:
+    assert offers_v1("v1.kernel.websocket.jupyter.org")
+    assert offers_v1("x, v1.kernel.websocket.jupyter.org")
+    assert not offers_v1(None) and not offers_v1("") and not offers_v1("v2.kernel.websocket.jupyter.org")
+
+
+# ------------------------------------------------------------------ the frame guard, on a running server
+@pytest.fixture(scope="module")
+def guarded_server(tmp_path_factory: pytest.TempPathFactory):
+    """``serve``'s Voilà command line on the probe notebook, a kernel per request."""
+    folder = tmp_path_factory.mktemp("guarded")
+    notebook = write_probe_notebook(folder)
+    with VoilaProcess(notebook, lang="en", preheat=False, log_path=folder / "voila.log") as server:
+        server.wait_ready(timeout=90)
+        yield server
+
+
+def _rss(server: VoilaProcess) -> int:
+    assert server.process is not None
+    return psutil.Process(server.process.pid).memory_info().rss
+
+
+def _answers_http_within(server: VoilaProcess, seconds: float) -> float:
+    started = time.monotonic()
+    status, _, _ = http_request(server.port, "/voila/static/favicon.ico", timeout=seconds)
+    elapsed = time.monotonic() - started
+    assert status == 200
+    return elapsed
+
+
+@pytest.mark.parametrize("frame", [b"\xff" * 8, _with_word(_good(), 3, 10**12), "{}"], ids=["ff8", "offset", "text"])
+def test_one_malformed_frame_closes_its_socket_and_the_server_stays_well(guarded_server: VoilaProcess,
+                                                                         frame: bytes | str) -> None:
+    _, _, page = http_request(guarded_server.port, "/?join")
+    kernel = kernel_id_of(page)
+    before = _rss(guarded_server)
+    with kernel_socket(guarded_server.port, kernel) as ws:
+        kernel_info(ws)
+        ws.send(frame)
+        with pytest.raises(ConnectionClosed) as closed:
+            for _ in range(100):  # replies already on their way may come first
+                ws.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    assert _answers_http_within(guarded_server, 1.0) < 1.0
+    time.sleep(1.0)  # the unguarded parser grew by ~200 MB a second: give it time to show
+    assert _answers_http_within(guarded_server, 1.0) < 1.0
+    assert _rss(guarded_server) - before < 50 * MB
+    assert kernel_exists(guarded_server.port, kernel)  # the page's kernel lives on: a reload reconnects
+    with kernel_socket(guarded_server.port, kernel) as ws:
+        kernel_info(ws)
+
+
+def test_a_kernel_websocket_without_the_v1_subprotocol_is_refused(guarded_server: VoilaProcess) -> None:
+    _, _, page = http_request(guarded_server.port, "/?join")
+    kernel = kernel_id_of(page)
+    with pytest.raises(InvalidStatus) as refused, kernel_socket(guarded_server.port, kernel, subprotocol=False):
+        pass
+    assert refused.value.response.status_code == 400
+    assert b"v1.kernel.websocket.jupyter.org" in refused.value.response.body
+
+
+# ------------------------------------------------------------------ issue 19 §7: the pool grows for a class arriving
+def test_the_pool_grows_when_a_room_with_device_seats_is_created(tmp_path_factory: pytest.TempPathFactory) -> None:
+    import os
+
+    from serve_helpers import kernel_processes, wait_until
+
+    from typhoon_edu.classroom.codes import token_hash
+    from typhoon_edu.classroom.store import NewSeat, RoomStore
+    from typhoon_edu.server.pool_growth import pool_target
+
+    folder = tmp_path_factory.mktemp("pool")
+    notebook = write_probe_notebook(folder)
+    url = f"sqlite:///{folder / 'rooms.sqlite3'}"
+    store = RoomStore(url)
+    env = {**os.environ, "TYPHOON_EDU_DB": url}
+    try:
+        with VoilaProcess(notebook, lang="en", preheat=True, pool_size=1, env=env, log_path=folder / "voila.log") as server:
+            server.wait_ready(timeout=90)
+            assert server.process is not None
+            wait_until(lambda: len(kernel_processes(server.process.pid)) == 1, 90, what="a pool of 1")
+            time.sleep(5)
+            assert len(kernel_processes(server.process.pid)) == 1  # no room yet: the pool stays as serve set it
+            seats = [NewSeat(region, token_hash=token_hash(f"tok-{region}-xxxxxxxxxxxx"))
+                     for region in ("Taiwan", "Japan", "Korea")] + [NewSeat("Philippines", kind="greedy")]
+            store.create_room(setup={"players": ["Taiwan", "Japan", "Korea", "Philippines"]}, seats=seats, lang="en")
+            expected = pool_target(1, 3)
+            assert expected == 4
+            wait_until(lambda: len(kernel_processes(server.process.pid)) == expected, 120, interval=1,
+                       what=f"a pool of {expected} (3 device seats waiting + the projector)")
+            log = (folder / "voila.log").read_text(encoding="utf-8", errors="replace")
+            assert "Preheated pool: 4 kernels (3 device seats waiting to join)" in log
+    finally:
+        store.close()

@@ -1,0 +1,202 @@
+"""The page handlers of :class:`~typhoon_edu.server.voila_app.TyphoonVoila`: Voilà's notebook page with
+the server's cookies (:mod:`typhoon_edu.server.page_query`) and the kernel caps
+(:mod:`typhoon_edu.server.kernel_budget`), at ``/`` and at the students' ``/join`` and ``/join/<CODE>``.
+
+For every page request, before Voilà renders it:
+
+1. ``?teacher=<key>`` in the address: the key goes into the ``typhoon_teacher`` cookie (HttpOnly,
+   SameSite=Strict, for this browser session) and the browser is sent (302) to the same address
+   without it. A blank ``?teacher=`` removes the cookie (the teacher sees the students' page).
+2. A ``typhoon_device`` cookie is set if the browser has none.
+3. The query Voilà hands to the kernel (``QUERY_STRING`` for a kernel started for the request, and
+   the ``voila/query/<kernel>`` message for a preheated one: Voilà builds both from
+   ``request.query``) becomes :func:`~typhoon_edu.server.page_query.kernel_query`'s.
+4. The request is admitted by the kernel budget, or answered 503 with a page saying the server is
+   full (both languages).
+5. The HTML sent loads nothing from another host (:func:`~typhoon_edu.server.offline.local_only`).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import html
+import logging
+import os
+from typing import Any
+
+from jupyter_core.utils import ensure_async
+from tornado.httputil import parse_qs_bytes
+from voila.tornado.handler import TornadoVoilaHandler
+
+from ..i18n import LANGS, t
+from .kernel_budget import Admission, KernelBudget
+from .offline import local_only
+from .page_query import (
+    DEVICE_COOKIE,
+    DEVICE_COOKIE_DAYS,
+    TEACHER_COOKIE,
+    client_query,
+    kernel_query,
+    masked,
+    new_device_id,
+    plausible_device,
+    plausible_teacher_key,
+    teacher_key_in,
+)
+
+__all__ = ["BUDGET_SETTING", "CURRENT_ADMISSION", "JoinPageHandler", "PageHandler", "track_page_kernels"]
+
+log = logging.getLogger(__name__)
+
+#: The tornado setting that holds the server's :class:`KernelBudget`.
+BUDGET_SETTING = "typhoon_kernel_budget"
+
+#: The admission of the page request being served (read where Voilà starts or takes its kernel).
+CURRENT_ADMISSION: contextvars.ContextVar[Admission | None] = contextvars.ContextVar("typhoon_admission", default=None)
+
+
+def track_page_kernels(kernel_manager: Any) -> None:
+    """Make Voilà's kernel manager tell the current page request which kernel it got.
+
+    Voilà's page handler starts a kernel with ``start_kernel`` or takes a preheated one with
+    ``get_rendered_notebook``; both run inside the request, where :data:`CURRENT_ADMISSION` is set.
+    The pool's own refills call the base class directly and are not counted.
+    """
+    start_kernel = kernel_manager.start_kernel
+
+    async def start_kernel_for_page(*args: Any, **kwargs: Any) -> str:
+        kernel_id: str = await ensure_async(start_kernel(*args, **kwargs))
+        admission = CURRENT_ADMISSION.get()
+        if admission is not None:
+            admission.bind(kernel_id)
+        return kernel_id
+
+    kernel_manager.start_kernel = start_kernel_for_page
+    rendered = getattr(kernel_manager, "get_rendered_notebook", None)
+    if rendered is None:
+        return
+
+    async def rendered_for_page(*args: Any, **kwargs: Any) -> Any:
+        result = await rendered(*args, **kwargs)
+        admission = CURRENT_ADMISSION.get()
+        if admission is not None:
+            admission.bind(result[2])
+        return result
+
+    kernel_manager.get_rendered_notebook = rendered_for_page
+
+
+def _server_lang() -> str:
+    lang = os.environ.get("TYPHOON_EDU_LANG", "zh-TW")
+    return lang if lang in LANGS else "zh-TW"
+
+
+def full_page(reason: str, lang: str) -> str:
+    """The page a refused request gets: what happened and what to do, in ``lang`` and then the other language.
+
+    >>> "Too many pages" in full_page("client", "en") and "頁面" in full_page("client", "en")
+    True
+    """
+    blocks = []
+    for each in (lang, *[other for other in LANGS if other != lang]):
+        blocks.append(f"<section lang='{each}'><h1>{html.escape(t('serve.full.title', each))}</h1>"
+                      f"<p>{html.escape(t(f'serve.full.{reason}', each))}</p></section>")
+    return ("<!DOCTYPE html><html><head><meta charset='utf-8'>"
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+            f"<title>{html.escape(t('serve.full.title', lang))}</title>"
+            "<style>body{font-family:sans-serif;max-width:40em;margin:2em auto;padding:0 1em;font-size:1.2em}"
+            "h1{font-size:1.5em}</style></head><body class='typhoon-server-full'>"
+            + "".join(blocks) + "</body></html>")
+
+
+class PageHandler(TornadoVoilaHandler):
+    """Voilà's notebook page with the server's cookies and the kernel caps (see the module's docstring).
+
+    It also reads ``self.xsrf_token`` before its first byte, which makes tornado set the ``_xsrf``
+    cookie that Voilà's closing-tab shutdown beacon needs (voila-dashboards/voila#1458).
+    """
+
+    async def get(self, path: str | None = None) -> None:  # type: ignore[override]
+        await self.serve_page(path, join=None)
+
+    async def serve_page(self, path: str | None, join: str | None) -> None:
+        _ = self.xsrf_token  # tornado sets the _xsrf cookie the first time the token is read
+        device = self.rewrite_query(join)
+        if device is None:
+            return
+        budget: KernelBudget | None = self.settings.get(BUDGET_SETTING)
+        if budget is None:
+            await super().get(path)
+            return
+        admission = budget.admit(self.request.remote_ip or "", device)
+        if admission.refused is not None:
+            self.refuse(admission.refused)
+            return
+        for kernel_id in admission.evict:
+            log.info("Stopping kernel %s: its page has gone and %s needs the room", kernel_id, admission.client)
+            try:
+                await ensure_async(self.kernel_manager.shutdown_kernel(kernel_id))
+            except Exception:  # already gone: the room is free all the same
+                log.debug("kernel %s was already stopped", kernel_id, exc_info=True)
+        token = CURRENT_ADMISSION.set(admission)
+        try:
+            await super().get(path)
+        finally:
+            CURRENT_ADMISSION.reset(token)
+            admission.finish()
+
+    def rewrite_query(self, join: str | None) -> str | None:
+        """Steps 1–3 of the module's docstring: the browser's device id, or ``None`` when the answer
+        (a redirect) is already sent."""
+        query = self.request.query
+        here = "/" + self.request.path.lstrip("/")  # never "//host": that would redirect off-site
+        key = teacher_key_in(query)
+        if key is not None:
+            if plausible_teacher_key(key):
+                self.set_cookie(TEACHER_COOKIE, key, path="/", httponly=True, samesite="Strict")
+            elif key == "":
+                self.clear_cookie(TEACHER_COOKIE, path="/")
+            clean = client_query(query)
+            self.redirect(here + ("?" + clean if clean else ""), status=302)
+            return None
+        device = self.get_cookie(DEVICE_COOKIE)
+        if not plausible_device(device):
+            device = new_device_id()
+            self.set_cookie(DEVICE_COOKIE, device, path="/", httponly=True, samesite="Lax",
+                            expires_days=DEVICE_COOKIE_DAYS)
+        assert device is not None
+        teacher = self.get_cookie(TEACHER_COOKIE)
+        clean = client_query(query, drop=["join"] if join is not None else [])
+        self.request.query = kernel_query(query, teacher=teacher if plausible_teacher_key(teacher) else None,
+                                          device=device, join=join)
+        # What the page itself may know of its address: the browser's, without the server's names.
+        self.request.uri = here + ("?" + clean if clean else "")
+        self.request.query_arguments = parse_qs_bytes(clean, keep_blank_values=True)
+        self.request.arguments = {name: list(values) for name, values in self.request.query_arguments.items()}
+        return device
+
+    def write(self, chunk: str | bytes | dict[str, Any]) -> None:
+        # The page's HTML as Voilà renders it, without what it would fetch from another host.
+        if isinstance(chunk, str):
+            chunk = local_only(chunk)
+        super().write(chunk)
+
+    def refuse(self, reason: str) -> None:
+        """Answer 503 with the "server full" page (``reason``: ``client`` or ``total``)."""
+        log.warning("Refused a page for %s: %s kernel cap reached", self.request.remote_ip, reason)
+        self.set_status(503)
+        self.set_header("Retry-After", "30")
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(full_page(reason, _server_lang()))
+
+    def _request_summary(self) -> str:
+        # The access log must not hold a teacher's key (the first request carries it in the address).
+        return f"{self.request.method} {masked(self.request.uri or '')} ({self.request.remote_ip})"
+
+
+class JoinPageHandler(PageHandler):
+    """``/join`` and ``/join/<CODE>``: the students' page (the kernel sees ``join`` or ``join=<CODE>``)."""
+
+    async def get(self, code: str | None = None) -> None:  # type: ignore[override]
+        await self.serve_page(None, join=code or "")
