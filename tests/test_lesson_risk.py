@@ -11,7 +11,7 @@ import pytest
 from typhoon_edu import i18n
 from typhoon_edu.engine.rules import load_rules
 from typhoon_edu.sim import simulate_tracks
-from typhoon_edu.ui import heatmap
+from typhoon_edu.ui import heatmap, palette
 from typhoon_edu.ui.heatmap import (
     HEAT_COLOURS,
     HeatMapView,
@@ -122,7 +122,7 @@ def test_ranking_rows_sorted_with_error_bars():
         assert r.se == pytest.approx(stats.expected_damage_se[r.key])
         assert r.high - r.mean == pytest.approx(risk.Z * r.se)
         assert 0.0 <= r.low <= r.mean
-        assert r.colour == RULES.regions[r.key].hex
+        assert r.colour == palette.region_fill(RULES.regions[r.key])
 
 
 def test_ranking_html_shows_values_and_baseline_marker():

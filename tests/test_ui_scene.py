@@ -8,6 +8,7 @@ import pytest
 
 from typhoon_edu.engine import events as ev
 from typhoon_edu.engine.rules import load_rules
+from typhoon_edu.ui import palette
 from typhoon_edu.ui.geometry import BoardGeometry, pixel_to_cell
 from typhoon_edu.ui.scene import (
     COMPASS16,
@@ -46,7 +47,7 @@ def test_every_region_is_drawn_in_its_colour_on_its_cells():
     for key, region in RULES.regions.items():
         rects = of(shapes, "region", key)
         assert {cell_of_rect(r) for r in rects} == set(region.cells)
-        assert {r.fill for r in rects} == {region.hex}
+        assert {r.fill for r in rects} == {palette.region_fill(region)}
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])

@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from typhoon_edu.engine.rules import load_rules
+from typhoon_edu.ui import palette
 from typhoon_edu.ui.scene import Rect, Text
 from typhoon_edu.ui.state import PathPreview, TyphoonView
 from typhoon_edu.ui.svg import BoardSVG, board_svg, shape_to_svg
@@ -41,7 +42,7 @@ def test_svg_is_well_formed_and_complete(lang):
 def test_svg_region_fill_colours():
     root = parse(board_svg(RULES))
     fills = {el.get("data-key"): el.get("fill") for el in root.iter(f"{NS}rect") if el.get("data-role") == "region"}
-    assert fills == {k: r.hex for k, r in RULES.regions.items()}
+    assert fills == {k: palette.region_fill(r) for k, r in RULES.regions.items()}
 
 
 def test_svg_escapes_text():
