@@ -88,11 +88,18 @@ def tap(page: Any, cell: tuple[int, int], cell_px: int = 40) -> None:
     page.mouse.click(box["x"] + cx * box["width"] / width, box["y"] + cy * box["width"] / width)
 
 
+def teacher_address(proc: VoilaProcess) -> str:
+    """The projector's address: ``/`` without the teacher's key is the students' join page."""
+    from typhoon_edu.classroom.teachers import ensure_local_teacher
+
+    return f"{proc.url}?teacher={ensure_local_teacher(RoomStore(proc.db))}"
+
+
 def open_room(browser: Any, proc: VoilaProcess, store: RoomStore, persons: int, speed: str) -> tuple[Any, dict[str, Any]]:
     """The projector sets up a room of ``persons`` person seats (the rest medium bots); each phone joins."""
     projector = browser.new_context(viewport=PROJECTOR).new_page()
     projector.set_default_timeout(120_000)
-    projector.goto(proc.url)
+    projector.goto(teacher_address(proc))
     projector.locator(".typhoon-setup-start").wait_for()
     projector.locator(".typhoon-seat-count button", has_text="5").click()
     for i in range(5):
@@ -290,7 +297,7 @@ def measure_kill(browser: Any, folder: Path, args: argparse.Namespace) -> dict[s
             projector.close()
             projector = browser.new_context(viewport=PROJECTOR).new_page()
             projector.set_default_timeout(120_000)
-            projector.goto(proc.url)
+            projector.goto(teacher_address(proc))
             code = list_rooms(store, teacher=local_teacher(store))[0].code
             projector.locator(f".typhoon-room-{code}").click()
             if projector.locator(".typhoon-lobby-go").count() and projector.locator(".typhoon-lobby-go").is_visible():

@@ -22,7 +22,7 @@ from typhoon_edu.ui.classplay.seat import SeatApp
 from typhoon_edu.ui.classplay.setup import SetupChoices
 from typhoon_edu.ui.classplay.viewdata import SeatChoice
 
-SERVED_ENV = ("QUERY_STRING", "VOILA_PREHEAT", "SERVER_SOFTWARE")
+SERVED_ENV = ("QUERY_STRING", "VOILA_PREHEAT", "SERVER_SOFTWARE", "SCRIPT_NAME", "TYPHOON_EDU_PUBLIC_URL")
 
 
 def all_text(w: Any) -> str:
@@ -206,3 +206,17 @@ def test_new_join_link_in_the_teachers_drawer_replaces_only_that_seats_link(stor
     assert "?seat=" + app._tokens["Taiwan"] in app.join_cards() and old["Taiwan"] not in app.join_cards()
     assert SeatApp(lang="en", store=store, token=old["Taiwan"], device="p").screen == "join"
     assert SeatApp(lang="en", store=store, token=app._tokens["Taiwan"], device="p").screen == "seat"
+
+
+def test_voila_inside_a_logged_in_jupyter_server_is_its_users_page(store: RoomStore, jupyterlab: None,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Binder's /voila/render/… (Jupyter's login already names the user); typhoon-edu serve always wants the key."""
+    import typhoon_edu.ui.classplay as classplay
+
+    monkeypatch.setattr(classplay, "page_query", lambda: {})
+    monkeypatch.setenv("QUERY_STRING", "")
+    monkeypatch.setenv("SCRIPT_NAME", "/user/abc/voila/render/notebooks/dashboard.ipynb")
+    monkeypatch.delenv("TYPHOON_EDU_PUBLIC_URL", raising=False)
+    assert isinstance(launch(lang="en", store=store, display=False), ProjectorApp)
+    monkeypatch.setenv("TYPHOON_EDU_PUBLIC_URL", "http://127.0.0.1:8866/")
+    assert launch(lang="en", store=store, display=False).screen == "join"

@@ -109,3 +109,27 @@ def test_a_schema_1_database_is_brought_up_to_date_in_place(tmp_path: Path) -> N
     assert [r.id for r in store.rooms(owner="local")] == ["r1"] and store.rooms(owner="someone") == []
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT value FROM typhoon_meta WHERE key='schema'").fetchone()[0] == str(SCHEMA_VERSION)
+
+
+def test_an_older_database_is_upgraded_on_both_dialects(db_url: str) -> None:
+    """Schema 1 (no teachers table, no owner/link/device columns), made on SQLite or PostgreSQL, opens and works."""
+    import sqlalchemy as sa
+
+    from typhoon_edu.classroom.rooms import Room, Seat
+    from typhoon_edu.classroom.store import ROOMS, SEATS, TEACHERS
+
+    store = RoomStore(db_url)
+    room = Room.create(store, [Seat("Taiwan"), Seat("Japan"), Seat("Korea")], seed=3, teacher=local_teacher(store))
+    with store._engine.begin() as conn:  # take it back to schema 1
+        conn.execute(sa.text("UPDATE typhoon_meta SET value = '1' WHERE key = 'schema'"))
+        TEACHERS.drop(conn)
+        for table, names in ((ROOMS, ("owner", "handover_hash")), (SEATS, ("link_nonce", "device_hash"))):
+            for name in names:
+                conn.execute(sa.text(f"ALTER TABLE {table.name} DROP COLUMN {name}"))
+    store.close()
+    again = RoomStore(db_url)
+    assert again.room(room.id).owner is None  # a room from before teachers is the local teacher's
+    opened = Room.open(again, room.id, teacher=local_teacher(again))
+    assert opened.join_links() == {}  # its old links cannot be shown again: New join link makes one
+    token = opened.reissue_token("Taiwan")
+    assert Room.open_seat(again, token, "phone").viewer == "Taiwan"

@@ -64,16 +64,28 @@ RESULTS_PAUSE = 2.0
 
 
 def served_by_voila(environ: Any = None) -> bool:
-    """Whether this kernel serves a Voilà page (a browser's request), rather than a notebook in JupyterLab.
+    """Whether this kernel serves a page to browsers that must prove they are the teacher's.
+
+    True under ``typhoon-edu serve`` (it sets ``TYPHOON_EDU_PUBLIC_URL``) and under a standalone
+    Voilà (a kernel started for a request, or preheated). False in JupyterLab, and for Voilà as a
+    Jupyter Server extension (``/voila/render/…``, e.g. Binder), where Jupyter's own login already
+    says the page is its user's: there, as in a notebook, the user is the computer's teacher.
 
     >>> served_by_voila({"QUERY_STRING": ""}), served_by_voila({"VOILA_PREHEAT": "True"}), served_by_voila({})
     (True, True, False)
+    >>> served_by_voila({"QUERY_STRING": "", "SCRIPT_NAME": "/user/x/voila/render/notebooks/dashboard.ipynb"})
+    False
+    >>> served_by_voila({"TYPHOON_EDU_PUBLIC_URL": "http://10.0.0.7:8866/", "SCRIPT_NAME": "/voila/render/d.ipynb"})
+    True
     """
     import os
 
     env = os.environ if environ is None else environ
-    return "QUERY_STRING" in env or env.get("VOILA_PREHEAT") == "True" \
+    if env.get("TYPHOON_EDU_PUBLIC_URL"):
+        return True
+    voila = "QUERY_STRING" in env or env.get("VOILA_PREHEAT") == "True" \
         or str(env.get("SERVER_SOFTWARE", "")).lower().startswith("voila")
+    return voila and "/voila/render/" not in str(env.get("SCRIPT_NAME", ""))
 
 
 def page_teacher(store: Any, query: Any = None) -> Any:
