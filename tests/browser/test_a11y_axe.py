@@ -23,6 +23,7 @@ from typhoon_edu.classroom.store import RoomStore
 from typhoon_edu.server.serve import VoilaProcess
 
 from .harness import REPO_ROOT, save_screenshot
+from .teacher_page import teacher_url
 from .test_classroom_browser import PHONE, PROJECTOR, setup_room, wait_state
 from .touch_helpers import classroom_server
 
@@ -132,7 +133,7 @@ def test_class_play_pages_have_no_serious_violations(room_server: tuple[VoilaPro
     problems: dict[str, list[dict[str, Any]]] = {}
     projector = chromium_browser.new_context(viewport=PROJECTOR).new_page()
     projector.set_default_timeout(60_000)
-    projector.goto(proc.url, timeout=180_000)
+    projector.goto(teacher_url(proc), timeout=180_000)
     expect(projector.locator(".typhoon-setup-start")).to_be_visible(timeout=120_000)
     projector.wait_for_timeout(1000)
     problems["setup"] = run_axe(projector)

@@ -31,6 +31,7 @@ from typhoon_edu.server.serve import VoilaProcess
 
 from .harness import REPO_ROOT, assert_canvas_not_blank, save_screenshot
 from .keyboard_helpers import focused, focused_index, mark_focusables, tab_until
+from .teacher_page import teacher_url
 from .test_classroom_browser import PHONE, PROJECTOR, room_of, setup_room, wait_state
 from .touch_helpers import classroom_server
 
@@ -151,7 +152,7 @@ def test_phone_places_a_storm_by_keyboard(room_server: tuple[VoilaProcess, RoomS
     proc, store = room_server
     lang = proc.lang
     projector = chromium_browser.new_context(viewport=PROJECTOR).new_page()
-    projector.goto(proc.url, timeout=180_000)
+    projector.goto(teacher_url(proc), timeout=180_000)
     setup_room(projector, lang, ("Mei", "Ken"), devices=True)
     links = projector.locator("a.typhoon-join-link")
     expect(links).to_have_count(2, timeout=30_000)

@@ -34,6 +34,7 @@ from typhoon_edu.ui.compass_ring import ring_scene
 from typhoon_edu.ui.scene import Text
 
 from .harness import save_screenshot
+from .teacher_page import teacher_url
 from .test_classroom_browser import (  # noqa: F401 - server is a fixture
     LAPTOP,
     PHONE,
@@ -193,7 +194,7 @@ def test_a_real_room(server, chromium_browser: Browser) -> None:  # noqa: F811 -
     served = proc.lang
     lang = other(served)  # the room's language differs from the server's
     projector = new_page(chromium_browser, PROJECTOR)
-    projector.goto(proc.url)
+    projector.goto(teacher_url(proc))
     expect(projector.locator(".typhoon-setup-start")).to_be_visible(timeout=120_000)
     projector.locator(".typhoon-lang button").nth(0 if lang == "zh-TW" else 1).click()
     long_names = ("Mei-Ling Fitzgerald-Chen the Third", "王小明和他最要好的朋友們")
@@ -335,7 +336,7 @@ def test_the_curtain_fits_a_laptop_with_the_hand_on_screen(server, chromium_brow
     proc, store = server
     lang = proc.lang
     page = new_page(chromium_browser, LAPTOP)
-    page.goto(proc.url)
+    page.goto(teacher_url(proc))
     setup_room(page, lang, ("Mei", "Ken"), devices=False)
     expect(page.locator(".typhoon-projector-game")).to_be_visible(timeout=60_000)
     for n, cell in enumerate(((8, 8), (11, 7), (14, 9)), start=1):

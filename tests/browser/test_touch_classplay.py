@@ -21,6 +21,7 @@ from typhoon_edu.classroom.store import RoomStore
 from typhoon_edu.server.serve import VoilaProcess
 
 from .harness import save_screenshot
+from .teacher_page import teacher_url
 from .test_classroom_browser import PHONE, PROJECTOR, room_of, setup_room, wait_state
 from .touch_helpers import classroom_server, mouse_events, touch_cell, touch_page
 
@@ -41,7 +42,7 @@ def test_phones_place_storms_by_touch(room_server: tuple[VoilaProcess, RoomStore
     proc, store = room_server
     lang = proc.lang
     projector = touch_page(chromium_browser, PROJECTOR)
-    projector.goto(proc.url, timeout=180_000)
+    projector.goto(teacher_url(proc), timeout=180_000)
     setup_room(projector, lang, ("Mei", "Ken"), devices=True)
     links = projector.locator("a.typhoon-join-link")
     expect(links).to_have_count(2, timeout=30_000)
@@ -76,7 +77,7 @@ def test_whiteboard_places_storms_by_touch(room_server: tuple[VoilaProcess, Room
     proc, store = room_server
     lang = proc.lang
     board = touch_page(chromium_browser, PROJECTOR)
-    board.goto(proc.url, timeout=180_000)
+    board.goto(teacher_url(proc), timeout=180_000)
     setup_room(board, lang, ("Mei", "Ken"), devices=False)
     expect(board.locator(".typhoon-projector-game")).to_be_visible(timeout=60_000)
     for n, cell in enumerate(CELLS, start=1):
