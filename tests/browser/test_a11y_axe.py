@@ -36,18 +36,7 @@ FAILING_IMPACTS = ("serious", "critical")
 
 #: (rule id, CSS selector the reported element or one of its ancestors matches) -> (owner, why).
 #: Keep each one narrow: one rule, one part of one page, in a file this test's author does not own.
-EXCLUDED: dict[tuple[str, str], tuple[str, str]] = {
-    ("select-name", "[class*='typhoon-seat-region-'] select"): (
-        "NAME=screens (typhoon_edu/ui/classplay/setup.py)",
-        "the class-play setup's per-seat region dropdowns have no description, so ipywidgets hides their "
-        "label; fix: a description or an aria-label per seat"),
-    ("select-name", "[class*='typhoon-seat-kind-'] select"): (
-        "NAME=screens (typhoon_edu/ui/classplay/setup.py)",
-        "the class-play setup's per-seat player-kind dropdowns, as above"),
-    ("select-name", ".typhoon-start-select select"): (
-        "NAME=screens (typhoon_edu/ui/classplay/setup.py)",
-        "the class-play setup's starting-player dropdown, as above"),
-}
+EXCLUDED: dict[tuple[str, str], tuple[str, str]] = {}
 
 _MATCHES_JS = """
 ([target, css]) => {
