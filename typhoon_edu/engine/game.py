@@ -42,7 +42,9 @@ VARIANTS = ("standard", "advanced")
 DICE_MODES = ("auto", "manual")
 FACES = (1, 2, 3, 4, 5, 6)
 _DIE_ACTIONS = tuple(Action("die", face=f) for f in FACES)
-_new = tuple.__new__  # builds an Action without the Python-level NamedTuple constructor (hot path)
+# builds an Action, or an event (a tuple underneath, see events.py), without a Python-level
+# constructor call: the hot path passes every field, defaults included
+_new = tuple.__new__
 _new_object = object.__new__
 
 
@@ -673,11 +675,11 @@ class Game:
         elif k == "pass":
             if self.phase == "counter":
                 if self._log:
-                    self.events.append(ev.Passed(self.players[self.decider], True))
+                    self.events.append(_new(ev.Passed, (self.players[self.decider], True)))
                 self._close_window()
             else:
                 if self._log:
-                    self.events.append(ev.Passed(self.players[self.decider]))
+                    self.events.append(_new(ev.Passed, (self.players[self.decider], False)))
                 self._next_attacker()
         elif k == "move":
             self._start_move(act.typhoon)  # type: ignore[arg-type]
@@ -687,7 +689,7 @@ class Game:
             hand.remove(act.card)  # type: ignore[arg-type]
             self.discard.append(act.card)  # type: ignore[arg-type]
             if self._log:
-                self.events.append(ev.Discarded(self.players[seat], act.card))  # type: ignore[arg-type]
+                self.events.append(_new(ev.Discarded, (self.players[seat], act.card)))  # type: ignore[arg-type]
             if len(hand) <= self._hand_limit[seat]:
                 self._end_turn()
         elif k == "region":
@@ -790,7 +792,7 @@ class Game:
         self.next_id += 1
         self.typhoons_.append(t)
         if self._log:
-            self.events.append(ev.TyphoonPlaced(t.id, self._b.cell(cell), level, by))
+            self.events.append(_new(ev.TyphoonPlaced, (t.id, self._b.cells[cell], level, by)))
         return t
 
     def _ask_direction(self, tid: int, resume: str) -> None:
@@ -806,15 +808,15 @@ class Game:
             start = ring[self.compass_i]
             self.compass_i = (self.compass_i + face) % len(ring)
             if self._log:
-                self.events.append(ev.DieRolled(face, "direction", self.roll_for))
+                self.events.append(_new(ev.DieRolled, (face, "direction", self.roll_for)))
             if t is not None:
                 t.direction = ring[self.compass_i]
                 if self._log:
-                    self.events.append(ev.DirectionRolled(t.id, start, face, t.direction))
+                    self.events.append(_new(ev.DirectionRolled, (t.id, start, face, t.direction)))
             self.phase = self.resume
         elif ph == "roll_move":
             if self._log:
-                self.events.append(ev.DieRolled(face, "move", self.roll_for))
+                self.events.append(_new(ev.DieRolled, (face, "move", self.roll_for)))
             mod = self.roll_mods.get(self.roll_for)
             steps = face if mod is None else max(mod[1], face + mod[0])
             self.move = Move(self.roll_for, face, steps)
@@ -822,7 +824,7 @@ class Game:
                 for s in self._seat_with_shield("shield_halve"):
                     self.move.halve[s] = "down"
             if self._log:
-                self.events.append(ev.MoveStarted(self.roll_for, face, steps))
+                self.events.append(_new(ev.MoveStarted, (self.roll_for, face, steps, False)))
             self.phase = "stepping"
         elif ph == "roll_zone":
             if self._log:
@@ -872,8 +874,8 @@ class Game:
         counter = self.phase == "counter"
         if self._log:
             card: Card = self.rules.cards[key]
-            self.events.append(ev.CardPlayed(self.players[seat], key, eff is not card.effect, act.typhoon, act.cell,
-                                             act.direction, counter))
+            self.events.append(_new(ev.CardPlayed, (self.players[seat], key, eff is not card.effect, act.typhoon, act.cell,
+                                                  act.direction, counter)))
         self._apply_effect(eff, seat, act, key)
         if self.fn_played[seat] >= 2:
             ph = self.phase
@@ -973,18 +975,18 @@ class Game:
         new = min(5, old + delta)
         if new < 1:
             if self._log:
-                self.events.append(ev.LevelChanged(t.id, old, 0, cause))
+                self.events.append(_new(ev.LevelChanged, (t.id, old, 0, cause)))
             self._remove(t, "weakened")
         elif new != old:
             t.level = new
             if self._log:
-                self.events.append(ev.LevelChanged(t.id, old, new, cause))
+                self.events.append(_new(ev.LevelChanged, (t.id, old, new, cause)))
 
     def _set_direction(self, t: Typhoon, d: str, cause: str) -> None:
         old = t.direction
         t.direction = d
         if self._log:
-            self.events.append(ev.DirectionChanged(t.id, old or "", d, cause))
+            self.events.append(_new(ev.DirectionChanged, (t.id, old or "", d, cause)))
 
     def _remove(self, t: Typhoon, reason: str) -> None:
         self.typhoons_.remove(t)
@@ -992,7 +994,7 @@ class Game:
         if t.id in self.unmoved:
             self.unmoved.remove(t.id)
         if self._log:
-            self.events.append(ev.TyphoonRemoved(t.id, reason, self._b.cell(t.cell)))
+            self.events.append(_new(ev.TyphoonRemoved, (t.id, reason, self._b.cells[t.cell])))
 
     def _push(self, t: Typhoon, direction: str, cells: int, cause: str) -> None:
         self._set_direction(t, direction, cause)
@@ -1099,7 +1101,7 @@ class Game:
     def _turn_start(self) -> None:
         self._turn_reset()
         if self._log:
-            self.events.append(ev.TurnStarted(self.active, self.round))
+            self.events.append(_new(ev.TurnStarted, (self.active, self.round)))
         if len(self.deck) == 1 and self.discard:
             pile = self.discard
             self.discard = []
@@ -1120,7 +1122,7 @@ class Game:
             del deck[-count:]
             self.hands[seat].extend(got)
             if self._log:
-                self.events.append(ev.CardsDrawn(self.players[seat], count, tuple(got), 0))
+                self.events.append(_new(ev.CardsDrawn, (self.players[seat], count, tuple(got), 0)))
             return
         got = []
         lost = 0
@@ -1196,8 +1198,8 @@ class Game:
                 here = t.cell
                 nxt = step[letter][here]
                 if log:
-                    self.events.append(ev.TyphoonStepped(t.id, m.done, letter, b.cells[here],
-                                                         b.cells[nxt] if nxt >= 0 else None, t.level))
+                    self.events.append(_new(ev.TyphoonStepped, (t.id, m.done, letter, b.cells[here],
+                                                              b.cells[nxt] if nxt >= 0 else None, t.level)))
                 if nxt < 0:
                     self._remove(t, "edge")
                     t = None
@@ -1255,7 +1257,7 @@ class Game:
                 hits[s] = hits.get(s, 0) + c
                 dmg[s] = dmg.get(s, 0) + c * d
                 if self._log:
-                    self.events.append(ev.RegionHit(self.players[s], t.id, c, t.level))
+                    self.events.append(_new(ev.RegionHit, (self.players[s], t.id, c, t.level)))
 
     def _open_window(self) -> None:
         m = self.move
@@ -1264,7 +1266,7 @@ class Game:
         self.decider = s
         self.phase = "counter"
         if self._log:
-            self.events.append(ev.CounterWindow(self.players[s], m.tid))
+            self.events.append(_new(ev.CounterWindow, (self.players[s], m.tid)))
 
     def _close_window(self) -> None:
         m = self.move
@@ -1286,13 +1288,13 @@ class Game:
             old = t.level
             if old <= 1:
                 if log:
-                    self.events.append(ev.Landfall(t.id, old, 0))
+                    self.events.append(_new(ev.Landfall, (t.id, old, 0)))
                 self._remove(t, "landfall")
                 t = None
             else:
                 t.level = old - 1
                 if log:
-                    self.events.append(ev.Landfall(t.id, old, old - 1))
+                    self.events.append(_new(ev.Landfall, (t.id, old, old - 1)))
         hp = self._hp
         losses = []
         if m.dmg:
@@ -1322,7 +1324,7 @@ class Game:
         for s, hits, loss, bonus, modifier in losses:
             self._set_hp(s, max(0, hp[s] - loss))
             if log:
-                self.events.append(ev.DamageDealt(self.players[s], m.tid, hits, loss, bonus, hp[s], modifier))
+                self.events.append(_new(ev.DamageDealt, (self.players[s], m.tid, hits, loss, bonus, hp[s], modifier)))
         for s, *_ in losses:
             if hp[s] == 0 and s in alive_before:
                 if log:
@@ -1352,7 +1354,7 @@ class Game:
                     self.events.append(ev.Intensified(t.id, t.level))
                     self.events.append(ev.LevelChanged(t.id, old, t.level, "growth"))
         if self._log:
-            self.events.append(ev.TurnEnded(self.active))
+            self.events.append(_new(ev.TurnEnded, (self.active,)))
         self._turn_reset()
         n = len(self.players)
         pos = (self.active_seat - self.start_seat) % n
