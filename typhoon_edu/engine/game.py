@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from . import events as ev
@@ -171,6 +172,25 @@ def _effect_spec(eff: Effect, dirs: dict[str, tuple[str, ...]], kind: str, key: 
     return (k, None, (), None)
 
 
+def _without(values: tuple[int, ...], value: int) -> tuple[int, ...]:
+    """``values`` without its first ``value`` (what ``list.remove`` does, for a tuple).
+
+    >>> _without((3, 1, 2, 1), 1)
+    (3, 2, 1)
+    """
+    i = values.index(value)
+    return values[:i] + values[i + 1:]
+
+
+def _with_true(flags: tuple[bool, ...], i: int) -> tuple[bool, ...]:
+    """``flags`` with item ``i`` set to True.
+
+    >>> _with_true((False, False, False), 1)
+    (False, True, False)
+    """
+    return flags[:i] + (True,) + flags[i + 1:]
+
+
 def _shuffle_like_random(rng: random.Random, x: list[Any]) -> None:
     """``rng.shuffle(x)``, the same draws in the same order, without a method call per card.
 
@@ -212,6 +232,10 @@ class Typhoon:
         return f"Typhoon(T{self.id}, eye={self.eye}, level={self.level}, direction={self.direction!r})"
 
 
+_EMPTY: frozenset[Any] = frozenset()
+_NO_HALVE: Mapping[int, str] = MappingProxyType({})
+
+
 class Move:
     """A typhoon's move in progress (it may pause for counter windows)."""
 
@@ -223,18 +247,19 @@ class Move:
         self.dmg: dict[int, int] = {}
         self.hits: dict[int, int] = {}
         self.reached: set[int] = set()
-        self.shielded: set[int] = set()
+        # never changed in place, replaced when they change (rare): copies share them
+        self.shielded: frozenset[int] = _EMPTY
         self.land = False
-        self.cancel: set[int] = set()
-        self.halve: dict[int, str] = {}
-        self.windows: list[int] = []
+        self.cancel: frozenset[int] = _EMPTY
+        self.halve: Mapping[int, str] = _NO_HALVE
+        self.windows: tuple[int, ...] = ()
         self.step_open = False
 
     def copy(self) -> Move:
         m = Move(self.tid, self.face, self.steps)
         m.done, m.pos, m.land, m.step_open = self.done, self.pos, self.land, self.step_open
-        m.dmg, m.hits, m.reached, m.shielded = dict(self.dmg), dict(self.hits), set(self.reached), set(self.shielded)
-        m.cancel, m.halve, m.windows = set(self.cancel), dict(self.halve), list(self.windows)
+        m.dmg, m.hits, m.reached, m.shielded = dict(self.dmg), dict(self.hits), set(self.reached), self.shielded
+        m.cancel, m.halve, m.windows = self.cancel, self.halve, self.windows
         return m
 
 
@@ -341,18 +366,18 @@ class Game:
         self.phase = "setup_place"
         self.decider = start
         self.shuffles = 0
-        self.region_spent = [False] * n
+        self.region_spent: tuple[bool, ...] = (False,) * n
         self.winners_: tuple[str, ...] = ()
         self.over_reason: str | None = None
         self._turn_reset()
-        self.attack_queue: list[int] = []
-        self.unmoved: list[int] = []
+        self.attack_queue: tuple[int, ...] = ()
+        self.unmoved: tuple[int, ...] = ()
         self.move: Move | None = None
-        self.pending_dir: list[int] = []  # typhoons waiting for a direction roll (setup aims)
+        self.pending_dir: tuple[int, ...] = ()  # typhoons waiting for a direction roll (setup aims)
         self.resume = ""  # phase to return to after a direction roll
         self.roll_for = 0  # typhoon whose direction/move is being rolled
-        self.setup_zones: list[int] = list(range(len(self._b.zones)))
-        self.adv_levels: list[int] = []
+        self.setup_zones: tuple[int, ...] = tuple(range(len(self._b.zones)))
+        self.adv_levels: tuple[int, ...] = ()
         self.adv_zone = -1
         # --- setup
         if self._log:
@@ -367,21 +392,23 @@ class Game:
             if self._log:
                 self.events.append(ev.CardsDrawn(players[s], len(self.hands[s]), tuple(self.hands[s])))
         if variant == "advanced":
-            self.adv_levels = [5, 4, 3, 2, 1]
+            self.adv_levels = (5, 4, 3, 2, 1)
             self._begin_advanced_placement()
         self._run()
 
     def _turn_reset(self) -> None:
         n = len(self.players)
         self.fn_played = [0] * n
-        self.region_turn = [False] * n
-        self.names_played: set[str] = set()
-        self.holds: set[int] = set()
+        # The rest never changes in place: a change replaces the value (a new tuple, frozenset or
+        # dict), so clone() shares them instead of copying ~15 containers (most of them empty).
+        self.region_turn: tuple[bool, ...] = (False,) * n
+        self.names_played: frozenset[str] = _EMPTY
+        self.holds: frozenset[int] = _EMPTY
         self.roll_mods: dict[int, tuple[int, int]] = {}
         self.level_base: dict[int, int] = {}  # level before this turn's first level card, per typhoon
-        self.shields: dict[int, list[str]] = {}
+        self.shields: dict[int, tuple[str, ...]] = {}
         self.shield_delta: dict[int, int] = {}
-        self.cancel_first: set[int] = set()
+        self.cancel_first: frozenset[int] = _EMPTY
 
     def clone(self, keep_log: bool = False) -> Game:
         """A copy for search: shares the immutable rules, copies the state (hand-written, not deepcopy).
@@ -399,22 +426,12 @@ class Game:
         d["deck"] = self.deck.copy()
         d["discard"] = self.discard.copy()
         d["typhoons_"] = [t.copy() for t in self.typhoons_]
-        d["region_spent"] = self.region_spent.copy()
         d["fn_played"] = self.fn_played.copy()
-        d["region_turn"] = self.region_turn.copy()
-        d["names_played"] = self.names_played.copy()
-        d["holds"] = self.holds.copy()
-        d["roll_mods"] = self.roll_mods.copy()
-        d["level_base"] = self.level_base.copy()
-        d["shields"] = {k: v.copy() for k, v in self.shields.items()} if self.shields else {}
-        d["shield_delta"] = self.shield_delta.copy()
-        d["cancel_first"] = self.cancel_first.copy()
-        d["attack_queue"] = self.attack_queue.copy()
-        d["unmoved"] = self.unmoved.copy()
-        d["move"] = self.move.copy() if self.move is not None else None
-        d["pending_dir"] = self.pending_dir.copy()
-        d["setup_zones"] = self.setup_zones.copy()
-        d["adv_levels"] = self.adv_levels.copy()
+        # region_spent, region_turn, names_played, holds, roll_mods, level_base, shields,
+        # shield_delta, cancel_first, attack_queue, unmoved, pending_dir, setup_zones and
+        # adv_levels are shared: the engine never changes them in place (see _turn_reset)
+        if self.move is not None:
+            d["move"] = self.move.copy()
         d["_legal"] = None
         d["_rng"] = None  # made on first use, from the seed and the rolls so far (never this game's generator)
         if keep_log:
@@ -698,14 +715,15 @@ class Game:
             cell = self._b.index(act.cell)  # type: ignore[arg-type]
             t = self._place(cell, 1, self.players[self.decider])
             if self.phase == "setup_place":
-                self.setup_zones.remove(self._b.zone_of[cell])
-                self.pending_dir.append(t.id)
+                zone = self._b.zone_of[cell]
+                self.setup_zones = tuple(z for z in self.setup_zones if z != zone)
+                self.pending_dir += (t.id,)
                 if not self.setup_zones or not self._free_cells(self.setup_zones):
                     self.phase = "setup_aim"
             else:
                 self._ask_direction(t.id, "refill")
         elif k == "aim":
-            self.pending_dir.remove(act.typhoon)  # type: ignore[arg-type]
+            self.pending_dir = _without(self.pending_dir, act.typhoon)  # type: ignore[arg-type]
             self._ask_direction(act.typhoon, "setup_aim")  # type: ignore[arg-type]
         if self.phase != "attack":  # in the attack phase _run() has nothing to do
             self._run()
@@ -822,7 +840,7 @@ class Game:
             self.move = Move(self.roll_for, face, steps)
             if self.shields:
                 for s in self._seat_with_shield("shield_halve"):
-                    self.move.halve[s] = "down"
+                    self.move.halve = {**self.move.halve, s: "down"}
             if self._log:
                 self.events.append(_new(ev.MoveStarted, (self.roll_for, face, steps, False)))
             self.phase = "stepping"
@@ -852,14 +870,15 @@ class Game:
 
     def _begin_advanced_placement(self) -> None:
         while self.adv_levels and not self._free_cells():
-            self.adv_levels.pop(0)
+            self.adv_levels = self.adv_levels[1:]
         if self.adv_levels:
             self.phase = "roll_zone"
         else:
             self.phase = "turn_start"
 
     def _advanced_place(self, cell: int) -> None:
-        level = self.adv_levels.pop(0)
+        level = self.adv_levels[0]
+        self.adv_levels = self.adv_levels[1:]
         t = self._place(cell, level, self.players[self.start_seat])
         self._ask_direction(t.id, "adv_next")
 
@@ -868,7 +887,7 @@ class Game:
         key: str = act.card  # type: ignore[assignment]
         self.hands[seat].remove(key)
         self.discard.append(key)
-        self.names_played.add(key)
+        self.names_played = self.names_played | {key}
         self.fn_played[seat] += 1
         eff = self._ceff[seat][key]
         counter = self.phase == "counter"
@@ -890,8 +909,8 @@ class Game:
     def _play_region(self, seat: int, act: Action) -> None:
         region = self.players[seat]
         ability = self.rules.regions[region].ability
-        self.region_spent[seat] = True
-        self.region_turn[seat] = True
+        self.region_spent = _with_true(self.region_spent, seat)
+        self.region_turn = _with_true(self.region_turn, seat)
         if self._log:
             self.events.append(ev.AbilityUsed(region, ability.key, act.typhoon))
         self._apply_effect(ability.effect, seat, act, ability.key)
@@ -908,7 +927,7 @@ class Game:
             # Alike effects (same kind, same typhoon, this turn): the later replaces the earlier.
             base = self.level_base.get(t.id)  # type: ignore[union-attr]
             if base is None:
-                self.level_base[t.id] = t.level  # type: ignore[union-attr]
+                self.level_base = {**self.level_base, t.id: t.level}  # type: ignore[union-attr]
                 self._change_level(t, p["delta"], cause)  # type: ignore[arg-type]
             else:
                 target = min(5, base + p["delta"])
@@ -921,14 +940,14 @@ class Game:
         elif k == "steer":
             self._set_direction(t, act.direction, cause)  # type: ignore[arg-type]
         elif k == "hold":
-            self.holds.add(t.id)  # type: ignore[union-attr]
+            self.holds = self.holds | {t.id}  # type: ignore[union-attr]
             if t.id in self.unmoved:  # type: ignore[union-attr]
-                self.unmoved.remove(t.id)  # type: ignore[union-attr]
+                self.unmoved = _without(self.unmoved, t.id)  # type: ignore[union-attr]
             if self._log:
                 self.events.append(ev.TyphoonHeld(t.id))  # type: ignore[union-attr]
         elif k == "roll":
             replaced = t.id in self.roll_mods  # type: ignore[union-attr]
-            self.roll_mods[t.id] = (p["delta"], p.get("min", 1))  # type: ignore[union-attr]
+            self.roll_mods = {**self.roll_mods, t.id: (p["delta"], p.get("min", 1))}  # type: ignore[union-attr]
             if self._log:
                 self.events.append(ev.RollModified(t.id, p["delta"], replaced))  # type: ignore[union-attr]
         elif k == "heal":
@@ -942,17 +961,17 @@ class Game:
         elif k == "push":
             self._push(t, p["direction"], p["cells"], cause)  # type: ignore[arg-type]
         elif k.startswith("shield"):
-            self.shields.setdefault(seat, []).append(k)
+            self.shields = {**self.shields, seat: (*self.shields.get(seat, ()), k)}
             if k == "shield_weaken":
-                self.shield_delta[seat] = p["delta"]
+                self.shield_delta = {**self.shield_delta, seat: p["delta"]}
             elif k == "shield_cancel_first":
-                self.cancel_first.add(seat)
+                self.cancel_first = self.cancel_first | {seat}
             if self._log:
                 self.events.append(ev.ShieldRaised(self.players[seat], k))
         elif k == "cancel_damage":
-            self.move.cancel.add(seat)  # type: ignore[union-attr]
+            self.move.cancel = self.move.cancel | {seat}  # type: ignore[union-attr]
         elif k == "halve_damage":
-            self.move.halve[seat] = "up"  # type: ignore[union-attr]
+            self.move.halve = {**self.move.halve, seat: "up"}  # type: ignore[union-attr]
         elif k == "turn_away":
             mt = self._moving()
             self._set_direction(mt, act.direction, cause)  # type: ignore[arg-type]
@@ -990,9 +1009,10 @@ class Game:
 
     def _remove(self, t: Typhoon, reason: str) -> None:
         self.typhoons_.remove(t)
-        self.holds.discard(t.id)
+        if t.id in self.holds:
+            self.holds = self.holds - {t.id}
         if t.id in self.unmoved:
-            self.unmoved.remove(t.id)
+            self.unmoved = _without(self.unmoved, t.id)
         if self._log:
             self.events.append(_new(ev.TyphoonRemoved, (t.id, reason, self._b.cells[t.cell])))
 
@@ -1023,9 +1043,10 @@ class Game:
                 old = survivor.level
                 survivor.level = level
                 survivor.moved = True
-                self.holds.discard(survivor.id)
+                if survivor.id in self.holds:
+                    self.holds = self.holds - {survivor.id}
                 if survivor.id in self.unmoved:
-                    self.unmoved.remove(survivor.id)
+                    self.unmoved = _without(self.unmoved, survivor.id)
                 if self._log:
                     self.events.append(ev.Merged(survivor.id, absorbed.id, level, survivor.direction or ""))
                 if level != old:
@@ -1084,7 +1105,9 @@ class Game:
                 self._close_window()
             elif ph == "setup_aim":
                 if len(self.pending_dir) == 1:
-                    self._ask_direction(self.pending_dir.pop(), "setup_aim")
+                    tid = self.pending_dir[0]
+                    self.pending_dir = ()
+                    self._ask_direction(tid, "setup_aim")
                 elif not self.pending_dir:
                     self.phase = "turn_start"
                 else:
@@ -1150,26 +1173,30 @@ class Game:
         for s in order[1:]:
             if hp[s] > 0:
                 self._draw(s, 1)
-        self.attack_queue = [s for s in order if hp[s] > 0]
+        queue = tuple(s for s in order if hp[s] > 0)
         self.phase = "attack"
-        self.decider = self.attack_queue.pop(0)
+        self.decider = queue[0]
+        self.attack_queue = queue[1:]
 
     def _next_attacker(self) -> None:
-        if self.attack_queue:
-            self.decider = self.attack_queue.pop(0)
+        queue = self.attack_queue
+        if queue:
+            self.decider = queue[0]
+            self.attack_queue = queue[1:]
             self.phase = "attack"
         else:
             self._begin_moves()
 
     def _begin_moves(self) -> None:
-        self.unmoved = [t.id for t in self.typhoons_ if t.id not in self.holds]
+        holds = self.holds
+        self.unmoved = tuple(t.id for t in self.typhoons_ if t.id not in holds)
         for t in self.typhoons_:
             t.moved = False
         self.phase = "move_choose"
         self.decider = self.active_seat
 
     def _start_move(self, tid: int) -> None:
-        self.unmoved.remove(tid)
+        self.unmoved = _without(self.unmoved, tid)
         self.roll_for = tid
         self.phase = "roll_move"
 
@@ -1216,10 +1243,10 @@ class Game:
                         s = seat_of[r]
                         if s < 0 or r in m.shielded or r in reached:
                             continue
-                        m.shielded.add(r)
+                        m.shielded = m.shielded | {r}
                         if s in self.cancel_first:
-                            self.cancel_first.discard(s)
-                            m.cancel.add(s)
+                            self.cancel_first = self.cancel_first - {s}
+                            m.cancel = m.cancel | {s}
                         if s in self.shield_delta and hp[s] > 0:
                             self._change_level(t, -self.shield_delta[s], self.rules.regions[self.players[s]].ability.key)
                             if t not in self.typhoons_:
@@ -1240,7 +1267,7 @@ class Game:
                         n = len(self.players)
                         a = self.active_seat
                         windows.sort(key=lambda s: (s - a) % n)
-                    m.windows = windows
+                    m.windows = tuple(windows)
                     m.step_open = True
                     self._open_window()
                     return
@@ -1262,7 +1289,8 @@ class Game:
     def _open_window(self) -> None:
         m = self.move
         assert m is not None
-        s = m.windows.pop(0)
+        s = m.windows[0]
+        m.windows = m.windows[1:]
         self.decider = s
         self.phase = "counter"
         if self._log:
@@ -1272,13 +1300,13 @@ class Game:
         m = self.move
         assert m is not None
         if self._moving() is None:
-            m.windows = []
+            m.windows = ()
         while m.windows:
             s = m.windows[0]
             if self._may_counter(s):
                 self._open_window()
                 return
-            m.windows.pop(0)
+            m.windows = m.windows[1:]
         self.phase = "stepping"
 
     def _finish_move(self, t: Typhoon | None, m: Move) -> None:
