@@ -119,8 +119,28 @@ def _expected_damage(game: Game, cell: int, level: int, direction: str) -> tuple
     return res
 
 
+# (board, players) -> (board, players, {(cell, level, direction): ((seat, expected damage), ...)}):
+# _expected_damage by seat rather than region, for one seating (clones share their players tuple)
+_SEAT_EXPECT: dict[tuple[int, tuple[str, ...]], tuple[Board, tuple[str, ...], dict[tuple[int, int, str], tuple[tuple[int, float], ...]]]] = {}
+# rules -> (rules, {card key: its value in hand}) for fast_value
+_CARD_VALUES: dict[int, tuple[object, dict[str, float]]] = {}
+_LATE = frozenset({"move_choose", "roll_move"})
+
+
+def _seat_expect(game: Game) -> dict[tuple[int, int, str], tuple[tuple[int, float], ...]]:
+    """The expected damage table of ``game``'s board and seating (see ``_SEAT_EXPECT``)."""
+    key = (id(game._b), game.players)
+    hit = _SEAT_EXPECT.get(key)
+    if hit is None or hit[0] is not game._b:
+        hit = _SEAT_EXPECT[key] = (game._b, game.players, {})
+    return hit[2]
+
+
 def fast_threat(game: Game) -> list[float]:
     """The same forecast as :func:`typhoon_edu.ai.bots.threat`, with cached move tables.
+
+    The sums are made in the same order as there, so the numbers are the same to the last bit
+    (``tests/test_mcts.py`` compares them); only the look-ups are cached.
 
     >>> from typhoon_edu import Game
     >>> from typhoon_edu.ai.bots import threat
@@ -134,32 +154,38 @@ def fast_threat(game: Game) -> list[float]:
     sor = game._seat_of_region
     m = game.move
     holds = game.holds
-    late = game.phase in ("move_choose", "roll_move")
+    mods = game.roll_mods
+    late = game.phase in _LATE
+    table = _seat_expect(game)
     for t in game.typhoons_:
         d = t.direction
-        if d is None or t.id in holds:
+        tid = t.id
+        if d is None or tid in holds:
             continue
-        if m is not None and m.tid == t.id:
+        if m is not None and m.tid == tid:
             for r, x in _move_damage(game, t.cell, t.level, d, m.steps - m.done, m.pos):
                 s = sor[r]
                 if s >= 0:
                     total[s] += x
             continue
-        if late and t.id not in game.unmoved and t.id != game.roll_for:
+        if late and tid not in game.unmoved and tid != game.roll_for:
             continue
-        mod = game.roll_mods.get(t.id)
-        if mod is None:
-            for r, x in _expected_damage(game, t.cell, t.level, d):
-                s = sor[r]
-                if s >= 0:
-                    total[s] += x
+        if not mods or tid not in mods:
+            key = (t.cell, t.level, d)
+            hit = table.get(key)
+            if hit is None:
+                hit = table[key] = tuple((sor[r], x) for r, x in _expected_damage(game, *key) if sor[r] >= 0)
+            for s, x in hit:
+                total[s] += x
         else:
+            mod = mods[tid]
             for face in FACES:
                 for r, x in _move_damage(game, t.cell, t.level, d, max(mod[1], face + mod[0]), 0):
                     s = sor[r]
                     if s >= 0:
                         total[s] += x / 6
-    apply_shields(game, total)  # shields raised by region abilities this turn
+    if game.shields:
+        apply_shields(game, total)  # shields raised by region abilities this turn
     if m is not None:
         for s, dm in m.dmg.items():
             done = dm + total[s]
@@ -169,6 +195,16 @@ def fast_threat(game: Game) -> list[float]:
                 done /= 2
             total[s] = done
     return total
+
+
+def _card_values(game: Game) -> dict[str, float]:
+    """Each card's value in hand for fast_value (counter cards are worth more), per rules (cached)."""
+    rules = game.rules
+    hit = _CARD_VALUES.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        values = {k: CARD_VALUE_COUNTER if card.timing == "counter" else CARD_VALUE_ATTACK for k, card in rules.cards.items()}
+        hit = _CARD_VALUES[id(rules)] = (rules, values)
+    return hit[1]
 
 
 def fast_value(game: Game, seat: int) -> float:
@@ -185,21 +221,22 @@ def fast_value(game: Game, seat: int) -> float:
         return _WIN / len(game.winners_) if game.players[seat] in game.winners_ else -_WIN
     hp = game._hp
     th = fast_threat(game)
-    mine = max(0.0, float(hp[seat]) - th[seat])
-    others = [max(0.0, float(h) - th[s]) for s, h in enumerate(hp) if s != seat and h > 0]
+    mine = hp[seat] - th[seat]
+    if mine < 0.0:
+        mine = 0.0
+    others = [max(0.0, h - th[s]) for s, h in enumerate(hp) if s != seat and h > 0]
     # hurting the leader matters most, but every rival counts a little (as in bots.evaluate)
     lead = mine - ((max(others) + sum(others) / len(others)) / 2 if others else 0.0)
     if mine <= 0:
         lead -= 100.0
-    cards = game.rules.cards
+    values = _card_values(game)
     hand = game.hands[seat]
     limit = game._hand_limit[seat]
     if len(hand) <= limit:
-        value = sum(CARD_VALUE_COUNTER if cards[k].timing == "counter" else CARD_VALUE_ATTACK for k in hand)
+        value = sum(map(values.__getitem__, hand))
     else:  # cards beyond the hand limit will be discarded: worth little
-        values = sorted((CARD_VALUE_COUNTER if cards[k].timing == "counter" else CARD_VALUE_ATTACK for k in hand),
-                        reverse=True)
-        value = sum(values[:limit]) + 0.1 * sum(values[limit:])
+        ranked = sorted(map(values.__getitem__, hand), reverse=True)
+        value = sum(ranked[:limit]) + 0.1 * sum(ranked[limit:])
     if not game.region_spent[seat]:
         value += REGION_CARD_VALUE
     return lead + 0.4 * value
