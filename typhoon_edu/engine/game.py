@@ -212,12 +212,17 @@ def _shuffle_like_random(rng: random.Random, x: list[Any]) -> None:
 
 
 class Typhoon:
-    """A typhoon on the map. ``eye`` is ``(x, y)``; ``cell`` is the board index of the eye."""
+    """A typhoon on the map. ``eye`` is ``(x, y)``; ``cell`` is the board index of the eye.
 
-    __slots__ = ("id", "cell", "level", "direction", "moved", "_w")
+    ``_g`` is the write token of the game that may change this object in place (see
+    ``Game._own``): a game and its clones share their typhoons until one of them changes one.
+    """
+
+    __slots__ = ("id", "cell", "level", "direction", "moved", "_w", "_g")
 
     def __init__(self, id: int, cell: int, level: int, direction: str | None, width: int) -> None:
         self.id, self.cell, self.level, self.direction, self.moved, self._w = id, cell, level, direction, False, width
+        self._g: object = None
 
     @property
     def eye(self) -> tuple[int, int]:
@@ -226,6 +231,7 @@ class Typhoon:
     def copy(self) -> Typhoon:
         t = _new_object(Typhoon)  # no __init__ call: every slot is set here
         t.id, t.cell, t.level, t.direction, t.moved, t._w = self.id, self.cell, self.level, self.direction, self.moved, self._w
+        t._g = None
         return t
 
     def __repr__(self) -> str:
@@ -334,6 +340,7 @@ class Game:
         self.events: list[ev.Event] = []
         self._log = True
         self._legal: Sequence[Action] | None = None  # the legal actions, computed on demand; None when stale
+        self._tok = object()  # write token: this game may change in place the typhoons that carry it
         n = len(players)
         self._seat_of_region = [-1] * len(self._b.region_keys)
         for s, key in enumerate(players):
@@ -425,7 +432,11 @@ class Game:
         d["hands"] = [h.copy() for h in self.hands]
         d["deck"] = self.deck.copy()
         d["discard"] = self.discard.copy()
-        d["typhoons_"] = [t.copy() for t in self.typhoons_]
+        # The typhoons are shared, copy-on-write: both games get a new write token, so neither
+        # changes a shared Typhoon in place any more; the first change copies it (see _own).
+        d["typhoons_"] = self.typhoons_.copy()
+        self._tok = object()
+        d["_tok"] = object()
         d["fn_played"] = self.fn_played.copy()
         # region_spent, region_turn, names_played, holds, roll_mods, level_base, shields,
         # shield_delta, cancel_first, attack_queue, unmoved, pending_dir, setup_zones and
@@ -807,6 +818,7 @@ class Game:
     # ------------------------------------------------------------------ doing actions
     def _place(self, cell: int, level: int, by: str) -> Typhoon:
         t = Typhoon(self.next_id, cell, level, None, self._b.width)
+        t._g = self._tok
         self.next_id += 1
         self.typhoons_.append(t)
         if self._log:
@@ -828,6 +840,7 @@ class Game:
             if self._log:
                 self.events.append(_new(ev.DieRolled, (face, "direction", self.roll_for)))
             if t is not None:
+                t = self._own(t)
                 t.direction = ring[self.compass_i]
                 if self._log:
                     self.events.append(_new(ev.DirectionRolled, (t.id, start, face, t.direction)))
@@ -923,6 +936,8 @@ class Game:
         k = eff.kind
         p = eff.params
         t = self._find(act.typhoon) if act.typhoon is not None else None
+        if t is not None and (k == "level" or k == "steer" or k == "push"):  # these change t
+            t = self._own(t)
         if k == "level":
             # Alike effects (same kind, same typhoon, this turn): the later replaces the earlier.
             base = self.level_base.get(t.id)  # type: ignore[union-attr]
@@ -934,7 +949,7 @@ class Game:
                 self._change_level(t, target - t.level, cause) if target != t.level or target < 1 else None  # type: ignore[union-attr,arg-type]
         elif k == "level_all":
             for ty in list(self.typhoons_):
-                self._change_level(ty, p["delta"], cause)
+                self._change_level(self._own(ty), p["delta"], cause)
         elif k == "remove":
             self._remove(t, "card")  # type: ignore[arg-type]
         elif k == "steer":
@@ -973,11 +988,11 @@ class Game:
         elif k == "halve_damage":
             self.move.halve = {**self.move.halve, seat: "up"}  # type: ignore[union-attr]
         elif k == "turn_away":
-            mt = self._moving()
+            mt = self._own(self._moving())  # type: ignore[arg-type]
             self._set_direction(mt, act.direction, cause)  # type: ignore[arg-type]
             self.move.pos = 0  # type: ignore[union-attr]
         elif k == "weaken":
-            mt = self._moving()
+            mt = self._own(self._moving())  # type: ignore[arg-type]
             self._change_level(mt, -p["delta"], cause)  # type: ignore[arg-type]
 
     def _find(self, tid: int | None) -> Typhoon | None:
@@ -986,10 +1001,21 @@ class Game:
                 return t
         return None
 
+    def _own(self, t: Typhoon) -> Typhoon:
+        """``t``, or a copy of it put in its place, that this game may change in place (copy-on-write)."""
+        if t._g is self._tok:
+            return t
+        c = t.copy()
+        c._g = self._tok
+        ts = self.typhoons_
+        ts[ts.index(t)] = c
+        return c
+
     def _moving(self) -> Typhoon | None:
         return self._find(self.move.tid) if self.move is not None else None
 
     def _change_level(self, t: Typhoon, delta: int, cause: str) -> None:
+        assert t._g is self._tok, "change only an owned typhoon (see _own)"
         old = t.level
         new = min(5, old + delta)
         if new < 1:
@@ -1002,6 +1028,7 @@ class Game:
                 self.events.append(_new(ev.LevelChanged, (t.id, old, new, cause)))
 
     def _set_direction(self, t: Typhoon, d: str, cause: str) -> None:
+        assert t._g is self._tok, "change only an owned typhoon (see _own)"
         old = t.direction
         t.direction = d
         if self._log:
@@ -1036,7 +1063,7 @@ class Game:
         for u in self.typhoons_:
             if u is not t and u.cell == t.cell:
                 if u.level > t.level:
-                    survivor, absorbed = u, t
+                    survivor, absorbed = self._own(u), t
                 else:
                     survivor, absorbed = t, u
                 level = min(5, survivor.level + 1)
@@ -1190,8 +1217,14 @@ class Game:
     def _begin_moves(self) -> None:
         holds = self.holds
         self.unmoved = tuple(t.id for t in self.typhoons_ if t.id not in holds)
-        for t in self.typhoons_:
-            t.moved = False
+        tok = self._tok
+        ts = self.typhoons_
+        for i, t in enumerate(ts):
+            if t.moved:
+                if t._g is not tok:
+                    t = ts[i] = t.copy()
+                    t._g = tok
+                t.moved = False
         self.phase = "move_choose"
         self.decider = self.active_seat
 
@@ -1206,6 +1239,8 @@ class Game:
         assert m is not None
         b = self._b
         t = self._find(m.tid)
+        if t is not None:
+            t = self._own(t)  # it moves (or at least is marked as moved): this game's own copy
         if m.step_open:
             m.step_open = False
             if t is not None:
@@ -1376,6 +1411,7 @@ class Game:
         for tid in sorted(self.holds):
             t = self._find(tid)
             if t is not None and not b.land[t.cell] and t.level < 5:
+                t = self._own(t)
                 old = t.level
                 t.level += 1
                 if self._log:
