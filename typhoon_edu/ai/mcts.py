@@ -52,10 +52,12 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..engine.actions import Action
 from ..engine.board import Board
 from ..engine.game import CHANCE, FACES, Game
+from ..engine.rules import Rules
 from .beliefs import HandBeliefs, deal_with_beliefs
 from .bots import CARD_VALUE_ATTACK, CARD_VALUE_COUNTER, REGION_CARD_VALUE, apply_shields
 
@@ -119,21 +121,37 @@ def _expected_damage(game: Game, cell: int, level: int, direction: str) -> tuple
     return res
 
 
-# (board, players) -> (board, players, {(cell, level, direction): ((seat, expected damage), ...)}):
-# _expected_damage by seat rather than region, for one seating (clones share their players tuple)
-_SEAT_EXPECT: dict[tuple[int, tuple[str, ...]], tuple[Board, tuple[str, ...], dict[tuple[int, int, str], tuple[tuple[int, float], ...]]]] = {}
-# rules -> (rules, {card key: its value in hand}) for fast_value
+# id(players) -> (players, board, {key: ((seat, damage), ...)}), for one seating (a game and its
+# clones share their players tuple; the entry keeps it alive, so its id stays unique). The keys:
+# (cell, level, direction) -> _expected_damage by seat; (cell, level, direction, roll modifier)
+# -> the six faces' _move_damage by seat, each damage divided by 6, in the order fast_threat
+# adds them (so the sums are the same to the last bit).
+_SeatTable = dict[tuple[Any, ...], tuple[tuple[int, float], ...]]
+_SEAT_TABLES: dict[int, tuple[tuple[str, ...], Board, _SeatTable]] = {}
+# id(rules) -> (rules, {card key: its value in hand}) for fast_value
 _CARD_VALUES: dict[int, tuple[object, dict[str, float]]] = {}
 _LATE = frozenset({"move_choose", "roll_move"})
 
 
-def _seat_expect(game: Game) -> dict[tuple[int, int, str], tuple[tuple[int, float], ...]]:
-    """The expected damage table of ``game``'s board and seating (see ``_SEAT_EXPECT``)."""
-    key = (id(game._b), game.players)
-    hit = _SEAT_EXPECT.get(key)
-    if hit is None or hit[0] is not game._b:
-        hit = _SEAT_EXPECT[key] = (game._b, game.players, {})
+def _seat_table(game: Game) -> _SeatTable:
+    """The damage tables of ``game``'s board and seating (see ``_SEAT_TABLES``)."""
+    players = game.players
+    hit = _SEAT_TABLES.get(id(players))
+    if hit is None or hit[0] is not players or hit[1] is not game._b:
+        hit = _SEAT_TABLES[id(players)] = (players, game._b, {})
     return hit[2]
+
+
+def _fill_seat_table(game: Game, table: _SeatTable, key: tuple[Any, ...]) -> tuple[tuple[int, float], ...]:
+    sor = game._seat_of_region
+    if len(key) == 3:
+        hit = tuple((sor[r], x) for r, x in _expected_damage(game, *key) if sor[r] >= 0)
+    else:
+        cell, level, d, (delta, low) = key
+        hit = tuple((sor[r], x / 6) for face in FACES
+                    for r, x in _move_damage(game, cell, level, d, max(low, face + delta), 0) if sor[r] >= 0)
+    table[key] = hit
+    return hit
 
 
 def fast_threat(game: Game) -> list[float]:
@@ -156,7 +174,7 @@ def fast_threat(game: Game) -> list[float]:
     holds = game.holds
     mods = game.roll_mods
     late = game.phase in _LATE
-    table = _seat_expect(game)
+    table = _seat_table(game)
     for t in game.typhoons_:
         d = t.direction
         tid = t.id
@@ -170,20 +188,12 @@ def fast_threat(game: Game) -> list[float]:
             continue
         if late and tid not in game.unmoved and tid != game.roll_for:
             continue
-        if not mods or tid not in mods:
-            key = (t.cell, t.level, d)
-            hit = table.get(key)
-            if hit is None:
-                hit = table[key] = tuple((sor[r], x) for r, x in _expected_damage(game, *key) if sor[r] >= 0)
-            for s, x in hit:
-                total[s] += x
-        else:
-            mod = mods[tid]
-            for face in FACES:
-                for r, x in _move_damage(game, t.cell, t.level, d, max(mod[1], face + mod[0]), 0):
-                    s = sor[r]
-                    if s >= 0:
-                        total[s] += x / 6
+        key = (t.cell, t.level, d) if not mods or tid not in mods else (t.cell, t.level, d, mods[tid])
+        hit = table.get(key)
+        if hit is None:
+            hit = _fill_seat_table(game, table, key)
+        for s, x in hit:
+            total[s] += x
     if game.shields:
         apply_shields(game, total)  # shields raised by region abilities this turn
     if m is not None:
@@ -197,14 +207,11 @@ def fast_threat(game: Game) -> list[float]:
     return total
 
 
-def _card_values(game: Game) -> dict[str, float]:
+def _card_values(rules: Rules) -> dict[str, float]:
     """Each card's value in hand for fast_value (counter cards are worth more), per rules (cached)."""
-    rules = game.rules
-    hit = _CARD_VALUES.get(id(rules))
-    if hit is None or hit[0] is not rules:
-        values = {k: CARD_VALUE_COUNTER if card.timing == "counter" else CARD_VALUE_ATTACK for k, card in rules.cards.items()}
-        hit = _CARD_VALUES[id(rules)] = (rules, values)
-    return hit[1]
+    values = {k: CARD_VALUE_COUNTER if card.timing == "counter" else CARD_VALUE_ATTACK for k, card in rules.cards.items()}
+    _CARD_VALUES[id(rules)] = (rules, values)
+    return values
 
 
 def fast_value(game: Game, seat: int) -> float:
@@ -229,7 +236,9 @@ def fast_value(game: Game, seat: int) -> float:
     lead = mine - ((max(others) + sum(others) / len(others)) / 2 if others else 0.0)
     if mine <= 0:
         lead -= 100.0
-    values = _card_values(game)
+    rules = game.rules
+    hit = _CARD_VALUES.get(id(rules))
+    values = hit[1] if hit is not None and hit[0] is rules else _card_values(rules)
     hand = game.hands[seat]
     limit = game._hand_limit[seat]
     if len(hand) <= limit:
