@@ -1,6 +1,6 @@
 """Engine speed and memory: random playouts, clones, peak memory; OpenSpiel's Python games alongside.
 
-    python benchmarks/engine.py [--seconds 5] [--no-openspiel]
+    python benchmarks/engine.py [--seconds 5] [--no-openspiel] [--baseline GIT-REF]
 
 Every game is played the same way: at each node take the legal actions (or, at a chance node,
 the chance outcomes), pick one uniformly at random, apply it. A "decision" is one applied
@@ -16,18 +16,30 @@ in all. Each row thus samples the same conditions. Time is CPU time of this proc
 (``time.process_time``). A game counts when its last decision is made; decisions/game is
 taken over finished games only. The last column divides each row's decisions/s by the
 fastest OpenSpiel game's. Clones/s and peak memory are measured afterwards, on their own.
+
+``--baseline main`` (any git ref of this repository) also measures that commit's engine in
+the same run: its ``typhoon_edu/engine`` and ``typhoon_edu/data`` are copied (``git archive``)
+into a temporary package, whose rows take their turns with the others, and its clones/s is
+measured in alternating slices with this checkout's. That is how "N times faster than before"
+is measured on a shared machine: side by side, not against a figure from another day.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import random
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 import tracemalloc
 from collections.abc import Iterator
+from io import BytesIO
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -40,7 +52,23 @@ SLICE = 0.1  # CPU seconds per row per round
 CHECK_EVERY = 20  # decisions between clock readings
 
 
-def typhoon_playouts(log: bool) -> Iterator[int]:
+def baseline_game_class(ref: str) -> Any:
+    """The ``Game`` class of git ref ``ref``'s engine, imported from a temporary copy."""
+    root = Path(__file__).resolve().parent.parent
+    tar = subprocess.run(["git", "-C", str(root), "archive", ref, "typhoon_edu/engine", "typhoon_edu/data"],
+                         check=True, capture_output=True).stdout
+    tmp = Path(tempfile.mkdtemp(prefix="typhoon_baseline_"))
+    with tarfile.open(fileobj=BytesIO(tar)) as tf:
+        tf.extractall(tmp, filter="data")
+    # the engine imports only itself (relative imports) and finds data/ next to engine/
+    pkg = tmp / "typhoon_edu"
+    pkg.rename(tmp / "typhoon_baseline")
+    (tmp / "typhoon_baseline" / "__init__.py").write_text("")
+    sys.path.insert(0, str(tmp))
+    return importlib.import_module("typhoon_baseline.engine.game").Game
+
+
+def typhoon_playouts(log: bool, game_class: Any = Game) -> Iterator[int]:
     """Random playouts of typhoon-edu, one after another (seeds 1, 2, ...).
 
     Yields once per decision: the game's number of decisions if that decision ended it, else 0.
@@ -48,7 +76,7 @@ def typhoon_playouts(log: bool) -> Iterator[int]:
     seed = 0
     while True:
         seed += 1
-        g = Game.new(PLAYERS, seed=seed, dice="manual")
+        g = game_class.new(PLAYERS, seed=seed, dice="manual")
         g._log = log
         rng = random.Random(seed)
         n = 0
@@ -113,19 +141,28 @@ def measure(rows: list[Row], seconds: float) -> None:
                 row.run(min(SLICE, seconds - row.cpu))
 
 
-def clone_rate(seconds: float) -> float:
-    g = Game.new(PLAYERS, seed=1, dice="manual")
-    rng = random.Random(1)
-    for _ in range(60):  # a mid-game position
-        acts = g.legal_actions()
-        g.apply(acts[int(rng.random() * len(acts))])
-    n = 0
-    t0 = time.process_time()
-    while time.process_time() - t0 < seconds:
-        for _ in range(100):
-            g.clone()
-        n += 100
-    return n / (time.process_time() - t0)
+def clone_rates(seconds: float, classes: list[Any]) -> list[float]:
+    """Clones/s of a mid-game position for each game class, in alternating slices of ``SLICE`` s."""
+    games = []
+    for cls in classes:
+        g = cls.new(PLAYERS, seed=1, dice="manual")
+        rng = random.Random(1)
+        for _ in range(60):  # a mid-game position (the same one for every class)
+            acts = g.legal_actions()
+            g.apply(acts[int(rng.random() * len(acts))])
+        games.append(g)
+    counts = [0] * len(games)
+    cpu = [0.0] * len(games)
+    while min(cpu) < seconds:
+        for i, g in enumerate(games):
+            t0 = t = time.process_time()
+            while t - t0 < SLICE:
+                for _ in range(100):
+                    g.clone()
+                counts[i] += 100
+                t = time.process_time()
+            cpu[i] += t - t0
+    return [n / c for n, c in zip(counts, cpu, strict=True)]
 
 
 def peak_memory_kib() -> float:
@@ -145,9 +182,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=5.0, help="CPU seconds per row (and for the clone rate)")
     ap.add_argument("--no-openspiel", action="store_true")
+    ap.add_argument("--baseline", metavar="GIT-REF", help="also measure this commit's engine (e.g. main), side by side")
     args = ap.parse_args()
     rows = [Row("typhoon-edu (event log on)", typhoon_playouts(log=True)),
             Row("typhoon-edu (search mode, no log)", typhoon_playouts(log=False))]
+    classes = [Game]
+    if args.baseline:
+        old = baseline_game_class(args.baseline)
+        classes.append(old)
+        rows += [Row(f"{args.baseline} (event log on)", typhoon_playouts(True, old)),
+                 Row(f"{args.baseline} (search mode, no log)", typhoon_playouts(False, old))]
     if not args.no_openspiel:
         try:
             import pyspiel
@@ -164,7 +208,16 @@ def main() -> None:
         print(f"{r.label:<40} {r.decisions / r.cpu:12,.0f} {r.games / r.cpu:10,.1f} "
               f"{r.game_decisions / max(r.games, 1):15.1f} {ratio}")
     print(f"{len(rows)} rows, each {args.seconds:g} CPU s in interleaved slices of {SLICE:g} s")
-    print(f"typhoon-edu clones/s (mid-game, 4 players): {clone_rate(args.seconds):,.0f}")
+    rates = clone_rates(args.seconds, classes)
+    print(f"typhoon-edu clones/s (mid-game, 4 players): {rates[0]:,.0f}")
+    if args.baseline:
+        print(f"{args.baseline} clones/s (same position, alternating slices): {rates[1]:,.0f} "
+              f"(this checkout: {rates[0] / rates[1]:.2f}x)")
+        for label in ("event log on", "search mode, no log"):
+            new = next(r for r in rows if r.label == f"typhoon-edu ({label})")
+            base = next(r for r in rows if r.label == f"{args.baseline} ({label})")
+            print(f"decisions/s, {label}: this checkout {new.decisions / new.cpu / (base.decisions / base.cpu):.2f}x "
+                  f"{args.baseline}")
     print(f"typhoon-edu peak memory of one 4-player game with its event log: {peak_memory_kib():,.0f} KiB")
 
 

@@ -2,6 +2,7 @@
 
     python benchmarks/mcts.py [--games 400] [--iterations N | --time-limit S] [--jobs 2] [--seed 0]
                               [--param NAME=VALUE ...] [--bot mcts|greedy|random] [--oracle hands|all]
+                              [--jsonl FILE]
 
 ``--bot greedy`` or ``--bot random`` puts that bot in the measured seat instead, on the same
 games, for reference (a GreedyBot there should win about its fair share).
@@ -19,11 +20,15 @@ A shared win counts 1/k for each of the k winners. The report gives the MCTS bot
 with a 95 % Wilson interval (fair share: 1/4), per seat and per region, and the distribution of
 its decision times (only decisions with more than one legal action: the others return at once,
 without a search). Each decision is timed on one core (``--jobs`` runs whole games in parallel).
+``--jsonl FILE`` appends one line per finished game (game number, seat, region, win share,
+decision times), so two runs on the same game numbers (say two iteration counts) can be
+compared game by game, and a run cut short still leaves its finished games.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -138,6 +143,7 @@ def main(argv: list[str] | None = None) -> None:
                     help="let the MCTS bot see every hand, or also the deck order and the future dice "
                          "(a ceiling, not a fair bot)")
     ap.add_argument("--seed", type=int, default=0, help="first game number")
+    ap.add_argument("--jsonl", type=Path, default=None, help="append one JSON line per finished game to this file")
     ap.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                     help="an MCTSBot keyword (" + ", ".join(PARAMS) + ")")
     args = ap.parse_args(argv)
@@ -164,6 +170,10 @@ def main(argv: list[str] | None = None) -> None:
     with get_context("fork").Pool(args.jobs) as pool:
         for k, r in enumerate(pool.imap(play, jobs), 1):
             results.append(r)
+            if args.jsonl is not None:
+                with args.jsonl.open("a") as f:
+                    f.write(json.dumps({"game": args.seed + k - 1, "seat": r[0], "region": r[1], "share": r[2],
+                                        "iterations": args.iterations, "params": params, "times": r[3]}) + "\n")
             if k % max(1, args.games // 20) == 0 or k == args.games:
                 w = sum(x[2] for x in results)
                 lo, hi = wilson(w, k)

@@ -52,15 +52,17 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..engine.actions import Action
 from ..engine.board import Board
 from ..engine.game import CHANCE, FACES, Game
+from ..engine.rules import Rules
 from .beliefs import HandBeliefs, deal_with_beliefs
 from .bots import CARD_VALUE_ATTACK, CARD_VALUE_COUNTER, REGION_CARD_VALUE, apply_shields
 
 DEFAULT_ENDGAME = 8  # turns before the end from which play-outs run to the end of the game
-DEFAULT_ITERATIONS = 120
+DEFAULT_ITERATIONS = 144  # 24 determinizations of the top 6; was 120 before the engine got faster (docs/engine_speed.md)
 HORIZONS = ("turn", "two_turns", "round", "game", "attack")
 _DIE_ACTIONS = tuple(Action("die", face=f) for f in FACES)
 _WIN = 1000.0
@@ -119,8 +121,44 @@ def _expected_damage(game: Game, cell: int, level: int, direction: str) -> tuple
     return res
 
 
+# id(players) -> (players, board, {key: ((seat, damage), ...)}), for one seating (a game and its
+# clones share their players tuple; the entry keeps it alive, so its id stays unique). The keys:
+# (cell, level, direction) -> _expected_damage by seat; (cell, level, direction, roll modifier)
+# -> the six faces' _move_damage by seat, each damage divided by 6, in the order fast_threat
+# adds them (so the sums are the same to the last bit).
+_SeatTable = dict[tuple[Any, ...], tuple[tuple[int, float], ...]]
+_SEAT_TABLES: dict[int, tuple[tuple[str, ...], Board, _SeatTable]] = {}
+# id(rules) -> (rules, {card key: its value in hand}) for fast_value
+_CARD_VALUES: dict[int, tuple[object, dict[str, float]]] = {}
+_LATE = frozenset({"move_choose", "roll_move"})
+
+
+def _seat_table(game: Game) -> _SeatTable:
+    """The damage tables of ``game``'s board and seating (see ``_SEAT_TABLES``)."""
+    players = game.players
+    hit = _SEAT_TABLES.get(id(players))
+    if hit is None or hit[0] is not players or hit[1] is not game._b:
+        hit = _SEAT_TABLES[id(players)] = (players, game._b, {})
+    return hit[2]
+
+
+def _fill_seat_table(game: Game, table: _SeatTable, key: tuple[Any, ...]) -> tuple[tuple[int, float], ...]:
+    sor = game._seat_of_region
+    if len(key) == 3:
+        hit = tuple((sor[r], x) for r, x in _expected_damage(game, *key) if sor[r] >= 0)
+    else:
+        cell, level, d, (delta, low) = key
+        hit = tuple((sor[r], x / 6) for face in FACES
+                    for r, x in _move_damage(game, cell, level, d, max(low, face + delta), 0) if sor[r] >= 0)
+    table[key] = hit
+    return hit
+
+
 def fast_threat(game: Game) -> list[float]:
     """The same forecast as :func:`typhoon_edu.ai.bots.threat`, with cached move tables.
+
+    The sums are made in the same order as there, so the numbers are the same to the last bit
+    (``tests/test_mcts.py`` compares them); only the look-ups are cached.
 
     >>> from typhoon_edu import Game
     >>> from typhoon_edu.ai.bots import threat
@@ -134,32 +172,30 @@ def fast_threat(game: Game) -> list[float]:
     sor = game._seat_of_region
     m = game.move
     holds = game.holds
-    late = game.phase in ("move_choose", "roll_move")
+    mods = game.roll_mods
+    late = game.phase in _LATE
+    table = _seat_table(game)
     for t in game.typhoons_:
         d = t.direction
-        if d is None or t.id in holds:
+        tid = t.id
+        if d is None or tid in holds:
             continue
-        if m is not None and m.tid == t.id:
+        if m is not None and m.tid == tid:
             for r, x in _move_damage(game, t.cell, t.level, d, m.steps - m.done, m.pos):
                 s = sor[r]
                 if s >= 0:
                     total[s] += x
             continue
-        if late and t.id not in game.unmoved and t.id != game.roll_for:
+        if late and tid not in game.unmoved and tid != game.roll_for:
             continue
-        mod = game.roll_mods.get(t.id)
-        if mod is None:
-            for r, x in _expected_damage(game, t.cell, t.level, d):
-                s = sor[r]
-                if s >= 0:
-                    total[s] += x
-        else:
-            for face in FACES:
-                for r, x in _move_damage(game, t.cell, t.level, d, max(mod[1], face + mod[0]), 0):
-                    s = sor[r]
-                    if s >= 0:
-                        total[s] += x / 6
-    apply_shields(game, total)  # shields raised by region abilities this turn
+        key = (t.cell, t.level, d) if not mods or tid not in mods else (t.cell, t.level, d, mods[tid])
+        hit = table.get(key)
+        if hit is None:
+            hit = _fill_seat_table(game, table, key)
+        for s, x in hit:
+            total[s] += x
+    if game.shields:
+        apply_shields(game, total)  # shields raised by region abilities this turn
     if m is not None:
         for s, dm in m.dmg.items():
             done = dm + total[s]
@@ -169,6 +205,13 @@ def fast_threat(game: Game) -> list[float]:
                 done /= 2
             total[s] = done
     return total
+
+
+def _card_values(rules: Rules) -> dict[str, float]:
+    """Each card's value in hand for fast_value (counter cards are worth more), per rules (cached)."""
+    values = {k: CARD_VALUE_COUNTER if card.timing == "counter" else CARD_VALUE_ATTACK for k, card in rules.cards.items()}
+    _CARD_VALUES[id(rules)] = (rules, values)
+    return values
 
 
 def fast_value(game: Game, seat: int) -> float:
@@ -185,21 +228,24 @@ def fast_value(game: Game, seat: int) -> float:
         return _WIN / len(game.winners_) if game.players[seat] in game.winners_ else -_WIN
     hp = game._hp
     th = fast_threat(game)
-    mine = max(0.0, float(hp[seat]) - th[seat])
-    others = [max(0.0, float(h) - th[s]) for s, h in enumerate(hp) if s != seat and h > 0]
+    mine = hp[seat] - th[seat]
+    if mine < 0.0:
+        mine = 0.0
+    others = [max(0.0, h - th[s]) for s, h in enumerate(hp) if s != seat and h > 0]
     # hurting the leader matters most, but every rival counts a little (as in bots.evaluate)
     lead = mine - ((max(others) + sum(others) / len(others)) / 2 if others else 0.0)
     if mine <= 0:
         lead -= 100.0
-    cards = game.rules.cards
+    rules = game.rules
+    hit = _CARD_VALUES.get(id(rules))
+    values = hit[1] if hit is not None and hit[0] is rules else _card_values(rules)
     hand = game.hands[seat]
     limit = game._hand_limit[seat]
     if len(hand) <= limit:
-        value = sum(CARD_VALUE_COUNTER if cards[k].timing == "counter" else CARD_VALUE_ATTACK for k in hand)
+        value = sum(map(values.__getitem__, hand))
     else:  # cards beyond the hand limit will be discarded: worth little
-        values = sorted((CARD_VALUE_COUNTER if cards[k].timing == "counter" else CARD_VALUE_ATTACK for k in hand),
-                        reverse=True)
-        value = sum(values[:limit]) + 0.1 * sum(values[limit:])
+        ranked = sorted(map(values.__getitem__, hand), reverse=True)
+        value = sum(ranked[:limit]) + 0.1 * sum(ranked[limit:])
     if not game.region_spent[seat]:
         value += REGION_CARD_VALUE
     return lead + 0.4 * value
@@ -313,7 +359,7 @@ class _Node:
 class MCTSBot:
     """Information-set Monte Carlo search to the end of the turn with greedy opponents ('hard').
 
-    ``iterations`` (play-outs; 120 when neither limit is given) or ``time_limit`` (seconds)
+    ``iterations`` (play-outs; 144 when neither limit is given) or ``time_limit`` (seconds)
     bound each decision; ``seed`` makes it reproducible with ``iterations``. ``top_k`` actions
     (ranked by a one-ply greedy evaluation) are searched, ``prior_weight`` is how many samples
     that evaluation counts for, ``exploration`` is the UCB1 constant (HP) of ``mode="tree"``,

@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from . import events as ev
@@ -43,7 +44,9 @@ VARIANTS = ("standard", "advanced")
 DICE_MODES = ("auto", "manual")
 FACES = (1, 2, 3, 4, 5, 6)
 _DIE_ACTIONS = tuple(Action("die", face=f) for f in FACES)
-_new = tuple.__new__  # builds an Action without the Python-level NamedTuple constructor (hot path)
+# builds an Action, or an event (a tuple underneath, see events.py), without a Python-level
+# constructor call: the hot path passes every field, defaults included
+_new = tuple.__new__
 _new_object = object.__new__
 
 
@@ -171,6 +174,25 @@ def _effect_spec(eff: Effect, dirs: dict[str, tuple[str, ...]], kind: str, key: 
     return (k, None, (), None)
 
 
+def _without(values: tuple[int, ...], value: int) -> tuple[int, ...]:
+    """``values`` without its first ``value`` (what ``list.remove`` does, for a tuple).
+
+    >>> _without((3, 1, 2, 1), 1)
+    (3, 2, 1)
+    """
+    i = values.index(value)
+    return values[:i] + values[i + 1:]
+
+
+def _with_true(flags: tuple[bool, ...], i: int) -> tuple[bool, ...]:
+    """``flags`` with item ``i`` set to True.
+
+    >>> _with_true((False, False, False), 1)
+    (False, True, False)
+    """
+    return flags[:i] + (True,) + flags[i + 1:]
+
+
 def _shuffle_like_random(rng: random.Random, x: list[Any]) -> None:
     """``rng.shuffle(x)``, the same draws in the same order, without a method call per card.
 
@@ -192,12 +214,17 @@ def _shuffle_like_random(rng: random.Random, x: list[Any]) -> None:
 
 
 class Typhoon:
-    """A typhoon on the map. ``eye`` is ``(x, y)``; ``cell`` is the board index of the eye."""
+    """A typhoon on the map. ``eye`` is ``(x, y)``; ``cell`` is the board index of the eye.
 
-    __slots__ = ("id", "cell", "level", "direction", "moved", "_w")
+    ``_g`` is the write token of the game that may change this object in place (see
+    ``Game._own``): a game and its clones share their typhoons until one of them changes one.
+    """
+
+    __slots__ = ("id", "cell", "level", "direction", "moved", "_w", "_g")
 
     def __init__(self, id: int, cell: int, level: int, direction: str | None, width: int) -> None:
         self.id, self.cell, self.level, self.direction, self.moved, self._w = id, cell, level, direction, False, width
+        self._g: object = None
 
     @property
     def eye(self) -> tuple[int, int]:
@@ -206,10 +233,15 @@ class Typhoon:
     def copy(self) -> Typhoon:
         t = _new_object(Typhoon)  # no __init__ call: every slot is set here
         t.id, t.cell, t.level, t.direction, t.moved, t._w = self.id, self.cell, self.level, self.direction, self.moved, self._w
+        t._g = None
         return t
 
     def __repr__(self) -> str:
         return f"Typhoon(T{self.id}, eye={self.eye}, level={self.level}, direction={self.direction!r})"
+
+
+_EMPTY: frozenset[Any] = frozenset()
+_NO_HALVE: Mapping[int, str] = MappingProxyType({})
 
 
 class Move:
@@ -223,18 +255,19 @@ class Move:
         self.dmg: dict[int, int] = {}
         self.hits: dict[int, int] = {}
         self.reached: set[int] = set()
-        self.shielded: set[int] = set()
+        # never changed in place, replaced when they change (rare): copies share them
+        self.shielded: frozenset[int] = _EMPTY
         self.land = False
-        self.cancel: set[int] = set()
-        self.halve: dict[int, str] = {}
-        self.windows: list[int] = []
+        self.cancel: frozenset[int] = _EMPTY
+        self.halve: Mapping[int, str] = _NO_HALVE
+        self.windows: tuple[int, ...] = ()
         self.step_open = False
 
     def copy(self) -> Move:
         m = Move(self.tid, self.face, self.steps)
         m.done, m.pos, m.land, m.step_open = self.done, self.pos, self.land, self.step_open
-        m.dmg, m.hits, m.reached, m.shielded = dict(self.dmg), dict(self.hits), set(self.reached), set(self.shielded)
-        m.cancel, m.halve, m.windows = set(self.cancel), dict(self.halve), list(self.windows)
+        m.dmg, m.hits, m.reached, m.shielded = dict(self.dmg), dict(self.hits), set(self.reached), self.shielded
+        m.cancel, m.halve, m.windows = self.cancel, self.halve, self.windows
         return m
 
 
@@ -311,6 +344,7 @@ class Game:
         self.events: list[ev.Event] = []
         self._log = True
         self._legal: Sequence[Action] | None = None  # the legal actions, computed on demand; None when stale
+        self._tok = object()  # write token: this game may change in place the typhoons that carry it
         n = len(players)
         self._seat_of_region = [-1] * len(self._b.region_keys)
         for s, key in enumerate(players):
@@ -343,18 +377,18 @@ class Game:
         self.phase = "setup_place"
         self.decider = start
         self.shuffles = 0
-        self.region_spent = [False] * n
+        self.region_spent: tuple[bool, ...] = (False,) * n
         self.winners_: tuple[str, ...] = ()
         self.over_reason: str | None = None
         self._turn_reset()
-        self.attack_queue: list[int] = []
-        self.unmoved: list[int] = []
+        self.attack_queue: tuple[int, ...] = ()
+        self.unmoved: tuple[int, ...] = ()
         self.move: Move | None = None
-        self.pending_dir: list[int] = []  # typhoons waiting for a direction roll (setup aims)
+        self.pending_dir: tuple[int, ...] = ()  # typhoons waiting for a direction roll (setup aims)
         self.resume = ""  # phase to return to after a direction roll
         self.roll_for = 0  # typhoon whose direction/move is being rolled
-        self.setup_zones: list[int] = list(range(len(self._b.zones)))
-        self.adv_levels: list[int] = []
+        self.setup_zones: tuple[int, ...] = tuple(range(len(self._b.zones)))
+        self.adv_levels: tuple[int, ...] = ()
         self.adv_zone = -1
         # --- setup
         if self._log:
@@ -369,21 +403,23 @@ class Game:
             if self._log:
                 self.events.append(ev.CardsDrawn(players[s], len(self.hands[s]), tuple(self.hands[s])))
         if variant == "advanced":
-            self.adv_levels = [5, 4, 3, 2, 1]
+            self.adv_levels = (5, 4, 3, 2, 1)
             self._begin_advanced_placement()
         self._run()
 
     def _turn_reset(self) -> None:
         n = len(self.players)
         self.fn_played = [0] * n
-        self.region_turn = [False] * n
-        self.names_played: set[str] = set()
-        self.holds: set[int] = set()
+        # The rest never changes in place: a change replaces the value (a new tuple, frozenset or
+        # dict), so clone() shares them instead of copying ~15 containers (most of them empty).
+        self.region_turn: tuple[bool, ...] = (False,) * n
+        self.names_played: frozenset[str] = _EMPTY
+        self.holds: frozenset[int] = _EMPTY
         self.roll_mods: dict[int, tuple[int, int]] = {}
         self.level_base: dict[int, int] = {}  # level before this turn's first level card, per typhoon
-        self.shields: dict[int, list[str]] = {}
+        self.shields: dict[int, tuple[str, ...]] = {}
         self.shield_delta: dict[int, int] = {}
-        self.cancel_first: set[int] = set()
+        self.cancel_first: frozenset[int] = _EMPTY
 
     def clone(self, keep_log: bool = False) -> Game:
         """A copy for search: shares the immutable rules, copies the state (hand-written, not deepcopy).
@@ -400,23 +436,17 @@ class Game:
         d["hands"] = [h.copy() for h in self.hands]
         d["deck"] = self.deck.copy()
         d["discard"] = self.discard.copy()
-        d["typhoons_"] = [t.copy() for t in self.typhoons_]
-        d["region_spent"] = self.region_spent.copy()
+        # The typhoons are shared, copy-on-write: both games get a new write token, so neither
+        # changes a shared Typhoon in place any more; the first change copies it (see _own).
+        d["typhoons_"] = self.typhoons_.copy()
+        self._tok = object()
+        d["_tok"] = object()
         d["fn_played"] = self.fn_played.copy()
-        d["region_turn"] = self.region_turn.copy()
-        d["names_played"] = self.names_played.copy()
-        d["holds"] = self.holds.copy()
-        d["roll_mods"] = self.roll_mods.copy()
-        d["level_base"] = self.level_base.copy()
-        d["shields"] = {k: v.copy() for k, v in self.shields.items()} if self.shields else {}
-        d["shield_delta"] = self.shield_delta.copy()
-        d["cancel_first"] = self.cancel_first.copy()
-        d["attack_queue"] = self.attack_queue.copy()
-        d["unmoved"] = self.unmoved.copy()
-        d["move"] = self.move.copy() if self.move is not None else None
-        d["pending_dir"] = self.pending_dir.copy()
-        d["setup_zones"] = self.setup_zones.copy()
-        d["adv_levels"] = self.adv_levels.copy()
+        # region_spent, region_turn, names_played, holds, roll_mods, level_base, shields,
+        # shield_delta, cancel_first, attack_queue, unmoved, pending_dir, setup_zones and
+        # adv_levels are shared: the engine never changes them in place (see _turn_reset)
+        if self.move is not None:
+            d["move"] = self.move.copy()
         d["_legal"] = None
         d["_rng"] = None  # made on first use, from the seed and the rolls so far (never this game's generator)
         if keep_log:
@@ -677,11 +707,11 @@ class Game:
         elif k == "pass":
             if self.phase == "counter":
                 if self._log:
-                    self.events.append(ev.Passed(self.players[self.decider], True))
+                    self.events.append(_new(ev.Passed, (self.players[self.decider], True)))
                 self._close_window()
             else:
                 if self._log:
-                    self.events.append(ev.Passed(self.players[self.decider]))
+                    self.events.append(_new(ev.Passed, (self.players[self.decider], False)))
                 self._next_attacker()
         elif k == "move":
             self._start_move(act.typhoon)  # type: ignore[arg-type]
@@ -691,7 +721,7 @@ class Game:
             hand.remove(act.card)  # type: ignore[arg-type]
             self.discard.append(act.card)  # type: ignore[arg-type]
             if self._log:
-                self.events.append(ev.Discarded(self.players[seat], act.card))  # type: ignore[arg-type]
+                self.events.append(_new(ev.Discarded, (self.players[seat], act.card)))  # type: ignore[arg-type]
             if len(hand) <= self._hand_limit[seat]:
                 self._end_turn()
         elif k == "region":
@@ -700,14 +730,15 @@ class Game:
             cell = self._b.index(act.cell)  # type: ignore[arg-type]
             t = self._place(cell, 1, self.players[self.decider])
             if self.phase == "setup_place":
-                self.setup_zones.remove(self._b.zone_of[cell])
-                self.pending_dir.append(t.id)
+                zone = self._b.zone_of[cell]
+                self.setup_zones = tuple(z for z in self.setup_zones if z != zone)
+                self.pending_dir += (t.id,)
                 if not self.setup_zones or not self._free_cells(self.setup_zones):
                     self.phase = "setup_aim"
             else:
                 self._ask_direction(t.id, "refill")
         elif k == "aim":
-            self.pending_dir.remove(act.typhoon)  # type: ignore[arg-type]
+            self.pending_dir = _without(self.pending_dir, act.typhoon)  # type: ignore[arg-type]
             self._ask_direction(act.typhoon, "setup_aim")  # type: ignore[arg-type]
         if self.phase != "attack":  # in the attack phase _run() has nothing to do
             self._run()
@@ -791,10 +822,11 @@ class Game:
     # ------------------------------------------------------------------ doing actions
     def _place(self, cell: int, level: int, by: str) -> Typhoon:
         t = Typhoon(self.next_id, cell, level, None, self._b.width)
+        t._g = self._tok
         self.next_id += 1
         self.typhoons_.append(t)
         if self._log:
-            self.events.append(ev.TyphoonPlaced(t.id, self._b.cell(cell), level, by))
+            self.events.append(_new(ev.TyphoonPlaced, (t.id, self._b.cells[cell], level, by)))
         return t
 
     def _ask_direction(self, tid: int, resume: str) -> None:
@@ -810,23 +842,24 @@ class Game:
             start = ring[self.compass_i]
             self.compass_i = (self.compass_i + face) % len(ring)
             if self._log:
-                self.events.append(ev.DieRolled(face, "direction", self.roll_for))
+                self.events.append(_new(ev.DieRolled, (face, "direction", self.roll_for)))
             if t is not None:
+                t = self._own(t)
                 t.direction = ring[self.compass_i]
                 if self._log:
-                    self.events.append(ev.DirectionRolled(t.id, start, face, t.direction))
+                    self.events.append(_new(ev.DirectionRolled, (t.id, start, face, t.direction)))
             self.phase = self.resume
         elif ph == "roll_move":
             if self._log:
-                self.events.append(ev.DieRolled(face, "move", self.roll_for))
+                self.events.append(_new(ev.DieRolled, (face, "move", self.roll_for)))
             mod = self.roll_mods.get(self.roll_for)
             steps = face if mod is None else max(mod[1], face + mod[0])
             self.move = Move(self.roll_for, face, steps)
             if self.shields:
                 for s in self._seat_with_shield("shield_halve"):
-                    self.move.halve[s] = "down"
+                    self.move.halve = {**self.move.halve, s: "down"}
             if self._log:
-                self.events.append(ev.MoveStarted(self.roll_for, face, steps))
+                self.events.append(_new(ev.MoveStarted, (self.roll_for, face, steps, False)))
             self.phase = "stepping"
         elif ph == "roll_zone":
             if self._log:
@@ -854,14 +887,15 @@ class Game:
 
     def _begin_advanced_placement(self) -> None:
         while self.adv_levels and not self._free_cells():
-            self.adv_levels.pop(0)
+            self.adv_levels = self.adv_levels[1:]
         if self.adv_levels:
             self.phase = "roll_zone"
         else:
             self.phase = "turn_start"
 
     def _advanced_place(self, cell: int) -> None:
-        level = self.adv_levels.pop(0)
+        level = self.adv_levels[0]
+        self.adv_levels = self.adv_levels[1:]
         t = self._place(cell, level, self.players[self.start_seat])
         self._ask_direction(t.id, "adv_next")
 
@@ -870,14 +904,14 @@ class Game:
         key: str = act.card  # type: ignore[assignment]
         self.hands[seat].remove(key)
         self.discard.append(key)
-        self.names_played.add(key)
+        self.names_played = self.names_played | {key}
         self.fn_played[seat] += 1
         eff = self._ceff[seat][key]
         counter = self.phase == "counter"
         if self._log:
             card: Card = self.rules.cards[key]
-            self.events.append(ev.CardPlayed(self.players[seat], key, eff is not card.effect, act.typhoon, act.cell,
-                                             act.direction, counter))
+            self.events.append(_new(ev.CardPlayed, (self.players[seat], key, eff is not card.effect, act.typhoon, act.cell,
+                                                  act.direction, counter)))
         self._apply_effect(eff, seat, act, key)
         if self.fn_played[seat] >= 2:
             ph = self.phase
@@ -892,8 +926,8 @@ class Game:
     def _play_region(self, seat: int, act: Action) -> None:
         region = self.players[seat]
         ability = self.rules.regions[region].ability
-        self.region_spent[seat] = True
-        self.region_turn[seat] = True
+        self.region_spent = _with_true(self.region_spent, seat)
+        self.region_turn = _with_true(self.region_turn, seat)
         if self._log:
             self.events.append(ev.AbilityUsed(region, ability.key, act.typhoon))
         self._apply_effect(ability.effect, seat, act, ability.key)
@@ -906,31 +940,33 @@ class Game:
         k = eff.kind
         p = eff.params
         t = self._find(act.typhoon) if act.typhoon is not None else None
+        if t is not None and (k == "level" or k == "steer" or k == "push"):  # these change t
+            t = self._own(t)
         if k == "level":
             # Alike effects (same kind, same typhoon, this turn): the later replaces the earlier.
             base = self.level_base.get(t.id)  # type: ignore[union-attr]
             if base is None:
-                self.level_base[t.id] = t.level  # type: ignore[union-attr]
+                self.level_base = {**self.level_base, t.id: t.level}  # type: ignore[union-attr]
                 self._change_level(t, p["delta"], cause)  # type: ignore[arg-type]
             else:
                 target = min(5, base + p["delta"])
                 self._change_level(t, target - t.level, cause) if target != t.level or target < 1 else None  # type: ignore[union-attr,arg-type]
         elif k == "level_all":
             for ty in list(self.typhoons_):
-                self._change_level(ty, p["delta"], cause)
+                self._change_level(self._own(ty), p["delta"], cause)
         elif k == "remove":
             self._remove(t, "card")  # type: ignore[arg-type]
         elif k == "steer":
             self._set_direction(t, act.direction, cause)  # type: ignore[arg-type]
         elif k == "hold":
-            self.holds.add(t.id)  # type: ignore[union-attr]
+            self.holds = self.holds | {t.id}  # type: ignore[union-attr]
             if t.id in self.unmoved:  # type: ignore[union-attr]
-                self.unmoved.remove(t.id)  # type: ignore[union-attr]
+                self.unmoved = _without(self.unmoved, t.id)  # type: ignore[union-attr]
             if self._log:
                 self.events.append(ev.TyphoonHeld(t.id))  # type: ignore[union-attr]
         elif k == "roll":
             replaced = t.id in self.roll_mods  # type: ignore[union-attr]
-            self.roll_mods[t.id] = (p["delta"], p.get("min", 1))  # type: ignore[union-attr]
+            self.roll_mods = {**self.roll_mods, t.id: (p["delta"], p.get("min", 1))}  # type: ignore[union-attr]
             if self._log:
                 self.events.append(ev.RollModified(t.id, p["delta"], replaced))  # type: ignore[union-attr]
         elif k == "heal":
@@ -944,23 +980,23 @@ class Game:
         elif k == "push":
             self._push(t, p["direction"], p["cells"], cause)  # type: ignore[arg-type]
         elif k.startswith("shield"):
-            self.shields.setdefault(seat, []).append(k)
+            self.shields = {**self.shields, seat: (*self.shields.get(seat, ()), k)}
             if k == "shield_weaken":
-                self.shield_delta[seat] = p["delta"]
+                self.shield_delta = {**self.shield_delta, seat: p["delta"]}
             elif k == "shield_cancel_first":
-                self.cancel_first.add(seat)
+                self.cancel_first = self.cancel_first | {seat}
             if self._log:
                 self.events.append(ev.ShieldRaised(self.players[seat], k))
         elif k == "cancel_damage":
-            self.move.cancel.add(seat)  # type: ignore[union-attr]
+            self.move.cancel = self.move.cancel | {seat}  # type: ignore[union-attr]
         elif k == "halve_damage":
-            self.move.halve[seat] = "up"  # type: ignore[union-attr]
+            self.move.halve = {**self.move.halve, seat: "up"}  # type: ignore[union-attr]
         elif k == "turn_away":
-            mt = self._moving()
+            mt = self._own(self._moving())  # type: ignore[arg-type]
             self._set_direction(mt, act.direction, cause)  # type: ignore[arg-type]
             self.move.pos = 0  # type: ignore[union-attr]
         elif k == "weaken":
-            mt = self._moving()
+            mt = self._own(self._moving())  # type: ignore[arg-type]
             self._change_level(mt, -p["delta"], cause)  # type: ignore[arg-type]
 
     def _find(self, tid: int | None) -> Typhoon | None:
@@ -969,34 +1005,47 @@ class Game:
                 return t
         return None
 
+    def _own(self, t: Typhoon) -> Typhoon:
+        """``t``, or a copy of it put in its place, that this game may change in place (copy-on-write)."""
+        if t._g is self._tok:
+            return t
+        c = t.copy()
+        c._g = self._tok
+        ts = self.typhoons_
+        ts[ts.index(t)] = c
+        return c
+
     def _moving(self) -> Typhoon | None:
         return self._find(self.move.tid) if self.move is not None else None
 
     def _change_level(self, t: Typhoon, delta: int, cause: str) -> None:
+        assert t._g is self._tok, "change only an owned typhoon (see _own)"
         old = t.level
         new = min(5, old + delta)
         if new < 1:
             if self._log:
-                self.events.append(ev.LevelChanged(t.id, old, 0, cause))
+                self.events.append(_new(ev.LevelChanged, (t.id, old, 0, cause)))
             self._remove(t, "weakened")
         elif new != old:
             t.level = new
             if self._log:
-                self.events.append(ev.LevelChanged(t.id, old, new, cause))
+                self.events.append(_new(ev.LevelChanged, (t.id, old, new, cause)))
 
     def _set_direction(self, t: Typhoon, d: str, cause: str) -> None:
+        assert t._g is self._tok, "change only an owned typhoon (see _own)"
         old = t.direction
         t.direction = d
         if self._log:
-            self.events.append(ev.DirectionChanged(t.id, old or "", d, cause))
+            self.events.append(_new(ev.DirectionChanged, (t.id, old or "", d, cause)))
 
     def _remove(self, t: Typhoon, reason: str) -> None:
         self.typhoons_.remove(t)
-        self.holds.discard(t.id)
+        if t.id in self.holds:
+            self.holds = self.holds - {t.id}
         if t.id in self.unmoved:
-            self.unmoved.remove(t.id)
+            self.unmoved = _without(self.unmoved, t.id)
         if self._log:
-            self.events.append(ev.TyphoonRemoved(t.id, reason, self._b.cell(t.cell)))
+            self.events.append(_new(ev.TyphoonRemoved, (t.id, reason, self._b.cells[t.cell])))
 
     def _push(self, t: Typhoon, direction: str, cells: int, cause: str) -> None:
         self._set_direction(t, direction, cause)
@@ -1018,16 +1067,17 @@ class Game:
         for u in self.typhoons_:
             if u is not t and u.cell == t.cell:
                 if u.level > t.level:
-                    survivor, absorbed = u, t
+                    survivor, absorbed = self._own(u), t
                 else:
                     survivor, absorbed = t, u
                 level = min(5, survivor.level + 1)
                 old = survivor.level
                 survivor.level = level
                 survivor.moved = True
-                self.holds.discard(survivor.id)
+                if survivor.id in self.holds:
+                    self.holds = self.holds - {survivor.id}
                 if survivor.id in self.unmoved:
-                    self.unmoved.remove(survivor.id)
+                    self.unmoved = _without(self.unmoved, survivor.id)
                 if self._log:
                     self.events.append(ev.Merged(survivor.id, absorbed.id, level, survivor.direction or ""))
                 if level != old:
@@ -1086,7 +1136,9 @@ class Game:
                 self._close_window()
             elif ph == "setup_aim":
                 if len(self.pending_dir) == 1:
-                    self._ask_direction(self.pending_dir.pop(), "setup_aim")
+                    tid = self.pending_dir[0]
+                    self.pending_dir = ()
+                    self._ask_direction(tid, "setup_aim")
                 elif not self.pending_dir:
                     self.phase = "turn_start"
                 else:
@@ -1103,7 +1155,7 @@ class Game:
     def _turn_start(self) -> None:
         self._turn_reset()
         if self._log:
-            self.events.append(ev.TurnStarted(self.active, self.round))
+            self.events.append(_new(ev.TurnStarted, (self.active, self.round)))
         if len(self.deck) == 1 and self.discard:
             pile = self.discard
             self.discard = []
@@ -1124,7 +1176,7 @@ class Game:
             del deck[-count:]
             self.hands[seat].extend(got)
             if self._log:
-                self.events.append(ev.CardsDrawn(self.players[seat], count, tuple(got), 0))
+                self.events.append(_new(ev.CardsDrawn, (self.players[seat], count, tuple(got), 0)))
             return
         got = []
         lost = 0
@@ -1152,26 +1204,36 @@ class Game:
         for s in order[1:]:
             if hp[s] > 0:
                 self._draw(s, 1)
-        self.attack_queue = [s for s in order if hp[s] > 0]
+        queue = tuple(s for s in order if hp[s] > 0)
         self.phase = "attack"
-        self.decider = self.attack_queue.pop(0)
+        self.decider = queue[0]
+        self.attack_queue = queue[1:]
 
     def _next_attacker(self) -> None:
-        if self.attack_queue:
-            self.decider = self.attack_queue.pop(0)
+        queue = self.attack_queue
+        if queue:
+            self.decider = queue[0]
+            self.attack_queue = queue[1:]
             self.phase = "attack"
         else:
             self._begin_moves()
 
     def _begin_moves(self) -> None:
-        self.unmoved = [t.id for t in self.typhoons_ if t.id not in self.holds]
-        for t in self.typhoons_:
-            t.moved = False
+        holds = self.holds
+        self.unmoved = tuple(t.id for t in self.typhoons_ if t.id not in holds)
+        tok = self._tok
+        ts = self.typhoons_
+        for i, t in enumerate(ts):
+            if t.moved:
+                if t._g is not tok:
+                    t = ts[i] = t.copy()
+                    t._g = tok
+                t.moved = False
         self.phase = "move_choose"
         self.decider = self.active_seat
 
     def _start_move(self, tid: int) -> None:
-        self.unmoved.remove(tid)
+        self.unmoved = _without(self.unmoved, tid)
         self.roll_for = tid
         self.phase = "roll_move"
 
@@ -1181,6 +1243,8 @@ class Game:
         assert m is not None
         b = self._b
         t = self._find(m.tid)
+        if t is not None:
+            t = self._own(t)  # it moves (or at least is marked as moved): this game's own copy
         if m.step_open:
             m.step_open = False
             if t is not None:
@@ -1200,8 +1264,8 @@ class Game:
                 here = t.cell
                 nxt = step[letter][here]
                 if log:
-                    self.events.append(ev.TyphoonStepped(t.id, m.done, letter, b.cells[here],
-                                                         b.cells[nxt] if nxt >= 0 else None, t.level))
+                    self.events.append(_new(ev.TyphoonStepped, (t.id, m.done, letter, b.cells[here],
+                                                              b.cells[nxt] if nxt >= 0 else None, t.level)))
                 if nxt < 0:
                     self._remove(t, "edge")
                     t = None
@@ -1218,10 +1282,10 @@ class Game:
                         s = seat_of[r]
                         if s < 0 or r in m.shielded or r in reached:
                             continue
-                        m.shielded.add(r)
+                        m.shielded = m.shielded | {r}
                         if s in self.cancel_first:
-                            self.cancel_first.discard(s)
-                            m.cancel.add(s)
+                            self.cancel_first = self.cancel_first - {s}
+                            m.cancel = m.cancel | {s}
                         if s in self.shield_delta and hp[s] > 0:
                             self._change_level(t, -self.shield_delta[s], self.rules.regions[self.players[s]].ability.key)
                             if t not in self.typhoons_:
@@ -1242,7 +1306,7 @@ class Game:
                         n = len(self.players)
                         a = self.active_seat
                         windows.sort(key=lambda s: (s - a) % n)
-                    m.windows = windows
+                    m.windows = tuple(windows)
                     m.step_open = True
                     self._open_window()
                     return
@@ -1259,28 +1323,29 @@ class Game:
                 hits[s] = hits.get(s, 0) + c
                 dmg[s] = dmg.get(s, 0) + c * d
                 if self._log:
-                    self.events.append(ev.RegionHit(self.players[s], t.id, c, t.level))
+                    self.events.append(_new(ev.RegionHit, (self.players[s], t.id, c, t.level)))
 
     def _open_window(self) -> None:
         m = self.move
         assert m is not None
-        s = m.windows.pop(0)
+        s = m.windows[0]
+        m.windows = m.windows[1:]
         self.decider = s
         self.phase = "counter"
         if self._log:
-            self.events.append(ev.CounterWindow(self.players[s], m.tid))
+            self.events.append(_new(ev.CounterWindow, (self.players[s], m.tid)))
 
     def _close_window(self) -> None:
         m = self.move
         assert m is not None
         if self._moving() is None:
-            m.windows = []
+            m.windows = ()
         while m.windows:
             s = m.windows[0]
             if self._may_counter(s):
                 self._open_window()
                 return
-            m.windows.pop(0)
+            m.windows = m.windows[1:]
         self.phase = "stepping"
 
     def _finish_move(self, t: Typhoon | None, m: Move) -> None:
@@ -1290,13 +1355,13 @@ class Game:
             old = t.level
             if old <= 1:
                 if log:
-                    self.events.append(ev.Landfall(t.id, old, 0))
+                    self.events.append(_new(ev.Landfall, (t.id, old, 0)))
                 self._remove(t, "landfall")
                 t = None
             else:
                 t.level = old - 1
                 if log:
-                    self.events.append(ev.Landfall(t.id, old, old - 1))
+                    self.events.append(_new(ev.Landfall, (t.id, old, old - 1)))
         hp = self._hp
         losses = []
         if m.dmg:
@@ -1326,7 +1391,7 @@ class Game:
         for s, hits, loss, bonus, modifier in losses:
             self._set_hp(s, max(0, hp[s] - loss))
             if log:
-                self.events.append(ev.DamageDealt(self.players[s], m.tid, hits, loss, bonus, hp[s], modifier))
+                self.events.append(_new(ev.DamageDealt, (self.players[s], m.tid, hits, loss, bonus, hp[s], modifier)))
         for s, *_ in losses:
             if hp[s] == 0 and s in alive_before:
                 if log:
@@ -1350,13 +1415,14 @@ class Game:
         for tid in sorted(self.holds):
             t = self._find(tid)
             if t is not None and not b.land[t.cell] and t.level < 5:
+                t = self._own(t)
                 old = t.level
                 t.level += 1
                 if self._log:
                     self.events.append(ev.Intensified(t.id, t.level))
                     self.events.append(ev.LevelChanged(t.id, old, t.level, "growth"))
         if self._log:
-            self.events.append(ev.TurnEnded(self.active))
+            self.events.append(_new(ev.TurnEnded, (self.active,)))
         self._turn_reset()
         n = len(self.players)
         pos = (self.active_seat - self.start_seat) % n

@@ -44,7 +44,7 @@ def scenario(
     g._scenario = True  # type: ignore[attr-defined]
     b = g._b
     g.typhoons_ = []
-    g.pending_dir, g.setup_zones = [], []
+    g.pending_dir, g.setup_zones = (), ()
     for (x, y), level, direction in typhoons:
         if not g.rules.map.on_map(x, y):
             raise GameInputError(f"({x}, {y}) is off the map", kind="off_map", x=x, y=y)
@@ -74,8 +74,8 @@ def scenario(
     n = len(g.players)
     a = g.active_seat
     if phase == "attack":
-        g.attack_queue = [(a + i) % n for i in range(n) if g._hp[(a + i) % n] > 0]
-        g.decider = g.attack_queue.pop(0)
+        queue = tuple((a + i) % n for i in range(n) if g._hp[(a + i) % n] > 0)
+        g.decider, g.attack_queue = queue[0], queue[1:]
         g.phase = "attack"
     else:
         g._begin_moves()
