@@ -14,6 +14,7 @@ import typhoon_edu.ui.classplay
 from typhoon_edu import i18n
 from typhoon_edu.classroom.rooms import Room, Seat
 from typhoon_edu.classroom.store import RoomStore
+from typhoon_edu.classroom.teachers import local_teacher
 from typhoon_edu.engine.rules import load_rules
 from typhoon_edu.ui.classplay.coachbox import CoachBox
 from typhoon_edu.ui.classplay.hosts import ResultsHost
@@ -37,7 +38,8 @@ class SlowRoom:
 @pytest.mark.parametrize("lang", i18n.LANGS)
 def test_one_hint_in_flight_per_seat_and_a_second_tap_says_so(lang: str) -> None:
     store = RoomStore("sqlite://")
-    room = Room.create(store, [Seat("Taiwan"), Seat("Japan", "greedy"), Seat("Korea", "random")], seed=3, lang="en")
+    room = Room.create(store, [Seat("Taiwan"), Seat("Japan", "greedy"), Seat("Korea", "random")], seed=3, lang="en",
+                       teacher=local_teacher(store))
     phone = SlowRoom(Room.open_seat(store, room.issued_tokens["Taiwan"]))
     box = CoachBox(Problems(lambda: lang), lambda: lang)
     box.show_for(phone, "Taiwan", mine=True)
@@ -96,7 +98,7 @@ def test_the_results_screen_runs_with_a_plain_host() -> None:
     """No projector at all: a stand-in with the protocol's few attributes is enough."""
     store = RoomStore("sqlite://")
     room = Room.create(store, [Seat("Taiwan", "random"), Seat("Japan", "greedy"), Seat("Korea", "random")],
-                       seed=5, lang="en")
+                       seed=5, lang="en", teacher=local_teacher(store))
     while room.bot_to_move():
         room.step_bot()
     clicks: list[str] = []
