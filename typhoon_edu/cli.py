@@ -22,6 +22,7 @@ from .fileio import FileTooLarge, NotARegularFile, atomic_write_text, os_reason,
 from .i18n import card_name, error_text, in_log, level_name, narrate, normalize_lang, region_name, t
 from .lessons_cmd import add_parser as add_lessons_parser
 from .server.serve_command import add_serve_arguments, run_serve
+from .teacher_cmd import add_parser as add_teacher_parser
 from .textboard import text_map
 
 PEOPLE = ("human", "person", "you")
@@ -114,6 +115,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     add_serve_arguments(sub.add_parser("serve", help=h("serve"), description=h("serve")), lang)
 
     add_lessons_parser(sub, h)
+    add_teacher_parser(sub, h)
     return p
 
 
@@ -356,6 +358,10 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
             return cmd_play(args, out, ask or input)
         if args.command == "simulate":
             return cmd_simulate(args, out)
+        if args.command == "teacher":
+            from .teacher_cmd import run as run_teacher
+
+            return run_teacher(args, lang, out)
         if args.command == "lessons":
             from .lessons_cmd import run as run_lessons
 
