@@ -78,7 +78,7 @@ def started(clone: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, 
     run = CommandRun([str(SYSTEM_PYTHON), script, "--no-browser", "--port", str(port), "--lang", "en", "--db", str(db)],
                      env=bare_env(), cwd=clone).start()
     try:
-        run.wait_for(rf"dashboard: http://localhost:{port}/", 900)
+        run.wait_for(rf"dashboard: http://127.0.0.1:{port}/\?teacher=\S+", 900)
         ready = time.monotonic() - began
         status, _, page = http_request(port, "/", timeout=240)
         code = run.terminate(60)
@@ -172,7 +172,7 @@ def test_the_wheel_serves_class_play(wheel_env, tmp_path):
     run = CommandRun([str(wheel_env["bin"] / "typhoon-edu"), "serve", "--no-browser", "--port", str(port), "--lang", "en",
                       "--db", str(tmp_path / "rooms.db")], env=bare_env(), cwd=wheel_env["cwd"]).start()
     try:
-        run.wait_for(rf"dashboard: http://localhost:{port}/", 240)
+        run.wait_for(rf"dashboard: http://127.0.0.1:{port}/\?teacher=\S+", 240)
         status, _, page = http_request(port, "/", timeout=240)
         assert status == 200 and "voila" in page.lower()
         assert run.terminate(60) == 0
