@@ -331,26 +331,11 @@ def test_a_real_room(server, chromium_browser: Browser) -> None:  # noqa: F811 -
 def test_the_curtain_fits_a_laptop_with_the_hand_on_screen(server, chromium_browser: Browser) -> None:  # noqa: F811
     """One computer at 1366×768: after the curtain is lifted every card and every button of the hand is on
     screen, uncovered (the log bar no longer overlaps "Play it")."""
-    from .test_classroom_browser import cards_in, tap_cell
+    from .test_classroom_browser import cards_in, one_computer_to_first_hand
 
     proc, store = server
     lang = proc.lang
-    page = new_page(chromium_browser, LAPTOP)
-    page.goto(teacher_url(proc))
-    setup_room(page, lang, ("Mei", "Ken"), devices=False)
-    expect(page.locator(".typhoon-projector-game")).to_be_visible(timeout=60_000)
-    for n, cell in enumerate(((8, 8), (11, 7), (14, 9)), start=1):
-        wait_state(page, lambda s: s.get("busy") == "0" and s.get("who") == "Taiwan", what="Taiwan's placement")
-        tap_cell(page, cell, 56)
-        wait_state(page, lambda s, n=n: int(s["seq"]) >= n, what=f"placement {n}")
-    for _ in range(3):
-        s = wait_state(page, lambda s: s.get("busy") == "0" and s.get("phase") != "setup_place", what="aiming")
-        if s["phase"] != "setup_aim":
-            break
-        page.locator(".typhoon-decisions button.typhoon-act").first.click()
-        wait_state(page, lambda s2, q=int(s["seq"]): int(s2["seq"]) > q, what="an aim")
-    s = wait_state(page, lambda s: s.get("busy") == "0" and s.get("phase") in ("attack", "counter", "discard")
-                   and s.get("person") == "1", timeout=90, what="a person's hand decision")
+    page, s = one_computer_to_first_hand(chromium_browser, proc, lang)
     curtain = page.locator(".typhoon-curtain")
     expect(curtain).to_be_visible()
     shot(page, "curtain", lang)

@@ -237,9 +237,9 @@ def test_projector_and_two_devices(server: tuple[VoilaProcess, RoomStore], chrom
     assert room.seat("Japan").revoked
 
 
-def test_one_computer_curtain(server: tuple[VoilaProcess, RoomStore], chromium_browser: Browser) -> None:
-    proc, store = server
-    lang = proc.lang
+def one_computer_to_first_hand(chromium_browser: Browser, proc: VoilaProcess, lang: str) -> tuple[Page, dict[str, str]]:
+    """A laptop page at the teacher's address, a one-computer room of Mei and Ken, played (placements and
+    aims) up to the first decision that needs a person's hand; returns the page and that state."""
     page = new_page(chromium_browser, LAPTOP)
     page.goto(teacher_url(proc))
     setup_room(page, lang, ("Mei", "Ken"), devices=False)
@@ -254,9 +254,16 @@ def test_one_computer_curtain(server: tuple[VoilaProcess, RoomStore], chromium_b
             break
         page.locator(".typhoon-decisions button.typhoon-act").first.click()
         wait_state(page, lambda s2, q=int(s["seq"]): int(s2["seq"]) > q, what="an aim")
-    # the first hand decision: the curtain covers everything, no card in the page until it is lifted
     s = wait_state(page, lambda s: s.get("busy") == "0" and s.get("phase") in ("attack", "counter", "discard")
                    and s.get("person") == "1", timeout=90, what="a person's hand decision")
+    return page, s
+
+
+def test_one_computer_curtain(server: tuple[VoilaProcess, RoomStore], chromium_browser: Browser) -> None:
+    proc, store = server
+    lang = proc.lang
+    page, s = one_computer_to_first_hand(chromium_browser, proc, lang)
+    # the first hand decision: the curtain covers everything, no card in the page until it is lifted
     curtain = page.locator(".typhoon-curtain")
     expect(curtain).to_be_visible()
     assert not cards_in(page)

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 import numpy as np
-from ipycanvas import MultiCanvas, hold_canvas
+from ipycanvas import MultiCanvas
 
 from .. import i18n
 from . import palette
@@ -43,7 +43,7 @@ from .canvas_input import make_accessible
 from .canvas_ready import when_client_ready
 from .geometry import BoardGeometry
 from .map_text import heat_text
-from .painter import paint
+from .painter import repaint
 from .scene import Rect, Shape, Text, static_scene
 from .svg import shapes_to_svg
 
@@ -342,11 +342,7 @@ class HeatMapView(widgets.VBox):
 
     def redraw(self) -> None:
         """Draw both layers from scratch (also when a browser connects)."""
-        with hold_canvas():
-            self.canvas[0].clear()
-            paint(self.canvas[0], static_scene(self.rules, self.lang, self.cell))
-            self.canvas[1].clear()
-            paint(self.canvas[1], self.heat_shapes())
+        repaint(self.canvas, {0: static_scene(self.rules, self.lang, self.cell), 1: self.heat_shapes()})
         self._update_text()
 
     def _update_text(self) -> None:
@@ -357,9 +353,7 @@ class HeatMapView(widgets.VBox):
         self.p = _check_shape(self.rules, p)
         if caption is not None:
             self.caption = caption
-        with hold_canvas():
-            self.canvas[1].clear()
-            paint(self.canvas[1], self.heat_shapes())
+        repaint(self.canvas, {1: self.heat_shapes()})
         self._update_text()
         self.access.say(self.access.label)
 

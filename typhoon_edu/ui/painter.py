@@ -15,7 +15,7 @@ wrap it in ``hold_canvas()`` so a whole layer arrives in the browser as one mess
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import groupby
 from typing import Any
 
@@ -61,6 +61,27 @@ def paint(canvas: Any, shapes: Sequence[Shape]) -> None:
         elif isinstance(first, Text):
             _paint_text(canvas, first)
     _set(canvas, "global_alpha", 1.0)
+
+
+def repaint(canvas: Any, layers: Mapping[int, Sequence[Shape]]) -> None:
+    """Clear and paint each ``{layer index: shapes}`` of a ``MultiCanvas`` in one batch (``hold_canvas``).
+
+    >>> class Layer:
+    ...     def __init__(self): self.calls = []
+    ...     def clear(self): self.calls.append("clear")
+    ...     def __setattr__(self, name, value): object.__setattr__(self, name, value)
+    ...     def fill_rects(self, *a): self.calls.append("rects")
+    >>> layers = [Layer(), Layer()]
+    >>> repaint(layers, {1: [Rect(x=0, y=0, w=1, h=1, fill="#000")]})
+    >>> layers[0].calls, layers[1].calls[:2]
+    ([], ['clear', 'rects'])
+    """
+    from ipycanvas import hold_canvas
+
+    with hold_canvas():
+        for index, shapes in layers.items():
+            canvas[index].clear()
+            paint(canvas[index], shapes)
 
 
 def _paint_rects(canvas: Any, rects: list[Rect]) -> None:

@@ -25,7 +25,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
-from ipycanvas import MultiCanvas, hold_canvas
+from ipycanvas import MultiCanvas
 
 from .. import i18n
 from ..realdata.jma import Fix, Storm, selected_storms
@@ -35,7 +35,7 @@ from . import palette
 from .canvas_input import make_accessible
 from .guard import Problems
 from .map_text import html_text
-from .painter import paint
+from .painter import repaint
 from .scene import Circle, Line, Polygon, Rect, Shape, Text
 from .state import BoardState, TyphoonView
 from .svg import shapes_to_svg
@@ -407,16 +407,10 @@ class RealStormMap(widgets.VBox):
         from .canvas_ready import forget_selected_canvas
 
         forget_selected_canvas()
-        with hold_canvas():
-            self.canvas[0].clear()
-            paint(self.canvas[0], self.static_shapes())
-            self.canvas[1].clear()
-            paint(self.canvas[1], self.dynamic_shapes())
+        repaint(self.canvas, {0: self.static_shapes(), 1: self.dynamic_shapes()})
 
     def _draw_dynamic(self) -> None:
-        with hold_canvas():
-            self.canvas[1].clear()
-            paint(self.canvas[1], self.dynamic_shapes())
+        repaint(self.canvas, {1: self.dynamic_shapes()})
 
     def to_svg(self) -> str:
         from .lessons.common import lt

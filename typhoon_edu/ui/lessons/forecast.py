@@ -27,7 +27,7 @@ from html import escape
 from typing import Any
 
 import ipywidgets as widgets
-from ipycanvas import MultiCanvas, hold_canvas
+from ipycanvas import MultiCanvas
 
 from ... import i18n
 from ...engine.rules import GameInputError
@@ -44,7 +44,7 @@ from ...realdata.forecast_cases import (
 from ...realdata.stats import distance_km, places
 from .. import palette
 from ..guard import Problems
-from ..painter import paint
+from ..painter import repaint
 from ..quiz import AnswerSheet, Question, Quiz, lesson_sheet
 from ..realmap import Projection, static_scene, storm_title, track_scene
 from ..scene import Circle, Line, Polygon, Shape, Text
@@ -791,16 +791,10 @@ class ForecastChallenge(LessonBox):
         from ..canvas_ready import forget_selected_canvas
 
         forget_selected_canvas()
-        with hold_canvas():
-            self.canvas[0].clear()
-            paint(self.canvas[0], self.static_shapes())
-            self.canvas[1].clear()
-            paint(self.canvas[1], self.dynamic_shapes())
+        repaint(self.canvas, {0: self.static_shapes(), 1: self.dynamic_shapes()})
 
     def _draw_dynamic(self) -> None:
-        with hold_canvas():
-            self.canvas[1].clear()
-            paint(self.canvas[1], self.dynamic_shapes())
+        repaint(self.canvas, {1: self.dynamic_shapes()})
 
     def to_svg(self) -> str:
         p = self.rnd.proj
