@@ -15,7 +15,9 @@ Without an event loop (tests, scripts), :meth:`ProjectorApp.advance` does what t
 >>> from typhoon_edu.classroom.store import RoomStore
 >>> from typhoon_edu.ui.classplay.setup import SetupChoices
 >>> from typhoon_edu.ui.classplay.viewdata import SeatChoice
->>> app = ProjectorApp(lang="en", store=RoomStore("sqlite://"), fullscreen=False)
+>>> from typhoon_edu.classroom.teachers import local_teacher
+>>> store = RoomStore("sqlite://")
+>>> app = ProjectorApp(lang="en", store=store, fullscreen=False, teacher=local_teacher(store))
 >>> room = app.start(SetupChoices([SeatChoice("easy"), SeatChoice("medium"), SeatChoice("easy")], seed=4, speed=0))
 >>> _ = app.advance()
 >>> app.screen, room.is_over

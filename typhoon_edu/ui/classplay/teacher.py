@@ -7,7 +7,9 @@ teacher operations, so every change reaches every device on its next poll.
 >>> from typhoon_edu.ui.classplay.projector import ProjectorApp
 >>> from typhoon_edu.ui.classplay.setup import SetupChoices
 >>> from typhoon_edu.ui.classplay.viewdata import SeatChoice
->>> app = ProjectorApp(lang="en", store=RoomStore("sqlite://"), fullscreen=False)
+>>> from typhoon_edu.classroom.teachers import local_teacher
+>>> store = RoomStore("sqlite://")
+>>> app = ProjectorApp(lang="en", store=store, fullscreen=False, teacher=local_teacher(store))
 >>> room = app.start(SetupChoices([SeatChoice("person", "Mei"), SeatChoice("medium"), SeatChoice("easy")], seed=4))
 >>> app.teacher.pause_button.click(); room.paused
 True
