@@ -14,8 +14,6 @@ True
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import logging
 import os
@@ -29,7 +27,7 @@ from typing import Any
 from ...ai.tournament import make_bot
 from ...classroom.names import clean_name
 from ...engine.actions import Action
-from ...engine.events import DamageDealt, Event, LevelChanged, TyphoonPlaced, event_to_dict
+from ...engine.events import DamageDealt, Event
 from ...engine.game import CHANCE, Game
 from ...engine.rules import GameInputError, IllegalActionError, Rules, SaveFileError, load_rules
 from ...engine.savefile import MAX_ACTIONS, MAX_RECORD_BYTES, game_from_record, game_to_dict, parse_record
@@ -456,20 +454,9 @@ class ClassSession:
 
     def summary(self) -> dict[str, Any]:
         """Winners, the biggest storm, and the region that took the most damage (for the results screen)."""
-        biggest = 0
-        biggest_id = None
-        taken: dict[str, int] = {p: 0 for p in self.game.players}
-        for e in self.game.events:
-            if isinstance(e, (LevelChanged, TyphoonPlaced)):
-                lv = e.new if isinstance(e, LevelChanged) else e.level
-                if lv > biggest:
-                    biggest, biggest_id = lv, e.typhoon
-            elif isinstance(e, DamageDealt):
-                taken[e.player] += e.amount
-        worst = max(taken, key=lambda p: taken[p]) if taken else None
-        return {"winners": list(self.game.winners), "hp": dict(self.game.hp), "biggest_level": biggest,
-                "biggest_typhoon": biggest_id, "most_damaged": worst, "damage_taken": taken,
-                "rounds": self.game.round}
+        from ...classroom.results import summary
+
+        return summary(self.game)
 
     def record_json(self) -> str:
         """The game record (the save file's content) as indented JSON, for download."""
@@ -477,17 +464,6 @@ class ClassSession:
 
     def events_csv(self) -> str:
         """The public event log as CSV (one row per event), for a data lesson."""
-        buf = io.StringIO()
-        w = csv.writer(buf)
-        fields = ["index", "kind", "player", "typhoon", "level", "cell", "amount", "hp", "details"]
-        w.writerow(fields)
-        for i, e in enumerate(self.game.visible_events(None)):
-            d = event_to_dict(e)
-            kind = d.pop("kind")
-            row = [i, kind]
-            for name in fields[2:-1]:
-                value = d.pop(name, "")
-                row.append(" ".join(map(str, value)) if isinstance(value, list) else value)
-            row.append(json.dumps(d, ensure_ascii=False) if d else "")
-            w.writerow(row)
-        return buf.getvalue()
+        from ...classroom.results import events_csv
+
+        return events_csv(self.game)
