@@ -34,12 +34,14 @@ from typhoon_edu.server.serve import VoilaProcess
 
 from .harness import (
     LOG_DIR,
+    POLICY_VIOLATIONS,
     REPO_ROOT,
     VIEWPORTS,
     JupyterServerProcess,
     launch_chromium,
     save_screenshot,
     slugify,
+    watch_policy,
 )
 
 if TYPE_CHECKING:
@@ -144,10 +146,37 @@ def playwright_session() -> Iterator[Playwright]:
 
 @pytest.fixture(scope="session")
 def chromium_browser(playwright_session: Playwright) -> Iterator[Browser]:
-    """Headless Debian Chromium (``/usr/bin/chromium``) with root/no-GPU/no-network flags."""
+    """Headless Debian Chromium (``/usr/bin/chromium``) with root/no-GPU/no-network flags.
+
+    Every context it makes reports Content-Security-Policy violations (see ``_no_policy_violations``).
+    """
     browser = launch_chromium(playwright_session)
+    new_context, new_page = browser.new_context, browser.new_page
+
+    def watched_context(*args: object, **kwargs: object) -> object:
+        return watch_policy(new_context(*args, **kwargs))
+
+    def watched_page(*args: object, **kwargs: object) -> object:
+        page = new_page(*args, **kwargs)
+        watch_policy(page.context)
+        return page
+
+    browser.new_context = watched_context  # type: ignore[method-assign,assignment]
+    browser.new_page = watched_page  # type: ignore[method-assign,assignment]
     yield browser
     browser.close()
+
+
+@pytest.fixture(autouse=True)
+def _no_policy_violations(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A browser test fails when a page broke the server's Content-Security-Policy (something the
+    pages need was refused, or a page tried to reach another host); a test that provokes one on
+    purpose clears :data:`~tests.browser.harness.POLICY_VIOLATIONS` itself."""
+    POLICY_VIOLATIONS.clear()
+    yield
+    found, POLICY_VIOLATIONS[:] = list(POLICY_VIOLATIONS), []
+    if found and request.node.get_closest_marker("browser") is not None:
+        pytest.fail("Content-Security-Policy violations:\n" + "\n".join(found[:10]), pytrace=False)
 
 
 @pytest.fixture

@@ -306,3 +306,18 @@ class JupyterServerProcess:
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the server (SIGTERM, then SIGKILL)."""
         stop_process(self.process, timeout)
+
+
+#: Content-Security-Policy violations reported by any page of the session's browser
+#: (``chromium_browser`` in conftest.py); every browser test fails on one it did not expect.
+POLICY_VIOLATIONS: list[str] = []
+
+
+def watch_policy(context: Any) -> Any:
+    """Record the Content-Security-Policy violations ``context``'s pages report in :data:`POLICY_VIOLATIONS`."""
+    def seen(msg: Any) -> None:
+        if "Content Security Policy" in msg.text:
+            POLICY_VIOLATIONS.append(f"{msg.location.get('url', '')}: {msg.text}")
+
+    context.on("console", seen)
+    return context

