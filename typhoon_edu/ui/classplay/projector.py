@@ -345,8 +345,8 @@ class ProjectorApp:
         return True
 
     def _timer_out_text(self, region: str) -> str:
-        return "⏱ " + i18n.t("classplay.attention.timer_out", self.lang,
-                             player=seat_label(seat_infos(self.room), region, self.lang))
+        return i18n.t("classplay.attention.timer_out", self.lang,
+                      player=seat_label(seat_infos(self.room), region, self.lang))
 
     def set_speed(self, speed: float) -> None:
         self.speed = float(speed)

@@ -281,7 +281,7 @@ class SeatApp:
         room, lang = self.room, self.lang
         deadline = room.turn_deadline() if mine else None
         # said until this team decides itself (its next decision may follow at once: a place, then a move)
-        note = "⏱ " + i18n.t("classplay.attention.my_time_out", lang) if self._timed_out else ""
+        note = i18n.t("classplay.attention.my_time_out", lang) if self._timed_out else ""
         if deadline is not None:
             self.countdown.show((room.seq, deadline), deadline - self.clock(),
                                 i18n.t("classplay.attention.my_time_left", lang, n="{n}"), note)

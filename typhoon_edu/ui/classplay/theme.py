@@ -119,7 +119,8 @@ CSS = """
   .typhoon-bigdie .typhoon-die-svg { width: 162px; height: 162px; }
   .typhoon-projector .typhoon-board canvas { max-width: 60vw !important; }
   .typhoon-projector .typhoon-die-caption { font-size: 20px; }
-  .typhoon-timer-text { font-size: 30px; }
+  .typhoon-projector .typhoon-countdown .typhoon-timer-text, .typhoon-projector .typhoon-countdown .typhoon-timer-out {
+    font-size: 30px; }
 }
 
 /* ---- a narrow window (a phone opening the projector page): one column that scrolls ---- */

@@ -73,7 +73,7 @@ function render({ model, el }) {
     const n = Math.max(0, Math.ceil((end - performance.now()) / 1000 - 1e-6));
     box.hidden = false; box.dataset.left = String(n);
     box.classList.toggle("typhoon-timer-urgent", n <= model.get("urgent"));
-    box.textContent = "\u23F1 " + model.get("template").split("{n}").join(String(n));
+    box.textContent = model.get("template").split("{n}").join(String(n));
   };
   model.on("change:stamp", start); model.on("change:left", start);
   model.on("change:note", draw); model.on("change:template", draw);
@@ -85,11 +85,15 @@ export default { render };
 """
 
 CSS = """
-.typhoon-countdown .typhoon-timer-text { font-size: 1.6rem; font-weight: bold; color: #9a3412; padding: .1rem .3rem; }
+.typhoon-countdown .typhoon-timer-text { font-size: 1.6rem; font-weight: bold; color: #9a3412; padding: .1rem .5rem;
+  border-left: .4rem solid currentColor; }
 .typhoon-countdown .typhoon-timer-urgent { color: #b91c1c; }
 .typhoon-countdown .typhoon-timer-out { font-size: 1.2rem; font-weight: bold; color: #7c2d12; background: #ffedd5;
   border-radius: 6px; padding: .2rem .5rem; }
 .typhoon-countdown [hidden] { display: none; }
+.typhoon-seat .typhoon-countdown .typhoon-timer-text { font-size: 2.2rem; text-align: center; border-left: 0;
+  border-bottom: .3rem solid currentColor; }
+.typhoon-seat .typhoon-countdown .typhoon-timer-out { font-size: 1.25rem; text-align: center; }
 """
 
 
