@@ -330,7 +330,6 @@ class ProjectorApp:
             self.timer_note.say(note)
         if who is None or not expired(deadline, now):
             return False
-        label = seat_label(seat_infos(room), who, self.lang)
         try:
             update = room.play_for_time(now=now)
         except StaleWrite:
@@ -340,8 +339,7 @@ class ProjectorApp:
         self.revealed = None
         self._timed_out = who
         self.timer_note.say(self._timer_out_text(who))
-        self._take(update)
-        self._say(i18n.t("classplay.attention.timer_out", self.lang, player=label), error=False)
+        self._take(update)  # said by the note above the count (kept until another team's count starts)
         return True
 
     def _timer_out_text(self, region: str) -> str:
