@@ -796,3 +796,14 @@ def test_a_teams_move_that_reached_the_store_first_beats_the_timer(store: RoomSt
     assert [a.by for a in store.actions(room.id)][0] == "Taiwan" and len(store.actions(room.id)) == phone.seq
     room.sync()
     assert room.entries[0].by == "Taiwan"
+
+
+def test_two_projectors_play_an_expired_turn_once(store: RoomStore) -> None:
+    room = _timed_room(store)
+    room.set_turn_timer(10)
+    second = Room.open(store, room.code, teacher=local_teacher(store))  # the same room on another screen
+    late = room.turn_deadline() + 1
+    assert room.play_for_time(now=late).entries
+    with pytest.raises(StaleWrite):
+        second.play_for_time(now=late)  # it had not seen the first one's move: refused, nothing written
+    assert [a.by for a in store.actions(room.id)].count("timer") == 1

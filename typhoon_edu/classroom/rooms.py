@@ -647,12 +647,14 @@ class Room:
 
     def _take_meta(self, row: RoomRow, seats: Sequence[SeatRow]) -> None:
         old = (self._row.status, self._row.paused, self._row.hints_enabled, self._row.lang, self._seats)
-        old_timer = (self._row.turn_seconds, self._row.turn_since if self._row.turn_seconds else None)
+        # The timer's count restarts with every move too; only a restart without a move (the teacher
+        # set it again) is news of its own.
+        timer_changed = row.turn_seconds != self._row.turn_seconds or (
+            row.turn_seconds > 0 and row.turn_since != self._row.turn_since and row.head == self._row.head)
         self._row = row
         self._seats = tuple(seats)
         self._check_seats()
-        if old != (row.status, row.paused, row.hints_enabled, row.lang, self._seats) \
-                or old_timer != (row.turn_seconds, row.turn_since if row.turn_seconds else None):
+        if old != (row.status, row.paused, row.hints_enabled, row.lang, self._seats) or timer_changed:
             self._pending_meta = True
         self._check_own_seat()
 
