@@ -133,12 +133,12 @@ def test_two_phones_racing_on_one_decision_exactly_one_wins(store: RoomStore) ->
 
 def test_revoked_phone_stops_and_says_why(store: RoomStore) -> None:
     projector, phones = open_class(store, lang="zh-TW")
-    projector.teacher.revoke("Japan")
+    projector.drawer.revoke("Japan")
     ken = phones["Japan"]
     ken.sync()
     assert ken.screen == "lost"
     assert i18n.t("classroom.error.token_revoked", "zh-TW") in ken.message.value
-    projector.teacher.new_link("Japan")
+    projector.drawer.new_link("Japan")
     assert projector.screen == "lobby" and "?seat=" + projector._tokens["Japan"] in projector.join_cards()
 
 
@@ -214,7 +214,7 @@ def test_hints_on_a_phone_follow_the_teachers_switch_and_never_show_on_the_proje
     assert phones["Japan"].coach.button.layout.display == "none"  # not its decision
     projector.show_board()
     assert projector.coach.button.layout.display == "none"  # the projector never shows a seat's hint
-    projector.teacher.hints.value = False
+    projector.drawer.hints.value = False
     mei.sync()
     assert mei.coach.button.layout.display == "none" and mei.coach.text.value == ""
     from typhoon_edu.classroom.errors import NotAllowed

@@ -67,6 +67,21 @@ def test_a_teachers_key_gets_the_projector_with_only_their_rooms(store: RoomStor
         app.open(his.code)
 
 
+def test_after_a_room_the_projector_is_still_the_teachers_for_the_next_one(store: RoomStore) -> None:
+    """Leaving a room (New game, Leave) lists the teacher's rooms and starts the next room as theirs:
+    the teacher's drawer, built with the first room, must not take the credential's place."""
+    lin, key = add_teacher(store, "Ms Lin")
+    app = launch({"teacher": key}, lang="en", store=store, display=False)
+    first = app.start(choices())
+    app.new_game()
+    assert app.screen == "setup" and app.teacher == lin
+    assert [r.code for r in app.refresh_rooms()] == [first.code]
+    second = app.start(choices())
+    assert second.code != first.code and second.owner == lin.id
+    app.drawer.pause_button.click()
+    assert Room.open(store, second.code, teacher=lin).paused
+
+
 @pytest.mark.parametrize("query", [{}, {"teacher": ""}, {"teacher": "not-a-key"}, {"join": ""},
                                    {"join": "ABCDE"}, {"teacher": "x" * 500}])
 def test_without_a_valid_key_every_address_is_the_join_page(store: RoomStore, query: dict[str, str]) -> None:
@@ -141,8 +156,8 @@ def test_a_photographed_seat_link_is_refused_on_a_second_device_until_reset(stor
     assert second.screen == "join" and "already open on another device" in second.join.message.value
     projector = ProjectorApp(lang="en", store=store, fullscreen=False)
     projector.open(room.code)
-    projector.teacher.render()
-    buttons = [w for w in _walk(projector.teacher.seats) if isinstance(w, widgets.Button)
+    projector.drawer.render()
+    buttons = [w for w in _walk(projector.drawer.seats) if isinstance(w, widgets.Button)
                and "typhoon-teacher-reset-device-Taiwan" in w._dom_classes]
     assert len(buttons) == 1
     buttons[0].click()
@@ -197,8 +212,8 @@ def test_new_join_link_in_the_teachers_drawer_replaces_only_that_seats_link(stor
     app = ProjectorApp(lang="en", store=store, fullscreen=False, public_url="http://127.0.0.1:8866/")
     room = app.start(choices())
     old = dict(room.issued_tokens)
-    app.teacher.render()
-    buttons = [w for w in _walk(app.teacher.seats) if isinstance(w, widgets.Button)
+    app.drawer.render()
+    buttons = [w for w in _walk(app.drawer.seats) if isinstance(w, widgets.Button)
                and "typhoon-teacher-new-link-Taiwan" in w._dom_classes]
     assert len(buttons) == 1
     buttons[0].click()

@@ -150,11 +150,11 @@ def _shown(app: Any) -> str:
 def test_pause_then_resume_leaves_no_stale_pause_notice(tmp_path: Path, lang: str) -> None:
     projector, phones = _class(tmp_path, lang)
     paused = i18n.t("classplay.paused", lang)
-    projector.teacher.toggle_pause()
+    projector.drawer.toggle_pause()
     for phone in phones.values():
         phone.sync()
     assert paused in _shown(projector) and all(paused in _shown(p) for p in phones.values())
-    projector.teacher.toggle_pause()
+    projector.drawer.toggle_pause()
     for phone in phones.values():
         phone.sync()
     assert paused not in _shown(projector)
@@ -166,7 +166,7 @@ def test_after_the_end_no_phone_says_your_turn_or_offers_a_button(tmp_path: Path
     projector, phones = _class(tmp_path, lang)
     mei = phones["Taiwan"]
     assert "data-mine='1'" in mei.banner.value and mei.decisions.buttons() + mei.decisions.highlight_cells()
-    projector.teacher.end()
+    projector.drawer.end()
     for phone in phones.values():
         phone.sync()
         assert i18n.t("classplay.seat.your_turn", lang) not in phone.banner.value
@@ -181,13 +181,13 @@ def test_a_seat_given_away_and_back_clears_the_warning(tmp_path: Path, lang: str
     from typhoon_edu.classroom.errors import NotAllowed
 
     projector, _phones = _class(tmp_path, lang)
-    projector.teacher.set_kind("Japan", "easy")
+    projector.drawer.set_kind("Japan", "easy")
     projector.problems.report(NotAllowed("the seat Japan is no longer played by the easy bot", kind="seat_changed"))
     warning = i18n.t("classroom.error.seat_changed", lang)
     assert warning in _shown(projector)
     projector.redraw()  # the same state drawn again: the warning is still true
     assert warning in _shown(projector)
-    projector.teacher.set_kind("Japan", "person")  # the next state of the room
+    projector.drawer.set_kind("Japan", "person")  # the next state of the room
     assert warning not in _shown(projector)
 
 
@@ -195,7 +195,7 @@ def test_a_seat_given_away_and_back_clears_the_warning(tmp_path: Path, lang: str
 def test_a_revoked_phone_stops_and_says_why(tmp_path: Path, lang: str) -> None:
     projector, phones = _class(tmp_path, lang)
     mei = phones["Taiwan"]
-    projector.teacher.revoke("Taiwan")
+    projector.drawer.revoke("Taiwan")
     mei.sync()
     said = i18n.t("classroom.error.token_revoked", lang)
     assert said in mei.message.value and said in mei.banner.value
@@ -237,7 +237,7 @@ def test_a_phone_opens_in_the_rooms_language_and_keeps_its_own_choice(tmp_path: 
     from typhoon_edu.ui.classplay.seat import SeatApp
 
     projector, _phones = _class(tmp_path, "en")  # a room in English
-    token = projector.teacher.app.room.reissue_token("Japan")
+    token = projector.drawer.app.room.reissue_token("Japan")
     phone = SeatApp(lang="zh-TW", store=projector.store, token=token)  # the server's language: zh-TW
     assert phone.lang == "en" and phone.link.chosen_lang == ""
     phone.lang_toggle.value = "zh-TW"  # this device's own switch: handed to the browser to keep

@@ -30,8 +30,11 @@ WATCH_INTERVAL = 2.0
 MOST_EXTRA = 12
 
 #: Seconds Voilà waits before refilling a grown pool: the kernels a class just took are replaced
-#: after its pages are up, not while they load on the same cores (``serve --lan``'s own delay).
-GROWN_FILL_DELAY = 10.0
+#: after its pages are up, not while they load on the same cores. With 10 s, six replacement
+#: kernels started while the six pages of ``benchmarks/classroom.py class`` were still loading
+#: (kernels 22 CPU-s in the burst, p95 27 s); with 60 s, 8 CPU-s and p95 17 s in the same
+#: conditions (a busy machine). By then the students have joined and the pool has shrunk back.
+GROWN_FILL_DELAY = 60.0
 
 #: Only rooms changed within this many seconds count: a lobby left open since last week is not a class arriving.
 RECENT = 1800.0

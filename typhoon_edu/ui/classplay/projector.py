@@ -196,15 +196,16 @@ class ProjectorApp:
         self.curtain = Curtain(self.problems, on_lift=self.reveal)
         from .teacher import TeacherDrawer
 
-        self.teacher = TeacherDrawer(self)
-        self.teacher.box.children = (*self.teacher.box.children, self.timer_menu)
+        #: The teacher's drawer (pause, seats, links …); ``self.teacher`` stays the teacher's credential.
+        self.drawer = TeacherDrawer(self)
+        self.drawer.box.children = (*self.drawer.box.children, self.timer_menu)
         from .lobby import Lobby
 
         self.lobby = Lobby(self)
         from .results import ResultsScreen
 
         self.results = ResultsScreen(self)
-        self.root.children = [*self.root.children, self.teacher.box, self.curtain]
+        self.root.children = [*self.root.children, self.drawer.box, self.curtain]
         self._relabel_play(self.lang)
 
     # ------------------------------------------------------------------ display
@@ -230,7 +231,7 @@ class ProjectorApp:
         self.body.children = boxes[screen]()
         if screen != "game" and self._played:
             self.curtain.hide()
-            self.teacher.close()
+            self.drawer.close()
 
     def set_lang(self, lang: str) -> None:
         """Every text of every screen in ``lang`` (at any moment, mid-game too)."""
@@ -264,7 +265,7 @@ class ProjectorApp:
         self.game.skip.description = d("game.skip", lang)
         self.game.teacher_button.description = i18n.t("classplay.teacher.title", lang)
         self.die_entry.relabel()
-        self.teacher.set_lang(lang)
+        self.drawer.set_lang(lang)
         self.lobby.render()
 
     @property
@@ -547,7 +548,7 @@ class ProjectorApp:
         if room.paused:
             self.status.hold(i18n.t("classplay.paused", lang), key)
         self._render_decision(table, seats, busy)
-        self.teacher.render()
+        self.drawer.render()
         self._highlight()
 
     def _hand_up(self, up: bool) -> None:
@@ -678,9 +679,9 @@ class ProjectorApp:
     # ------------------------------------------------------------------ teacher
     def _show_teacher(self, shown: bool) -> None:
         if shown:
-            self.teacher.open()
+            self.drawer.open()
         else:
-            self.teacher.close()
+            self.drawer.close()
 
     def undo(self) -> bool:
         room = self.room
@@ -712,7 +713,7 @@ class ProjectorApp:
             self.redraw()  # after the push: the banner says "busy" while the storms move
         if update.meta_changed:
             self._show_timer_setting()  # another projector of the room may have changed it
-            self.teacher.render()
+            self.drawer.render()
             if self.screen == "lobby":
                 self.lobby.render()
         if self.pacer.idle:

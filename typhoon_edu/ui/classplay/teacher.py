@@ -11,9 +11,9 @@ teacher operations, so every change reaches every device on its next poll.
 >>> store = RoomStore("sqlite://")
 >>> app = ProjectorApp(lang="en", store=store, fullscreen=False, teacher=local_teacher(store))
 >>> room = app.start(SetupChoices([SeatChoice("person", "Mei"), SeatChoice("medium"), SeatChoice("easy")], seed=4))
->>> app.teacher.pause_button.click(); room.paused
+>>> app.drawer.pause_button.click(); room.paused
 True
->>> app.teacher.set_kind(room.seats[0].region, "greedy"); room.seat(room.seats[0].region).kind
+>>> app.drawer.set_kind(room.seats[0].region, "greedy"); room.seat(room.seats[0].region).kind
 'greedy'
 """
 
