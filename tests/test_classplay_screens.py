@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -269,23 +270,51 @@ def test_a_device_is_called_once_per_decision_and_not_when_muted(tmp_path: Path)
 
 @pytest.mark.parametrize("lang", i18n.LANGS)
 def test_the_turn_timer_lets_a_bot_play_a_slow_teams_turn_and_says_so(tmp_path: Path, lang: str) -> None:
-    projector, phones = _class(tmp_path, lang)
-    room = projector.room
-    projector.check_timer(now=0.0)
-    assert projector.timer_note.value == ""  # off by default: nobody is hurried
-    assert not projector.check_timer(now=10_000.0) and room.seq == 0
-    projector.clock = lambda: 100.0
-    projector.timer_menu.value = 30  # the teacher's drawer: the count starts now
-    assert "data-left='30'" in projector.timer_note.value and "Mei" in projector.timer_note.value
-    assert not projector.check_timer(now=120.0) and "data-left='10'" in projector.timer_note.value
-    assert projector.check_timer(now=130.5)
-    assert room.seq >= 1 and room.entries[0].by != "Taiwan"  # played for the team, by the teacher's kernel
     from typhoon_edu.ui.classplay.model import seat_label
     from typhoon_edu.ui.classplay.tables import seat_infos
 
-    said = i18n.t("classplay.attention.timer_out", lang, player=seat_label(seat_infos(room), "Taiwan", lang))
-    assert said in projector.message.value
+    projector, phones = _class(tmp_path, lang)
+    room = projector.room
+    projector.check_timer()
+    assert not projector.timer_note.counting and projector.timer_note.note == ""  # off by default: nobody is hurried
+    assert not projector.check_timer(now=time.time() + 10_000) and room.seq == 0
+    projector.timer_menu.value = 30  # the teacher's drawer: the room keeps it, the count starts now
+    assert projector.store.room(room.id).turn_seconds == 30
+    deadline = room.turn_deadline()
+    assert deadline is not None and projector.timer_note.counting and 29 <= projector.timer_note.left <= 30
+    assert "Mei" in projector.timer_note.template and "{n}" in projector.timer_note.template
     phones["Taiwan"].sync()
-    assert phones["Taiwan"].room.seq == room.seq  # the phone shows the move made for it
+    phone_box = phones["Taiwan"].countdown
+    assert phone_box.counting and 29 <= phone_box.left <= 30  # the team's phone counts down too
+    assert phone_box.template == i18n.t("classplay.attention.my_time_left", lang, n="{n}")
+    assert not phones["Japan"].countdown.counting  # not Japan's turn: no count there
+    stamp = phone_box.stamp
+    phones["Taiwan"].sync()
+    phones["Taiwan"].render()
+    assert phone_box.stamp == stamp  # the browser counts on its own: nothing more is sent
+    assert not projector.check_timer(now=deadline - 10) and room.seq == 0
+    assert projector.check_timer(now=deadline + 0.5)
+    assert room.seq >= 1 and room.entries[0].by == "timer"  # played for the team, by the teacher's kernel
+    said = i18n.t("classplay.attention.timer_out", lang, player=seat_label(seat_infos(room), "Taiwan", lang))
+    assert said == projector.timer_note.note  # said above the count, until another team's count starts
+    phones["Taiwan"].sync()
+    assert phones["Taiwan"].room.seq == room.seq  # the phone shows the move made for it, and says why
+    assert phone_box.note.endswith(i18n.t("classplay.attention.my_time_out", lang))
     projector.set_lang("zh-TW" if lang == "en" else "en")
     assert projector.timer_menu.value == 30  # kept across a language switch
+    from typhoon_edu.ui.classplay.projector import ProjectorApp
+
+    again = ProjectorApp(lang=lang, store=projector.store, fullscreen=False, public_url="http://127.0.0.1:8866/")
+    again.open(room.code)  # the projector reloaded: the room's timer, not the page's
+    assert again.timer_menu.value == 30 and again.timer_seconds == 30
+
+
+def test_a_timer_the_menu_does_not_offer_is_shown_and_kept(tmp_path: Path) -> None:
+    projector, _phones = _class(tmp_path, "en")
+    from typhoon_edu.classroom.rooms import Room
+
+    other = Room.open(projector.store, projector.room.code, teacher=projector.room.teacher)
+    other.set_turn_timer(15)  # another projector of the room (or a test) sets it
+    projector._take(projector.room.sync())
+    assert projector.timer_menu.value == 15 and ("15 s", 15) in projector.timer_menu.options
+    assert projector.store.room(projector.room.id).turn_seconds == 15  # showing it wrote nothing new

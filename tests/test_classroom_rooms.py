@@ -702,3 +702,108 @@ def test_error_texts_exist_for_every_kind_in_both_languages() -> None:
     used = set(re.findall(r'kind="([a-z_]+)"', source)) - {"damaged", "unreadable", "not_json", "undo_die",
                                                             "undo_none", "undo_not_person"}
     assert used <= set(KINDS), used - set(KINDS)
+
+
+# ---------------------------------------------------------------------- the teacher's turn timer
+def _timed_room(store: RoomStore) -> Room:
+    return Room.create(store, PEOPLE_AND_BOTS, seed=31, lang="en", teacher=local_teacher(store))
+
+
+def test_the_turn_timer_is_kept_in_the_room_and_counts_only_a_persons_decision(store: RoomStore) -> None:
+    import time
+
+    room = _timed_room(store)
+    assert room.turn_seconds == 0 and room.turn_deadline() is None
+    assert room.waiting_for == "Taiwan"  # a person decides first
+    before = time.time()
+    update = room.set_turn_timer(30)
+    assert update.meta_changed and room.turn_seconds == 30
+    assert before + 30 <= room.turn_deadline() <= time.time() + 30
+    reopened = Room.open(store, room.code, teacher=local_teacher(store))  # a projector reloaded
+    assert reopened.turn_seconds == 30 and reopened.turn_deadline() == room.turn_deadline()
+    phone = Room.open_seat(store, room.issued_tokens["Taiwan"], "phone-1")
+    assert phone.turn_deadline() == room.turn_deadline()  # the phone can show the same countdown
+    deadline = room.turn_deadline()
+    phone.act(phone.seat_view().legal_actions[0])
+    room.sync()
+    if room.waiting_for == "Taiwan":  # the same team decides again: a new count for the new decision
+        assert room.turn_deadline() > deadline
+    while room.bot_to_move():
+        room.step_bot()
+        if room.waiting_for in ("Japan", "Philippines"):
+            assert room.turn_deadline() is None  # a bot's turn is never timed
+    room.pause()
+    assert room.turn_deadline() is None  # no count while paused
+    room.resume()
+    assert room.turn_deadline() is not None and room.turn_deadline() >= time.time() + 29
+    room.set_turn_timer(0)
+    assert room.turn_deadline() is None and Room.open(store, room.code, teacher=local_teacher(store)).turn_seconds == 0
+
+
+@pytest.mark.parametrize("bad", [5, 9, 601, -10, 1.5, True, "30", None])
+def test_a_turn_timer_out_of_range_is_refused_and_changes_nothing(lite: RoomStore, bad: object) -> None:
+    room = _timed_room(lite)
+    room.set_turn_timer(60)
+    before = lite.snapshot(room.id)
+    with pytest.raises(ValueError, match=r"0 \(off\) or 10 to 600 seconds"):
+        room.set_turn_timer(bad)  # type: ignore[arg-type]
+    assert lite.snapshot(room.id) == before and room.turn_seconds == 60
+
+
+@pytest.mark.parametrize("seconds", [0, 10, 600])
+def test_the_ends_of_the_turn_timers_range_are_allowed(lite: RoomStore, seconds: int) -> None:
+    room = _timed_room(lite)
+    room.set_turn_timer(seconds)
+    assert lite.room(room.id).turn_seconds == seconds
+
+
+def test_a_students_room_cannot_set_the_turn_timer_or_play_for_time(lite: RoomStore) -> None:
+    room = _timed_room(lite)
+    phone = Room.open_seat(lite, room.issued_tokens["Taiwan"], "phone-1")
+    watcher = Room.open(lite, room.code, teacher=None)
+    before = lite.snapshot(room.id)
+    for other in (phone, watcher):
+        for call in (lambda r: r.set_turn_timer(10), lambda r: r.play_for_time(now=10**12)):
+            with pytest.raises(NotAllowed) as e:
+                call(other)
+            assert e.value.kind == "teacher_only"
+    assert lite.snapshot(room.id) == before
+
+
+def test_when_the_time_runs_out_the_easy_bot_plays_the_teams_turn(store: RoomStore) -> None:
+    room = _timed_room(store)
+    room.set_turn_timer(10)
+    deadline = room.turn_deadline()
+    assert not room.play_for_time(now=deadline - 0.5) and room.seq == 0  # time is left: nothing happens
+    update = room.play_for_time(now=deadline + 0.1)
+    assert update.entries and update.entries[0].by == "timer" and room.seq >= 1
+    logged = store.actions(room.id)
+    assert logged[0].by == "timer" and logged[0].notation == update.entries[0].notation
+    again = rebuild(room.setup, [a.notation for a in logged])[0]
+    assert again.history[0].notation == logged[0].notation  # a legal move of the team's, replayable
+    phone = Room.open_seat(store, room.issued_tokens["Taiwan"], "phone-1")
+    assert phone.seq == room.seq
+
+
+def test_a_teams_move_that_reached_the_store_first_beats_the_timer(store: RoomStore) -> None:
+    room = _timed_room(store)
+    room.set_turn_timer(10)
+    deadline = room.turn_deadline()
+    phone = Room.open_seat(store, room.issued_tokens["Taiwan"], "phone-1")
+    phone.act(phone.seat_view().legal_actions[0])  # the team decided at the last moment
+    with pytest.raises(StaleWrite):
+        room.play_for_time(now=deadline + 1)  # the projector had not seen it yet: harmless
+    assert [a.by for a in store.actions(room.id)][0] == "Taiwan" and len(store.actions(room.id)) == phone.seq
+    room.sync()
+    assert room.entries[0].by == "Taiwan"
+
+
+def test_two_projectors_play_an_expired_turn_once(store: RoomStore) -> None:
+    room = _timed_room(store)
+    room.set_turn_timer(10)
+    second = Room.open(store, room.code, teacher=local_teacher(store))  # the same room on another screen
+    late = room.turn_deadline() + 1
+    assert room.play_for_time(now=late).entries
+    with pytest.raises(StaleWrite):
+        second.play_for_time(now=late)  # it had not seen the first one's move: refused, nothing written
+    assert [a.by for a in store.actions(room.id)].count("timer") == 1

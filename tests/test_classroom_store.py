@@ -574,3 +574,53 @@ def test_the_version_poll_reads_one_row_by_primary_key(db_url: str) -> None:
     selects = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
     assert len(selects) == 1 and "typhoon_rooms.id =" in selects[0] and "typhoon_actions" not in selects[0]
     assert ACTIONS.primary_key.columns.keys() == ["room_id", "seq"]
+
+
+# ---------------------------------------------------------------------- the teacher's turn timer (schema 3)
+def test_the_turn_timer_is_stored_and_each_write_or_resume_starts_a_new_count(db_url: str) -> None:
+    store = RoomStore(db_url)
+    row = make_room(store)
+    assert row.turn_seconds == 0 and row.turn_since is not None  # off in a new room
+    before = time.time()
+    store.set_turn_timer(row.id, 45)
+    set_at = store.room(row.id)
+    assert set_at.turn_seconds == 45 and set_at.turn_since >= before and set_at.version == row.version + 1
+    time.sleep(0.02)
+    head = store.append(row.id, 1, ["place 8,8"], by="Taiwan")
+    moved = store.room(row.id)
+    assert moved.turn_since > set_at.turn_since and head.turn_since == moved.turn_since  # the writer learns it too
+    store.set_paused(row.id, True)
+    assert store.room(row.id).turn_since == moved.turn_since  # pausing does not count as a new decision
+    time.sleep(0.02)
+    store.set_paused(row.id, False)
+    assert store.room(row.id).turn_since > moved.turn_since  # a resume gives the team its full time again
+    assert store.room(row.id).turn_seconds == 45
+    for bad in (-1, 1.5, True, "30"):
+        with pytest.raises(ValueError, match="whole number of seconds"):
+            store.set_turn_timer(row.id, bad)  # type: ignore[arg-type]
+    assert store.room(row.id).turn_seconds == 45
+    store.finish(row.id)
+    with pytest.raises(NotAllowed):
+        store.set_turn_timer(row.id, 30)  # a closed room has no turns left to time
+
+
+def test_a_schema_2_database_gets_the_timer_columns_in_place(db_url: str) -> None:
+    """A database made before the turn timer (schema 2) opens, is brought to schema 3, and its rooms have no timer."""
+    from typhoon_edu.classroom.store import SCHEMA_VERSION
+
+    store = RoomStore(db_url)
+    row = make_room(store, actions=("place 8,8",))
+    with store._engine.begin() as conn:  # take it back to schema 2
+        conn.execute(sa.text("UPDATE typhoon_meta SET value = '2' WHERE key = 'schema'"))
+        for name in ("turn_seconds", "turn_since"):
+            conn.execute(sa.text(f"ALTER TABLE typhoon_rooms DROP COLUMN {name}"))
+    store.close()
+    again = RoomStore(db_url)
+    old = again.room(row.id)
+    assert (old.turn_seconds, old.turn_since, old.head, old.problem) == (0, None, 1, "")
+    with again._engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT value FROM typhoon_meta WHERE key = 'schema'")).scalar() == \
+            str(SCHEMA_VERSION) == "3"
+    again.set_turn_timer(row.id, 60)
+    assert again.room(row.id).turn_seconds == 60
+    assert again.append(row.id, 2, ["move T1"], by="Japan").seq == 2

@@ -55,6 +55,8 @@ ACTIONS: list[tuple[str, Callable[[Room], Any]]] = [
     ("reset a seat's device", lambda r: r.reset_device("Taiwan")),
     ("hand the room over", lambda r: r.handover_link()),
     ("hints switch", lambda r: r.set_hints(False)),
+    ("turn timer", lambda r: r.set_turn_timer(30)),
+    ("play a turn whose time ran out", lambda r: r.play_for_time(now=10**12)),
     ("language", lambda r: r.set_lang("zh-TW")),
     ("end the game", lambda r: r.end()),
     ("export the record", lambda r: r.record()),

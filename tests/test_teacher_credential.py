@@ -123,12 +123,14 @@ def test_an_older_database_is_upgraded_on_both_dialects(db_url: str) -> None:
     with store._engine.begin() as conn:  # take it back to schema 1
         conn.execute(sa.text("UPDATE typhoon_meta SET value = '1' WHERE key = 'schema'"))
         TEACHERS.drop(conn)
-        for table, names in ((ROOMS, ("owner", "handover_hash")), (SEATS, ("link_nonce", "device_hash"))):
+        for table, names in ((ROOMS, ("owner", "handover_hash", "turn_seconds", "turn_since")),
+                             (SEATS, ("link_nonce", "device_hash"))):
             for name in names:
                 conn.execute(sa.text(f"ALTER TABLE {table.name} DROP COLUMN {name}"))
     store.close()
     again = RoomStore(db_url)
     assert again.room(room.id).owner is None  # a room from before teachers is the local teacher's
+    assert again.room(room.id).turn_seconds == 0  # and from before the turn timer: no timer
     opened = Room.open(again, room.id, teacher=local_teacher(again))
     assert opened.join_links() == {}  # its old links cannot be shown again: New join link makes one
     token = opened.reissue_token("Taiwan")

@@ -110,6 +110,7 @@ from .records import (
 from .rooms import (
     DICE,
     TEACHER,
+    TIMER,
     BotJob,
     Lobby,
     LogEntry,
@@ -127,7 +128,7 @@ from .store import ENDED, FINISHED, OPEN, SEAT_KINDS, Head, RoomStore, default_d
 from .teachers import Teacher, add_teacher, ensure_local_teacher, local_teacher, teacher_for_key
 
 __all__ = [
-    "ALPHABET", "DICE", "ENDED", "FINISHED", "OPEN", "SEAT_KINDS", "TEACHER",
+    "ALPHABET", "DICE", "ENDED", "FINISHED", "OPEN", "SEAT_KINDS", "TEACHER", "TIMER",
     "BotJob", "ClassroomError", "Head", "ImportProblem", "ImportReport", "Lobby", "LogEntry", "NotAllowed",
     "PublicView", "Room", "RoomBroken", "RoomInfo", "RoomNotFound", "RoomStore", "Seat", "SeatError", "SeatInfo",
     "SeatView", "StaleWrite", "StoreError", "Teacher", "TokenRejected", "Update", "add_teacher", "ensure_local_teacher",

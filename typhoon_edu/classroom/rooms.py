@@ -59,6 +59,10 @@ SETUP_FORMAT = 1
 BOT_LEVELS = {"easy": "random", "medium": "greedy", "hard": "mcts"}
 TEACHER = "teacher"
 DICE = "chance"  # who wrote an automatic die roll that no decision came with
+TIMER = "timer"  # who wrote the decision the easy bot made for a team whose time ran out
+#: The teacher's turn timer: 0 (off) or this many seconds per person decision.
+TURN_SECONDS = (10, 600)
+TIMER_BOT = "random"  # the easy bot: a turn played for a slow team should not be a masterstroke
 
 
 @dataclass(frozen=True)
@@ -442,6 +446,38 @@ class Room:
         return self._row.hints_enabled
 
     @property
+    def turn_seconds(self) -> int:
+        """The teacher's turn timer: seconds per person decision (0: off)."""
+        return max(0, self._row.turn_seconds)
+
+    def turn_deadline(self) -> float | None:
+        """When (``time.time()``) the time for the person decision now waited on runs out; None without one.
+
+        None when the timer is off, the game is paused, closed or over, or a bot or a die decides
+        now. Any page of the room may ask (a phone shows its own countdown).
+
+        >>> from typhoon_edu.classroom.store import RoomStore
+        >>> from typhoon_edu.classroom.teachers import local_teacher
+        >>> store = RoomStore("sqlite://")
+        >>> room = Room.create(store, [Seat("Taiwan"), Seat("Japan", "greedy"), Seat("Korea", "random")],
+        ...                    seed=3, lang="en", teacher=local_teacher(store))
+        >>> room.turn_deadline() is None                      # off until the teacher sets it
+        True
+        >>> _ = room.set_turn_timer(30)
+        >>> 29 < room.turn_deadline() - time.time() <= 30     # Taiwan (a person) decides now
+        True
+        >>> _ = room.pause(); room.turn_deadline() is None    # a pause stops the clock
+        True
+        """
+        seconds = self.turn_seconds
+        if seconds <= 0 or not self.is_open or self.paused or self._row.turn_since is None:
+            return None
+        who = self._game.current_player
+        if who is None or who == CHANCE or self._seat_row(who).kind != "person":
+            return None
+        return self._row.turn_since + seconds
+
+    @property
     def lang(self) -> str:
         return self._row.lang
 
@@ -611,10 +647,14 @@ class Room:
 
     def _take_meta(self, row: RoomRow, seats: Sequence[SeatRow]) -> None:
         old = (self._row.status, self._row.paused, self._row.hints_enabled, self._row.lang, self._seats)
+        # The timer's count restarts with every move too; only a restart without a move (the teacher
+        # set it again) is news of its own.
+        timer_changed = row.turn_seconds != self._row.turn_seconds or (
+            row.turn_seconds > 0 and row.turn_since != self._row.turn_since and row.head == self._row.head)
         self._row = row
         self._seats = tuple(seats)
         self._check_seats()
-        if old != (row.status, row.paused, row.hints_enabled, row.lang, self._seats):
+        if old != (row.status, row.paused, row.hints_enabled, row.lang, self._seats) or timer_changed:
             self._pending_meta = True
         self._check_own_seat()
 
@@ -776,7 +816,7 @@ class Room:
         if head.version == self._version + 1:
             self._version = head.version
             self._row = dataclasses.replace(self._row, head=head.seq, version=head.version, status=head.status,
-                                            paused=head.paused)
+                                            paused=head.paused, turn_since=head.turn_since)
             if finish:
                 self._pending_meta = True
         else:
@@ -860,6 +900,41 @@ class Room:
         self._need_teacher("resume the game")
         self.store.set_paused(self.id, False)
         return self._after_meta()
+
+    def set_turn_timer(self, seconds: int) -> Update:
+        """The teacher's turn timer: ``seconds`` per person decision, or 0 to switch it off.
+
+        When a team's time runs out, the projector lets the easy bot play its turn
+        (:meth:`play_for_time`). The count for the decision waited on now starts again. A value
+        that is not 0 or 10 to 600 raises ValueError naming what is allowed; nothing changes.
+        """
+        self._need_teacher("set the turn timer")
+        low, high = TURN_SECONDS
+        if isinstance(seconds, bool) or not isinstance(seconds, int) or not (seconds == 0 or low <= seconds <= high):
+            raise ValueError(f"the turn timer is 0 (off) or {low} to {high} seconds, not {seconds!r}")
+        self.store.set_turn_timer(self.id, seconds)
+        return self._after_meta()
+
+    def play_for_time(self, *, now: float | None = None) -> Update:
+        """If the time for the person decision waited on has run out, the easy bot plays it (logged as ``timer``).
+
+        Teacher only (the projector runs it). Written with the ``expected_seq`` of the decision
+        whose time ran out, so a team's own move that reached the store first wins: this one
+        then raises StaleWrite and writes nothing. An empty Update while time is left or no
+        timer runs.
+        """
+        self._need_teacher("play a turn whose time ran out")
+        now = time.time() if now is None else now
+        deadline = self.turn_deadline()
+        if deadline is None or now < deadline:
+            return self._deliver()
+        who = self._game.current_player
+        assert who is not None  # turn_deadline() is None when nobody decides
+        c = self._game.clone()
+        c.dice = self.dice  # the bot's own look-ahead (if any) rolls its own dice, never the game's next ones
+        action = self._bot(who, TIMER_BOT).choose(c)
+        entries, over = self._entries_for(action)
+        return self._write(self.next_seq, entries, TIMER, finish=FINISHED if over else None)
 
     def set_hints(self, enabled: bool) -> Update:
         self._need_teacher("change the hints")
@@ -1195,5 +1270,5 @@ def lobby(store: RoomStore, code: str) -> Lobby:
 
 
 __all__ = ["BotJob", "LogEntry", "Lobby", "PublicView", "Room", "RoomInfo", "Seat", "SeatInfo", "SeatView", "Update",
-           "device_hash", "list_rooms", "lobby", "owns", "rebuild", "setup_of", "DICE", "TEACHER", "FINISHED", "ENDED",
+           "device_hash", "list_rooms", "lobby", "owns", "rebuild", "setup_of", "DICE", "TEACHER", "TIMER", "TURN_SECONDS", "FINISHED", "ENDED",
            "OPEN"]

@@ -51,7 +51,9 @@ from sqlalchemy.pool import StaticPool
 from .codes import new_code, normalize_code
 from .errors import ClassroomError, NotAllowed, RoomNotFound, SeatError, StaleWrite, StoreError, TokenRejected
 
-SCHEMA_VERSION = 2  # 2: teachers, room owners and hand-over links, seat link nonces and device bindings
+# 2: teachers, room owners and hand-over links, seat link nonces and device bindings;
+# 3: the teacher's turn timer (turn_seconds, turn_since)
+SCHEMA_VERSION = 3
 OPEN, FINISHED, ENDED = "open", "finished", "ended"
 STATUSES = (OPEN, FINISHED, ENDED)
 SEAT_KINDS = ("person", "random", "greedy", "mcts")
@@ -76,6 +78,11 @@ ROOMS = sa.Table(
     sa.Column("origin", sa.Text, nullable=False),  # "" or where it came from ("import:<file name>")
     sa.Column("owner", sa.String(32), nullable=True),  # the teacher's id (None: made before teachers: the local one)
     sa.Column("handover_hash", sa.String(64), nullable=True),  # SHA-256 of a hand-over link's secret, if one is out
+    # The teacher's turn timer: seconds per person decision (0 or None: off), and when the count for
+    # the decision now waited on began (set by every logged write, a resume and setting the timer).
+    # Nullable, so an older database gets them by a plain ALTER TABLE ADD COLUMN.
+    sa.Column("turn_seconds", sa.Integer, nullable=True),
+    sa.Column("turn_since", sa.Float, nullable=True),
 )
 
 SEATS = sa.Table(
@@ -102,8 +109,9 @@ TEACHERS = sa.Table(
     sa.Column("created", sa.Float, nullable=False),
 )
 
-#: Columns schema 2 added to schema-1 tables (added in place when an older database is opened).
-_ADDED = ((ROOMS, ("owner", "handover_hash")), (SEATS, ("link_nonce", "device_hash")))
+#: Columns later schemas added to schema-1 tables (added in place when an older database is opened):
+#: 2 added owner, handover_hash, link_nonce and device_hash; 3 added turn_seconds and turn_since.
+_ADDED = ((ROOMS, ("owner", "handover_hash", "turn_seconds", "turn_since")), (SEATS, ("link_nonce", "device_hash")))
 
 ACTIONS = sa.Table(
     "typhoon_actions", metadata,
@@ -152,6 +160,8 @@ class RoomRow:
     origin: str
     problem: str = ""  # set when the row itself holds damaged values
     owner: str | None = None  # the id of the teacher whose room it is (None: the local teacher's)
+    turn_seconds: int = 0  # the teacher's turn timer: seconds per person decision (0: off)
+    turn_since: float | None = None  # when the count for the decision now waited on began
 
     @property
     def is_open(self) -> bool:
@@ -203,6 +213,7 @@ class Head:
     version: int
     status: str
     paused: bool
+    turn_since: float | None = None  # filled in by append (a writer's room keeps its timer's start right)
 
 
 @dataclass(frozen=True)
@@ -266,7 +277,9 @@ def _room(r: Any) -> RoomRow:
                   _text(r.lang, "lang", bad), _text(r.status, "status", bad), bool(r.paused), bool(r.hints_enabled),
                   _num(r.created, float, "created", bad, 0.0), _num(r.updated, float, "updated", bad, 0.0), finished,
                   _num(r.version, int, "version", bad), _num(r.head, int, "head", bad), r.origin or "",
-                  owner=r.owner if isinstance(r.owner, str) else None)
+                  owner=r.owner if isinstance(r.owner, str) else None,
+                  turn_seconds=0 if r.turn_seconds is None else _num(r.turn_seconds, int, "turn_seconds", bad),
+                  turn_since=None if r.turn_since is None else _num(r.turn_since, float, "turn_since", bad, None))
     if row.status not in STATUSES:
         bad.append("status")
     if bad:
@@ -519,7 +532,7 @@ class RoomStore:
             self._upgrade(found)
 
     def _upgrade(self, found: int) -> None:
-        """Bring a schema-1 database up to date in place: new tables, and new (empty) columns."""
+        """Bring a schema-1 or schema-2 database up to date in place: new tables, and new (empty) columns."""
         if self.read_only:
             raise StoreError(f"the room database is read-only and was made by an older version of typhoon-edu "
                              f"(schema {found}); it must be writable once so it can be brought up to date",
@@ -583,7 +596,7 @@ class RoomStore:
                         id=rid, code=code, setup=setup_text, lang=lang, status=status, paused=False,
                         hints_enabled=bool(hints_enabled), created=now, updated=now,
                         finished=None if status == OPEN else now, version=1, head=len(notations), origin=origin,
-                        owner=owner, handover_hash=None))
+                        owner=owner, handover_hash=None, turn_seconds=0, turn_since=now))
                     conn.execute(sa.insert(SEATS), [
                         dict(room_id=rid, idx=i, region=s.region, kind=s.kind, name=s.name, token_hash=s.token_hash,
                              revoked=False, joined=None, link_nonce=s.link_nonce, device_hash=None)
@@ -738,7 +751,7 @@ class RoomStore:
             if not allow_paused:
                 where.append(ROOMS.c.paused == sa.false())
             values: dict[str, Any] = {"head": ROOMS.c.head + len(entries), "version": ROOMS.c.version + 1,
-                                      "updated": now}
+                                      "updated": now, "turn_since": now}  # the next decision's count begins
             if finish:
                 values.update(status=finish, finished=now)
             # The guarded UPDATE takes the room's row lock first: a concurrent writer waits here and
@@ -775,7 +788,7 @@ class RoomStore:
                 raise StaleWrite(expected_seq=expected_seq, current_seq=expected_seq) from None
             r = conn.execute(sa.select(ROOMS.c.head, ROOMS.c.version, ROOMS.c.status, ROOMS.c.paused)
                              .where(ROOMS.c.id == room_id)).first()
-        return Head(int(r.head), int(r.version), r.status, bool(r.paused))
+        return Head(int(r.head), int(r.version), r.status, bool(r.paused), now)
 
     @staticmethod
     def _check_token(conn: sa.engine.Connection, room_id: str, region: str, token_hash: str) -> None:
@@ -803,8 +816,20 @@ class RoomStore:
             raise NotAllowed("the game in this room has ended", kind="game_over")
 
     def set_paused(self, room_id: str, paused: bool) -> None:
+        # A resume starts the waited-on decision's count again: a pause stops the clock.
+        extra = {} if paused else {"turn_since": time.time()}
         with self._tx("pause the game", write=True) as conn:
-            self._bump(conn, room_id, open_only=True, paused=bool(paused))
+            self._bump(conn, room_id, open_only=True, paused=bool(paused), **extra)
+
+    def set_turn_timer(self, room_id: str, seconds: int) -> None:
+        """The teacher's seconds per person decision (0: off); the count for the decision now waited on starts now.
+
+        Checked by :meth:`typhoon_edu.classroom.rooms.Room.set_turn_timer` (0 or 10 to 600).
+        """
+        if isinstance(seconds, bool) or not isinstance(seconds, int) or seconds < 0:
+            raise ValueError(f"the turn timer is a whole number of seconds (0: off), not {seconds!r}")
+        with self._tx("set the turn timer", write=True) as conn:
+            self._bump(conn, room_id, open_only=True, turn_seconds=seconds, turn_since=time.time())
 
     def set_hints(self, room_id: str, enabled: bool) -> None:
         with self._tx("change the hints", write=True) as conn:

@@ -54,7 +54,7 @@ from .setup import SetupChoices, SetupScreen, speed_options
 from .status import PageStatus, room_state
 from .tables import public_table, seat_infos, seat_table, view_digest
 from .theme import CSS
-from .turntimer import TurnTimer, timer_control, timer_options
+from .turntimer import Countdown, expired, timer_control, timer_options
 from .viewdata import SetupError, d
 
 log = logging.getLogger("typhoon_edu.ui")
@@ -137,8 +137,10 @@ class ProjectorApp:
         self.message.add_class("typhoon-message")
         self.status = PageStatus(self.message, self.problems)
         self.link = PageLink(mode="projector", lang=self.lang)
-        self.timer = TurnTimer(0)  # the teacher's turn timer (off): a bot plays a person's turn when it runs out
-        self.clock = time.monotonic
+        # The teacher's turn timer is kept by the room (Room.set_turn_timer); its deadlines are
+        # time.time() values written by the store, so this page's clock is the same wall clock.
+        self.clock = time.time
+        self._timed_out: str | None = None  # the team whose time last ran out (said until the next count)
 
         self.setup = SetupScreen(self.lang, self.problems, self._start_clicked, self._open_clicked)
         self.setup_lang = widgets.ToggleButtons(options=list(LANG_OPTIONS), value=self.lang)
@@ -179,7 +181,7 @@ class ProjectorApp:
         from .coachbox import CoachBox
 
         self.coach = CoachBox(self.problems, lambda: self.lang)
-        self.timer_note = widgets.HTML()
+        self.timer_note = Countdown()
         self.timer_note.add_class("typhoon-timer")
         self.timer_menu = timer_control(self.lang, self.set_timer, self.problems.observe)
         decide_box = widgets.VBox([self.timer_note, self.message, self.die_entry, self.coach, self.decisions])
@@ -258,9 +260,7 @@ class ProjectorApp:
         self.speed = speed
         self.game.speed.value = speed
         self._show_code()
-        seconds = self.timer.seconds
-        self.timer_menu.options = timer_options(lang)
-        self.timer_menu.value = seconds
+        self._show_timer_setting()
         self.timer_menu.description = i18n.t("classplay.attention.timer", lang)
         self.game.skip.description = d("game.skip", lang)
         self.game.teacher_button.description = i18n.t("classplay.teacher.title", lang)
@@ -268,47 +268,84 @@ class ProjectorApp:
         self.drawer.set_lang(lang)
         self.lobby.render()
 
+    @property
+    def timer_seconds(self) -> int:
+        """The room's turn timer (seconds per person decision; 0: off)."""
+        return int(getattr(self.room, "turn_seconds", 0) or 0) if self.room is not None else 0
+
+    def _show_timer_setting(self) -> None:
+        """The drawer's menu shows the room's timer (a reloaded projector too); no write follows."""
+        seconds = self.timer_seconds
+        options = timer_options(self.lang, seconds)
+        self._menu_quiet = True  # new options reset the menu's value: not the teacher choosing "off"
+        try:
+            if list(self.timer_menu.options) != options:
+                self.timer_menu.options = options
+            if self.timer_menu.value != seconds:
+                self.timer_menu.value = seconds
+        finally:
+            self._menu_quiet = False
+
+    _menu_quiet = False
+
     def set_timer(self, seconds: int) -> None:
-        """The teacher's time per person decision (0: no timer); a running count starts again."""
-        self.timer = TurnTimer(seconds)
-        if self._played and self.timer_menu.value != seconds:
-            self.timer_menu.value = seconds
+        """The teacher's time per person decision (0: no timer), kept by the room; the count starts again."""
+        if self._menu_quiet or self.room is None:
+            return
+        if seconds != self.timer_seconds:
+            try:
+                self._take(self.room.set_turn_timer(int(seconds)))
+            except (ValueError, ClassroomError) as exc:
+                self._say(d("error.illegal", self.lang, error=_error_text(exc, self.lang)
+                            if isinstance(exc, ClassroomError) else str(exc)))
+        if self._played:
+            self._show_timer_setting()
+        self._timed_out = None
         self.check_timer()
 
     def check_timer(self, now: float | None = None) -> bool:
-        """Show the seconds left for the person deciding; when they run out, a bot plays the turn (True)."""
+        """Show the seconds left for the person deciding; when they run out, a bot plays the turn (True).
+
+        The deadline is the room's (stored), so a reloaded projector counts on where it was. Only
+        one writer plays the expired turn: the write names the decision it is for, and a team's
+        move that reached the store first wins (this one is then refused as stale, harmlessly).
+        """
         room = self.room
         now = self.clock() if now is None else now
         if not self._played:
             return False
-        who = None
-        if (room is not None and self.screen == "game" and room.is_open and not room.paused and not room.is_over
-                and self.pacer.idle):
-            current = room.game.current_player
-            if current not in (None, CHANCE) and room.seat(current).is_person:
-                who = current
-        self.timer.watch((room.seq, who) if who is not None else None, now)
-        left = self.timer.left(now)
-        label = seat_label(seat_infos(room), who, self.lang) if who is not None else ""
-        text = "" if left is None else i18n.t("classplay.attention.timer_left", self.lang, player=label, n=left)
-        html_text = f"<div class='typhoon-timer-text' data-left='{left}'>⏱ {escape(text)}</div>" if text else ""
-        if self.timer_note.value != html_text:
-            self.timer_note.value = html_text
-        if who is None or not self.timer.expired(now):
+        deadline = None
+        if room is not None and self.screen == "game" and not room.is_over and self.pacer.idle:
+            deadline = room.turn_deadline()
+        who = room.waiting_for if deadline is not None else None
+        if who is not None and self._timed_out not in (None, who):
+            self._timed_out = None  # the next team's count: the last time-out is old news
+        if self._timed_out is not None and not self.timer_seconds:
+            self._timed_out = None  # the teacher switched the timer off
+        note = self._timer_out_text(self._timed_out) if self._timed_out is not None else ""
+        if who is not None:
+            label = seat_label(seat_infos(room), who, self.lang)
+            template = i18n.t("classplay.attention.timer_left", self.lang, player=label, n="{n}")
+            self.timer_note.show((room.seq, who, deadline), deadline - now, template, note)
+        else:
+            self.timer_note.say(note)
+        if who is None or not expired(deadline, now):
             return False
-        from ...ai.tournament import make_bot
-
-        bot = make_bot("greedy", room.seq)
-        action = bot.choose(room.game.clone())
         try:
-            update = room.act(action, expected_seq=room.next_seq, teacher=True)
+            update = room.play_for_time(now=now)
         except StaleWrite:
             return False  # the team decided at the last moment: their move stands
-        self.timer.stop()
+        if not update:
+            return False
         self.revealed = None
-        self._take(update)
-        self._say(i18n.t("classplay.attention.timer_out", self.lang, player=label), error=False)
+        self._timed_out = who
+        self.timer_note.say(self._timer_out_text(who))
+        self._take(update)  # said by the note above the count (kept until another team's count starts)
         return True
+
+    def _timer_out_text(self, region: str) -> str:
+        return i18n.t("classplay.attention.timer_out", self.lang,
+                      player=seat_label(seat_infos(self.room), region, self.lang))
 
     def set_speed(self, speed: float) -> None:
         self.speed = float(speed)
@@ -405,6 +442,8 @@ class ProjectorApp:
         self._stop()
         self.room = room
         self._tokens = tokens
+        self._timed_out = None
+        self._show_timer_setting()  # the room's turn timer: kept when the projector is reloaded
         self.devices = bool(room.options.get("devices", True)) if hasattr(room, "options") else True
         self.revealed = None
         self.pacer.cancel()
@@ -673,6 +712,7 @@ class ProjectorApp:
             self.pacer.push(list(update.events))
             self.redraw()  # after the push: the banner says "busy" while the storms move
         if update.meta_changed:
+            self._show_timer_setting()  # another projector of the room may have changed it
             self.drawer.render()
             if self.screen == "lobby":
                 self.lobby.render()

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import time
 from html import escape
 from typing import Any
 
@@ -33,6 +34,7 @@ import ipywidgets as widgets
 
 from ... import i18n
 from ...classroom.errors import ClassroomError, StaleWrite, TokenRejected
+from ...classroom.rooms import TIMER
 from ...engine.actions import Action
 from ...engine.game import CHANCE
 from ...engine.rules import IllegalActionError, load_rules
@@ -51,6 +53,7 @@ from .screens import LANG_OPTIONS, LogBox, banner_html
 from .status import PageStatus, room_state
 from .tables import seat_infos, seat_table, view_digest
 from .theme import CSS
+from .turntimer import Countdown
 from .viewdata import Banner, d
 
 log = logging.getLogger("typhoon_edu.ui")
@@ -98,6 +101,12 @@ class SeatApp:
         self._rung = -1  # the seq of the decision the device was last called to
         self.banner = widgets.HTML()
         self.banner.add_class("typhoon-banner-box")
+        # The teacher's turn timer: this team's seconds left, counted by the browser (one message per
+        # decision), or "time ran out: the computer played your turn" until the team's next decision.
+        self.countdown = Countdown()
+        self.countdown.add_class("typhoon-seat-timer")
+        self._timed_out = False
+        self.clock = time.time
         self.hp = widgets.HTML()
         self.hp.add_class("typhoon-hp-panel")
         self.board = BoardView(rules=self.rules, lang=self.lang, cell=40, controls=False)
@@ -119,7 +128,7 @@ class SeatApp:
 
         self.coach = CoachBox(self.problems, lambda: self.lang)
         instruments = widgets.HBox([self.die, self.now], layout=widgets.Layout(align_items="center"))
-        self.seat_box = widgets.VBox([self.banner, self.problems.widget, self.message, self.coach, self.decisions,
+        self.seat_box = widgets.VBox([self.banner, self.countdown, self.problems.widget, self.message, self.coach, self.decisions,
                                       self.die_entry,
                                       self.board, instruments, self.decisions.hand_html, self.hp, self.log])
         self.seat_box.add_class("typhoon-seat-game")
@@ -264,7 +273,20 @@ class SeatApp:
         self.decisions.render(table, seats, lang, busy=busy or view.paused or over or table.current_player == CHANCE,
                               note=note)
         self.coach.show_for(room, self.region, mine=view.my_turn and not busy and not over)
+        self._show_countdown(mine and not busy and not over)
         self._highlight()
+
+    def _show_countdown(self, mine: bool) -> None:
+        """This team's seconds left while it must decide (the teacher's timer), or why its turn was played."""
+        room, lang = self.room, self.lang
+        deadline = room.turn_deadline() if mine else None
+        # said until this team decides itself (its next decision may follow at once: a place, then a move)
+        note = i18n.t("classplay.attention.my_time_out", lang) if self._timed_out else ""
+        if deadline is not None:
+            self.countdown.show((room.seq, deadline), deadline - self.clock(),
+                                i18n.t("classplay.attention.my_time_left", lang, n="{n}"), note)
+        else:
+            self.countdown.say(note)
 
     def _highlight(self) -> None:
         cells = [] if not self.pacer.idle else self.decisions.highlight_cells()
@@ -312,6 +334,7 @@ class SeatApp:
             self.render()
             return False
         self.decisions.pending_card = None
+        self._timed_out = False
         self._say("")
         self._take(update)
         return True
@@ -350,7 +373,11 @@ class SeatApp:
         if self.room is None or self.screen != "seat":
             return
         try:
-            self._take(self.room.sync())
+            mine = self.room.waiting_for == self.region
+            update = self.room.sync()
+            if mine and update.entries and update.entries[0].by == TIMER:
+                self._timed_out = True  # the teacher's timer ran out on this team's decision: the easy bot played it
+            self._take(update)
         except TokenRejected as exc:
             self._lost(exc)
 

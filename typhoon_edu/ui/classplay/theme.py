@@ -91,7 +91,6 @@ CSS = """
 .typhoon-bigdie .typhoon-die-svg { width: 6.5rem; height: 6.5rem; }
 .typhoon-now .widget-html-content { min-height: 1.6em; }
 .typhoon-now-text { font-size: 1.1rem; font-weight: bold; color: #1d4ed8; }
-.typhoon-timer-text { font-size: 1.2rem; font-weight: bold; color: #9a3412; }
 .typhoon-decide-box { flex: 0 1 auto !important; min-height: 0; overflow-y: auto; }
 .typhoon-decide-box > *, .typhoon-decide-box .typhoon-decisions > * { flex: 0 0 auto !important; }
 .typhoon-log-box { flex: 1 1 5rem !important; min-height: 3rem; display: flex; flex-direction: column; }
@@ -119,7 +118,8 @@ CSS = """
   .typhoon-bigdie .typhoon-die-svg { width: 162px; height: 162px; }
   .typhoon-projector .typhoon-board canvas { max-width: 60vw !important; }
   .typhoon-projector .typhoon-die-caption { font-size: 20px; }
-  .typhoon-timer-text { font-size: 30px; }
+  .typhoon-projector .typhoon-countdown .typhoon-timer-text, .typhoon-projector .typhoon-countdown .typhoon-timer-out {
+    font-size: 30px; }
 }
 
 /* ---- a narrow window (a phone opening the projector page): one column that scrolls ---- */
