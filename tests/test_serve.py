@@ -610,7 +610,9 @@ def test_page_query_waits_for_the_request_in_a_preheated_kernel(monkeypatch: pyt
 
     def fake_get_query_string(url: str | None = None) -> str:
         calls.append(1)
-        os.environ["QUERY_STRING"] = "seat=abc"  # what Voilà's wait_for_request does
+        # What Voilà's wait_for_request does; set through monkeypatch so that it is undone after
+        # the test (a QUERY_STRING left behind made later tests' pages think Voilà served them).
+        monkeypatch.setenv("QUERY_STRING", "seat=abc")
         return "seat=abc"
 
     monkeypatch.delenv("QUERY_STRING", raising=False)
