@@ -1,5 +1,6 @@
-"""axe-core over every lesson (Voilà, both languages) and the class-play pages: no serious or critical
-violations.
+"""axe-core over every lesson (Voilà, both languages): no serious or critical violations. The class-play
+pages are checked with the same :func:`run_axe` on each screen of test_classroom_screens.py (setup,
+lobby, join page, seat page, game, teacher's drawer, results, both languages), which opens them anyway.
 
 axe-core is vendored from its npm package (``tests/browser/vendor/``, see its README) and injected
 into the page once the lesson has run (every widget drawn). Violations whose impact is "serious" or
@@ -12,20 +13,16 @@ and why; nothing else is left out.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from typhoon_edu.classroom.store import RoomStore
 from typhoon_edu.server.serve import VoilaProcess
 
 from .harness import REPO_ROOT, save_screenshot
-from .teacher_page import teacher_url
-from .test_classroom_browser import PHONE, PROJECTOR, setup_room, wait_state
-from .touch_helpers import classroom_server
 
 pytestmark = pytest.mark.browser
 
@@ -44,12 +41,6 @@ _MATCHES_JS = """
   return !!(el && el.closest(css));
 }
 """
-
-
-@pytest.fixture
-def room_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[VoilaProcess, RoomStore]]:
-    with classroom_server(tmp_path, getattr(request, "param", "en")) as started:
-        yield started
 
 
 def run_axe(page: Page) -> list[dict[str, Any]]:
@@ -112,50 +103,3 @@ def test_lesson_has_no_serious_violations(voila: Callable[..., VoilaProcess], ch
         save_screenshot(page, name)
     page.context.close()
     assert not violations, f"{notebook} ({lang}):\n{describe(violations)}"
-
-
-@pytest.mark.parametrize("room_server", ["en", "zh-TW"], indirect=True)
-def test_class_play_pages_have_no_serious_violations(room_server: tuple[VoilaProcess, RoomStore],
-                                                     chromium_browser: Browser) -> None:
-    proc, _store = room_server
-    lang = proc.lang
-    problems: dict[str, list[dict[str, Any]]] = {}
-    projector = chromium_browser.new_context(viewport=PROJECTOR).new_page()
-    projector.set_default_timeout(60_000)
-    projector.goto(teacher_url(proc), timeout=180_000)
-    expect(projector.locator(".typhoon-setup-start")).to_be_visible(timeout=120_000)
-    projector.wait_for_timeout(1000)
-    problems["setup"] = run_axe(projector)
-    setup_room(projector, lang, ("Mei", "Ken"), devices=True)
-    links = projector.locator("a.typhoon-join-link")
-    expect(links).to_have_count(2, timeout=30_000)
-    projector.wait_for_timeout(1000)
-    problems["lobby"] = run_axe(projector)
-    hrefs = [links.nth(i).get_attribute("href") for i in range(2)]
-
-    join = chromium_browser.new_context(viewport=PHONE).new_page()
-    join.set_default_timeout(60_000)
-    join.goto(proc.url.rstrip("/") + "/?join", timeout=180_000)
-    expect(join.locator("input").first).to_be_visible(timeout=120_000)
-    join.wait_for_timeout(1000)
-    problems["join"] = run_axe(join)
-
-    phones = []
-    for href in hrefs:
-        phone = chromium_browser.new_context(viewport=PHONE).new_page()
-        phone.set_default_timeout(60_000)
-        phone.goto(str(href), timeout=180_000)
-        expect(phone.locator(".typhoon-seat-game")).to_be_visible(timeout=120_000)
-        phones.append(phone)
-    wait_state(phones[0], lambda s: s.get("busy") == "0", what="the seat page to settle")
-    phones[0].wait_for_timeout(1000)
-    problems["seat"] = run_axe(phones[0])
-    expect(projector.locator(".typhoon-projector-game")).to_be_visible(timeout=30_000)
-    projector.wait_for_timeout(1000)
-    problems["projector"] = run_axe(projector)
-    for where, found in problems.items():
-        save_report(f"axe-classplay-{where}-{lang}", found)
-    for page in (projector, join, *phones):
-        page.context.close()
-    bad = {where: found for where, found in problems.items() if found}
-    assert not bad, "\n".join(f"{where} ({lang}):\n{describe(found)}" for where, found in bad.items())

@@ -3,7 +3,9 @@
 Setup, lobby, game and teacher's drawer, results; the join page and a seat page on a phone. At
 each size the page must not be wider than the window (nothing cut at the side), and the
 projector's game screen must fit the window at the two projector sizes (its parts measured).
-Screenshots: ``artifacts/screenshots/screens-<screen>-<size>-<lang>.png``.
+axe-core runs on each screen too (no serious or critical violations; see test_a11y_axe.py).
+Screenshots: ``artifacts/screenshots/screens-<screen>-<size>-<lang>.png``; axe reports:
+``artifacts/axe/axe-classplay-<screen>-<lang>.json``.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typhoon_edu import i18n
 
 from .harness import save_screenshot
 from .teacher_page import teacher_url
+from .test_a11y_axe import describe, run_axe, save_report
 from .test_classroom_browser import PARTS, check_fit, new_page, server, setup_room  # noqa: F401 - fixture
 
 pytestmark = pytest.mark.browser
@@ -50,15 +53,20 @@ def test_every_screen_at_every_size(server, chromium_browser: Browser) -> None: 
     box = projector.locator(".typhoon-start-player select").bounding_box()
     full = projector.locator(".typhoon-start-player select").evaluate("s => s.scrollWidth <= s.clientWidth + 1")
     assert box is not None and full, "the start player's menu cuts its text"
+    problems = {"setup": run_axe(projector)}
     shots(projector, "setup", lang)
     setup_room(projector, lang, ("Mei", "Ken"), devices=True)
     expect(projector.locator("a.typhoon-join-link")).to_have_count(2, timeout=60_000)
+    projector.wait_for_timeout(500)
+    problems["lobby"] = run_axe(projector)
     shots(projector, "lobby", lang)
     href = projector.locator("a.typhoon-join-link").first.get_attribute("href")
 
     phone = new_page(chromium_browser, SIZES[2])
     phone.goto(href.split("?")[0] + "?join")
     expect(phone.locator(".typhoon-join-code")).to_be_visible(timeout=120_000)
+    phone.wait_for_timeout(500)
+    problems["join"] = run_axe(phone)
     code = projector.locator(".typhoon-room-chip").first.inner_text().strip()
     phone.locator(".typhoon-join-code input").fill(code)
     phone.locator(".typhoon-join-code input").press("Enter")
@@ -67,16 +75,25 @@ def test_every_screen_at_every_size(server, chromium_browser: Browser) -> None: 
     phone.locator(".typhoon-join-seat").first.click()
     expect(phone.locator(".typhoon-seat-game")).to_be_visible(timeout=30_000)
     expect(phone.locator(".typhoon-own-link")).to_be_visible()
+    phone.wait_for_timeout(500)
+    problems["seat"] = run_axe(phone)
     shots(phone, "seat", lang)
 
     projector.locator(".typhoon-lobby-go").click()
     expect(projector.locator(".typhoon-projector-game")).to_be_visible(timeout=30_000)
     projector.wait_for_timeout(1500)
+    problems["projector"] = run_axe(projector)
     shots(projector, "game", lang, fit=True)
     projector.locator(".typhoon-teacher-button").click()
     expect(projector.locator(".typhoon-teacher")).to_be_visible()
+    problems["teacher"] = run_axe(projector)
     shots(projector, "teacher", lang)
     projector.locator(".typhoon-teacher-end").click()
     expect(projector.locator(".typhoon-results-screen")).to_be_visible(timeout=30_000)
     expect(projector.locator(".typhoon-results")).to_contain_text(i18n.t("classplay.results.ended", lang))
+    problems["results"] = run_axe(projector)
     shots(projector, "results", lang)
+    for where, found in problems.items():
+        save_report(f"axe-classplay-{where}-{lang}", found)
+    bad = {where: found for where, found in problems.items() if found}
+    assert not bad, "\n".join(f"{where} ({lang}):\n{describe(found)}" for where, found in bad.items())
