@@ -1242,31 +1242,43 @@ class Game:
         m = self.move
         assert m is not None
         b = self._b
-        t = self._find(m.tid)
-        if t is not None:
-            t = self._own(t)  # it moves (or at least is marked as moved): this game's own copy
+        tid = m.tid
+        for t in self.typhoons_:  # _find, inline
+            if t.id == tid:
+                if t._g is not self._tok:
+                    t = self._own(t)  # it moves (or at least is marked as moved): this game's own copy
+                break
+        else:
+            t = None
         if m.step_open:
             m.step_open = False
             if t is not None:
                 self._count_hits(t, m)
-        if t is not None and m.done < m.steps:
+        done, steps = m.done, m.steps
+        if t is not None and done < steps:
             # Nothing in this loop changes the typhoon's direction (only a counter card does, and
             # that is played in a window, after this method has returned), so its cycle is fixed.
+            # The step counters live in locals and are written back to the move before anything
+            # else can look at it (a window, a removal, the end of the move).
             cycle = self._cycles[t.direction]  # type: ignore[index]
             ncycle = len(cycle)
+            pos = m.pos
             step, land, hits = b.step, b.land, b.hits
             seat_of, hp, reached = self._seat_of_region, self._hp, m.reached
             log = self._log
-            while m.done < m.steps:
-                letter = cycle[m.pos % ncycle]
-                m.pos += 1
-                m.done += 1
+            events = self.events
+            mhits, mdmg, dmg_of = m.hits, m.dmg, self._dmg
+            while done < steps:
+                letter = cycle[pos % ncycle]
+                pos += 1
+                done += 1
                 here = t.cell
                 nxt = step[letter][here]
                 if log:
-                    self.events.append(_new(ev.TyphoonStepped, (t.id, m.done, letter, b.cells[here],
-                                                              b.cells[nxt] if nxt >= 0 else None, t.level)))
+                    events.append(_new(ev.TyphoonStepped, (t.id, done, letter, b.cells[here],
+                                                           b.cells[nxt] if nxt >= 0 else None, t.level)))
                 if nxt < 0:
+                    m.done, m.pos = done, pos
                     self._remove(t, "edge")
                     t = None
                     break
@@ -1278,6 +1290,7 @@ class Game:
                     continue
                 # shields of region abilities act the moment a storm reaches the region
                 if self.shields:
+                    m.done, m.pos = done, pos
                     for r, _ in covered:
                         s = seat_of[r]
                         if s < 0 or r in m.shielded or r in reached:
@@ -1294,23 +1307,38 @@ class Game:
                     if t is None:
                         break
                     covered = hits[t.level][t.cell]
-                windows = []
+                windows = None
                 for r, _ in covered:
                     if r not in reached:
                         reached.add(r)
                         s = seat_of[r]
                         if s >= 0 and self._may_counter(s):
-                            windows.append(s)
+                            if windows is None:
+                                windows = [s]
+                            else:
+                                windows.append(s)
                 if windows:
                     if len(windows) > 1:
                         n = len(self.players)
                         a = self.active_seat
                         windows.sort(key=lambda s: (s - a) % n)
+                    m.done, m.pos = done, pos
                     m.windows = tuple(windows)
                     m.step_open = True
                     self._open_window()
                     return
-                self._count_hits(t, m)
+                # _count_hits, inline (covered is the footprint's hits where t is now)
+                level = t.level
+                d = dmg_of[level]
+                for r, c in covered:
+                    s = seat_of[r]
+                    if s >= 0:
+                        mhits[s] = mhits.get(s, 0) + c
+                        mdmg[s] = mdmg.get(s, 0) + c * d
+                        if log:
+                            events.append(_new(ev.RegionHit, (self.players[s], t.id, c, level)))
+            else:
+                m.done, m.pos = done, pos
         self._finish_move(t, m)
 
     def _count_hits(self, t: Typhoon, m: Move) -> None:
