@@ -122,7 +122,7 @@ class _Templates:
     games reach (times 16 directions for steering), and at most 2 ** (number of zone cells) masks.
     """
 
-    __slots__ = ("zone_mask", "free", "place", "ceff", "ctiming", "dirs", "cspec", "aspec", "cycles")
+    __slots__ = ("zone_mask", "free", "place", "ceff", "ctiming", "dirs", "cspec", "aspec", "cycles", "deck", "seats")
 
     def __init__(self, rules: Rules, board: Board) -> None:
         self.ceff = {p: {key: card.effect_for(p) for key, card in rules.cards.items()} for p in rules.regions}
@@ -140,6 +140,37 @@ class _Templates:
         )
         self.free: dict[int, tuple[int, ...]] = {}
         self.place: dict[tuple[Any, ...], tuple[Action, ...]] = {}
+        self.deck = tuple(key for key, card in rules.cards.items() for _ in range(card.count))  # before shuffling
+        self.seats: dict[tuple[str, ...], tuple[Any, ...]] = {}  # per seating: see _seat_tables
+
+
+def _seat_tables(rules: Rules, board: Board, tpl: _Templates, players: tuple[str, ...]) -> tuple[Any, ...]:
+    """The read-only per-seat tables of a game with ``players`` seated so (shared by its games).
+
+    The last item, ``deal[start]``: how many cards the first deal takes, and per seat the
+    positions of its cards in the dealing order (one card at a time, clockwise from ``start``,
+    up to each hand's limit).
+
+    >>> rules = load_rules()
+    >>> t = _seat_tables(rules, board_for(rules), _templates_for(rules), ("Taiwan", "Japan", "Korea"))
+    >>> t[3], t[9][1][0], t[9][1][1][1]
+    ((3, 5, 4), 12, (0, 3, 6, 9, 11))
+    """
+    n = len(players)
+    seat_of_region = [-1] * len(board.region_keys)
+    for s, key in enumerate(players):
+        seat_of_region[board.region_keys.index(key)] = s
+    hand_limit = tuple(rules.regions[k].size for k in players)
+    deal = []
+    for start in range(n):
+        order = [(start + i) % n for k in range(max(hand_limit)) for i in range(n) if k < hand_limit[(start + i) % n]]
+        deal.append((len(order), tuple(tuple(j for j, s in enumerate(order) if s == seat) for seat in range(n))))
+    return (tuple(seat_of_region), tuple(board.region_keys.index(k) for k in players),
+            tuple(rules.regions[k].hp for k in players), hand_limit, (0,) + tuple(lv.damage for lv in rules.levels),
+            tuple(tpl.ceff[p] for p in players), tuple(tpl.cspec[p] for p in players),
+            tuple(tpl.aspec[p] for p in players),  # {None: the region ability's spec}
+            tuple(tuple((a + i) % n for i in range(n)) for a in range(n)),  # seats from a, clockwise
+            tuple(deal))
 
 
 _TEMPLATES: dict[int, tuple[Rules, _Templates]] = {}
@@ -204,13 +235,15 @@ def _shuffle_like_random(rng: random.Random, x: list[Any]) -> None:
     True
     """
     getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in _shuffle_steps[len(x)]:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         x[i], x[j] = x[j], x[i]
+
+
+# the steps of _shuffle_like_random for a list of each length: index, bound, bits (made once per length)
+_shuffle_steps = _Memo(lambda size: tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1)))
 
 
 class Typhoon:
@@ -345,29 +378,24 @@ class Game:
         self._log = True
         self._legal: Sequence[Action] | None = None  # the legal actions, computed on demand; None when stale
         self._tok = object()  # write token: this game may change in place the typhoons that carry it
-        n = len(players)
-        self._seat_of_region = [-1] * len(self._b.region_keys)
-        for s, key in enumerate(players):
-            self._seat_of_region[self._b.region_keys.index(key)] = s
-        self._region_of_seat = [self._b.region_keys.index(k) for k in players]
-        self._max_hp = [rules.regions[k].hp for k in players]
-        self._hand_limit = [rules.regions[k].size for k in players]
-        self._dmg = (0,) + tuple(lv.damage for lv in rules.levels)
-        # Derived once per rules and shared by every game and clone (read-only, never state): what
-        # listing legal actions, playing cards and stepping need, so the hot paths do no rules look-ups.
+        # Derived once per rules and seating and shared by every game and clone (read-only, never
+        # state): what listing legal actions, playing cards and stepping need, so the hot paths do
+        # no rules look-ups, and a new game (a play-out) does not rebuild them.
         tpl = self._tpl = _templates_for(rules)
-        self._ceff = [tpl.ceff[p] for p in players]
+        seats = tpl.seats.get(players)
+        if seats is None:
+            seats = tpl.seats[players] = _seat_tables(rules, self._b, tpl, players)
+        (self._seat_of_region, self._region_of_seat, self._max_hp, self._hand_limit, self._dmg, self._ceff,
+         self._cspec, self._aspec, self._clockwise, deal) = seats
         self._ctiming = tpl.ctiming
         self._dirs = tpl.dirs
-        self._cspec = [tpl.cspec[p] for p in players]
-        self._aspec = [tpl.aspec[p] for p in players]  # {None: the region ability's spec}
         self._cycles = tpl.cycles
-        self._clockwise = tuple(tuple((a + i) % n for i in range(n)) for a in range(n))  # seats from a, clockwise
+        n = len(players)
         # --- state (everything below is copied by clone())
-        self.hp = {k: rules.regions[k].hp for k in players}
-        self._hp = [rules.regions[k].hp for k in players]
+        self.hp = dict(zip(players, self._max_hp, strict=True))
+        self._hp = list(self._max_hp)
         self.hands: list[list[str]] = [[] for _ in range(n)]
-        self.deck: list[str] = [key for key, card in rules.cards.items() for _ in range(card.count)]
+        self.deck: list[str] = list(tpl.deck)
         self.discard: list[str] = []
         self.typhoons_: list[Typhoon] = []
         self.next_id = 1
@@ -394,11 +422,15 @@ class Game:
         if self._log:
             self.events.append(ev.GameStarted(players, self.variant, players[start]))
         self._shuffle(self.deck)
-        for k in range(max(self._hand_limit)):
-            for i in range(n):
-                s = (start + i) % n
-                if k < self._hand_limit[s]:
-                    self.hands[s].append(self.deck.pop())
+        # Deal one card at a time clockwise from the start player, each from the top of the deck
+        # (the end of the list), up to every hand's limit; deal[start][s] holds the positions in
+        # that dealing order of seat s's cards, so the hands are filled with slices.
+        deck = self.deck
+        order = deal[start]
+        dealt = deck[:-order[0] - 1:-1]  # the cards in the order they are dealt
+        del deck[-order[0]:]
+        for s in range(n):
+            self.hands[s] = [dealt[i] for i in order[1][s]]
         for s in range(n):
             if self._log:
                 self.events.append(ev.CardsDrawn(players[s], len(self.hands[s]), tuple(self.hands[s])))
