@@ -111,7 +111,8 @@ class _Templates:
     The tables, per region where cards or abilities differ: card effects and timings, effect specs
     (:func:`_effect_spec`) and direction cycles. The templates, filled as games need them: an effect
     spec's ``_Memo`` maps a typhoon id to the action aimed at it (or, for steering, a typhoon id
-    and direction to the tuple of 6 or 15 steering actions); ``zone_mask[level][cell]`` is the set
+    to a ``_Memo`` of its present direction to the tuple of 6 or 15 steering actions: two
+    look-ups without building a key tuple); ``zone_mask[level][cell]`` is the set
     of generation-zone cells a storm of that level there covers, as bits (bit i is
     ``Board.zone_cells[i]``); ``free`` maps such a mask of covered cells to the free zone cells and
     ``place`` maps (kind, card key, mask) to the actions placing a depression on them.
@@ -195,9 +196,9 @@ def _effect_spec(eff: Effect, dirs: dict[str, tuple[str, ...]], kind: str, key: 
     if k == "steer":
         choices = dirs[eff.params["choices"]]
 
-        def steer(typhoon: tuple[int, str | None]) -> tuple[Action, ...]:
-            tid, td = typhoon
-            return tuple(_new(Action, (kind, key, tid, None, d, None)) for d in choices if d != td)
+        def steer(tid: int) -> _Memo:
+            # by the typhoon's present direction: the actions steering it to each other choice
+            return _Memo(lambda td: tuple(_new(Action, (kind, key, tid, None, d, None)) for d in choices if d != td))
 
         return (k, eff.params["choices"], choices, _Memo(steer))
     if k == "turn_away":
@@ -645,7 +646,7 @@ class Game:
             # memo: the action templates of this effect (see _Templates)
             if k == "steer":
                 for t in ts:
-                    out += memo[t.id, t.direction]  # type: ignore[index]
+                    out += memo[t.id][t.direction]  # type: ignore[index]
             elif k == "level":
                 if param < 0:
                     out += [memo[t.id] for t in ts]  # type: ignore[index]
@@ -655,7 +656,10 @@ class Game:
                 out += [memo[t.id] for t in ts if t.level <= param]  # type: ignore[index]
             elif k == "hold" or k == "roll":
                 holds = self.holds
-                out += [memo[t.id] for t in ts if t.id not in holds]  # type: ignore[index]
+                if holds:
+                    out += [memo[t.id] for t in ts if t.id not in holds]  # type: ignore[index]
+                else:
+                    out += [memo[t.id] for t in ts]  # type: ignore[index]
             elif k == "push":
                 out += [memo[t.id] for t in ts]  # type: ignore[index]
             elif k == "add_depression":
@@ -680,8 +684,13 @@ class Game:
     def _attack_actions(self, seat: int) -> list[Action]:
         out: list[Action] = []
         fn = self.fn_played[seat]
-        if fn < 2 and not self.region_turn[seat]:
-            self._card_actions(seat, "attack", out)
+        if fn < 2 and not self.region_turn[seat]:  # _card_actions(seat, "attack", out), inline
+            specs = self._cspec[seat]["attack"]
+            playable = specs.keys() & self.hands[seat]
+            if self.names_played:
+                playable -= self.names_played
+            if playable:
+                self._effect_actions(sorted(playable), specs, seat, "play", out)
         if fn == 0 and not self.region_spent[seat]:
             self._effect_actions(_NO_KEY, self._aspec[seat], seat, "region", out)
         out.append(_PASS)
