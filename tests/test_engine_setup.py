@@ -154,3 +154,31 @@ def test_invalid_variant_and_dice_mode():
         Game.new(P3, seed=1, variant="expert")
     with pytest.raises(ValueError):
         Game.new(P3, seed=1, dice="loaded")
+
+
+
+@pytest.mark.parametrize("players", [["Japan", "Korea", "Taiwan"], P4, ["Philippines", "Taiwan", "South China", "Japan",
+                                                                         "Central China"]])
+def test_the_deal_is_one_card_at_a_time_clockwise_from_the_start_player(players):
+    """The first deal (built from a cached dealing plan) is RULES §5's deal, card by card.
+
+    Reference: the rules' deck in card order, shuffled by ``random.Random`` with the game's first
+    shuffle seed (``seed * 1_000_003``, as ``Game._shuffle`` seeds it), then dealt one card at a
+    time from the top, clockwise from the start player, skipping hands that are full.
+    """
+    import random
+
+    for seed in (23, 24):
+        for start in players:
+            g = Game.new(players, seed=seed, dice="manual", start=start)
+            deck = [key for key, card in RULES.cards.items() for _ in range(card.count)]
+            random.Random(seed * 1_000_003).shuffle(deck)
+            limits = [RULES.regions[p].size for p in players]
+            order = [(players.index(start) + i) % len(players) for i in range(len(players))]
+            hands: list[list[str]] = [[] for _ in players]
+            while any(len(hands[s]) < limits[s] for s in order):
+                for s in order:
+                    if len(hands[s]) < limits[s]:
+                        hands[s].append(deck.pop())
+            assert g.hands == hands and g.deck == deck
+            assert {p: g.hand(p) for p in players} == {p: sorted(hands[i]) for i, p in enumerate(players)}

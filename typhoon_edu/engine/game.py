@@ -111,7 +111,8 @@ class _Templates:
     The tables, per region where cards or abilities differ: card effects and timings, effect specs
     (:func:`_effect_spec`) and direction cycles. The templates, filled as games need them: an effect
     spec's ``_Memo`` maps a typhoon id to the action aimed at it (or, for steering, a typhoon id
-    and direction to the tuple of 6 or 15 steering actions); ``zone_mask[level][cell]`` is the set
+    to a ``_Memo`` of its present direction to the tuple of 6 or 15 steering actions: two
+    look-ups without building a key tuple); ``zone_mask[level][cell]`` is the set
     of generation-zone cells a storm of that level there covers, as bits (bit i is
     ``Board.zone_cells[i]``); ``free`` maps such a mask of covered cells to the free zone cells and
     ``place`` maps (kind, card key, mask) to the actions placing a depression on them.
@@ -122,7 +123,7 @@ class _Templates:
     games reach (times 16 directions for steering), and at most 2 ** (number of zone cells) masks.
     """
 
-    __slots__ = ("zone_mask", "free", "place", "ceff", "ctiming", "dirs", "cspec", "aspec", "cycles")
+    __slots__ = ("zone_mask", "free", "place", "ceff", "ctiming", "dirs", "cspec", "aspec", "cycles", "deck", "seats")
 
     def __init__(self, rules: Rules, board: Board) -> None:
         self.ceff = {p: {key: card.effect_for(p) for key, card in rules.cards.items()} for p in rules.regions}
@@ -140,6 +141,37 @@ class _Templates:
         )
         self.free: dict[int, tuple[int, ...]] = {}
         self.place: dict[tuple[Any, ...], tuple[Action, ...]] = {}
+        self.deck = tuple(key for key, card in rules.cards.items() for _ in range(card.count))  # before shuffling
+        self.seats: dict[tuple[str, ...], tuple[Any, ...]] = {}  # per seating: see _seat_tables
+
+
+def _seat_tables(rules: Rules, board: Board, tpl: _Templates, players: tuple[str, ...]) -> tuple[Any, ...]:
+    """The read-only per-seat tables of a game with ``players`` seated so (shared by its games).
+
+    The last item, ``deal[start]``: how many cards the first deal takes, and per seat the
+    positions of its cards in the dealing order (one card at a time, clockwise from ``start``,
+    up to each hand's limit).
+
+    >>> rules = load_rules()
+    >>> t = _seat_tables(rules, board_for(rules), _templates_for(rules), ("Taiwan", "Japan", "Korea"))
+    >>> t[3], t[9][1][0], t[9][1][1][1]
+    ((3, 5, 4), 12, (0, 3, 6, 9, 11))
+    """
+    n = len(players)
+    seat_of_region = [-1] * len(board.region_keys)
+    for s, key in enumerate(players):
+        seat_of_region[board.region_keys.index(key)] = s
+    hand_limit = tuple(rules.regions[k].size for k in players)
+    deal = []
+    for start in range(n):
+        order = [(start + i) % n for k in range(max(hand_limit)) for i in range(n) if k < hand_limit[(start + i) % n]]
+        deal.append((len(order), tuple(tuple(j for j, s in enumerate(order) if s == seat) for seat in range(n))))
+    return (tuple(seat_of_region), tuple(board.region_keys.index(k) for k in players),
+            tuple(rules.regions[k].hp for k in players), hand_limit, (0,) + tuple(lv.damage for lv in rules.levels),
+            tuple(tpl.ceff[p] for p in players), tuple(tpl.cspec[p] for p in players),
+            tuple(tpl.aspec[p] for p in players),  # {None: the region ability's spec}
+            tuple(tuple((a + i) % n for i in range(n)) for a in range(n)),  # seats from a, clockwise
+            tuple(deal))
 
 
 _TEMPLATES: dict[int, tuple[Rules, _Templates]] = {}
@@ -164,9 +196,9 @@ def _effect_spec(eff: Effect, dirs: dict[str, tuple[str, ...]], kind: str, key: 
     if k == "steer":
         choices = dirs[eff.params["choices"]]
 
-        def steer(typhoon: tuple[int, str | None]) -> tuple[Action, ...]:
-            tid, td = typhoon
-            return tuple(_new(Action, (kind, key, tid, None, d, None)) for d in choices if d != td)
+        def steer(tid: int) -> _Memo:
+            # by the typhoon's present direction: the actions steering it to each other choice
+            return _Memo(lambda td: tuple(_new(Action, (kind, key, tid, None, d, None)) for d in choices if d != td))
 
         return (k, eff.params["choices"], choices, _Memo(steer))
     if k == "turn_away":
@@ -204,13 +236,15 @@ def _shuffle_like_random(rng: random.Random, x: list[Any]) -> None:
     True
     """
     getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in _shuffle_steps[len(x)]:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         x[i], x[j] = x[j], x[i]
+
+
+# the steps of _shuffle_like_random for a list of each length: index, bound, bits (made once per length)
+_shuffle_steps = _Memo(lambda size: tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1)))
 
 
 class Typhoon:
@@ -345,29 +379,24 @@ class Game:
         self._log = True
         self._legal: Sequence[Action] | None = None  # the legal actions, computed on demand; None when stale
         self._tok = object()  # write token: this game may change in place the typhoons that carry it
-        n = len(players)
-        self._seat_of_region = [-1] * len(self._b.region_keys)
-        for s, key in enumerate(players):
-            self._seat_of_region[self._b.region_keys.index(key)] = s
-        self._region_of_seat = [self._b.region_keys.index(k) for k in players]
-        self._max_hp = [rules.regions[k].hp for k in players]
-        self._hand_limit = [rules.regions[k].size for k in players]
-        self._dmg = (0,) + tuple(lv.damage for lv in rules.levels)
-        # Derived once per rules and shared by every game and clone (read-only, never state): what
-        # listing legal actions, playing cards and stepping need, so the hot paths do no rules look-ups.
+        # Derived once per rules and seating and shared by every game and clone (read-only, never
+        # state): what listing legal actions, playing cards and stepping need, so the hot paths do
+        # no rules look-ups, and a new game (a play-out) does not rebuild them.
         tpl = self._tpl = _templates_for(rules)
-        self._ceff = [tpl.ceff[p] for p in players]
+        seats = tpl.seats.get(players)
+        if seats is None:
+            seats = tpl.seats[players] = _seat_tables(rules, self._b, tpl, players)
+        (self._seat_of_region, self._region_of_seat, self._max_hp, self._hand_limit, self._dmg, self._ceff,
+         self._cspec, self._aspec, self._clockwise, deal) = seats
         self._ctiming = tpl.ctiming
         self._dirs = tpl.dirs
-        self._cspec = [tpl.cspec[p] for p in players]
-        self._aspec = [tpl.aspec[p] for p in players]  # {None: the region ability's spec}
         self._cycles = tpl.cycles
-        self._clockwise = tuple(tuple((a + i) % n for i in range(n)) for a in range(n))  # seats from a, clockwise
+        n = len(players)
         # --- state (everything below is copied by clone())
-        self.hp = {k: rules.regions[k].hp for k in players}
-        self._hp = [rules.regions[k].hp for k in players]
+        self.hp = dict(zip(players, self._max_hp, strict=True))
+        self._hp = list(self._max_hp)
         self.hands: list[list[str]] = [[] for _ in range(n)]
-        self.deck: list[str] = [key for key, card in rules.cards.items() for _ in range(card.count)]
+        self.deck: list[str] = list(tpl.deck)
         self.discard: list[str] = []
         self.typhoons_: list[Typhoon] = []
         self.next_id = 1
@@ -394,11 +423,15 @@ class Game:
         if self._log:
             self.events.append(ev.GameStarted(players, self.variant, players[start]))
         self._shuffle(self.deck)
-        for k in range(max(self._hand_limit)):
-            for i in range(n):
-                s = (start + i) % n
-                if k < self._hand_limit[s]:
-                    self.hands[s].append(self.deck.pop())
+        # Deal one card at a time clockwise from the start player, each from the top of the deck
+        # (the end of the list), up to every hand's limit; deal[start][s] holds the positions in
+        # that dealing order of seat s's cards, so the hands are filled with slices.
+        deck = self.deck
+        order = deal[start]
+        dealt = deck[:-order[0] - 1:-1]  # the cards in the order they are dealt
+        del deck[-order[0]:]
+        for s in range(n):
+            self.hands[s] = [dealt[i] for i in order[1][s]]
         for s in range(n):
             if self._log:
                 self.events.append(ev.CardsDrawn(players[s], len(self.hands[s]), tuple(self.hands[s])))
@@ -613,7 +646,7 @@ class Game:
             # memo: the action templates of this effect (see _Templates)
             if k == "steer":
                 for t in ts:
-                    out += memo[t.id, t.direction]  # type: ignore[index]
+                    out += memo[t.id][t.direction]  # type: ignore[index]
             elif k == "level":
                 if param < 0:
                     out += [memo[t.id] for t in ts]  # type: ignore[index]
@@ -623,7 +656,10 @@ class Game:
                 out += [memo[t.id] for t in ts if t.level <= param]  # type: ignore[index]
             elif k == "hold" or k == "roll":
                 holds = self.holds
-                out += [memo[t.id] for t in ts if t.id not in holds]  # type: ignore[index]
+                if holds:
+                    out += [memo[t.id] for t in ts if t.id not in holds]  # type: ignore[index]
+                else:
+                    out += [memo[t.id] for t in ts]  # type: ignore[index]
             elif k == "push":
                 out += [memo[t.id] for t in ts]  # type: ignore[index]
             elif k == "add_depression":
@@ -648,8 +684,13 @@ class Game:
     def _attack_actions(self, seat: int) -> list[Action]:
         out: list[Action] = []
         fn = self.fn_played[seat]
-        if fn < 2 and not self.region_turn[seat]:
-            self._card_actions(seat, "attack", out)
+        if fn < 2 and not self.region_turn[seat]:  # _card_actions(seat, "attack", out), inline
+            specs = self._cspec[seat]["attack"]
+            playable = specs.keys() & self.hands[seat]
+            if self.names_played:
+                playable -= self.names_played
+            if playable:
+                self._effect_actions(sorted(playable), specs, seat, "play", out)
         if fn == 0 and not self.region_spent[seat]:
             self._effect_actions(_NO_KEY, self._aspec[seat], seat, "region", out)
         out.append(_PASS)
@@ -1242,31 +1283,43 @@ class Game:
         m = self.move
         assert m is not None
         b = self._b
-        t = self._find(m.tid)
-        if t is not None:
-            t = self._own(t)  # it moves (or at least is marked as moved): this game's own copy
+        tid = m.tid
+        for t in self.typhoons_:  # _find, inline
+            if t.id == tid:
+                if t._g is not self._tok:
+                    t = self._own(t)  # it moves (or at least is marked as moved): this game's own copy
+                break
+        else:
+            t = None
         if m.step_open:
             m.step_open = False
             if t is not None:
                 self._count_hits(t, m)
-        if t is not None and m.done < m.steps:
+        done, steps = m.done, m.steps
+        if t is not None and done < steps:
             # Nothing in this loop changes the typhoon's direction (only a counter card does, and
             # that is played in a window, after this method has returned), so its cycle is fixed.
+            # The step counters live in locals and are written back to the move before anything
+            # else can look at it (a window, a removal, the end of the move).
             cycle = self._cycles[t.direction]  # type: ignore[index]
             ncycle = len(cycle)
+            pos = m.pos
             step, land, hits = b.step, b.land, b.hits
             seat_of, hp, reached = self._seat_of_region, self._hp, m.reached
             log = self._log
-            while m.done < m.steps:
-                letter = cycle[m.pos % ncycle]
-                m.pos += 1
-                m.done += 1
+            events = self.events
+            mhits, mdmg, dmg_of = m.hits, m.dmg, self._dmg
+            while done < steps:
+                letter = cycle[pos % ncycle]
+                pos += 1
+                done += 1
                 here = t.cell
                 nxt = step[letter][here]
                 if log:
-                    self.events.append(_new(ev.TyphoonStepped, (t.id, m.done, letter, b.cells[here],
-                                                              b.cells[nxt] if nxt >= 0 else None, t.level)))
+                    events.append(_new(ev.TyphoonStepped, (t.id, done, letter, b.cells[here],
+                                                           b.cells[nxt] if nxt >= 0 else None, t.level)))
                 if nxt < 0:
+                    m.done, m.pos = done, pos
                     self._remove(t, "edge")
                     t = None
                     break
@@ -1278,6 +1331,7 @@ class Game:
                     continue
                 # shields of region abilities act the moment a storm reaches the region
                 if self.shields:
+                    m.done, m.pos = done, pos
                     for r, _ in covered:
                         s = seat_of[r]
                         if s < 0 or r in m.shielded or r in reached:
@@ -1294,23 +1348,38 @@ class Game:
                     if t is None:
                         break
                     covered = hits[t.level][t.cell]
-                windows = []
+                windows = None
                 for r, _ in covered:
                     if r not in reached:
                         reached.add(r)
                         s = seat_of[r]
                         if s >= 0 and self._may_counter(s):
-                            windows.append(s)
+                            if windows is None:
+                                windows = [s]
+                            else:
+                                windows.append(s)
                 if windows:
                     if len(windows) > 1:
                         n = len(self.players)
                         a = self.active_seat
                         windows.sort(key=lambda s: (s - a) % n)
+                    m.done, m.pos = done, pos
                     m.windows = tuple(windows)
                     m.step_open = True
                     self._open_window()
                     return
-                self._count_hits(t, m)
+                # _count_hits, inline (covered is the footprint's hits where t is now)
+                level = t.level
+                d = dmg_of[level]
+                for r, c in covered:
+                    s = seat_of[r]
+                    if s >= 0:
+                        mhits[s] = mhits.get(s, 0) + c
+                        mdmg[s] = mdmg.get(s, 0) + c * d
+                        if log:
+                            events.append(_new(ev.RegionHit, (self.players[s], t.id, c, level)))
+            else:
+                m.done, m.pos = done, pos
         self._finish_move(t, m)
 
     def _count_hits(self, t: Typhoon, m: Move) -> None:

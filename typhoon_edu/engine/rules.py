@@ -303,6 +303,8 @@ class Rules:
         if not isinstance(name, str):
             raise GameInputError(f"a region is named by text, not {type(name).__name__} {name!r:.40}",
                                  kind="unknown_region", name=f"{name!r:.40}")
+        if name in self.regions:  # a key, as written (every new game's players): no folding needed
+            return name
         wanted = _folded(name)
         for region in self.regions.values():
             if wanted in (_folded(region.key), _folded(region.name_zh)):
