@@ -120,13 +120,14 @@ class TeacherDrawer:
             w.close()
         rows = []
         for s in room.seats:
-            label = widgets.HTML(f"<b>{escape(seat_label(infos, s.region, lang))}</b>")
-            label.layout.width = "13em"
+            # The seat's name is the menu's own label, so a screen reader names the menu (axe: select-name).
             kind = widgets.Dropdown(options=[(self._kind_name(k, lang), k) for k in KINDS], value=s.kind,
-                                    layout=widgets.Layout(width="11em"))
+                                    description=f"<b>{escape(seat_label(infos, s.region, lang))}</b>",
+                                    description_allow_html=True, style={"description_width": "13em"},
+                                    layout=widgets.Layout(width="24em"))
             kind.add_class(f"typhoon-teacher-kind-{s.region.replace(' ', '_')}")
             app.problems.observe(kind, lambda c, r=s.region: self.set_kind(r, c["new"]), where="seat kind")
-            parts: list[widgets.Widget] = [label, kind]
+            parts: list[widgets.Widget] = [kind]
             if s.is_person:
                 state = "classplay.teacher.joined" if s.joined else "classplay.teacher.not_joined"
                 if s.revoked:
