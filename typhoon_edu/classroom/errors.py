@@ -32,6 +32,7 @@ KINDS: dict[str, str] = {
     # RoomNotFound
     "not_found": "RoomNotFound",
     "bad_code": "RoomNotFound",
+    "round_unknown": "RoomNotFound",
     # TokenRejected
     "token_unknown": "TokenRejected",
     "token_revoked": "TokenRejected",
@@ -49,6 +50,7 @@ KINDS: dict[str, str] = {
     "game_over": "NotAllowed",
     "seat_changed": "NotAllowed",
     "not_your_room": "NotAllowed",
+    "round_closed": "NotAllowed",
     # SeatError
     "no_such_seat": "SeatError",
     "seat_taken": "SeatError",

@@ -248,6 +248,10 @@ class ForecastRound:
     def results(self) -> list[ResultRow]:
         return score(self.case, self.guesses)
 
+    def show_truth(self) -> None:
+        """Reveal the best track whatever is placed (the class round's reveal, where the teams' forecasts count)."""
+        self.revealed = True
+
     def reset(self) -> None:
         self.guesses.clear()
         self.active = LEADS[0]
@@ -587,7 +591,8 @@ class ForecastChallenge(LessonBox):
     (:func:`~typhoon_edu.ui.quiz.lesson_sheet` by default), the one the quiz downloads and keeps in a file."""
 
     def __init__(self, lang: str = "en", cases: Sequence[Case] | None = None, width: int = 760, *,
-                 sheet: AnswerSheet | None = None) -> None:
+                 sheet: AnswerSheet | None = None, class_round: Callable[[ForecastChallenge], widgets.Widget] | None = None
+                 ) -> None:
         import time
 
         lang = i18n.normalize_lang(lang)
@@ -599,6 +604,8 @@ class ForecastChallenge(LessonBox):
         self.taps = TapFilter()
         self.problems = Problems(lambda: self.lang)
         self.teams: dict[str, dict[int, LatLon]] = {}
+        #: True while a class round on the class server takes forecasts: only the teacher's reveal shows the truth
+        self.class_lock = False
         self._on_reveal: list[Callable[[ForecastRound], Any]] = []
         self.choose = widgets.Dropdown(options=[(case_label(c, k + 1, lang), c.key) for k, c in enumerate(self.cases)],
                                        description=lt("forecast.case", lang), style={"description_width": "initial"},
@@ -649,6 +656,10 @@ class ForecastChallenge(LessonBox):
         team_box = widgets.VBox([heading(lt("forecast.class_round", lang), 4), note(lt("forecast.class_round_note", lang)),
                                  widgets.HBox([self.team_name, self.team_button, self.clear_teams], layout=row), self.team_feedback,
                                  self.team_view])
+        # on the class server the teams send from their own devices (forecast_class.py); else one screen for all
+        self.class_panel = class_round(self) if class_round is not None else None
+        if self.class_panel is not None:
+            team_box = self.class_panel
         self.problems.observe(self.choose, lambda change: self.select(change["new"]), where="forecast: storm")
         self.problems.observe(self.lead, lambda change: self._choose_lead(change["new"]), where="forecast: lead")
         self.problems.on_click(self.place_button, lambda _b: self.type_position(self.typed.value), where="forecast: place")
@@ -717,6 +728,8 @@ class ForecastChallenge(LessonBox):
         self._after_change()
 
     def reveal(self) -> list[ResultRow]:
+        if self.class_lock:  # checked here, not only by the disabled button: a team's page cannot reveal
+            raise ForecastInputError(lt("forecast.class_reveal_teacher", self.lang))
         rows = self.rnd.reveal()
         self.results.value = results_html(rows, self.lang)
         self._after_change()
@@ -736,7 +749,17 @@ class ForecastChallenge(LessonBox):
                               typical=r.typical_km),
                            r.inside, key=f"forecast.{self.rnd.case.key}.{r.lead}", value=f"{lat}, {lon}")
 
+    def show_class(self, teams: Mapping[str, Mapping[int, LatLon]]) -> None:
+        """The class round's reveal: the best track, every team's forecast drawn and scored (and this page's own
+        guesses, scored, when all three are placed)."""
+        self.teams = {name: dict(g) for name, g in teams.items()}
+        self.rnd.show_truth()
+        self.results.value = results_html(self.rnd.results(), self.lang) if not self.rnd.missing() else ""
+        self._after_change()
+
     def again(self) -> None:
+        if self.class_lock:
+            raise ForecastInputError(lt("forecast.class_reveal_teacher", self.lang))
         self.rnd.reset()
         self.results.value = ""
         self._after_change()
@@ -777,6 +800,8 @@ class ForecastChallenge(LessonBox):
         locked = self.rnd.revealed
         for w in (self.place_button, self.typed, self.lead, self.reveal_button, *self.arrows.values()):
             w.disabled = locked
+        self.reveal_button.disabled = locked or self.class_lock
+        self.again_button.disabled = self.class_lock
         self.team_view.value = teams_html(self.rnd.case, self.teams, self.rnd.revealed, self.lang)
 
     def static_shapes(self) -> list[Shape]:
@@ -810,10 +835,15 @@ class ForecastChallenge(LessonBox):
 def challenge(lang: str = "en") -> ForecastChallenge:
     """The lesson's forecast challenge (four storms, easiest first).
 
-    >>> ch = challenge("zh-TW"); ch.choose.value, len(ch.choose.options)
-    ('steady', 4)
+    On the class server (``typhoon-edu serve``) the class round goes through the room store: teams send their
+    forecasts from their own devices (:mod:`.forecast_class`); elsewhere it is the one-screen round.
+
+    >>> ch = challenge("zh-TW"); ch.choose.value, len(ch.choose.options), ch.class_panel is None
+    ('steady', 4, True)
     """
-    return ForecastChallenge(lang)
+    from .forecast_class import class_round_panel, on_class_server
+
+    return ForecastChallenge(lang, class_round=class_round_panel if on_class_server() else None)
 
 
 # --- check yourself ---------------------------------------------------------------------------------------
