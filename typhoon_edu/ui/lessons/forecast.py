@@ -679,6 +679,8 @@ class ForecastChallenge(LessonBox):
                          snapshot=self.to_html)
         self.add_class("forecast-challenge")
         self._static: list[Shape] | None = None
+        # after a kernel restart the student types their name again: their revealed forecasts come back on the map
+        self.sheet.on_student(lambda _sheet: self.restore())
         self.select(self.cases[0].key)
 
     # --- actions -----------------------------------------------------------------------------------
@@ -699,8 +701,44 @@ class ForecastChallenge(LessonBox):
         self._static = None
         self.briefing.value = f"<div style='font-size:1.05em;line-height:1.5'>{briefing(case, self.lang)}</div>"
         self.results.value = ""
+        self.restore(draw=False)
         self.redraw()
         self._update()
+
+    def saved_forecast(self, case: Case) -> dict[int, LatLon] | None:
+        """The forecast of ``case`` this student last revealed, from the answer sheet (which keeps it in a file
+        beside the notebook, so it survives a kernel restart); None if no full forecast is on it."""
+        out: dict[int, LatLon] = {}
+        for h in LEADS:
+            entry = self.sheet.latest(f"forecast.{case.key}.{h}")
+            if entry is None or not entry.value:
+                return None
+            try:
+                lat, lon = (float(v) for v in entry.value.split(","))
+            except ValueError:  # a damaged line of the file: that forecast is not shown, nothing breaks
+                return None
+            out[h] = (lat, lon)
+        return out
+
+    def restore(self, draw: bool = True) -> bool:
+        """Show the revealed forecast the answer sheet holds for the storm on the map (its guesses, the best track,
+        the errors), when nothing has been placed yet; True if one was shown. It is not recorded again."""
+        if self.rnd.guesses or self.rnd.revealed or self.class_lock:
+            return False
+        saved = self.saved_forecast(self.rnd.case)
+        if saved is None:
+            return False
+        try:
+            for h in LEADS:
+                self.rnd.place(*saved[h], lead=h)
+        except ForecastInputError:  # off this map (another width or an edited file): start afresh instead
+            self.rnd.reset()
+            return False
+        rows = self.rnd.reveal()
+        self.results.value = results_html(rows, self.lang)
+        if draw:
+            self._after_change()
+        return True
 
     def _choose_lead(self, lead: int) -> None:
         if lead != self.rnd.active:
