@@ -212,6 +212,7 @@ def test_a_team_that_placed_nothing_still_sees_the_track_after_the_reveal(rounds
     teacher.class_panel.reveal_class()
     owls.class_panel.refresh()
     assert owls.rnd.revealed and "truth" in [s.role for s in owls.dynamic_shapes()]
+    assert lt("forecast.status_truth", "en") in owls.status.value and lt("forecast.status_truth", "en") in teacher.status.value
 
 
 def test_joining_needs_a_round_code_and_a_name(rounds):

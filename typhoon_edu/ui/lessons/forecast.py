@@ -470,8 +470,8 @@ def status_text(rnd: ForecastRound) -> str:
     'Your forecast: 24 h: 15 °N, 117 °E · 48 h: not placed yet · 72 h: not placed yet. The next click places the 48-hour guess.'
     """
     lang = rnd.lang
-    if not rnd.guesses:
-        return lt("forecast.status_start", lang, h=rnd.active)
+    if not rnd.guesses:  # the class round's reveal shows the track on a screen that placed nothing
+        return lt("forecast.status_truth" if rnd.revealed else "forecast.status_start", lang, h=rnd.active)
     parts = [lt("forecast.status_guess", lang, h=h, lat=f"{rnd.guesses[h][0]:g}", lon=f"{rnd.guesses[h][1]:g}")
              if h in rnd.guesses else lt("forecast.status_missing", lang, h=h) for h in LEADS]
     head = lt("forecast.status_start", lang, h=rnd.active).split("：" if lang == "zh-TW" else ":")[0]
