@@ -236,3 +236,35 @@ def test_without_the_class_server_the_one_screen_round_stays(monkeypatch, tmp_pa
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     served = fw.challenge("en")
     assert isinstance(served.class_panel, fcl.ClassRoundPanel) and served.class_panel.teacher_side is not None
+
+
+def test_a_forecast_revealed_alone_never_shows_the_truth_during_a_class_round(tmp_path):
+    from typhoon_edu.ui.quiz import AnswerSheet, AnswerStore
+
+    rounds = LessonRounds(RoomStore("sqlite://"))
+
+    def sheet() -> AnswerSheet:
+        s = AnswerSheet("en", "forecast", store=AnswerStore(tmp_path))
+        s.set_student("Mei")
+        return s
+
+    # Mei revealed storms 1 and 2 alone earlier; her sheet keeps them (and would show them again on the map)
+    alone = fw.ForecastChallenge("en", sheet=sheet())
+    for key in ("steady", "taiwan"):
+        alone.select(key)
+        for h in LEADS:
+            alone.rnd.place(*_exact(alone.rnd.case, 0.5)[h], lead=h)
+        alone.reveal()
+    teacher = fw.ForecastChallenge("en", sheet=sheet(), class_round=lambda c: fcl.ClassRoundPanel(c, rounds, "t1"))
+    assert teacher.rnd.revealed  # shown again, as after a restart
+    teacher.class_panel.open_round()
+    assert not teacher.rnd.revealed and not teacher.rnd.guesses
+    team = fw.ForecastChallenge("en", sheet=sheet(), class_round=lambda c: fcl.ClassRoundPanel(c, rounds, None))
+    team.class_panel.join(teacher.class_panel.teacher_side.row.code, "Owls")
+    assert not team.rnd.revealed and not team.rnd.guesses
+    teacher.class_panel.reveal_class()
+    team.class_panel.refresh()
+    teacher.class_panel.next_storm()  # storm 2, which Mei also revealed alone
+    assert teacher.rnd.case.key == "taiwan" and not teacher.rnd.revealed
+    team.class_panel.refresh()
+    assert team.rnd.case.key == "taiwan" and not team.rnd.revealed and not team.rnd.guesses

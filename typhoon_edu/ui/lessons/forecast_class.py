@@ -277,6 +277,8 @@ class ClassRoundPanel(widgets.VBox):
     def open_round(self) -> RoundRow:
         """Open a round on the storm shown (the teacher's page only)."""
         side = self._teacher()
+        if self.ch.rnd.revealed:  # the truth must not be on the projector while teams forecast
+            self.ch.again()
         row = side.open(self.ch.rnd.case.key)
         self.ch.class_lock = True
         self._after_teacher()
@@ -300,8 +302,8 @@ class ClassRoundPanel(widgets.VBox):
         now = side.row.stage if side.row is not None else self.ch.rnd.case.key
         following = keys[(keys.index(now) + 1) % len(keys)]
         row = side.next(following)
+        self.ch.class_lock = True  # first, so a forecast saved on this page's answer sheet is not shown for it
         self.ch.select(following)
-        self.ch.class_lock = True
         self._after_teacher()
         return row
 
@@ -334,6 +336,9 @@ class ClassRoundPanel(widgets.VBox):
 
             raise ForecastInputError(lt("forecast.team_need_name", self.lang))
         row = side.join(code, team)
+        if self.ch.rnd.revealed:  # a storm this team already revealed alone: start it afresh for the class
+            self.ch.class_lock = False
+            self.ch.again()
         self.code.value, self.team.value = row.code, side.team
         self.send_button.disabled = False
         self.ch.choose.disabled = True
@@ -361,11 +366,11 @@ class ClassRoundPanel(widgets.VBox):
         """Bring a team's page in line with the round: its storm, and the reveal once the teacher revealed."""
         side = self._team()
         ch = self.ch
+        ch.class_lock = row.accepting  # first, so select() shows no forecast this page revealed before
         if row.stage != ch.rnd.case.key:  # the teacher moved on to the next storm
             ch.select(row.stage)
             side.sent_for = None
             self.feedback.value = ""
-        ch.class_lock = row.accepting
         if not row.accepting and not ch.rnd.revealed:
             if not ch.rnd.missing():
                 ch.reveal()
