@@ -268,3 +268,14 @@ def test_a_forecast_revealed_alone_never_shows_the_truth_during_a_class_round(tm
     assert teacher.rnd.case.key == "taiwan" and not teacher.rnd.revealed
     team.class_panel.refresh()
     assert team.rnd.case.key == "taiwan" and not team.rnd.revealed and not team.rnd.guesses
+
+
+def test_a_store_that_cannot_be_used_leaves_the_one_screen_round_and_says_why():
+    from typhoon_edu.classroom.errors import StoreError
+
+    def broken(_challenge):
+        raise StoreError("the room database could not be written", kind="read_only")
+
+    ch = fw.ForecastChallenge("zh-TW", class_round=broken)
+    assert ch.class_panel is None and not ch.class_lock
+    assert error_text(StoreError("x", kind="read_only"), "zh-TW") in ch.problems.widget.value

@@ -657,7 +657,14 @@ class ForecastChallenge(LessonBox):
                                  widgets.HBox([self.team_name, self.team_button, self.clear_teams], layout=row), self.team_feedback,
                                  self.team_view])
         # on the class server the teams send from their own devices (forecast_class.py); else one screen for all
-        self.class_panel = class_round(self) if class_round is not None else None
+        self.class_panel = None
+        if class_round is not None:
+            from ...classroom.errors import ClassroomError
+
+            try:
+                self.class_panel = class_round(self)
+            except ClassroomError as exc:  # a store that cannot be used: said (in the page's language), one screen instead
+                self.problems.report(exc, "forecast: class round")
         if self.class_panel is not None:
             team_box = self.class_panel
         self.problems.observe(self.choose, lambda change: self.select(change["new"]), where="forecast: storm")
