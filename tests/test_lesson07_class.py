@@ -22,8 +22,9 @@ LEADS = fc.LEADS
 
 
 @pytest.fixture
-def rounds() -> LessonRounds:
-    return LessonRounds(RoomStore("sqlite://"))
+def rounds(db_url: str) -> LessonRounds:
+    """Lesson rounds on a fresh store: SQLite and PostgreSQL alike (the ``db_url`` fixture)."""
+    return LessonRounds(RoomStore(db_url))
 
 
 def _exact(case: fc.Case, dlat: float = 0.0) -> dict[int, tuple[float, float]]:
