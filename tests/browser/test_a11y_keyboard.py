@@ -209,8 +209,22 @@ def test_every_lesson_has_a_lab_case() -> None:
         assert found == sorted(n for n, _ in LAB_LESSONS.values()), lang
 
 
+_KERNELS_JS = """
+async (shutDown) => {
+  const m = document.cookie.match(/_xsrf=([^;]+)/);
+  const headers = m ? {'X-XSRFToken': decodeURIComponent(m[1])} : {};
+  const answer = await fetch('/api/kernels', {headers});
+  const kernels = answer.ok ? await answer.json() : [];
+  if (!Array.isArray(kernels)) { return []; }  // a server busy starting a kernel may answer otherwise: ask again
+  if (shutDown) { for (const k of kernels) { await fetch('/api/kernels/' + k.id, {method: 'DELETE', headers}); } }
+  return kernels.map((k) => k.execution_state);
+}
+"""
+
+
 # One JupyterLab server (the ``jupyter_server`` factory is per session, ``lab_root`` per module) and one browser for
-# all 14 cases: each case costs only its notebook's run (about 13 s), not a server start.
+# all 14 cases: each case costs only its notebook's run, not a server start. Each case shuts its kernel down, so
+# fourteen lessons' kernels never run side by side on the server.
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 @pytest.mark.parametrize("lesson", sorted(LAB_LESSONS))
 def test_jupyterlab_maps_let_go(jupyter_server: Callable[..., object], lab_root: Path, chromium_browser: Browser,
@@ -219,10 +233,23 @@ def test_jupyterlab_maps_let_go(jupyter_server: Callable[..., object], lab_root:
     server = jupyter_server(lab_root)
     page = chromium_browser.new_context(viewport=LAPTOP, device_scale_factor=1).new_page()
     page.set_default_timeout(60_000)
+    try:
+        _run_lab_case(page, server, lesson, lang, notebook, selector)
+    finally:
+        page.evaluate(_KERNELS_JS, True)
+        page.context.close()
+
+
+def _run_lab_case(page: Page, server: object, lesson: str, lang: str, notebook: str, selector: str | None) -> None:
     # ?reset: JupyterLab would otherwise restore the tabs of an earlier session (its workspace is per user)
     page.goto(f"{server.url}lab/tree/notebooks/{lang}/{notebook}?reset", timeout=120_000)  # type: ignore[attr-defined]
     expect(page.locator(".jp-Notebook:visible").first).to_be_visible(timeout=120_000)
-    page.wait_for_timeout(3000)
+    # Run All before the kernel is up may be lost on a busy machine: wait until it answers
+    for _ in range(240):
+        if "idle" in page.evaluate(_KERNELS_JS, False):
+            break
+        page.wait_for_timeout(500)
+    page.wait_for_timeout(1000)
     page.get_by_role("menuitem", name="Run").click()
     page.get_by_role("menuitem", name=re.compile("^Run All Cells")).click()
     if selector is not None:
@@ -264,4 +291,3 @@ def test_jupyterlab_maps_let_go(jupyter_server: Callable[..., object], lab_root:
     assert start < target
     tab_until(page, target, limit=n + 40)
     save_screenshot(page, f"keyboard-jupyterlab-{lesson}-{lang}", full_page=False)
-    page.context.close()
