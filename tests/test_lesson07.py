@@ -463,3 +463,48 @@ def test_failing_callbacks_reach_the_person_in_their_language(lang, monkeypatch)
     ch.reveal_button.click()  # an expected refusal: said plainly, not as a failure
     assert ch.problems.message and not ch.problems.message.startswith(start)
     assert ("24" in ch.problems.message) and not ch.rnd.revealed
+
+
+# --- after a kernel restart --------------------------------------------------------------------------------------
+
+
+def test_the_map_shows_the_revealed_forecasts_again_after_a_restart(tmp_path):
+    case = fc.find_case("recurve")
+    guesses = {h: (round(case.truth[h].lat + 0.5, 1), round(case.truth[h].lon - 1.0, 1)) for h in LEADS}
+    first = fw.ForecastChallenge("en", sheet=AnswerSheet("en", "forecast", store=AnswerStore(tmp_path)))
+    first.sheet.set_student("Mei Lin")
+    first.select("recurve")
+    for h in LEADS:
+        first.rnd.place(*guesses[h], lead=h)
+    first.reveal()
+    drawn = sorted((s.role, s.key) for s in first.dynamic_shapes())
+    saved = len(first.sheet.entries)
+    # a new kernel: a new sheet on the same folder, a new challenge; nothing shows until the student is known
+    sheet = AnswerSheet("en", "forecast", store=AnswerStore(tmp_path))
+    again = fw.ForecastChallenge("en", sheet=sheet)
+    again.select("recurve")
+    assert not again.rnd.revealed and not again.rnd.guesses
+    sheet.set_student("Mei Lin")
+    assert again.rnd.revealed and again.rnd.guesses == guesses
+    assert sorted((s.role, s.key) for s in again.dynamic_shapes()) == drawn  # the guesses, the track, the errors
+    assert "forecast-results" in again.results.value and len(sheet.entries) == saved  # shown, not recorded twice
+    # another storm has no saved forecast; coming back to this one shows it again, and re-running the cell does too
+    again.select("steady")
+    assert not again.rnd.revealed
+    again.select("recurve")
+    assert again.rnd.guesses == guesses
+    rerun = fw.ForecastChallenge("en", sheet=sheet)
+    rerun.select("recurve")
+    assert rerun.rnd.revealed and rerun.rnd.guesses == guesses
+    # "try again" clears the map; the saved forecast is not forced back on it
+    rerun.again()
+    assert not rerun.rnd.guesses and not rerun.rnd.revealed
+
+
+def test_a_damaged_saved_forecast_is_left_off_the_map(tmp_path):
+    sheet = AnswerSheet("en", "forecast", store=AnswerStore(tmp_path))
+    sheet.set_student("Mei")
+    for h in LEADS:
+        sheet.add(f"Forecast +{h} h", "?", False, key=f"forecast.steady.{h}", value="north-ish" if h == 48 else "15, 117")
+    ch = fw.ForecastChallenge("en", sheet=sheet)
+    assert ch.rnd.case.key == "steady" and not ch.rnd.revealed and not ch.rnd.guesses

@@ -651,3 +651,22 @@ def test_the_server_does_not_import_the_command_and_the_command_loads_no_voila()
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
     assert done.returncode == 0, done.stderr
+
+
+def test_serve_tells_its_kernels_they_are_on_the_class_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lesson 07's class round goes through the room store only on the class server: serve says so to every kernel
+    (and a plain Voilà or JupyterLab kernel is not told, so its one-screen round stays)."""
+    from typhoon_edu.server.serve import VoilaProcess
+    from typhoon_edu.ui.query import CLASS_SERVER_ENV_VAR
+
+    seen: list[dict[str, str]] = []
+
+    def start(self: VoilaProcess) -> VoilaProcess:
+        seen.append(self.environment())
+        raise RuntimeError("not started in this test")
+
+    monkeypatch.setattr(VoilaProcess, "start", start)
+    monkeypatch.delenv(CLASS_SERVER_ENV_VAR, raising=False)
+    assert serve(lang="en", open_browser=False, notebook=SMOKE_NOTEBOOK, db=str(tmp_path / "rooms.sqlite3")) == 1
+    assert seen and seen[0].get(CLASS_SERVER_ENV_VAR) == "1"
+    assert CLASS_SERVER_ENV_VAR not in VoilaProcess(notebook=SMOKE_NOTEBOOK).environment()

@@ -32,6 +32,7 @@ KINDS: dict[str, str] = {
     # RoomNotFound
     "not_found": "RoomNotFound",
     "bad_code": "RoomNotFound",
+    "round_unknown": "RoomNotFound",
     # TokenRejected
     "token_unknown": "TokenRejected",
     "token_revoked": "TokenRejected",
@@ -49,6 +50,7 @@ KINDS: dict[str, str] = {
     "game_over": "NotAllowed",
     "seat_changed": "NotAllowed",
     "not_your_room": "NotAllowed",
+    "round_closed": "NotAllowed",
     # SeatError
     "no_such_seat": "SeatError",
     "seat_taken": "SeatError",
@@ -115,7 +117,8 @@ class StaleWrite(ClassroomError):
 
 
 class RoomNotFound(ClassroomError):
-    """No room has this code or id (``not_found``), or the code is not a room code at all (``bad_code``)."""
+    """No room has this code or id (``not_found``), or the code is not a room code at all (``bad_code``);
+    no lesson round has this code (``round_unknown``, :mod:`.lesson_rounds`)."""
 
     default_kind = "not_found"
 
@@ -139,7 +142,8 @@ class NotAllowed(ClassroomError):
     (the projector) may do this; ``bot_seat``: a bot plays this seat; ``auto_dice``: the computer
     rolls in this game; ``paused``: the teacher paused the game; ``game_over``: the game has ended;
     ``seat_changed``: the teacher gave the seat to someone else while its bot was thinking;
-    ``not_your_room``: the room belongs to another teacher.
+    ``not_your_room``: the room belongs to another teacher; ``round_closed``: a lesson round takes no answers
+    for that stage now (the teacher revealed it, or moved on).
     """
 
     default_kind = "not_your_turn"

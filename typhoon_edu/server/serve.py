@@ -60,7 +60,7 @@ from types import TracebackType
 from typing import Any
 
 from ..i18n import t
-from ..ui.query import PUBLIC_URL_ENV_VAR
+from ..ui.query import CLASS_SERVER_ENV_VAR, PUBLIC_URL_ENV_VAR
 from .network import lan_address
 from .process_tree import TAG_ENV_VAR, die_with_parent, stop_process
 from .teacher_address import StoreProblem, prepare_teacher, students_url, teacher_url
@@ -630,7 +630,10 @@ def serve(
         sys.stderr.write(t("cli.err.prefix", lang, error=t(f"serve.err.{problem.key}", lang, **problem.fields)) + "\n")
         return 1
     ip = "0.0.0.0" if lan else "localhost"
+    # CLASS_SERVER_ENV_VAR: a lesson served here knows it is on the class server (lesson 07's class round then goes
+    # through the room store, each team on its own device)
     server = VoilaProcess(notebook=path.resolve(), port=port or 0, lang=lang, ip=ip, db=db_url, pool_size=pool_size,
+                          env={**os.environ, CLASS_SERVER_ENV_VAR: "1"},
                           fill_delay=LAN_FILL_DELAY if lan else FILL_DELAY,
                           cull_idle_timeout=cull_idle, cull_interval=cull_interval)
     lines = []

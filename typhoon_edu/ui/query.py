@@ -25,13 +25,15 @@ import os
 from collections.abc import Mapping
 from urllib.parse import parse_qsl
 
-__all__ = ["PUBLIC_URL_ENV_VAR", "QUERY_ENV_VAR", "page_query", "parse_query", "public_url"]
+__all__ = ["CLASS_SERVER_ENV_VAR", "PUBLIC_URL_ENV_VAR", "QUERY_ENV_VAR", "page_query", "parse_query", "public_url"]
 
 #: The CGI variable in which Voilà hands the query string (without ``?``) to the kernel.
 QUERY_ENV_VAR = "QUERY_STRING"
 
 #: Set by ``typhoon-edu serve``: the address students type (the LAN address with ``--lan``).
 PUBLIC_URL_ENV_VAR = "TYPHOON_EDU_PUBLIC_URL"
+#: Set to "1" by ``typhoon-edu serve`` only: a lesson runs on the class server (lesson 07's class round uses the store).
+CLASS_SERVER_ENV_VAR = "TYPHOON_EDU_CLASS_SERVER"
 
 _PREHEAT_ENV_VAR = "VOILA_PREHEAT"
 

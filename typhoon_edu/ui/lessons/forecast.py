@@ -248,6 +248,10 @@ class ForecastRound:
     def results(self) -> list[ResultRow]:
         return score(self.case, self.guesses)
 
+    def show_truth(self) -> None:
+        """Reveal the best track whatever is placed (the class round's reveal, where the teams' forecasts count)."""
+        self.revealed = True
+
     def reset(self) -> None:
         self.guesses.clear()
         self.active = LEADS[0]
@@ -466,8 +470,8 @@ def status_text(rnd: ForecastRound) -> str:
     'Your forecast: 24 h: 15 °N, 117 °E · 48 h: not placed yet · 72 h: not placed yet. The next click places the 48-hour guess.'
     """
     lang = rnd.lang
-    if not rnd.guesses:
-        return lt("forecast.status_start", lang, h=rnd.active)
+    if not rnd.guesses:  # the class round's reveal shows the track on a screen that placed nothing
+        return lt("forecast.status_truth" if rnd.revealed else "forecast.status_start", lang, h=rnd.active)
     parts = [lt("forecast.status_guess", lang, h=h, lat=f"{rnd.guesses[h][0]:g}", lon=f"{rnd.guesses[h][1]:g}")
              if h in rnd.guesses else lt("forecast.status_missing", lang, h=h) for h in LEADS]
     head = lt("forecast.status_start", lang, h=rnd.active).split("：" if lang == "zh-TW" else ":")[0]
@@ -587,7 +591,8 @@ class ForecastChallenge(LessonBox):
     (:func:`~typhoon_edu.ui.quiz.lesson_sheet` by default), the one the quiz downloads and keeps in a file."""
 
     def __init__(self, lang: str = "en", cases: Sequence[Case] | None = None, width: int = 760, *,
-                 sheet: AnswerSheet | None = None) -> None:
+                 sheet: AnswerSheet | None = None, class_round: Callable[[ForecastChallenge], widgets.Widget] | None = None
+                 ) -> None:
         import time
 
         lang = i18n.normalize_lang(lang)
@@ -599,6 +604,8 @@ class ForecastChallenge(LessonBox):
         self.taps = TapFilter()
         self.problems = Problems(lambda: self.lang)
         self.teams: dict[str, dict[int, LatLon]] = {}
+        #: True while a class round on the class server takes forecasts: only the teacher's reveal shows the truth
+        self.class_lock = False
         self._on_reveal: list[Callable[[ForecastRound], Any]] = []
         self.choose = widgets.Dropdown(options=[(case_label(c, k + 1, lang), c.key) for k, c in enumerate(self.cases)],
                                        description=lt("forecast.case", lang), style={"description_width": "initial"},
@@ -649,6 +656,17 @@ class ForecastChallenge(LessonBox):
         team_box = widgets.VBox([heading(lt("forecast.class_round", lang), 4), note(lt("forecast.class_round_note", lang)),
                                  widgets.HBox([self.team_name, self.team_button, self.clear_teams], layout=row), self.team_feedback,
                                  self.team_view])
+        # on the class server the teams send from their own devices (forecast_class.py); else one screen for all
+        self.class_panel = None
+        if class_round is not None:
+            from ...classroom.errors import ClassroomError
+
+            try:
+                self.class_panel = class_round(self)
+            except ClassroomError as exc:  # a store that cannot be used: said (in the page's language), one screen instead
+                self.problems.report(exc, "forecast: class round")
+        if self.class_panel is not None:
+            team_box = self.class_panel
         self.problems.observe(self.choose, lambda change: self.select(change["new"]), where="forecast: storm")
         self.problems.observe(self.lead, lambda change: self._choose_lead(change["new"]), where="forecast: lead")
         self.problems.on_click(self.place_button, lambda _b: self.type_position(self.typed.value), where="forecast: place")
@@ -668,6 +686,8 @@ class ForecastChallenge(LessonBox):
                          snapshot=self.to_html)
         self.add_class("forecast-challenge")
         self._static: list[Shape] | None = None
+        # after a kernel restart the student types their name again: their revealed forecasts come back on the map
+        self.sheet.on_student(lambda _sheet: self.restore())
         self.select(self.cases[0].key)
 
     # --- actions -----------------------------------------------------------------------------------
@@ -688,8 +708,44 @@ class ForecastChallenge(LessonBox):
         self._static = None
         self.briefing.value = f"<div style='font-size:1.05em;line-height:1.5'>{briefing(case, self.lang)}</div>"
         self.results.value = ""
+        self.restore(draw=False)
         self.redraw()
         self._update()
+
+    def saved_forecast(self, case: Case) -> dict[int, LatLon] | None:
+        """The forecast of ``case`` this student last revealed, from the answer sheet (which keeps it in a file
+        beside the notebook, so it survives a kernel restart); None if no full forecast is on it."""
+        out: dict[int, LatLon] = {}
+        for h in LEADS:
+            entry = self.sheet.latest(f"forecast.{case.key}.{h}")
+            if entry is None or not entry.value:
+                return None
+            try:
+                lat, lon = (float(v) for v in entry.value.split(","))
+            except ValueError:  # a damaged line of the file: that forecast is not shown, nothing breaks
+                return None
+            out[h] = (lat, lon)
+        return out
+
+    def restore(self, draw: bool = True) -> bool:
+        """Show the revealed forecast the answer sheet holds for the storm on the map (its guesses, the best track,
+        the errors), when nothing has been placed yet; True if one was shown. It is not recorded again."""
+        if self.rnd.guesses or self.rnd.revealed or self.class_lock:
+            return False
+        saved = self.saved_forecast(self.rnd.case)
+        if saved is None:
+            return False
+        try:
+            for h in LEADS:
+                self.rnd.place(*saved[h], lead=h)
+        except ForecastInputError:  # off this map (another width or an edited file): start afresh instead
+            self.rnd.reset()
+            return False
+        rows = self.rnd.reveal()
+        self.results.value = results_html(rows, self.lang)
+        if draw:
+            self._after_change()
+        return True
 
     def _choose_lead(self, lead: int) -> None:
         if lead != self.rnd.active:
@@ -717,6 +773,8 @@ class ForecastChallenge(LessonBox):
         self._after_change()
 
     def reveal(self) -> list[ResultRow]:
+        if self.class_lock:  # checked here, not only by the disabled button: a team's page cannot reveal
+            raise ForecastInputError(lt("forecast.class_reveal_teacher", self.lang))
         rows = self.rnd.reveal()
         self.results.value = results_html(rows, self.lang)
         self._after_change()
@@ -736,7 +794,17 @@ class ForecastChallenge(LessonBox):
                               typical=r.typical_km),
                            r.inside, key=f"forecast.{self.rnd.case.key}.{r.lead}", value=f"{lat}, {lon}")
 
+    def show_class(self, teams: Mapping[str, Mapping[int, LatLon]]) -> None:
+        """The class round's reveal: the best track, every team's forecast drawn and scored (and this page's own
+        guesses, scored, when all three are placed)."""
+        self.teams = {name: dict(g) for name, g in teams.items()}
+        self.rnd.show_truth()
+        self.results.value = results_html(self.rnd.results(), self.lang) if not self.rnd.missing() else ""
+        self._after_change()
+
     def again(self) -> None:
+        if self.class_lock:
+            raise ForecastInputError(lt("forecast.class_reveal_teacher", self.lang))
         self.rnd.reset()
         self.results.value = ""
         self._after_change()
@@ -777,6 +845,8 @@ class ForecastChallenge(LessonBox):
         locked = self.rnd.revealed
         for w in (self.place_button, self.typed, self.lead, self.reveal_button, *self.arrows.values()):
             w.disabled = locked
+        self.reveal_button.disabled = locked or self.class_lock
+        self.again_button.disabled = self.class_lock
         self.team_view.value = teams_html(self.rnd.case, self.teams, self.rnd.revealed, self.lang)
 
     def static_shapes(self) -> list[Shape]:
@@ -810,10 +880,15 @@ class ForecastChallenge(LessonBox):
 def challenge(lang: str = "en") -> ForecastChallenge:
     """The lesson's forecast challenge (four storms, easiest first).
 
-    >>> ch = challenge("zh-TW"); ch.choose.value, len(ch.choose.options)
-    ('steady', 4)
+    On the class server (``typhoon-edu serve``) the class round goes through the room store: teams send their
+    forecasts from their own devices (:mod:`.forecast_class`); elsewhere it is the one-screen round.
+
+    >>> ch = challenge("zh-TW"); ch.choose.value, len(ch.choose.options), ch.class_panel is None
+    ('steady', 4, True)
     """
-    return ForecastChallenge(lang)
+    from .forecast_class import class_round_panel, on_class_server
+
+    return ForecastChallenge(lang, class_round=class_round_panel if on_class_server() else None)
 
 
 # --- check yourself ---------------------------------------------------------------------------------------

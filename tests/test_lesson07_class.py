@@ -1,0 +1,282 @@
+"""Lesson 07's class round through the room store: the rounds' own tables, who may do what (checked in the kernel and
+the store, not by buttons), the teams' forecasts sent from their own pages and scored on the teacher's, and the
+one-screen round unchanged without the class server."""
+
+from __future__ import annotations
+
+import pytest
+import sqlalchemy as sa
+
+from typhoon_edu.classroom import store as store_mod
+from typhoon_edu.classroom.errors import NotAllowed, RoomNotFound, error_text
+from typhoon_edu.classroom.lesson_rounds import LESSON_ENTRIES, LESSON_ROUNDS, LessonRounds
+from typhoon_edu.classroom.store import RoomStore, sqlite_url
+from typhoon_edu.realdata import forecast_cases as fc
+from typhoon_edu.ui.lessons import forecast as fw
+from typhoon_edu.ui.lessons import forecast_class as fcl
+from typhoon_edu.ui.lessons.common import lt
+from typhoon_edu.ui.query import CLASS_SERVER_ENV_VAR
+from typhoon_edu.ui.realmap import storm_title
+
+LEADS = fc.LEADS
+
+
+@pytest.fixture
+def rounds(db_url: str) -> LessonRounds:
+    """Lesson rounds on a fresh store: SQLite and PostgreSQL alike (the ``db_url`` fixture)."""
+    return LessonRounds(RoomStore(db_url))
+
+
+def _exact(case: fc.Case, dlat: float = 0.0) -> dict[int, tuple[float, float]]:
+    return {h: (round(case.truth[h].lat + dlat, 2), round(case.truth[h].lon, 2)) for h in LEADS}
+
+
+# --- the store's part ---------------------------------------------------------------------------------------
+
+
+def test_round_tables_are_their_own_and_leave_the_game_schema_alone(tmp_path):
+    url = sqlite_url(tmp_path / "rooms.sqlite3")
+    store = RoomStore(url)
+    rounds = LessonRounds(store)
+    code = rounds.open_round("forecast", owner="t1", stage="steady").code
+    assert LESSON_ROUNDS.name not in store_mod.metadata.tables and LESSON_ENTRIES.name not in store_mod.metadata.tables
+    engine = sa.create_engine(url)
+    with engine.connect() as conn:
+        names = set(sa.inspect(conn).get_table_names())
+        schema = conn.execute(sa.text("select value from typhoon_meta where key='schema'")).scalar()
+    engine.dispose()
+    assert {"typhoon_lesson_rounds", "typhoon_lesson_entries", "typhoon_rooms"} <= names
+    assert schema == str(store_mod.SCHEMA_VERSION)
+    # opened again (a second kernel): the tables exist already, the round is still there
+    again = LessonRounds(RoomStore(url))
+    assert again.round(code).stage == "steady"
+
+
+def test_an_answer_is_kept_once_per_team_and_stage_and_replaced_while_open(rounds):
+    code = rounds.open_round("forecast", owner="t1", stage="steady").code
+    rounds.submit(code, "steady", "  Owls ", {"v": 1})
+    rounds.submit(code, "steady", "Bats", {"v": 2})
+    rounds.submit(code, "steady", "Owls", {"v": 3})
+    got = rounds.entries(code, "steady")
+    assert sorted(got) == ["Bats", "Owls"] and got["Owls"].value == {"v": 3}
+    assert rounds.entries(code, "recurve") == {}
+
+
+def test_only_the_rounds_teacher_closes_or_moves_it_on(rounds):
+    code = rounds.open_round("forecast", owner="t1", stage="steady").code
+    for who in (None, "", "t2"):
+        with pytest.raises(NotAllowed) as err:
+            rounds.close(code, owner=who)
+        assert err.value.kind == "teacher_only"
+        with pytest.raises(NotAllowed):
+            rounds.set_stage(code, "recurve", owner=who)
+    row = rounds.round(code)
+    assert (row.stage, row.accepting) == ("steady", True)  # nothing changed
+    with pytest.raises(NotAllowed):
+        rounds.open_round("forecast", owner="", stage="steady")
+
+
+def test_no_answer_after_the_reveal_or_for_another_storm(rounds):
+    code = rounds.open_round("forecast", owner="t1", stage="steady").code
+    with pytest.raises(NotAllowed) as err:
+        rounds.submit(code, "recurve", "Owls", {})
+    assert err.value.kind == "round_closed"
+    rounds.close(code, owner="t1")
+    with pytest.raises(NotAllowed):
+        rounds.submit(code, "steady", "Owls", {})
+    assert rounds.entries(code, "steady") == {}
+    row = rounds.set_stage(code, "recurve", owner="t1")
+    assert row.accepting and row.stage == "recurve"
+    rounds.submit(code, "recurve", "Owls", {"x": 1})
+    assert list(rounds.entries(code, "recurve")) == ["Owls"]
+
+
+def test_codes_and_names_are_checked_with_words_for_people(rounds):
+    with pytest.raises(RoomNotFound) as err:
+        rounds.round("ABCDE")
+    assert err.value.kind == "round_unknown"
+    for lang in ("en", "zh-TW"):
+        assert error_text(err.value, lang) != error_text(NotAllowed("x", kind="round_closed"), lang)
+        assert "代碼" in error_text(err.value, "zh-TW")
+    code = rounds.open_round("forecast", owner="t1", stage="steady").code
+    with pytest.raises(ValueError, match="name"):
+        rounds.submit(code, "steady", "   ", {})
+    with pytest.raises(ValueError, match="at most"):
+        rounds.submit(code, "steady", "Owls", {"x": "y" * 3000})
+
+
+# --- the lesson's logic ---------------------------------------------------------------------------------------
+
+
+def test_teams_send_and_the_teacher_ranks_them(rounds):
+    teacher = fcl.TeacherRound(rounds, "t1")
+    code = teacher.open("taiwan").code
+    case = fc.find_case("taiwan")
+    owls, bats = fcl.TeamRound(rounds), fcl.TeamRound(rounds)
+    owls.join(code, "Owls")
+    bats.join(code.lower(), "Bats")
+    bats.send(case, _exact(case, 1.0))
+    owls.send(case, _exact(case))
+    assert list(teacher.teams()) == ["Bats", "Owls"]  # the order they were sent
+    table = teacher.reveal()
+    assert [(rank, name) for rank, name, _, _ in table] == [(1, "Owls"), (2, "Bats")]
+    assert round(table[1][3]) == round(fc.great_circle_km(0, 0, 1, 0))  # one degree of latitude off
+    with pytest.raises(NotAllowed):
+        owls.send(case, _exact(case, 2.0))
+    assert teacher.teams()["Owls"] == _exact(case)
+
+
+def test_a_forecast_needs_three_guesses_and_damaged_rows_are_left_out(rounds):
+    teacher = fcl.TeacherRound(rounds, "t1")
+    code = teacher.open("steady").code
+    case = fc.find_case("steady")
+    team = fcl.TeamRound(rounds)
+    team.join(code, "Owls")
+    with pytest.raises(ValueError, match="missing"):
+        team.send(case, {24: (15.0, 117.0)})
+    rounds.submit(code, "steady", "Broken", {"24": ["x", 1]})
+    team.send(case, _exact(case))
+    assert list(teacher.teams()) == ["Owls"]
+
+
+def test_a_team_page_has_no_teacher_actions(rounds):
+    with pytest.raises(NotAllowed):
+        fcl.TeacherRound(rounds, "")
+    ch = fw.ForecastChallenge("en", class_round=lambda c: fcl.ClassRoundPanel(c, rounds, None))
+    panel = ch.class_panel
+    assert isinstance(panel, fcl.ClassRoundPanel) and panel.teacher_side is None
+    for action in (panel.open_round, panel.reveal_class, panel.next_storm):
+        with pytest.raises(NotAllowed) as err:
+            action()
+        assert err.value.kind == "teacher_only"
+
+
+# --- the pages (widgets, no browser) ----------------------------------------------------------------------------
+
+
+def _pages(rounds: LessonRounds, lang: str):
+    teacher = fw.ForecastChallenge(lang, class_round=lambda c: fcl.ClassRoundPanel(c, rounds, "t1"))
+    teams = [fw.ForecastChallenge(lang, class_round=lambda c: fcl.ClassRoundPanel(c, rounds, None)) for _ in range(2)]
+    return teacher, teams
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_class_round_from_open_to_next_storm(rounds, lang):
+    teacher, (owls, bats) = _pages(rounds, lang)
+    tp = teacher.class_panel
+    tp.open_round()
+    code = tp.teacher_side.row.code
+    assert code in tp.code_view.value and tp.class_reveal.disabled is False and tp.next_button.disabled is True
+    assert teacher.choose.disabled and teacher.reveal_button.disabled  # only the class reveal shows the truth now
+    with pytest.raises(fw.ForecastInputError):
+        teacher.reveal()
+    case = teacher.rnd.case
+    for page, name, dlat in ((owls, "Owls", 0.0), (bats, "Bats", 1.0)):
+        page.class_panel.join(code, name)
+        for h in LEADS:
+            page.rnd.place(*_exact(case, dlat)[h])
+        with pytest.raises(fw.ForecastInputError):  # a team's own reveal is refused in the kernel while the round is open
+            page.reveal()
+        assert page.reveal_button.disabled and not page.rnd.revealed
+        page.class_panel.send()
+        assert "✔" in page.class_panel.feedback.value and name in page.class_panel.feedback.value
+    assert tp.refresh()
+    # before the reveal the projector names who sent, never where
+    assert "Owls" in tp.view.value and "Bats" in tp.view.value and f"{case.truth[24].lat:g}" not in tp.view.value
+    assert not teacher.rnd.revealed and teacher.teams == {}
+    table = tp.reveal_class()
+    assert [name for _, name, _, _ in table] == ["Owls", "Bats"]
+    assert teacher.rnd.revealed and set(teacher.teams) == {"Owls", "Bats"}
+    roles = [s.role for s in teacher.dynamic_shapes()]
+    assert roles.count("team-guess") == 6 and "truth" in roles
+    assert tp.view.value.index("Owls") < tp.view.value.index("Bats") and lt("forecast.col_rank", lang) in tp.view.value
+    # the teams' pages follow: the best track and their own errors, recorded on their answer sheets
+    for page in (owls, bats):
+        assert page.class_panel.refresh()
+        assert page.rnd.revealed and "forecast-results" in page.results.value
+        assert lt("forecast.csv_forecast", lang, storm=storm_title(case.storm, lang), h=72) in [q for q, *_ in page.sheet.rows]
+        assert page.class_panel.send_button.disabled
+    # next storm: the teacher's map and the teams' pages move on, with the round open again
+    tp.next_storm()
+    nxt = teacher.rnd.case
+    assert nxt.key != case.key and not teacher.rnd.revealed and teacher.teams == {}
+    assert owls.class_panel.refresh() and owls.rnd.case.key == nxt.key and not owls.rnd.revealed
+    assert owls.class_lock and not owls.class_panel.send_button.disabled
+
+
+def test_a_team_that_placed_nothing_still_sees_the_track_after_the_reveal(rounds):
+    teacher, (owls, _bats) = _pages(rounds, "en")
+    teacher.class_panel.open_round()
+    owls.class_panel.join(teacher.class_panel.teacher_side.row.code, "Owls")
+    with pytest.raises(fw.ForecastInputError, match="Place all three"):
+        owls.class_panel.send()
+    teacher.class_panel.reveal_class()
+    owls.class_panel.refresh()
+    assert owls.rnd.revealed and "truth" in [s.role for s in owls.dynamic_shapes()]
+    assert lt("forecast.status_truth", "en") in owls.status.value and lt("forecast.status_truth", "en") in teacher.status.value
+
+
+def test_joining_needs_a_round_code_and_a_name(rounds):
+    _teacher, (owls, _bats) = _pages(rounds, "zh-TW")
+    with pytest.raises(fw.ForecastInputError):
+        owls.class_panel.join("ABCDE", "")
+    with pytest.raises(RoomNotFound):
+        owls.class_panel.join("ABCDE", "Owls")
+    with pytest.raises(fw.ForecastInputError):
+        owls.class_panel.send()
+    assert owls.class_panel.team_side.row is None and not owls.class_lock
+
+
+def test_without_the_class_server_the_one_screen_round_stays(monkeypatch, tmp_path):
+    monkeypatch.delenv(CLASS_SERVER_ENV_VAR, raising=False)
+    ch = fw.challenge("en")
+    assert ch.class_panel is None and not ch.class_lock
+    # on the class server (a notebook's kernel: its user is the computer's teacher), the teacher's panel
+    monkeypatch.setenv(CLASS_SERVER_ENV_VAR, "1")
+    monkeypatch.setenv("TYPHOON_EDU_DB", sqlite_url(tmp_path / "rooms.sqlite3"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    served = fw.challenge("en")
+    assert isinstance(served.class_panel, fcl.ClassRoundPanel) and served.class_panel.teacher_side is not None
+
+
+def test_a_forecast_revealed_alone_never_shows_the_truth_during_a_class_round(tmp_path):
+    from typhoon_edu.ui.quiz import AnswerSheet, AnswerStore
+
+    rounds = LessonRounds(RoomStore("sqlite://"))
+
+    def sheet() -> AnswerSheet:
+        s = AnswerSheet("en", "forecast", store=AnswerStore(tmp_path))
+        s.set_student("Mei")
+        return s
+
+    # Mei revealed storms 1 and 2 alone earlier; her sheet keeps them (and would show them again on the map)
+    alone = fw.ForecastChallenge("en", sheet=sheet())
+    for key in ("steady", "taiwan"):
+        alone.select(key)
+        for h in LEADS:
+            alone.rnd.place(*_exact(alone.rnd.case, 0.5)[h], lead=h)
+        alone.reveal()
+    teacher = fw.ForecastChallenge("en", sheet=sheet(), class_round=lambda c: fcl.ClassRoundPanel(c, rounds, "t1"))
+    assert teacher.rnd.revealed  # shown again, as after a restart
+    teacher.class_panel.open_round()
+    assert not teacher.rnd.revealed and not teacher.rnd.guesses
+    team = fw.ForecastChallenge("en", sheet=sheet(), class_round=lambda c: fcl.ClassRoundPanel(c, rounds, None))
+    team.class_panel.join(teacher.class_panel.teacher_side.row.code, "Owls")
+    assert not team.rnd.revealed and not team.rnd.guesses
+    teacher.class_panel.reveal_class()
+    team.class_panel.refresh()
+    teacher.class_panel.next_storm()  # storm 2, which Mei also revealed alone
+    assert teacher.rnd.case.key == "taiwan" and not teacher.rnd.revealed
+    team.class_panel.refresh()
+    assert team.rnd.case.key == "taiwan" and not team.rnd.revealed and not team.rnd.guesses
+
+
+def test_a_store_that_cannot_be_used_leaves_the_one_screen_round_and_says_why():
+    from typhoon_edu.classroom.errors import StoreError
+
+    def broken(_challenge):
+        raise StoreError("the room database could not be written", kind="read_only")
+
+    ch = fw.ForecastChallenge("zh-TW", class_round=broken)
+    assert ch.class_panel is None and not ch.class_lock
+    assert error_text(StoreError("x", kind="read_only"), "zh-TW") in ch.problems.widget.value

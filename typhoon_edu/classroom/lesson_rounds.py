@@ -1,0 +1,210 @@
+"""Lesson rounds in the room store: a teacher opens a round, teams send their answers from their own devices,
+and the teacher closes it to reveal (lesson 07's class round uses it; nothing here knows a lesson's content).
+
+Two tables of their own, apart from the game tables (``typhoon_rooms``, ``typhoon_actions`` …), created
+"if missing" whenever a store is opened for rounds, so adding them needs no schema version of the game
+tables (``SCHEMA_VERSION`` of :mod:`.store` is unchanged):
+
+- ``typhoon_lesson_rounds``: one row per round: its code (to type on a device), lesson, owner (the
+  teacher's id), its current ``stage`` (for lesson 07 a storm) and whether it still ``accepting`` answers;
+  ``version`` changes on every change, so a device polls one row.
+- ``typhoon_lesson_entries``: a team's answer to one stage, as JSON text; the ``(round, stage, team)`` key
+  keeps one answer per team and stage (sending again replaces it, while the stage is open).
+
+Every teacher action (:meth:`LessonRounds.set_stage`, :meth:`LessonRounds.close`) names the teacher and is
+refused (``NotAllowed``, kind ``teacher_only``) unless that teacher owns the round; an answer sent to a
+closed stage, or to a stage that is no longer the round's, is refused (kind ``round_closed``); the check and
+the write are one transaction, so an answer can never slip in after the reveal.
+
+>>> from typhoon_edu.classroom.store import RoomStore
+>>> rounds = LessonRounds(RoomStore("sqlite://"))
+>>> r = rounds.open_round("forecast", owner="t1", stage="steady")
+>>> rounds.submit(r.code, "steady", "Owls", {"24": [15, 117]}).team
+'Owls'
+>>> rounds.close(r.code, owner="someone else")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+typhoon_edu.classroom.errors.NotAllowed: only the teacher who opened lesson round ... may do this
+>>> rounds.close(r.code, owner="t1").accepting
+False
+>>> rounds.submit(r.code, "steady", "Bats", {"24": [15, 116]})  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+typhoon_edu.classroom.errors.NotAllowed: lesson round ... takes no answers for 'steady' now (its stage is 'steady', closed)
+>>> sorted(rounds.entries(r.code, "steady"))
+['Owls']
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+
+from .codes import new_code, normalize_code
+from .errors import NotAllowed, RoomNotFound, StoreError
+
+#: The rounds' own tables: not in the game tables' metadata, so the game schema's version is not theirs.
+round_metadata = sa.MetaData()
+
+LESSON_ROUNDS = sa.Table(
+    "typhoon_lesson_rounds", round_metadata,
+    sa.Column("code", sa.String(8), primary_key=True),
+    sa.Column("lesson", sa.String(32), nullable=False),
+    sa.Column("owner", sa.String(32), nullable=False),  # the teacher's id: only they may change the round
+    sa.Column("stage", sa.String(64), nullable=False),  # what the teams answer now (lesson 07: a storm's key)
+    sa.Column("accepting", sa.Boolean, nullable=False),  # False once the teacher closed the stage (the reveal)
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+)
+
+LESSON_ENTRIES = sa.Table(
+    "typhoon_lesson_entries", round_metadata,
+    sa.Column("code", sa.String(8), sa.ForeignKey("typhoon_lesson_rounds.code"), primary_key=True),
+    sa.Column("stage", sa.String(64), primary_key=True),
+    sa.Column("team", sa.String(64), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),  # JSON text, checked by the lesson that reads it
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+MAX_TEAM = 20
+MAX_VALUE = 2000  # characters of JSON: an answer is a few numbers, never a document
+
+
+@dataclass(frozen=True)
+class RoundRow:
+    """One lesson round."""
+
+    code: str
+    lesson: str
+    owner: str
+    stage: str
+    accepting: bool
+    version: int
+
+
+@dataclass(frozen=True)
+class EntryRow:
+    """One team's answer to one stage (``value`` decoded from JSON)."""
+
+    team: str
+    stage: str
+    value: Any
+    at: float
+
+
+def team_name(text: str) -> str:
+    """A team's name as kept: spaces collapsed, at most :data:`MAX_TEAM` characters; ``ValueError`` if empty.
+
+    >>> team_name("  the   Owls "), team_name("颱風隊")
+    ('the Owls', '颱風隊')
+    """
+    name = " ".join(str(text).split())[:MAX_TEAM]
+    if not name:
+        raise ValueError("a team needs a name")
+    return name
+
+
+def _round(r: Any) -> RoundRow:
+    return RoundRow(r.code, r.lesson, r.owner, r.stage, bool(r.accepting), int(r.version))
+
+
+class LessonRounds:
+    """Lesson rounds on a :class:`~typhoon_edu.classroom.store.RoomStore` (its engine, transactions and
+    error translation: a database failure is a ``StoreError`` like any of the store's)."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        if getattr(store, "read_only", False):
+            raise StoreError("the room database is read-only, so no lesson round can be kept in it", kind="read_only",
+                             what="open a lesson round")
+        with store._tx("create the lesson rounds' tables", write=True) as conn:
+            round_metadata.create_all(conn, checkfirst=True)
+
+    def _row(self, conn: sa.engine.Connection, code: str) -> RoundRow:
+        r = conn.execute(sa.select(LESSON_ROUNDS).where(LESSON_ROUNDS.c.code == code)).first()
+        if r is None:
+            raise RoomNotFound(f"there is no lesson round {code!r}", kind="round_unknown", code=code)
+        return _round(r)
+
+    def open_round(self, lesson: str, *, owner: str, stage: str) -> RoundRow:
+        """A new round of ``lesson`` owned by teacher ``owner``, taking answers for ``stage``."""
+        if not owner:
+            raise NotAllowed("only a teacher may open a lesson round", kind="teacher_only")
+        now = time.time()
+        for _ in range(20):  # a clash of codes is rare; try another
+            code = new_code()
+            with self.store._tx("open a lesson round", write=True) as conn:
+                if conn.execute(sa.select(LESSON_ROUNDS.c.code).where(LESSON_ROUNDS.c.code == code)).first():
+                    continue
+                conn.execute(sa.insert(LESSON_ROUNDS).values(code=code, lesson=lesson, owner=owner, stage=stage,
+                                                             accepting=True, version=1, created=now, updated=now))
+                return self._row(conn, code)
+        raise StoreError("no free code for a lesson round", kind="io", what="open a lesson round")  # pragma: no cover
+
+    def round(self, code: str) -> RoundRow:
+        """The round with ``code`` (typed loosely: lower case, spaces); ``RoomNotFound`` if there is none."""
+        code = normalize_code(code)
+        with self.store._tx("read the lesson round", single=True) as conn:
+            return self._row(conn, code)
+
+    def _teacher_change(self, code: str, owner: str | None, what: str, **values: Any) -> RoundRow:
+        code = normalize_code(code)
+        with self.store._tx(what, write=True) as conn:
+            row = self._row(conn, code)
+            if not owner or owner != row.owner:
+                raise NotAllowed(f"only the teacher who opened lesson round {code} may do this", kind="teacher_only")
+            conn.execute(sa.update(LESSON_ROUNDS).where(LESSON_ROUNDS.c.code == code)
+                         .values(version=LESSON_ROUNDS.c.version + 1, updated=time.time(), **values))
+            return self._row(conn, code)
+
+    def close(self, code: str, *, owner: str | None) -> RoundRow:
+        """Stop taking answers for the current stage (the reveal); only the round's teacher may."""
+        return self._teacher_change(code, owner, "close the lesson round's stage", accepting=False)
+
+    def set_stage(self, code: str, stage: str, *, owner: str | None) -> RoundRow:
+        """Move the round on to ``stage`` and take answers for it; only the round's teacher may."""
+        return self._teacher_change(code, owner, "move the lesson round on", stage=stage, accepting=True)
+
+    def submit(self, code: str, stage: str, team: str, value: Any) -> EntryRow:
+        """Keep ``team``'s answer to ``stage`` (replacing its earlier one) while that stage takes answers."""
+        code, team = normalize_code(code), team_name(team)
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+        if len(text) > MAX_VALUE:
+            raise ValueError(f"an answer is at most {MAX_VALUE} characters of JSON, not {len(text)}")
+        now = time.time()
+        with self.store._tx("keep the team's answer", write=True) as conn:
+            row = self._row(conn, code)
+            if row.stage != stage or not row.accepting:
+                raise NotAllowed(f"lesson round {code} takes no answers for {stage!r} now (its stage is {row.stage!r}, "
+                                 f"{'open' if row.accepting else 'closed'})", kind="round_closed")
+            key = (LESSON_ENTRIES.c.code == code) & (LESSON_ENTRIES.c.stage == stage) & (LESSON_ENTRIES.c.team == team)
+            if conn.execute(sa.update(LESSON_ENTRIES).where(key).values(value=text, at=now)).rowcount == 0:
+                conn.execute(sa.insert(LESSON_ENTRIES).values(code=code, stage=stage, team=team, value=text, at=now))
+            conn.execute(sa.update(LESSON_ROUNDS).where(LESSON_ROUNDS.c.code == code)
+                         .values(version=LESSON_ROUNDS.c.version + 1, updated=now))
+        return EntryRow(team, stage, json.loads(text), now)
+
+    def entries(self, code: str, stage: str) -> dict[str, EntryRow]:
+        """Every team's answer to ``stage``, in the order they were sent."""
+        code = normalize_code(code)
+        with self.store._tx("read the teams' answers", snapshot=True) as conn:
+            self._row(conn, code)
+            rows = conn.execute(sa.select(LESSON_ENTRIES).where((LESSON_ENTRIES.c.code == code)
+                                                                & (LESSON_ENTRIES.c.stage == stage))
+                                .order_by(LESSON_ENTRIES.c.at, LESSON_ENTRIES.c.team)).all()
+        out: dict[str, EntryRow] = {}
+        for r in rows:
+            try:
+                value = json.loads(r.value)
+            except ValueError:  # a damaged row is left out, never a crash of the teacher's screen
+                continue
+            out[r.team] = EntryRow(r.team, r.stage, value, float(r.at))
+        return out
+
+
+__all__ = ["LESSON_ENTRIES", "LESSON_ROUNDS", "EntryRow", "LessonRounds", "RoundRow", "round_metadata", "team_name"]

@@ -1,0 +1,454 @@
+"""Lesson 07's class round through the room store, when the lesson runs on the class server (``typhoon-edu serve
+--notebook …/07_forecast_challenge.ipynb``): the teacher's screen opens a round and shows its code, each team sends
+its three guesses from its own device, and the teacher's reveal draws and scores every team's forecast.
+
+The pure part is :class:`TeacherRound` and :class:`TeamRound` (over :class:`~typhoon_edu.classroom.lesson_rounds.
+LessonRounds`); :class:`ClassRoundPanel` is the thin widget that replaces the one-screen round of
+:class:`~.forecast.ForecastChallenge`. Without the class server the one-screen round stays as it was.
+
+Who may do what is checked in the kernel, never only by a disabled button: the teacher's actions (open, reveal,
+next storm) need the teacher's id, which a page has only when the server proved the teacher's key
+(:func:`~typhoon_edu.ui.classplay.projector.page_teacher`), and the store refuses them from anyone but the round's
+owner; a team's page has no teacher, and while the class's stage is open its own Reveal is refused too.
+
+>>> from typhoon_edu.classroom.store import RoomStore
+>>> from typhoon_edu.classroom.lesson_rounds import LessonRounds
+>>> from typhoon_edu.realdata.forecast_cases import find_case
+>>> rounds = LessonRounds(RoomStore("sqlite://"))
+>>> teacher = TeacherRound(rounds, "t1"); code = teacher.open("steady").code
+>>> owls = TeamRound(rounds); _ = owls.join(code.lower(), "Owls")
+>>> t = find_case("steady").truth
+>>> _ = owls.send(find_case("steady"), {h: (t[h].lat, t[h].lon) for h in LEADS})
+>>> [(rank, name, round(m)) for rank, name, _, m in teacher.reveal()]
+[(1, 'Owls', 0)]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Mapping, Sequence
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+
+from ...classroom.errors import NotAllowed
+from ...classroom.lesson_rounds import LessonRounds, RoundRow, team_name
+from ...realdata.forecast_cases import LEADS, Case, forecast_cases
+from ..query import CLASS_SERVER_ENV_VAR
+from .common import heading, lt, note
+
+if TYPE_CHECKING:
+    from .forecast import ForecastChallenge
+
+LatLon = tuple[float, float]
+LESSON = "forecast"
+POLL_SECONDS = 1.0
+
+
+def on_class_server(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether this kernel runs on the class server (``typhoon-edu serve`` says so in the environment).
+
+    >>> on_class_server({CLASS_SERVER_ENV_VAR: "1"}), on_class_server({})
+    (True, False)
+    """
+    env = os.environ if environ is None else environ
+    return env.get(CLASS_SERVER_ENV_VAR) == "1"
+
+
+def guesses_value(guesses: Mapping[int, LatLon]) -> dict[str, list[float]]:
+    """Three guesses as the JSON a team sends: ``{"24": [lat, lon], …}``; ``ValueError`` unless all three are placed.
+
+    >>> guesses_value({24: (15.0, 117.0), 48: (15.5, 113.0), 72: (16.0, 109.5)})["48"]
+    [15.5, 113.0]
+    """
+    missing = [h for h in LEADS if h not in guesses]
+    if missing:
+        raise ValueError(f"a forecast has guesses for {', '.join(map(str, LEADS))} h; missing {missing}")
+    return {str(h): [round(float(guesses[h][0]), 2), round(float(guesses[h][1]), 2)] for h in LEADS}
+
+
+def read_guesses(value: Any) -> dict[int, LatLon] | None:
+    """A team's stored answer as guesses, or None when it is not three positions on the globe (a damaged or foreign
+    row is left out of the class's table rather than stopping the teacher's screen).
+
+    >>> read_guesses({"24": [15, 117], "48": [15.5, 113], "72": [16, 109.5]})[72]
+    (16.0, 109.5)
+    >>> read_guesses({"24": [15, 117]}), read_guesses({"24": [95, 0], "48": [0, 0], "72": [0, 0]}), read_guesses("x")
+    (None, None, None)
+    """
+    if not isinstance(value, Mapping):
+        return None
+    out: dict[int, LatLon] = {}
+    for h in LEADS:
+        pair = value.get(str(h))
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            return None
+        try:
+            lat, lon = float(pair[0]), float(pair[1])
+        except (TypeError, ValueError):
+            return None
+        if not (-90 <= lat <= 90 and -180 <= lon <= 360):
+            return None
+        out[h] = (lat, lon)
+    return out
+
+
+class TeacherRound:
+    """The teacher's side of a class round: open it on a storm, read the teams' forecasts, reveal, next storm.
+    Every action names the teacher; the store refuses it from anyone but the round's owner."""
+
+    def __init__(self, rounds: LessonRounds, teacher: str, cases: Sequence[Case] | None = None) -> None:
+        if not teacher:
+            raise NotAllowed("only a teacher may run a class round", kind="teacher_only")
+        self.rounds = rounds
+        self.teacher = teacher
+        self.cases = list(cases if cases is not None else forecast_cases())
+        self.row: RoundRow | None = None
+
+    def _case(self, key: str) -> Case:
+        case = next((c for c in self.cases if c.key == key), None)
+        if case is None:
+            raise ValueError(f"no forecast case {key!r}; the cases are {', '.join(c.key for c in self.cases)}")
+        return case
+
+    @property
+    def case(self) -> Case:
+        if self.row is None:
+            raise ValueError("no class round is open yet")
+        return self._case(self.row.stage)
+
+    def open(self, case_key: str) -> RoundRow:
+        """A new round, taking forecasts for the storm ``case_key``."""
+        self._case(case_key)
+        self.row = self.rounds.open_round(LESSON, owner=self.teacher, stage=case_key)
+        return self.row
+
+    def teams(self) -> dict[str, dict[int, LatLon]]:
+        """Every team's forecast for the round's storm (the well-formed ones), in the order they were sent."""
+        if self.row is None:
+            return {}
+        out = {}
+        for name, entry in self.rounds.entries(self.row.code, self.row.stage).items():
+            g = read_guesses(entry.value)
+            if g is not None:
+                out[name] = g
+        return out
+
+    def reveal(self) -> list[tuple[int, str, list[Any], float]]:
+        """Stop taking forecasts for this storm and score every team's: ``(rank, team, rows, mean error)``."""
+        from .forecast import team_table
+
+        if self.row is None:
+            raise ValueError("no class round is open yet")
+        self.row = self.rounds.close(self.row.code, owner=self.teacher)
+        return team_table(self.case, self.teams())
+
+    def next(self, case_key: str) -> RoundRow:
+        """Move the round on to the storm ``case_key`` (teams' devices follow it)."""
+        self._case(case_key)
+        if self.row is None:
+            return self.open(case_key)
+        self.row = self.rounds.set_stage(self.row.code, case_key, owner=self.teacher)
+        return self.row
+
+    def refresh(self) -> bool:
+        """Read the round again; True when it changed (a team sent a forecast)."""
+        if self.row is None:
+            return False
+        row = self.rounds.round(self.row.code)
+        changed = row.version != self.row.version
+        self.row = row
+        return changed
+
+
+class TeamRound:
+    """A team's side: join a round by its code with a name, send the three guesses for the round's storm."""
+
+    def __init__(self, rounds: LessonRounds) -> None:
+        self.rounds = rounds
+        self.row: RoundRow | None = None
+        self.team = ""
+        self.sent_for: str | None = None  # the storm this team last sent a forecast for
+
+    def join(self, code: str, team: str) -> RoundRow:
+        """Join the round ``code`` as ``team`` (``ValueError`` for an empty name, ``RoomNotFound`` for a code that is
+        no round's)."""
+        name = team_name(team)
+        row = self.rounds.round(code)
+        if row.lesson != LESSON:
+            raise NotAllowed(f"round {row.code} is not a forecast round", kind="round_closed")
+        self.row, self.team, self.sent_for = row, name, None
+        return row
+
+    def send(self, case: Case, guesses: Mapping[int, LatLon]) -> RoundRow:
+        """Send ``guesses`` for ``case``; the store refuses it once the teacher has revealed that storm."""
+        if self.row is None:
+            raise ValueError("join a round first")
+        self.rounds.submit(self.row.code, case.key, self.team, guesses_value(guesses))
+        self.sent_for = case.key
+        return self.refresh()
+
+    def refresh(self) -> RoundRow:
+        if self.row is None:
+            raise ValueError("join a round first")
+        self.row = self.rounds.round(self.row.code)
+        return self.row
+
+
+def sent_html(names: Sequence[str], lang: str = "en") -> str:
+    """Before the reveal the projector shows only who has sent, never where (no team copies another's).
+
+    >>> sent_html(["Owls", "Bats"]).count("<li")
+    2
+    """
+    if not names:
+        return f"<p>{escape(lt('forecast.class_no_teams', lang))}</p>"
+    items = "".join(f"<li>✔ {escape(n)}</li>" for n in names)
+    return (f"<p><b>{escape(lt('forecast.class_sent_count', lang, count=len(names)))}</b></p>"
+            f"<ul class='forecast-class-sent' style='font-size:1.15em'>{items}</ul>")
+
+
+class ClassRoundPanel(widgets.VBox):
+    """The class round's controls under the challenge's map: the teacher's (open, code, who sent, reveal, next storm)
+    or a team's (code and name, send); ``refresh()`` reads the store (polled every second in a served kernel)."""
+
+    def __init__(self, challenge: ForecastChallenge, rounds: LessonRounds, teacher: str | None) -> None:
+        lang = challenge.lang
+        self.ch = challenge
+        self.lang = lang
+        self.rounds = rounds
+        self.teacher_side = TeacherRound(rounds, teacher, challenge.cases) if teacher else None
+        self.team_side = None if teacher else TeamRound(rounds)
+        self.view = widgets.HTML()
+        self.view.add_class("forecast-class-view")
+        self.feedback = widgets.HTML()
+        self._task: Any = None
+        row = widgets.Layout(flex_flow="row wrap", align_items="center")
+        p = challenge.problems
+        if self.teacher_side is not None:
+            self.open_button = widgets.Button(description=lt("forecast.class_open", lang), icon="users",
+                                              layout=widgets.Layout(width="auto"))
+            self.open_button.add_class("forecast-class-open")
+            self.code_view = widgets.HTML()
+            self.code_view.add_class("forecast-class-code")
+            self.class_reveal = widgets.Button(description=lt("forecast.class_reveal", lang), icon="eye",
+                                               button_style="primary", disabled=True, layout=widgets.Layout(width="auto"))
+            self.class_reveal.add_class("forecast-class-reveal")
+            self.next_button = widgets.Button(description=lt("forecast.class_next", lang), icon="forward", disabled=True,
+                                              layout=widgets.Layout(width="auto"))
+            self.next_button.add_class("forecast-class-next")
+            p.on_click(self.open_button, lambda _b: self.open_round(), where="forecast: class open")
+            p.on_click(self.class_reveal, lambda _b: self.reveal_class(), where="forecast: class reveal")
+            p.on_click(self.next_button, lambda _b: self.next_storm(), where="forecast: class next")
+            body: list[widgets.Widget] = [note(lt("forecast.class_teacher_note", lang)),
+                                          widgets.HBox([self.open_button, self.class_reveal, self.next_button], layout=row),
+                                          self.code_view]
+        else:
+            self.code = widgets.Text(description=lt("forecast.class_code_label", lang), style={"description_width": "initial"},
+                                     layout=widgets.Layout(width="14em"))
+            self.code.add_class("forecast-class-code-input")
+            self.team = widgets.Text(description=lt("forecast.team", lang), style={"description_width": "initial"},
+                                     layout=widgets.Layout(width="18em"))
+            self.team.add_class("forecast-class-team")
+            self.join_button = widgets.Button(description=lt("forecast.class_join", lang), icon="sign-in",
+                                              layout=widgets.Layout(width="auto"))
+            self.join_button.add_class("forecast-class-join")
+            self.send_button = widgets.Button(description=lt("forecast.class_send", lang), icon="paper-plane",
+                                              button_style="primary", disabled=True, layout=widgets.Layout(width="auto"))
+            self.send_button.add_class("forecast-class-send")
+            p.on_click(self.join_button, lambda _b: self.join(self.code.value, self.team.value), where="forecast: class join")
+            p.on_click(self.send_button, lambda _b: self.send(), where="forecast: class send")
+            body = [note(lt("forecast.class_team_note", lang)),
+                    widgets.HBox([self.code, self.team, self.join_button], layout=row),
+                    widgets.HBox([self.send_button], layout=row)]
+        super().__init__([heading(lt("forecast.class_server_round", lang), 4), *body, self.feedback, self.view])
+        self.add_class("forecast-class-round")
+
+    # --- the teacher's actions -------------------------------------------------------------------------
+
+    def _teacher(self) -> TeacherRound:
+        if self.teacher_side is None:  # a team's page: the kernel refuses, whatever its buttons say
+            raise NotAllowed("only the teacher may do this", kind="teacher_only")
+        return self.teacher_side
+
+    def open_round(self) -> RoundRow:
+        """Open a round on the storm shown (the teacher's page only)."""
+        side = self._teacher()
+        if self.ch.rnd.revealed:  # the truth must not be on the projector while teams forecast
+            self.ch.again()
+        row = side.open(self.ch.rnd.case.key)
+        self.ch.class_lock = True
+        self._after_teacher()
+        self.start_polling()
+        return row
+
+    def reveal_class(self) -> list[tuple[int, str, list[Any], float]]:
+        """Close the storm's forecasts and draw and score every team's (the teacher's page only)."""
+        side = self._teacher()
+        table = side.reveal()
+        teams = side.teams()
+        self.ch.class_lock = False
+        self.ch.show_class(teams)
+        self._after_teacher()
+        return table
+
+    def next_storm(self) -> RoundRow:
+        """Move the round and this map on to the next storm (the teacher's page only)."""
+        side = self._teacher()
+        keys = [c.key for c in self.ch.cases]
+        now = side.row.stage if side.row is not None else self.ch.rnd.case.key
+        following = keys[(keys.index(now) + 1) % len(keys)]
+        row = side.next(following)
+        self.ch.class_lock = True  # first, so a forecast saved on this page's answer sheet is not shown for it
+        self.ch.select(following)
+        self._after_teacher()
+        return row
+
+    def _after_teacher(self) -> None:
+        side = self._teacher()
+        r = side.row
+        opened = r is not None
+        self.open_button.disabled = opened
+        self.class_reveal.disabled = not (opened and r.accepting)
+        self.next_button.disabled = not opened or bool(r and r.accepting)
+        self.ch.choose.disabled = opened  # the storm changes with "next storm", so teams' devices follow
+        if r is not None:
+            self.code_view.value = (f"<div class='forecast-class-code-text' style='font-size:2rem;font-weight:bold;"
+                                    f"letter-spacing:.15em;margin:.3em 0'>{escape(lt('forecast.class_code', self.lang, code=r.code))}"
+                                    f"</div>")
+        self.ch._update()
+        self._show()
+
+    # --- a team's actions ----------------------------------------------------------------------------------
+
+    def _team(self) -> TeamRound:
+        if self.team_side is None:
+            raise NotAllowed("the teacher's screen sends no team forecast", kind="teacher_only")
+        return self.team_side
+
+    def join(self, code: str, team: str) -> RoundRow:
+        side = self._team()
+        if not str(team).strip():
+            from .forecast import ForecastInputError
+
+            raise ForecastInputError(lt("forecast.team_need_name", self.lang))
+        row = side.join(code, team)
+        if self.ch.rnd.revealed:  # a storm this team already revealed alone: start it afresh for the class
+            self.ch.class_lock = False
+            self.ch.again()
+        self.code.value, self.team.value = row.code, side.team
+        self.send_button.disabled = False
+        self.ch.choose.disabled = True
+        self._follow(row)
+        self.start_polling()
+        return row
+
+    def send(self) -> RoundRow:
+        from .forecast import ForecastInputError
+
+        side = self._team()
+        if side.row is None:
+            raise ForecastInputError(lt("forecast.class_need_join", self.lang))
+        if self.ch.rnd.missing():
+            raise ForecastInputError(lt("forecast.team_need_guesses", self.lang, team=side.team, missing=", ".join(
+                f"{h} h" for h in self.ch.rnd.missing())))
+        row = side.send(self.ch.rnd.case, self.ch.rnd.guesses)
+        self.feedback.value = (f"<div role='status' class='forecast-class-sent-ok' style='color:#166534;font-size:1.1em'>"
+                               f"✔ {escape(lt('forecast.class_sent', self.lang, team=side.team, time=time.strftime('%H:%M:%S')))}"
+                               f"</div>")
+        self._follow(row)
+        return row
+
+    def _follow(self, row: RoundRow) -> None:
+        """Bring a team's page in line with the round: its storm, and the reveal once the teacher revealed."""
+        side = self._team()
+        ch = self.ch
+        ch.class_lock = row.accepting  # first, so select() shows no forecast this page revealed before
+        if row.stage != ch.rnd.case.key:  # the teacher moved on to the next storm
+            ch.select(row.stage)
+            side.sent_for = None
+            self.feedback.value = ""
+        if not row.accepting and not ch.rnd.revealed:
+            if not ch.rnd.missing():
+                ch.reveal()
+            else:  # nothing (or not everything) placed: show the best track all the same
+                ch.show_class({})
+            self.feedback.value = (f"<div role='status' style='font-size:1.1em'>"
+                                   f"{escape(lt('forecast.class_revealed', self.lang))}</div>")
+        self.send_button.disabled = not row.accepting
+        ch._update()
+        self._show()
+
+    # --- both ---------------------------------------------------------------------------------------------
+
+    def _show(self) -> None:
+        if self.teacher_side is not None:
+            side = self.teacher_side
+            if side.row is None:
+                self.view.value = ""
+            elif side.row.accepting:
+                self.view.value = sent_html(list(side.teams()), self.lang)
+            else:
+                from .forecast import teams_html
+
+                self.view.value = teams_html(side.case, side.teams(), True, self.lang)
+        else:
+            side = self.team_side
+            r = side.row if side is not None else None
+            self.view.value = "" if r is None else (
+                f"<p class='forecast-class-joined'>{escape(lt('forecast.class_joined', self.lang, team=side.team, code=r.code))}</p>")
+
+    def refresh(self) -> bool:
+        """Read the round from the store and update the page; True when something changed."""
+        if self.teacher_side is not None:
+            changed = self.teacher_side.refresh()
+            if changed:
+                self._show()
+            return changed
+        side = self._team()
+        if side.row is None:
+            return False
+        before = side.row.version
+        row = side.refresh()
+        if row.version != before:
+            self._follow(row)
+            return True
+        return False
+
+    def start_polling(self, every: float = POLL_SECONDS) -> None:
+        """Read the store every ``every`` seconds in the kernel's event loop (Voilà's); nothing without a loop."""
+        from ..classplay.runtime import running_loop
+
+        loop = running_loop()
+        if loop is None or self._task is not None:
+            return
+
+        async def poll() -> None:
+            while True:
+                await asyncio.sleep(every)
+                try:
+                    self.refresh()
+                except Exception as exc:  # said to the person and logged; the poll goes on
+                    self.ch.problems.report(exc, "forecast: class round")
+
+        self._task = loop.create_task(poll())
+
+
+def class_round_panel(challenge: ForecastChallenge, *, store: Any = None, query: Mapping[str, str] | None = None,
+                      rounds: LessonRounds | None = None) -> ClassRoundPanel:
+    """The panel for this page: the teacher's when the page proves the teacher's key (the server puts it in the
+    query from the teacher's cookie or address), a team's otherwise."""
+    from ..classplay.projector import page_teacher
+    from ..classplay.runtime import open_store
+
+    if rounds is None:
+        store = open_store(store)
+        rounds = LessonRounds(store)
+    teacher = page_teacher(rounds.store, query)
+    return ClassRoundPanel(challenge, rounds, teacher.id if teacher is not None else None)
+
+__all__ = ["CLASS_SERVER_ENV_VAR", "ClassRoundPanel", "TeacherRound", "TeamRound", "class_round_panel",
+           "guesses_value", "on_class_server", "read_guesses", "sent_html"]
