@@ -39,30 +39,4 @@ export VIRTUAL_ENV="$(dirname "$venv_bin")"
 export PATH="$venv_bin:$PATH"
 mkdir -p artifacts/screenshots artifacts/logs
 
-# With arguments (a file, -k, -m …): one pytest run with them.
-if [ "$#" -gt 0 ]; then
-    exec "$venv_python" -m pytest --durations=20 "$@"
-fi
-
-# Without: the real-browser tests and all the others run as two pytest processes at once. The
-# browser tests spend most of their time waiting (for Chromium, kernels, a page's answer) and the
-# others on one core, so on a 2-core machine the two together take little more than the browser
-# tests alone. They stay two processes, not pytest-xdist workers, because the browser tests must
-# not share a process with the others (Playwright keeps an asyncio loop running in its thread;
-# see tests/conftest.py). The browser run's output goes to a log, printed when both are done.
-browser_log=artifacts/logs/browser-tests.log
-echo "scripts/test.sh: the browser tests run beside the others; their output: $browser_log"
-"$venv_python" -m pytest -m browser --durations=20 >"$browser_log" 2>&1 &
-browser_pid=$!
-trap 'kill "$browser_pid" 2>/dev/null || true' EXIT INT TERM
-set +e
-"$venv_python" -m pytest -m "not browser" --durations=20
-others=$?
-wait "$browser_pid"
-browser=$?
-set -e
-trap - EXIT INT TERM
-printf '\n=== the browser tests (%s) ===\n' "$browser_log"
-cat "$browser_log"
-echo "scripts/test.sh: browser tests exit $browser, the others exit $others"
-[ "$others" -eq 0 ] && [ "$browser" -eq 0 ]
+"$venv_python" -m pytest --durations=20 "$@"
