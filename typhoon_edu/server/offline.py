@@ -18,6 +18,8 @@ as it is sent. Links a person clicks (``<a href>``) are left alone. An image fro
 '<a href="https://www.cwa.gov.tw/">CWA</a>'
 >>> local_only('<a href="https://mybinder.org/v2/x"><img src="https://mybinder.org/badge_logo.svg" alt="Binder"/></a>')
 '<a href="https://mybinder.org/v2/x"><span class="typhoon-offline-image">Binder</span></a>'
+>>> local_only('<img src="https://x.example/a.png" alt="Q &amp; A &lt;3">')   # still escaped text, never markup
+'<span class="typhoon-offline-image">Q &amp; A &lt;3</span>'
 
 :func:`page_policy` is the Content-Security-Policy every page is sent with: the browser itself
 then refuses any load or connection to another host (a script that got into a page cannot send
@@ -28,6 +30,7 @@ validator), ``blob:`` modules (anywidget's front-end code) and ``data:`` images 
 
 from __future__ import annotations
 
+import html as html_text
 import re
 
 __all__ = ["local_only", "page_policy"]
@@ -48,7 +51,8 @@ def local_only(html: str) -> str:
 
 def _alt_text(img: re.Match[str]) -> str:
     alt = _ALT.search(img.group(0))
-    return f'<span class="typhoon-offline-image">{alt.group(2) if alt else ""}</span>'
+    text = html_text.escape(html_text.unescape(alt.group(2))) if alt else ""  # text, never markup
+    return f'<span class="typhoon-offline-image">{text}</span>'
 
 
 _HOST = re.compile(r"^[A-Za-z0-9.\-]+(?::[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::[0-9]{1,5})?$")
