@@ -44,6 +44,23 @@ __all__ = ["JupyterLabProcess", "add_parser", "build_lab_command", "lessons", "r
 
 #: Seconds JupyterLab (or Voilà) may take to answer after it started.
 START_TIMEOUT = 120.0
+#: Seconds JupyterLab may take to shut its kernels down after SIGTERM before it is killed.
+STOP_TIMEOUT = 30.0
+
+
+def stopped_exit_code(result: int | None) -> int:
+    """The command's exit code once the person asked it to stop and the server is gone.
+
+    The server was stopped on request, so its ending by our SIGTERM, or by SIGKILL when it
+    did not finish shutting down its kernels in time, is a clean stop; any other code is
+    the server's own failure and is passed on.
+
+    >>> [stopped_exit_code(code) for code in (0, None, -signal.SIGTERM, -signal.SIGKILL)]
+    [0, 0, 0, 0]
+    >>> stopped_exit_code(3)
+    3
+    """
+    return 0 if result is None or result in (0, -signal.SIGTERM, -signal.SIGKILL) else result
 
 
 def add_parser(sub: Any, help_text: Any) -> argparse.ArgumentParser:
@@ -156,7 +173,7 @@ class JupyterLabProcess:
                 raise TimeoutError(f"JupyterLab did not answer on port {self.port} within {timeout:.0f} s")
             time.sleep(0.2)
 
-    def stop(self, timeout: float = 10.0) -> int | None:
+    def stop(self, timeout: float = STOP_TIMEOUT) -> int | None:
         from .server.process_tree import stop_process
 
         return stop_process(self.process, timeout, tag=self.tag)
@@ -211,8 +228,7 @@ def lessons(lang: str = "zh-TW", *, folder: Path | None = None, port: int | None
         except (KeyboardInterrupt, StopRequested):
             out.write(t("lessonbook.cli.stopping", code) + "\n")
             out.flush()
-            result = server.stop()
-            return 0 if result in (0, -signal.SIGTERM, None) else result
+            return stopped_exit_code(server.stop())
         finally:
             server.stop()
 
