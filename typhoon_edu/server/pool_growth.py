@@ -19,9 +19,18 @@ after :data:`GROWN_FILL_DELAY` s, so the replacements do not compete with the pa
 
 from __future__ import annotations
 
+import logging
 import time
 
-__all__ = ["GROWN_FILL_DELAY", "MOST_EXTRA", "RECENT", "WATCH_INTERVAL", "pool_target", "waiting_device_seats"]
+__all__ = [
+    "GROWN_FILL_DELAY",
+    "MOST_EXTRA",
+    "RECENT",
+    "WATCH_INTERVAL",
+    "WatchProblems",
+    "pool_target",
+    "waiting_device_seats",
+]
 
 #: Seconds between two looks at the store.
 WATCH_INTERVAL = 2.0
@@ -61,3 +70,38 @@ def waiting_device_seats(store: object, now: float | None = None, recent: float 
 def _waiting(row: object) -> bool:
     return (getattr(row, "kind", "") == "person" and getattr(row, "token_hash", None) is not None
             and getattr(row, "joined", None) is None and not getattr(row, "revoked", False))
+
+
+class WatchProblems:
+    """Tells the server's log when the store cannot be read, without repeating it every 2 s.
+
+    A new problem is a warning (the pool then stays as it is, so a class may wait longer);
+    the same one again is only a debug line; the first good read after it says so.
+
+    >>> import logging
+    >>> seen = []
+    >>> class Log:
+    ...     def log(self, level, msg, *args): seen.append((logging.getLevelName(level), msg % args))
+    >>> problems = WatchProblems(Log())
+    >>> problems.failed(OSError("disk I/O error")); problems.failed(OSError("disk I/O error")); problems.ok()
+    >>> [level for level, _ in seen]
+    ['WARNING', 'DEBUG', 'INFO']
+    >>> seen[0][1]
+    'The preheated pool cannot follow the rooms: the room store could not be read (OSError: disk I/O error)'
+    """
+
+    def __init__(self, log: logging.Logger | logging.LoggerAdapter | object) -> None:
+        self._log = log
+        self._last: str | None = None
+
+    def failed(self, exc: BaseException) -> None:
+        text = f"{type(exc).__name__}: {exc}"
+        level = logging.DEBUG if text == self._last else logging.WARNING
+        self._last = text
+        self._log.log(level, "The preheated pool cannot follow the rooms: the room store could not be read (%s)",  # type: ignore[attr-defined]
+                      text)
+
+    def ok(self) -> None:
+        if self._last is not None:
+            self._log.log(logging.INFO, "The room store can be read again; the preheated pool follows the rooms")  # type: ignore[attr-defined]
+            self._last = None

@@ -60,7 +60,7 @@ from .kernel_budget import KernelBudget
 from .network import host_allowed, machine_hosts
 from .page_handlers import BUDGET_SETTING, JoinPageHandler, PageHandler, track_page_kernels
 from .page_query import DEVICE_COOKIE, JOIN_CODE_PATTERN
-from .pool_growth import GROWN_FILL_DELAY, WATCH_INTERVAL, pool_target, waiting_device_seats
+from .pool_growth import GROWN_FILL_DELAY, WATCH_INTERVAL, WatchProblems, pool_target, waiting_device_seats
 from .websocket_guard import KERNEL_WS_PROTOCOL, offers_v1, v1_frame_problem
 
 __all__ = [
@@ -251,6 +251,7 @@ class TyphoonVoila(Voila):
         if self.grow_pool and self.voila_configuration.preheat_kernel:
             self._room_store: Any = None
             self._watching = False
+            self._watch_problems = WatchProblems(self.log)
             self._pool_watch = PeriodicCallback(self._watch_rooms, WATCH_INTERVAL * 1000)
             self._pool_watch.start()
         super().listen()
@@ -272,11 +273,12 @@ class TyphoonVoila(Voila):
             import asyncio
 
             waiting = await asyncio.get_running_loop().run_in_executor(None, self._waiting_seats)
-        except Exception as exc:  # noqa: BLE001 - no store yet, or busy: the pool stays as it is
-            self.log.debug("Could not count the seats waiting to join: %s", exc)
+        except Exception as exc:  # noqa: BLE001 - a store that cannot be read: the pool stays as it is
+            self._watch_problems.failed(exc)
             return
         finally:
             self._watching = False
+        self._watch_problems.ok()
         km = self.kernel_manager
         base = max(int(self.voila_configuration.default_pool_size), 1)
         config = {name: dict(value) for name, value in km.kernel_pools_config.items()}
