@@ -122,7 +122,7 @@ class LessonRounds:
         if getattr(store, "read_only", False):
             raise StoreError("the room database is read-only, so no lesson round can be kept in it", kind="read_only",
                              what="open a lesson round")
-        with store._tx("create the lesson rounds' tables", write=True) as conn:
+        with store.transaction("create the lesson rounds' tables", write=True) as conn:
             round_metadata.create_all(conn, checkfirst=True)
 
     def _row(self, conn: sa.engine.Connection, code: str) -> RoundRow:
@@ -138,7 +138,7 @@ class LessonRounds:
         now = time.time()
         for _ in range(20):  # a clash of codes is rare; try another
             code = new_code()
-            with self.store._tx("open a lesson round", write=True) as conn:
+            with self.store.transaction("open a lesson round", write=True) as conn:
                 if conn.execute(sa.select(LESSON_ROUNDS.c.code).where(LESSON_ROUNDS.c.code == code)).first():
                     continue
                 conn.execute(sa.insert(LESSON_ROUNDS).values(code=code, lesson=lesson, owner=owner, stage=stage,
@@ -149,12 +149,12 @@ class LessonRounds:
     def round(self, code: str) -> RoundRow:
         """The round with ``code`` (typed loosely: lower case, spaces); ``RoomNotFound`` if there is none."""
         code = normalize_code(code)
-        with self.store._tx("read the lesson round", single=True) as conn:
+        with self.store.transaction("read the lesson round", single=True) as conn:
             return self._row(conn, code)
 
     def _teacher_change(self, code: str, owner: str | None, what: str, **values: Any) -> RoundRow:
         code = normalize_code(code)
-        with self.store._tx(what, write=True) as conn:
+        with self.store.transaction(what, write=True) as conn:
             row = self._row(conn, code)
             if not owner or owner != row.owner:
                 raise NotAllowed(f"only the teacher who opened lesson round {code} may do this", kind="teacher_only")
@@ -177,7 +177,7 @@ class LessonRounds:
         if len(text) > MAX_VALUE:
             raise ValueError(f"an answer is at most {MAX_VALUE} characters of JSON, not {len(text)}")
         now = time.time()
-        with self.store._tx("keep the team's answer", write=True) as conn:
+        with self.store.transaction("keep the team's answer", write=True) as conn:
             row = self._row(conn, code)
             if row.stage != stage or not row.accepting:
                 raise NotAllowed(f"lesson round {code} takes no answers for {stage!r} now (its stage is {row.stage!r}, "
@@ -192,7 +192,7 @@ class LessonRounds:
     def entries(self, code: str, stage: str) -> dict[str, EntryRow]:
         """Every team's answer to ``stage``, in the order they were sent."""
         code = normalize_code(code)
-        with self.store._tx("read the teams' answers", snapshot=True) as conn:
+        with self.store.transaction("read the teams' answers", snapshot=True) as conn:
             self._row(conn, code)
             rows = conn.execute(sa.select(LESSON_ENTRIES).where((LESSON_ENTRIES.c.code == code)
                                                                 & (LESSON_ENTRIES.c.stage == stage))

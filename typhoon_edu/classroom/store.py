@@ -38,7 +38,7 @@ import os
 import time
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -455,6 +455,24 @@ class RoomStore:
         args = {"connect_timeout": max(1, int(round(self.busy_timeout))),
                 "options": f"{extra} -c lock_timeout={ms}".strip()}
         return sa.create_engine(u, connect_args=args, pool_pre_ping=True)
+
+    def transaction(self, what: str, *, write: bool = False, snapshot: bool = False,
+                    single: bool = False) -> AbstractContextManager[sa.engine.Connection]:
+        """One transaction on this store's database for a module that keeps tables of its own in it
+        (lesson 07's class rounds, :mod:`typhoon_edu.classroom.lesson_rounds`).
+
+        ``what`` says what it does ("keep the team's answer"): a database failure becomes a
+        :class:`StoreError` naming it, and everything done in the block is rolled back.
+        ``write=True`` takes the store's write lock (SQLite's ``BEGIN IMMEDIATE``);
+        ``snapshot=True`` reads several tables as of one moment; ``single=True`` is for one
+        statement only.
+
+        >>> store = RoomStore("sqlite://")
+        >>> with store.transaction("count the rooms") as conn:
+        ...     conn.execute(sa.text("SELECT COUNT(*) FROM typhoon_rooms")).scalar()
+        0
+        """
+        return self._tx(what, write=write, snapshot=snapshot, single=single)
 
     @contextmanager
     def _tx(self, what: str, *, write: bool = False, snapshot: bool = False, single: bool = False,
