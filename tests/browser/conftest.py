@@ -26,10 +26,11 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from typhoon_edu.classroom.store import RoomStore
 from typhoon_edu.server.serve import VoilaProcess
 
 from .harness import (
@@ -39,16 +40,20 @@ from .harness import (
     VIEWPORTS,
     JupyterServerProcess,
     launch_chromium,
+    leave_pages,
     save_screenshot,
     slugify,
     watch_policy,
 )
+from .touch_helpers import ClassServers
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page, Playwright
 
 VoilaFactory = Callable[..., VoilaProcess]
 _counter = itertools.count(1)
+#: Browser contexts opened and not yet closed: each test's are closed when it ends.
+OPEN_CONTEXTS: set[Any] = set()
 
 
 @pytest.hookimpl(wrapper=True)
@@ -136,6 +141,22 @@ def jupyter_server() -> Iterator[Callable[..., JupyterServerProcess]]:
 
 
 @pytest.fixture(scope="session")
+def class_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClassServers]:
+    """``class_servers.get(lang) -> (VoilaProcess, RoomStore)``: the class-play app, one per language for
+    the session, its room store emptied for each test (see :class:`~tests.browser.touch_helpers.ClassServers`)."""
+    servers = ClassServers(tmp_path_factory.mktemp("class-servers"))
+    yield servers
+    servers.stop()
+
+
+@pytest.fixture
+def server(class_servers: ClassServers, request: pytest.FixtureRequest) -> tuple[VoilaProcess, RoomStore]:
+    """The class-play app in the language the test is parametrized with (``en`` if not: parametrize
+    ``server`` indirectly), shared for the session, with no rooms in its store."""
+    return class_servers.get(getattr(request, "param", "en"))
+
+
+@pytest.fixture(scope="session")
 def playwright_session() -> Iterator[Playwright]:
     """Playwright's sync API, started once per session."""
     from playwright.sync_api import sync_playwright
@@ -153,12 +174,24 @@ def chromium_browser(playwright_session: Playwright) -> Iterator[Browser]:
     browser = launch_chromium(playwright_session)
     new_context, new_page = browser.new_context, browser.new_page
 
+    def tracked(context: Any) -> Any:
+        close = context.close
+
+        def close_like_tabs(*args: object, **kwargs: object) -> None:
+            leave_pages(context)
+            OPEN_CONTEXTS.discard(context)
+            close(*args, **kwargs)
+
+        context.close = close_like_tabs
+        OPEN_CONTEXTS.add(context)
+        return watch_policy(context)
+
     def watched_context(*args: object, **kwargs: object) -> object:
-        return watch_policy(new_context(*args, **kwargs))
+        return tracked(new_context(*args, **kwargs))
 
     def watched_page(*args: object, **kwargs: object) -> object:
         page = new_page(*args, **kwargs)
-        watch_policy(page.context)
+        tracked(page.context)
         return page
 
     browser.new_context = watched_context  # type: ignore[method-assign,assignment]
@@ -174,6 +207,11 @@ def _no_policy_violations(request: pytest.FixtureRequest) -> Iterator[None]:
     purpose clears :data:`~tests.browser.harness.POLICY_VIOLATIONS` itself."""
     POLICY_VIOLATIONS.clear()
     yield
+    for context in list(OPEN_CONTEXTS):  # what the test left open is closed like tabs (see leave_pages)
+        try:
+            context.close()
+        except Exception:  # noqa: BLE001 - a context already gone with its browser
+            OPEN_CONTEXTS.discard(context)
     found, POLICY_VIOLATIONS[:] = list(POLICY_VIOLATIONS), []
     if found and request.node.get_closest_marker("browser") is not None:
         pytest.fail("Content-Security-Policy violations:\n" + "\n".join(found[:10]), pytrace=False)
@@ -210,14 +248,7 @@ def page(
             save_screenshot(new_page, f"FAILED-{request.node.name}")
         except Exception:  # noqa: BLE001 - a failed screenshot must not hide the real failure
             pass
-    # Leave the page first: its beforeunload beacon makes Voilà shut the kernel down at once,
-    # instead of leaving it to culling (closing the context directly can drop the beacon).
-    for open_page in context.pages:
-        try:
-            open_page.goto("about:blank", timeout=5_000)
-        except Exception:  # noqa: BLE001 - a page that cannot navigate is closed anyway
-            pass
-    context.close()
+    context.close()  # leaves its pages first (their beacons shut their kernels down): see leave_pages
 
 
 @pytest.fixture

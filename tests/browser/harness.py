@@ -313,6 +313,17 @@ class JupyterServerProcess:
 POLICY_VIOLATIONS: list[str] = []
 
 
+def leave_pages(context: Any) -> None:
+    """Leave every page of ``context`` as a closed tab does, before the context is closed: the
+    pages' ``beforeunload`` beacons make Voilà shut their kernels down at once (closing a context
+    directly can drop the beacon, and the kernels then live until culled, still polling their rooms)."""
+    for open_page in list(context.pages):
+        try:
+            open_page.goto("about:blank", timeout=5_000)
+        except Exception:  # noqa: BLE001 - a page that cannot navigate is closed anyway
+            pass
+
+
 def watch_policy(context: Any) -> Any:
     """Record the Content-Security-Policy violations ``context``'s pages report in :data:`POLICY_VIOLATIONS`."""
     def seen(msg: Any) -> None:

@@ -19,7 +19,7 @@ Screenshots: ``artifacts/screenshots/keyboard-<what>-<lang>.png`` (the cursor on
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -31,17 +31,11 @@ from typhoon_edu.server.serve import VoilaProcess
 
 from .harness import REPO_ROOT, assert_canvas_not_blank, save_screenshot
 from .keyboard_helpers import focused, focused_index, mark_focusables, tab_until
-from .teacher_page import teacher_url
-from .test_classroom_browser import PHONE, PROJECTOR, room_of, setup_room, wait_state
-from .touch_helpers import classroom_server
+from .langs import flow_langs, lesson_cases
+from .test_classroom_browser import open_class, room_of, wait_state
 
 pytestmark = pytest.mark.browser
 
-
-@pytest.fixture
-def room_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[VoilaProcess, RoomStore]]:
-    with classroom_server(tmp_path, getattr(request, "param", "en")) as started:
-        yield started
 
 #: The lessons checked in Voilà, and the map whose drawing says the lesson has run (None: lesson 04 opens on
 #: the class-play setup, with no map until a game starts). Lesson 07's own Tab walk is in test_lesson07_browser.py.
@@ -88,8 +82,7 @@ def check_canvases_let_go(page: Page) -> int:
     return count
 
 
-@pytest.mark.parametrize("lang", ["en", "zh-TW"])
-@pytest.mark.parametrize("lesson", sorted(LESSONS))
+@pytest.mark.parametrize(("lesson", "lang"), lesson_cases(sorted(LESSONS)))
 def test_tab_reaches_the_last_control(voila: Callable[..., VoilaProcess], chromium_browser: Browser, lesson: str,
                                       lang: str) -> None:
     page = open_lesson(voila, chromium_browser, lesson, lang)
@@ -104,7 +97,7 @@ def test_tab_reaches_the_last_control(voila: Callable[..., VoilaProcess], chromi
     page.context.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+@pytest.mark.parametrize("lang", flow_langs("zh-TW"))
 def test_landing_puzzle_by_keyboard(voila: Callable[..., VoilaProcess], chromium_browser: Browser, lang: str) -> None:
     page = open_lesson(voila, chromium_browser, "02", lang)
     page.get_by_role("button", name=i18n.t("lesson.pathing.puzzle_button", lang)).click()
@@ -131,7 +124,7 @@ def test_landing_puzzle_by_keyboard(voila: Callable[..., VoilaProcess], chromium
     page.context.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+@pytest.mark.parametrize("lang", flow_langs("en"))
 def test_sandbox_by_keyboard(voila: Callable[..., VoilaProcess], chromium_browser: Browser, lang: str) -> None:
     page = open_lesson(voila, chromium_browser, "03", lang)
     canvas = page.locator("canvas.sandbox-map").first
@@ -153,22 +146,11 @@ def test_sandbox_by_keyboard(voila: Callable[..., VoilaProcess], chromium_browse
     page.context.close()
 
 
-@pytest.mark.parametrize("room_server", ["en", "zh-TW"], indirect=True)
-def test_phone_places_a_storm_by_keyboard(room_server: tuple[VoilaProcess, RoomStore], chromium_browser: Browser) -> None:
-    proc, store = room_server
+@pytest.mark.parametrize("server", flow_langs("en"), indirect=True)
+def test_phone_places_a_storm_by_keyboard(server: tuple[VoilaProcess, RoomStore], chromium_browser: Browser) -> None:
+    proc, store = server
     lang = proc.lang
-    projector = chromium_browser.new_context(viewport=PROJECTOR).new_page()
-    projector.goto(teacher_url(proc), timeout=180_000)
-    setup_room(projector, lang, ("Mei", "Ken"), devices=True)
-    links = projector.locator("a.typhoon-join-link")
-    expect(links).to_have_count(2, timeout=30_000)
-    hrefs = {links.nth(i).get_attribute("data-region"): links.nth(i).get_attribute("href") for i in range(2)}
-    phones = {}
-    for region, href in hrefs.items():
-        phone = chromium_browser.new_context(viewport=PHONE).new_page()
-        phone.goto(str(href), timeout=180_000)
-        expect(phone.locator(".typhoon-seat-game")).to_be_visible(timeout=120_000)
-        phones[region] = phone
+    projector, phones = open_class(chromium_browser, proc, lang)
     mei = phones["Taiwan"]
     wait_state(mei, lambda s: s.get("mine") == "1" and s.get("busy") == "0", what="Taiwan's phone to decide")
     canvas = mei.locator(".typhoon-board canvas").first
@@ -231,8 +213,7 @@ async (shutDown) => {
 # One JupyterLab server (the ``jupyter_server`` factory is per session, ``lab_root`` per module) and one browser for
 # all 14 cases: each case costs only its notebook's run, not a server start. Each case shuts its kernel down, so
 # fourteen lessons' kernels never run side by side on the server.
-@pytest.mark.parametrize("lang", ["en", "zh-TW"])
-@pytest.mark.parametrize("lesson", sorted(LAB_LESSONS))
+@pytest.mark.parametrize(("lesson", "lang"), lesson_cases(sorted(LAB_LESSONS), first="zh-TW"))
 def test_jupyterlab_maps_let_go(jupyter_server: Callable[..., object], lab_root: Path, chromium_browser: Browser,
                                 lesson: str, lang: str) -> None:
     notebook, selector = LAB_LESSONS[lesson]

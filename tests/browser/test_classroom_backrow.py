@@ -35,15 +35,14 @@ from typhoon_edu.ui.scene import Text
 
 from .harness import save_screenshot
 from .teacher_page import teacher_url
-from .test_classroom_browser import (  # noqa: F401 - server is a fixture
+from .test_classroom_browser import (
     LAPTOP,
     PHONE,
     PROJECTOR,
-    banner,
     check_fit,
+    join_links,
     new_page,
     room_of,
-    server,
     setup_room,
     wait_state,
 )
@@ -189,7 +188,7 @@ def vibrations(page: Page) -> int:
 
 
 @pytest.mark.parametrize("server", ["en", "zh-TW"], indirect=True)
-def test_a_real_room(server, chromium_browser: Browser) -> None:  # noqa: F811 - the fixture
+def test_a_real_room(server, chromium_browser: Browser) -> None:
     proc, store = server
     served = proc.lang
     lang = other(served)  # the room's language differs from the server's
@@ -199,9 +198,7 @@ def test_a_real_room(server, chromium_browser: Browser) -> None:  # noqa: F811 -
     projector.locator(".typhoon-lang button").nth(0 if lang == "zh-TW" else 1).click()
     long_names = ("Mei-Ling Fitzgerald-Chen the Third", "王小明和他最要好的朋友們")
     setup_room(projector, lang, long_names, devices=True)
-    links = projector.locator("a.typhoon-join-link")
-    expect(links).to_have_count(2, timeout=60_000)
-    hrefs = {links.nth(i).get_attribute("data-region"): links.nth(i).get_attribute("href") for i in range(2)}
+    hrefs = join_links(projector)
     mei, ken = phone_page(chromium_browser, hrefs["Taiwan"]), phone_page(chromium_browser, hrefs["Japan"])
 
     # the phones open in the room's language, not the server's
@@ -328,7 +325,7 @@ def test_a_real_room(server, chromium_browser: Browser) -> None:  # noqa: F811 -
 
 
 @pytest.mark.parametrize("server", ["en", "zh-TW"], indirect=True)
-def test_the_curtain_fits_a_laptop_with_the_hand_on_screen(server, chromium_browser: Browser) -> None:  # noqa: F811
+def test_the_curtain_fits_a_laptop_with_the_hand_on_screen(server, chromium_browser: Browser) -> None:
     """One computer at 1366×768: after the curtain is lifted every card and every button of the hand is on
     screen, uncovered (the log bar no longer overlaps "Play it")."""
     from .test_classroom_browser import cards_in, one_computer_to_first_hand

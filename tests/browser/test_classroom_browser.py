@@ -18,9 +18,8 @@ Screenshots: ``artifacts/screenshots/classroom-<moment>-<size>-<lang>.png``.
 
 from __future__ import annotations
 
-import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,13 +28,14 @@ from playwright.sync_api import Browser, Page, expect
 
 from typhoon_edu import i18n
 from typhoon_edu.classroom.rooms import Room
-from typhoon_edu.classroom.store import RoomStore, sqlite_url
+from typhoon_edu.classroom.store import RoomStore
 from typhoon_edu.classroom.teachers import local_teacher
 from typhoon_edu.engine.rules import load_rules
 from typhoon_edu.server.serve import VoilaProcess
 from typhoon_edu.ui.geometry import BoardGeometry
 
-from .harness import LOG_DIR, REPO_ROOT, save_screenshot
+from .harness import REPO_ROOT, save_screenshot
+from .langs import flow_langs
 from .teacher_page import teacher_url
 
 pytestmark = pytest.mark.browser
@@ -48,21 +48,6 @@ PHONE = {"width": 390, "height": 844}
 #: The parts of the projector's game screen that must be on screen, uncut.
 PARTS = (".typhoon-header", ".typhoon-banner", ".typhoon-board canvas", ".typhoon-hp-panel", ".typhoon-compass",
          ".typhoon-bigdie", ".typhoon-log-box")
-
-
-@pytest.fixture
-def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[VoilaProcess, RoomStore]]:
-    lang = getattr(request, "param", "en")
-    db = sqlite_url(tmp_path / "rooms.sqlite3")
-    saves = tmp_path / "saves"
-    saves.mkdir()
-    proc = VoilaProcess(notebook=DASHBOARD, lang=lang, preheat=True, pool_size=2, show_tracebacks=True, db=db,
-                        env={**os.environ, "TYPHOON_EDU_SAVES": str(saves)},
-                        log_path=LOG_DIR / f"voila-classroom-{lang}-{tmp_path.name}.log")
-    proc.start()
-    proc.wait_ready(timeout=120)
-    yield proc, RoomStore(db)
-    proc.stop()
 
 
 def new_page(browser: Browser, size: dict[str, int]) -> Page:
@@ -138,6 +123,34 @@ def setup_room(projector: Page, lang: str, names: tuple[str, str], devices: bool
     projector.locator(".typhoon-setup-start").click()
 
 
+def join_links(projector: Page, count: int = 2) -> dict[str, str]:
+    """The lobby's join links by region, once its ``count`` join cards are shown."""
+    links = projector.locator("a.typhoon-join-link")
+    expect(links).to_have_count(count, timeout=30_000)
+    return {str(links.nth(i).get_attribute("data-region")): str(links.nth(i).get_attribute("href")) for i in range(count)}
+
+
+def open_class(browser: Browser, proc: VoilaProcess, lang: str, names: tuple[str, str] = ("Mei", "Ken"), *,
+               page_for: Callable[[Browser, dict[str, int]], Page] = new_page) -> tuple[Page, dict[str, Page]]:
+    """A class arriving: the teacher's projector sets up a room with a device per team
+    (:func:`setup_room`), each team's phone opens its join link, and the board opens on the projector.
+
+    ``page_for(browser, size)`` makes each page (:func:`new_page`; ``touch_page`` for touch devices).
+    Returns the projector and the phones by region (``"Taiwan"``, ``"Japan"``).
+    """
+    projector = page_for(browser, PROJECTOR)
+    projector.goto(teacher_url(proc), timeout=180_000)
+    setup_room(projector, lang, names, devices=True)
+    phones = {}
+    for region, href in join_links(projector).items():
+        phone = page_for(browser, PHONE)
+        phone.goto(href, timeout=180_000)
+        expect(phone.locator(".typhoon-seat-game")).to_be_visible(timeout=120_000)
+        phones[region] = phone
+    expect(projector.locator(".typhoon-projector-game")).to_be_visible(timeout=30_000)
+    return projector, phones
+
+
 def room_of(store: RoomStore) -> Room:
     from typhoon_edu.classroom.rooms import list_rooms
 
@@ -146,7 +159,7 @@ def room_of(store: RoomStore) -> Room:
     return Room.open(store, rooms[0].code, teacher=local_teacher(store))
 
 
-@pytest.mark.parametrize("server", ["en", "zh-TW"], indirect=True)
+@pytest.mark.parametrize("server", flow_langs("en"), indirect=True)
 def test_projector_and_two_devices(server: tuple[VoilaProcess, RoomStore], chromium_browser: Browser) -> None:
     proc, store = server
     lang = proc.lang
@@ -155,10 +168,8 @@ def test_projector_and_two_devices(server: tuple[VoilaProcess, RoomStore], chrom
     setup_room(projector, lang, ("Mei", "王小明"), devices=True)
 
     # the lobby: one join card per person seat, with a QR code and a link
-    links = projector.locator("a.typhoon-join-link")
-    expect(links).to_have_count(2, timeout=30_000)
+    hrefs = join_links(projector)
     expect(projector.locator(".typhoon-join-qr svg")).to_have_count(2)
-    hrefs = {links.nth(i).get_attribute("data-region"): links.nth(i).get_attribute("href") for i in range(2)}
     assert set(hrefs) == {"Taiwan", "Japan"} and all("?seat=" in h for h in hrefs.values())
     shot(projector, "lobby", lang)
 

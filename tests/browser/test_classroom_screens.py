@@ -18,7 +18,7 @@ from typhoon_edu import i18n
 from .harness import save_screenshot
 from .teacher_page import teacher_url
 from .test_a11y_axe import describe, run_axe, save_report
-from .test_classroom_browser import PARTS, check_fit, new_page, server, setup_room  # noqa: F401 - fixture
+from .test_classroom_browser import check_fit, new_page, setup_room
 
 pytestmark = pytest.mark.browser
 
@@ -42,7 +42,7 @@ def shots(page: Page, screen: str, lang: str, *, fit: bool = False) -> None:
 
 
 @pytest.mark.parametrize("server", ["en", "zh-TW"], indirect=True)
-def test_every_screen_at_every_size(server, chromium_browser: Browser) -> None:  # noqa: F811
+def test_every_screen_at_every_size(server, chromium_browser: Browser) -> None:
     proc, store = server
     lang = proc.lang
     projector = new_page(chromium_browser, SIZES[0])

@@ -14,8 +14,9 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from .harness import save_screenshot
+from .langs import flow_langs
 from .teacher_page import teacher_url
-from .test_classroom_browser import PROJECTOR, new_page, room_of, server  # noqa: F401 - fixture
+from .test_classroom_browser import PROJECTOR, new_page, room_of
 
 pytestmark = pytest.mark.browser
 
@@ -25,8 +26,8 @@ def _die_faces(store) -> list[int]:
     return [a.face for a in room.game.history if a.kind == "die"]
 
 
-@pytest.mark.parametrize("server", ["en", "zh-TW"], indirect=True)
-def test_a_typed_die_face_is_taken_on_enter(server, chromium_browser: Browser) -> None:  # noqa: F811
+@pytest.mark.parametrize("server", flow_langs("zh-TW"), indirect=True)
+def test_a_typed_die_face_is_taken_on_enter(server, chromium_browser: Browser) -> None:
     proc, store = server
     lang = proc.lang
     page = new_page(chromium_browser, PROJECTOR)

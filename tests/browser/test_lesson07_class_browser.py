@@ -24,6 +24,7 @@ from typhoon_edu.ui.lessons.common import lt
 from typhoon_edu.ui.query import CLASS_SERVER_ENV_VAR
 
 from .harness import LOG_DIR, REPO_ROOT, assert_canvas_not_blank, save_screenshot
+from .langs import flow_langs
 from .teacher_page import teacher_url
 from .touch_helpers import mouse_events, touch_page
 
@@ -71,7 +72,7 @@ def _tap_map(page: Page, fx: float, fy: float) -> None:
     page.touchscreen.tap(box["x"] + box["width"] * fx, box["y"] + box["height"] * fy)
 
 
-@pytest.mark.parametrize("lesson_server", ["en", "zh-TW"], indirect=True)
+@pytest.mark.parametrize("lesson_server", flow_langs("en"), indirect=True)
 def test_teams_send_from_their_devices_and_the_teacher_reveals(
     lesson_server: tuple[VoilaProcess, RoomStore, str], chromium_browser: Browser,
 ) -> None:

@@ -18,6 +18,7 @@ import pytest
 from typhoon_edu.server.serve import VoilaProcess
 
 from .harness import POLICY_VIOLATIONS, REPO_ROOT, VIEWPORTS, save_screenshot
+from .langs import flow_langs
 
 pytestmark = pytest.mark.browser
 
@@ -96,7 +97,7 @@ def test_widget_icons_come_from_the_server_and_nothing_else_is_asked(tmp_path: P
         assert "cdn.jsdelivr.net" not in html
 
 
-@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+@pytest.mark.parametrize("lang", flow_langs("zh-TW"))
 def test_the_teachers_address_gives_the_setup_page_and_a_second_browser_the_join_page(
         tmp_path: Path, chromium_browser, lang: str) -> None:  # noqa: ANN001
     from typhoon_edu.classroom.store import RoomStore

@@ -11,9 +11,6 @@ Screenshots: ``artifacts/screenshots/touch-classplay-<moment>-<lang>.png``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import Browser, expect
 
@@ -21,39 +18,22 @@ from typhoon_edu.classroom.store import RoomStore
 from typhoon_edu.server.serve import VoilaProcess
 
 from .harness import save_screenshot
+from .langs import flow_langs
 from .teacher_page import teacher_url
-from .test_classroom_browser import PHONE, PROJECTOR, room_of, setup_room, wait_state
-from .touch_helpers import classroom_server, mouse_events, touch_cell, touch_page
+from .test_classroom_browser import PROJECTOR, open_class, room_of, setup_room, wait_state
+from .touch_helpers import mouse_events, touch_cell, touch_page
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def room_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[VoilaProcess, RoomStore]]:
-    with classroom_server(tmp_path, getattr(request, "param", "en")) as started:
-        yield started
 
 
 CELLS = ((8, 8), (11, 7), (14, 9))
 
 
-@pytest.mark.parametrize("room_server", ["en", "zh-TW"], indirect=True)
-def test_phones_place_storms_by_touch(room_server: tuple[VoilaProcess, RoomStore], chromium_browser: Browser) -> None:
-    proc, store = room_server
+@pytest.mark.parametrize("server", flow_langs("zh-TW"), indirect=True)
+def test_phones_place_storms_by_touch(server: tuple[VoilaProcess, RoomStore], chromium_browser: Browser) -> None:
+    proc, store = server
     lang = proc.lang
-    projector = touch_page(chromium_browser, PROJECTOR)
-    projector.goto(teacher_url(proc), timeout=180_000)
-    setup_room(projector, lang, ("Mei", "Ken"), devices=True)
-    links = projector.locator("a.typhoon-join-link")
-    expect(links).to_have_count(2, timeout=30_000)
-    hrefs = {links.nth(i).get_attribute("data-region"): links.nth(i).get_attribute("href") for i in range(2)}
-    phones = {}
-    for region, href in hrefs.items():
-        phone = touch_page(chromium_browser, PHONE)
-        phone.goto(str(href), timeout=180_000)
-        expect(phone.locator(".typhoon-seat-game")).to_be_visible(timeout=120_000)
-        phones[region] = phone
-    expect(projector.locator(".typhoon-projector-game")).to_be_visible(timeout=30_000)
+    projector, phones = open_class(chromium_browser, proc, lang, page_for=touch_page)
     mei = phones["Taiwan"]
     for n, cell in enumerate(CELLS, start=1):
         wait_state(mei, lambda s: s.get("mine") == "1" and s.get("busy") == "0", what="Taiwan's phone to decide")
@@ -72,9 +52,9 @@ def test_phones_place_storms_by_touch(room_server: tuple[VoilaProcess, RoomStore
         page.context.close()
 
 
-@pytest.mark.parametrize("room_server", ["en", "zh-TW"], indirect=True)
-def test_whiteboard_places_storms_by_touch(room_server: tuple[VoilaProcess, RoomStore], chromium_browser: Browser) -> None:
-    proc, store = room_server
+@pytest.mark.parametrize("server", flow_langs("en"), indirect=True)
+def test_whiteboard_places_storms_by_touch(server: tuple[VoilaProcess, RoomStore], chromium_browser: Browser) -> None:
+    proc, store = server
     lang = proc.lang
     board = touch_page(chromium_browser, PROJECTOR)
     board.goto(teacher_url(proc), timeout=180_000)

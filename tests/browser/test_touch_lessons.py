@@ -17,6 +17,7 @@ from typhoon_edu import i18n
 from typhoon_edu.server.serve import VoilaProcess
 
 from .harness import REPO_ROOT, assert_canvas_not_blank, save_screenshot
+from .langs import flow_langs
 from .touch_helpers import mouse_events, touch_cell, touch_page
 
 pytestmark = pytest.mark.browser
@@ -25,7 +26,7 @@ TABLET = {"width": 1024, "height": 1366}
 PUZZLE = {"en": "New puzzle", "zh-TW": "新題目"}
 
 
-@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+@pytest.mark.parametrize("lang", flow_langs("en"))
 def test_landing_puzzle_by_touch(voila: Callable[..., VoilaProcess], chromium_browser: Browser, lang: str) -> None:
     server = voila(REPO_ROOT / "notebooks" / lang / "02_grid_pathing.ipynb", lang=lang, timeout=120)
     page = touch_page(chromium_browser, TABLET)
@@ -45,7 +46,7 @@ def test_landing_puzzle_by_touch(voila: Callable[..., VoilaProcess], chromium_br
     page.context.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+@pytest.mark.parametrize("lang", flow_langs("zh-TW"))
 def test_sandbox_by_touch(voila: Callable[..., VoilaProcess], chromium_browser: Browser, lang: str) -> None:
     server = voila(REPO_ROOT / "notebooks" / lang / "03_typhoon_intensity.ipynb", lang=lang, timeout=120)
     page = touch_page(chromium_browser, TABLET)

@@ -12,7 +12,6 @@ Screenshots: ``artifacts/screenshots/turn-timer-<moment>-<size>-<lang>.png``.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,19 +24,13 @@ from typhoon_edu.ui.classplay.model import seat_label
 from typhoon_edu.ui.classplay.tables import seat_infos
 
 from .harness import save_screenshot
+from .langs import flow_langs
 from .teacher_page import teacher_url
-from .test_classroom_browser import PHONE, PROJECTOR, new_page, room_of, setup_room
-from .touch_helpers import classroom_server
+from .test_classroom_browser import open_class, room_of
 
 pytestmark = pytest.mark.browser
 
 SECONDS = 6
-
-
-@pytest.fixture
-def room_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[VoilaProcess, RoomStore]]:
-    with classroom_server(tmp_path, getattr(request, "param", "en")) as started:
-        yield started
 
 
 def shot(page: Page, moment: str, lang: str) -> Path:
@@ -54,24 +47,12 @@ def seconds_shown(page: Page, scope: str) -> int | None:
     return int(left) if left else None
 
 
-@pytest.mark.parametrize("room_server", ["en", "zh-TW"], indirect=True)
+@pytest.mark.parametrize("server", flow_langs("zh-TW"), indirect=True)
 def test_a_slow_team_is_counted_down_then_the_bot_plays_and_a_reload_keeps_the_timer(
-        room_server: tuple[VoilaProcess, RoomStore], chromium_browser: Browser) -> None:
-    proc, store = room_server
+        server: tuple[VoilaProcess, RoomStore], chromium_browser: Browser) -> None:
+    proc, store = server
     lang = proc.lang
-    projector = new_page(chromium_browser, PROJECTOR)
-    projector.goto(teacher_url(proc), timeout=180_000)
-    setup_room(projector, lang, ("Mei", "Ken"), devices=True)
-    links = projector.locator("a.typhoon-join-link")
-    expect(links).to_have_count(2, timeout=30_000)
-    hrefs = {links.nth(i).get_attribute("data-region"): links.nth(i).get_attribute("href") for i in range(2)}
-    phones = {}
-    for region, href in hrefs.items():
-        phone = new_page(chromium_browser, PHONE)
-        phone.goto(str(href), timeout=180_000)
-        expect(phone.locator(".typhoon-seat-game")).to_be_visible(timeout=120_000)
-        phones[region] = phone
-    expect(projector.locator(".typhoon-projector-game")).to_be_visible(timeout=30_000)
+    projector, phones = open_class(chromium_browser, proc, lang)
     mei = phones["Taiwan"]
 
     room = room_of(store)

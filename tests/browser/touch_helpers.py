@@ -80,3 +80,36 @@ def classroom_server(tmp_path: Path, lang: str) -> Iterator[tuple[VoilaProcess, 
         yield proc, RoomStore(db)
     finally:
         proc.stop()
+
+
+class ClassServers:
+    """One class-play server per language for the whole session (each start and its preheated pool
+    cost a 2-core machine 10-15 s), handed to each test with a store emptied of every room, as if
+    the teacher had deleted the last class's games: the teacher's page opens on the setup form
+    and the test's room is the only one (:func:`tests.browser.test_classroom_browser.room_of`).
+
+    The pages of earlier tests are closed like tabs (the conftest closes every context a test
+    left open, running ``beforeunload`` so Voilà's beacon shuts their kernels down).
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._open: dict[str, tuple[Any, tuple[VoilaProcess, RoomStore]]] = {}
+
+    def get(self, lang: str) -> tuple[VoilaProcess, RoomStore]:
+        if lang not in self._open:
+            folder = self.root / f"class-{lang}"
+            folder.mkdir(parents=True, exist_ok=True)
+            manager = classroom_server(folder, lang)
+            self._open[lang] = (manager, manager.__enter__())
+        proc, store = self._open[lang][1]
+        if proc.process is None or proc.process.poll() is not None:
+            raise RuntimeError(f"the shared {lang} class-play server has stopped; see {proc.log_path}")
+        for row in store.rooms():
+            store.delete(row.id)
+        return proc, store
+
+    def stop(self) -> None:
+        for manager, _ in self._open.values():
+            manager.__exit__(None, None, None)
+        self._open.clear()
