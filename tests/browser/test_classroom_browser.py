@@ -1,6 +1,7 @@
 """Class play in a real browser: a projector and two team devices, each in its own Chromium context.
 
-What a class does, end to end, in both languages: the teacher sets up a room with two person
+What a class does, end to end (in one language, or both with ``TYPHOON_EDU_ALL_LANGS=1``:
+see tests/browser/langs.py), on the session's shared class-play server: the teacher sets up a room with two person
 seats and a bot; the projector shows a join card per person seat; each "phone" (390×844)
 follows its seat's link; the board opens by itself when both have joined; the devices play
 their own decisions (taps on the map, buttons) while the projector animates every move. Checked
@@ -34,13 +35,12 @@ from typhoon_edu.engine.rules import load_rules
 from typhoon_edu.server.serve import VoilaProcess
 from typhoon_edu.ui.geometry import BoardGeometry
 
-from .harness import REPO_ROOT, save_screenshot
+from .harness import save_screenshot
 from .langs import flow_langs
 from .teacher_page import teacher_url
 
 pytestmark = pytest.mark.browser
 
-DASHBOARD = REPO_ROOT / "notebooks" / "dashboard.ipynb"
 RULES = load_rules()
 PROJECTOR = {"width": 1920, "height": 1080}
 LAPTOP = {"width": 1366, "height": 768}

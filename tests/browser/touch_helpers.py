@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -94,15 +94,15 @@ class ClassServers:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self._open: dict[str, tuple[Any, tuple[VoilaProcess, RoomStore]]] = {}
+        self._servers: dict[str, tuple[VoilaProcess, RoomStore]] = {}
+        self._stack = ExitStack()
 
     def get(self, lang: str) -> tuple[VoilaProcess, RoomStore]:
-        if lang not in self._open:
+        if lang not in self._servers:
             folder = self.root / f"class-{lang}"
             folder.mkdir(parents=True, exist_ok=True)
-            manager = classroom_server(folder, lang)
-            self._open[lang] = (manager, manager.__enter__())
-        proc, store = self._open[lang][1]
+            self._servers[lang] = self._stack.enter_context(classroom_server(folder, lang))
+        proc, store = self._servers[lang]
         if proc.process is None or proc.process.poll() is not None:
             raise RuntimeError(f"the shared {lang} class-play server has stopped; see {proc.log_path}")
         for row in store.rooms():
@@ -110,6 +110,5 @@ class ClassServers:
         return proc, store
 
     def stop(self) -> None:
-        for manager, _ in self._open.values():
-            manager.__exit__(None, None, None)
-        self._open.clear()
+        self._servers.clear()
+        self._stack.close()

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import Any
 
 __all__ = [
     "GROWN_FILL_DELAY",
@@ -90,7 +91,7 @@ class WatchProblems:
     'The preheated pool cannot follow the rooms: the room store could not be read (OSError: disk I/O error)'
     """
 
-    def __init__(self, log: logging.Logger | logging.LoggerAdapter | object) -> None:
+    def __init__(self, log: logging.Logger | logging.LoggerAdapter[Any]) -> None:
         self._log = log
         self._last: str | None = None
 
@@ -98,10 +99,9 @@ class WatchProblems:
         text = f"{type(exc).__name__}: {exc}"
         level = logging.DEBUG if text == self._last else logging.WARNING
         self._last = text
-        self._log.log(level, "The preheated pool cannot follow the rooms: the room store could not be read (%s)",  # type: ignore[attr-defined]
-                      text)
+        self._log.log(level, "The preheated pool cannot follow the rooms: the room store could not be read (%s)", text)
 
     def ok(self) -> None:
         if self._last is not None:
-            self._log.log(logging.INFO, "The room store can be read again; the preheated pool follows the rooms")  # type: ignore[attr-defined]
+            self._log.log(logging.INFO, "The room store can be read again; the preheated pool follows the rooms")
             self._last = None
