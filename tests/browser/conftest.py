@@ -45,7 +45,7 @@ from .harness import (
     slugify,
     watch_policy,
 )
-from .touch_helpers import ClassServers
+from .touch_helpers import classroom_server
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page, Playwright
@@ -140,20 +140,17 @@ def jupyter_server() -> Iterator[Callable[..., JupyterServerProcess]]:
         server.stop()
 
 
-@pytest.fixture(scope="session")
-def class_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClassServers]:
-    """``class_servers.get(lang) -> (VoilaProcess, RoomStore)``: the class-play app, one per language for
-    the session, its room store emptied for each test (see :class:`~tests.browser.touch_helpers.ClassServers`)."""
-    servers = ClassServers(tmp_path_factory.mktemp("class-servers"))
-    yield servers
-    servers.stop()
-
-
 @pytest.fixture
-def server(class_servers: ClassServers, request: pytest.FixtureRequest) -> tuple[VoilaProcess, RoomStore]:
-    """The class-play app in the language the test is parametrized with (``en`` if not: parametrize
-    ``server`` indirectly), shared for the session, with no rooms in its store."""
-    return class_servers.get(getattr(request, "param", "en"))
+def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[VoilaProcess, RoomStore]]:
+    """The class-play app on a fresh room store, in the language the test is parametrized with (``en``
+    if not: parametrize ``server`` indirectly); stopped when the test ends.
+
+    One server per test, not one per session: a shared server, its store emptied between tests, failed
+    once in CI (a curtain test's setup form never answered its clicks after the real-room test had
+    used the same server), and a fresh one costs only its start (about 2 s) and its pool's warm-up.
+    """
+    with classroom_server(tmp_path, getattr(request, "param", "en")) as started:
+        yield started
 
 
 @pytest.fixture(scope="session")

@@ -1,7 +1,7 @@
 """Class play in a real browser: a projector and two team devices, each in its own Chromium context.
 
 What a class does, end to end (in one language, or both with ``TYPHOON_EDU_ALL_LANGS=1``:
-see tests/browser/langs.py), on the session's shared class-play server: the teacher sets up a room with two person
+see tests/browser/langs.py): the teacher sets up a room with two person
 seats and a bot; the projector shows a join card per person seat; each "phone" (390×844)
 follows its seat's link; the board opens by itself when both have joined; the devices play
 their own decisions (taps on the map, buttons) while the projector animates every move. Checked

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -81,34 +81,3 @@ def classroom_server(tmp_path: Path, lang: str) -> Iterator[tuple[VoilaProcess, 
     finally:
         proc.stop()
 
-
-class ClassServers:
-    """One class-play server per language for the whole session (each start and its preheated pool
-    cost a 2-core machine 10-15 s), handed to each test with a store emptied of every room, as if
-    the teacher had deleted the last class's games: the teacher's page opens on the setup form
-    and the test's room is the only one (:func:`tests.browser.test_classroom_browser.room_of`).
-
-    The pages of earlier tests are closed like tabs (the conftest closes every context a test
-    left open, running ``beforeunload`` so Voilà's beacon shuts their kernels down).
-    """
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self._servers: dict[str, tuple[VoilaProcess, RoomStore]] = {}
-        self._stack = ExitStack()
-
-    def get(self, lang: str) -> tuple[VoilaProcess, RoomStore]:
-        if lang not in self._servers:
-            folder = self.root / f"class-{lang}"
-            folder.mkdir(parents=True, exist_ok=True)
-            self._servers[lang] = self._stack.enter_context(classroom_server(folder, lang))
-        proc, store = self._servers[lang]
-        if proc.process is None or proc.process.poll() is not None:
-            raise RuntimeError(f"the shared {lang} class-play server has stopped; see {proc.log_path}")
-        for row in store.rooms():
-            store.delete(row.id)
-        return proc, store
-
-    def stop(self) -> None:
-        self._servers.clear()
-        self._stack.close()
