@@ -22,6 +22,9 @@ LESSON_CATALOGS = sorted(p for p in (ROOT / "typhoon_edu" / "data" / "i18n").glo
 LESSON_CODE = sorted((ROOT / "typhoon_edu" / "ui" / "lessons").glob("*.py")) + [
     ROOT / "typhoon_edu" / "ui" / "quiz.py", ROOT / "typhoon_edu" / "realdata" / "stats.py"]
 LESSON_DOCS = [ROOT / "docs" / n for n in ("teachers.md", "teachers.zh-TW.md", "glossary.md")]
+#: Every other page a reader of the repository opens: the README, the changelog and the rest of docs/.
+OTHER_DOCS = [ROOT / "README.md", ROOT / "CHANGELOG.md"] + sorted(p for p in (ROOT / "docs").glob("*.md")
+                                                                   if p not in LESSON_DOCS)
 
 
 def sources(path: Path) -> str:
@@ -41,7 +44,7 @@ def notebook(lang: str, number: str) -> str:
 UNSHIPPED = re.compile(r"FACTS\.md|MAP\.md|RULES\.md|RULES §|\.\./shared|\bshared/")
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS + LESSON_CATALOGS + LESSON_CODE + LESSON_DOCS,
+@pytest.mark.parametrize("path", NOTEBOOKS + LESSON_CATALOGS + LESSON_CODE + LESSON_DOCS + OTHER_DOCS,
                          ids=lambda p: str(p.relative_to(ROOT)))
 def test_lessons_cite_only_files_in_the_repository(path):
     text = sources(path)

@@ -50,7 +50,7 @@ def cards_markdown(rules: Rules | None = None) -> str:
         "do not edit by hand. **Everything on this page is this edition's own design** (本版自行設計): the",
         "printed card texts are not in the original rule texts, which only say that cards can strengthen",
         "or weaken storms, add or remove them, and let a player counter a storm that reaches their region",
-        "or make it leave. The edition's rules for cards are in RULES.md §6 and §11.",
+        "or make it leave. The README's *Rules edition* section lists how the engine plays them.",
         "",
         f"The deck holds **{sum(c.count for c in rules.cards.values())} cards** in {len(rules.cards)} kinds. "
         "Timing: *attack* = the attack phase (打出卡牌攻擊); *counter* = when a moving storm reaches your "
@@ -81,7 +81,7 @@ def cards_markdown(rules: Rules | None = None) -> str:
         out.append("")
     out += ["## Regions / 地區", "",
             "Size (cells on the map) = starting hand = hand limit; starting HP = maximum HP. The HP are this "
-            "edition's, set so that every region can win (RULES.md §12, docs/balance.md); the original rule "
+            "edition's, set so that every region can win (docs/balance.md); the original rule "
             "texts do not give them. 大小＝地圖上的格數＝起始手牌＝手牌上限；起始生命值＝生命值上限。", "",
             "| region 地區 | size 大小 | HP 生命值 |", "|---|---|---|"]
     for r in rules.regions.values():

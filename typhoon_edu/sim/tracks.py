@@ -1,6 +1,6 @@
 """Storm-track Monte Carlo: where do typhoons go, and which region do they hurt most?
 
-One *track* is one tropical storm on an empty board, played by the rules of ``RULES.md``
+One *track* is one tropical storm on an empty board, played by this edition's rules
 (§2 levels and footprints, §3 ring roll, §4 step cycles, §7 edge and landfall, §8 damage) and
 nothing else: no cards, no merges, no other storms, no growth at sea. Each track
 
@@ -701,7 +701,7 @@ def simulate_tracks(
 
 
 # --------------------------------------------------------------------------------------------
-# the pure-Python reference: one storm, one step at a time, written from RULES.md
+# the pure-Python reference: one storm, one step at a time, written from the rules
 
 
 def track_reference(
