@@ -39,4 +39,26 @@ export VIRTUAL_ENV="$(dirname "$venv_bin")"
 export PATH="$venv_bin:$PATH"
 mkdir -p artifacts/screenshots artifacts/logs
 
-"$venv_python" -m pytest --durations=20 "$@"
+# With arguments, pytest runs just those (`bash scripts/test.sh tests/test_golden.py`).
+if [ "$#" -gt 0 ]; then
+    exec "$venv_python" -m pytest --durations=20 "$@"
+fi
+
+# The whole suite runs as two streams at once: the real-browser tests in this process, one after
+# another (each keeps Chromium, a Voila server and its kernels busy, and times its pages), and every
+# other test beside them in two pytest-xdist workers (a file's tests stay together, `--dist loadfile`,
+# so a notebook's cells run in order in one kernel), whose report is printed when both are done.
+# PYTEST_ADDOPTS reaches both streams: give them no shared output file (say, one --junitxml).
+others_log=artifacts/logs/pytest-not-browser.log
+"$venv_python" -m pytest -m "not browser" -n 2 --dist loadfile --durations=20 >"$others_log" 2>&1 &
+others=$!
+trap 'kill "$others" 2>/dev/null || true' EXIT
+browser_rc=0
+"$venv_python" -m pytest -m browser --durations=20 || browser_rc=$?
+others_rc=0
+wait "$others" || others_rc=$?
+trap - EXIT
+printf '\n=== every test but the browser tests (%s) ===\n' "$others_log"
+cat "$others_log"
+printf '\nbrowser tests: exit code %s; every other test: exit code %s\n' "$browser_rc" "$others_rc"
+[ "$browser_rc" -eq 0 ] && [ "$others_rc" -eq 0 ]

@@ -3,8 +3,9 @@
 Every screen is checked in both languages by the tests whose result depends on the text: the
 class-play screens at three sizes (``test_classroom_screens.py``), the back row's type sizes
 (``test_classroom_backrow.py``), every lesson (``test_lessons_browser.py``, ``test_lesson07_browser.py``,
-``test_risk_browser.py``) and axe on every lesson (``test_a11y_axe.py``); the catalogs are checked
-complete in ``tests/test_i18n.py``.
+``test_risk_browser.py``) and axe on every lesson (``test_a11y_axe.py``, lessons 01-06 there in one
+language and in the other on the pages the Tab walk of ``test_a11y_keyboard.py`` opens); the catalogs
+are checked complete in ``tests/test_i18n.py``.
 
 A *flow* (phones placing storms by touch, the turn timer running out, Tab through a lesson) does the
 same thing in either language and costs a whole class's page loads, so by default each flow runs in

@@ -5,7 +5,7 @@ included, so a keyboard user who reached a map could never leave it (typhoon_edu
 says why and how it is fixed). Checked here, in Voilà, in both languages:
 
 * Tab from the top of lessons 01 to 06 (07: test_lesson07_browser.py) reaches the page's last control, and Shift+Tab
-  comes back to the first;
+  comes back to the first; axe-core then checks that page (test_a11y_axe.py checks the other language);
 * every canvas on the page, once focused (a click focuses it), lets Tab, Shift+Tab and Esc out;
 * the mouse-only tasks have a keyboard way: lesson 02's landing puzzle, lesson 03's sandbox and a
   class-play phone's board take arrow keys and Enter, with a visible cursor; the live region says
@@ -32,6 +32,7 @@ from typhoon_edu.server.serve import VoilaProcess
 from .harness import REPO_ROOT, assert_canvas_not_blank, save_screenshot
 from .keyboard_helpers import focused, focused_index, mark_focusables, tab_until
 from .langs import flow_langs, lesson_cases
+from .test_a11y_axe import assert_no_violations
 from .test_classroom_browser import open_class, room_of, wait_state
 
 pytestmark = pytest.mark.browser
@@ -94,6 +95,8 @@ def test_tab_reaches_the_last_control(voila: Callable[..., VoilaProcess], chromi
         assert any(p.startswith("canvas") for p in path), f"the map was never focused: {path}"
     tab_until(page, 0, limit=n + 40, shift=True)
     assert check_canvases_let_go(page) >= (0 if LESSONS[lesson][1] is None else 1)
+    # axe on the same page: here in this walk's language, in test_a11y_axe.py in the other one
+    assert_no_violations(page, LESSONS[lesson][0], lang)
     page.context.close()
 
 
