@@ -102,3 +102,38 @@ def test_bad_colour_is_named() -> None:
         simulate("blue", "protanopia")
     with pytest.raises(ValueError, match="protanopia"):
         simulate("#000000", "achromatopsia")
+
+
+@pytest.mark.parametrize("style", sorted(palette.BUTTON_FILL))
+def test_styled_buttons_keep_their_white_text_readable(style: str) -> None:
+    """WCAG AA text contrast (4.5:1) for the white label on every button style the views recolour."""
+    assert palette.contrast_ratio(palette.BUTTON_FILL[style], "#ffffff") >= 4.5
+
+
+def test_the_theme_colours_being_replaced_fail_and_every_such_button_is_recoloured() -> None:
+    """ipywidgets' info, warning and success colours (JupyterLab's light theme) are below 4.5:1 under white text;
+    every button the package makes in one of those styles goes through :func:`~typhoon_edu.ui.buttons.legible`."""
+    import ast
+    from pathlib import Path
+
+    import ipywidgets as widgets
+
+    from typhoon_edu.ui.buttons import legible
+
+    for old in ("#0097a7", "#f57c00", "#388e3c"):
+        assert palette.contrast_ratio(old, "#ffffff") < 4.5
+    for style, fill in palette.BUTTON_FILL.items():
+        assert legible(widgets.Button(button_style=style)).style.button_color == fill
+    root = Path(palette.__file__).resolve().parent.parent
+    bare = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        wrapped = {id(node.args[0]) for node in ast.walk(tree)
+                   if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "legible" and node.args}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "Button" and id(node) not in wrapped:
+                styles = [k.value.value for k in node.keywords
+                          if k.arg == "button_style" and isinstance(k.value, ast.Constant)]
+                if any(style in palette.BUTTON_FILL for style in styles):
+                    bare.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert not bare, f"buttons of a too-light style not passed through legible(): {bare}"

@@ -33,12 +33,14 @@ FONT = "'Noto Sans TC', 'Noto Sans CJK TC', 'PingFang TC', 'Microsoft JhengHei',
 LEVEL_FILL = ("#000000", "#fecdd3", "#f472b6", "#e11d48", "#9f1239", "#4c0519")
 
 
-def text_colour_on(hex_colour: str) -> str:
-    """Black or white, whichever reads better on ``hex_colour`` (WCAG relative luminance).
+#: Backgrounds for the ipywidgets button styles whose own colours (JupyterLab's light theme) are too light
+#: for their white text: info #0097a7 is 3.5:1, warning #f57c00 2.7:1, success #388e3c 4.1:1, where WCAG AA
+#: asks 4.5:1 for text of a button's size. primary (#1976d2, 4.6:1) and danger (#d32f2f, 5.0:1) pass as they
+#: are. Applied by :func:`typhoon_edu.ui.buttons.legible`; tests/test_ui_colour_vision.py checks the ratios.
+BUTTON_FILL = {"info": "#00727d", "warning": "#b45309", "success": "#15803d"}
 
-    >>> text_colour_on("#f1f5f9"), text_colour_on("#3b82f6")
-    ('#0f172a', '#0f172a')
-    """
+
+def _luminance(hex_colour: str) -> float:
     h = hex_colour.lstrip("#")
     if len(h) == 3:
         h = "".join(c * 2 for c in h)
@@ -47,8 +49,26 @@ def text_colour_on(hex_colour: str) -> str:
     def lin(c: float) -> float:
         return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
 
-    lum = 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
-    return INK if lum > 0.18 else "#ffffff"
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+
+
+def contrast_ratio(a: str, b: str) -> float:
+    """WCAG 2 contrast ratio of two colours, 1 (the same) to 21 (black on white).
+
+    >>> round(contrast_ratio("#000000", "#ffffff"), 1), round(contrast_ratio("#0097a7", "#fff"), 2)
+    (21.0, 3.51)
+    """
+    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def text_colour_on(hex_colour: str) -> str:
+    """Black or white, whichever reads better on ``hex_colour`` (WCAG relative luminance).
+
+    >>> text_colour_on("#f1f5f9"), text_colour_on("#3b82f6")
+    ('#0f172a', '#0f172a')
+    """
+    return INK if _luminance(hex_colour) > 0.18 else "#ffffff"
 
 
 #: The screen colours of two regions, replacing the card colours in the edition's ``regions.toml``:

@@ -47,6 +47,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from .. import i18n
+from .buttons import legible
 from .guard import Problems
 
 Cell = tuple[int, int]
@@ -424,9 +425,9 @@ class QuestionWidget(widgets.VBox):
         self.options_box: widgets.HBox | None = None
         if question.kind == "choice":
             for option in question.options:
-                button = widgets.Button(description=question.option_text(option, lang),
-                                        layout=widgets.Layout(width="auto", min_width="8em", height="auto"),
-                                        tooltip=question.option_text(option, lang))
+                button = legible(widgets.Button(description=question.option_text(option, lang),
+                                                layout=widgets.Layout(width="auto", min_width="8em", height="auto"),
+                                                tooltip=question.option_text(option, lang)))
                 self.problems.on_click(button, lambda _b, o=option: self.answer(o), where=f"quiz {question.key}")
                 button.add_class("quiz-option")
                 self.buttons[option] = button
@@ -794,8 +795,8 @@ class Prediction(widgets.VBox):
         self.choice = widgets.ToggleButtons(options=[(self.option_text(o), o) for o in self.options], value=None,
                                             style={"button_width": "auto"}, layout=widgets.Layout(width="auto"))
         self.choice.add_class("prediction-choice")
-        self.lock = widgets.Button(description=_lt("common.predict_lock", lang), icon="lock", button_style="warning",
-                                   disabled=True, layout=widgets.Layout(width="auto"))
+        self.lock = legible(widgets.Button(description=_lt("common.predict_lock", lang), icon="lock",
+                                           button_style="warning", disabled=True, layout=widgets.Layout(width="auto")))
         self.lock.add_class("prediction-lock")
         self.status = widgets.HTML()
         self.status.add_class("prediction-status")

@@ -22,6 +22,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from ... import i18n
+from ..buttons import legible
 from ..guard import Problems
 
 
@@ -29,7 +30,7 @@ class Curtain(widgets.VBox):
     """A full-window cover with one big button; ``on_lift(region)`` runs when that player taps it."""
 
     def __init__(self, problems: Problems, on_lift: Callable[[str], Any], **kwargs: Any) -> None:
-        self.button = widgets.Button(button_style="warning", icon="eye", layout=widgets.Layout(width="auto"))
+        self.button = legible(widgets.Button(button_style="warning", icon="eye", layout=widgets.Layout(width="auto")))
         self.button.add_class("typhoon-curtain-button")
         super().__init__([self.button], **kwargs)
         self.add_class("typhoon-curtain")

@@ -32,6 +32,7 @@ import ipywidgets as widgets
 
 from ... import i18n
 from ...engine.actions import Action
+from ..buttons import legible
 from ..guard import Problems
 from .model import Seats, action_groups, hand_cards
 from .table import Table
@@ -105,7 +106,7 @@ class DecisionPanel(widgets.VBox):
 
     # ------------------------------------------------------------------ parts
     def _button(self, css: list[str], style: str, label: str, fn: Callable[[], Any]) -> widgets.Button:
-        b = widgets.Button(description=label, button_style=style, layout=widgets.Layout(width="auto", height="auto"))
+        b = legible(widgets.Button(description=label, button_style=style, layout=widgets.Layout(width="auto", height="auto")))
         for c in css:
             b.add_class(c)
         self.problems.on_click(b, lambda _b: fn(), where=f"button {label!r}")

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import ipywidgets as widgets
 
 from ... import i18n
+from ..buttons import legible
 
 if TYPE_CHECKING:
     from .projector import ProjectorApp
@@ -25,7 +26,7 @@ class Lobby:
         self.head.add_class("typhoon-lobby-head")
         self.cards = widgets.HTML()
         self.cards.add_class("typhoon-join-grid")
-        self.go = widgets.Button(button_style="success", icon="play", layout=widgets.Layout(width="auto"))
+        self.go = legible(widgets.Button(button_style="success", icon="play", layout=widgets.Layout(width="auto")))
         self.go.add_class("typhoon-lobby-go")
         self.go.add_class("typhoon-big-button")
         app.problems.on_click(self.go, lambda _b: app.show_board(), where="lobby: show the board")

@@ -8,6 +8,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from ... import i18n
+from ..buttons import legible
 from ..palette import region_fill
 from .hosts import ResultsHost
 from .hpchart import hp_chart_svg
@@ -65,7 +66,7 @@ class ResultsScreen:
         self._reviews: dict[str, list[Any]] | None = None
         self.extra = widgets.VBox([self.review_button, self.review_box])  # the coach's "what you could try"
         self.extra.add_class("typhoon-results-extra")
-        self.rematch = widgets.Button(button_style="success", icon="repeat", layout=widgets.Layout(width="auto"))
+        self.rematch = legible(widgets.Button(button_style="success", icon="repeat", layout=widgets.Layout(width="auto")))
         self.rematch.add_class("typhoon-rematch")
         self.rematch.add_class("typhoon-big-button")
         g.on_click(self.rematch, lambda _b: app.rematch(), where="rematch")

@@ -26,6 +26,7 @@ import numpy as np
 
 from ... import i18n
 from .. import palette
+from ..buttons import legible
 from ..canvas_input import make_accessible
 from ..guard import Problems
 from ..map_text import html_text
@@ -358,8 +359,8 @@ class CompassLesson(LessonBox):
         self.die.on_face(self.problems.guard(self._rolled, "compass lesson: roll"))
         reset = widgets.Button(description=lt("compass.reset", lang), icon="undo", layout=widgets.Layout(width="auto"))
         self.problems.on_click(reset, lambda _b: self.reset(), where="compass lesson: reset")
-        replay = widgets.Button(description=lt("compass.replay_button", lang), icon="play", button_style="info",
-                                layout=widgets.Layout(width="auto"))
+        replay = legible(widgets.Button(description=lt("compass.replay_button", lang), icon="play", button_style="info",
+                                        layout=widgets.Layout(width="auto")))
         self.problems.on_click(replay, lambda _b: self.replay(), where="compass lesson: replay")
         self.reach = widgets.HTML()
         self.ring.on_stop(self.problems.guard(lambda _s: self._show_reach(), "compass lesson: reach"))

@@ -21,6 +21,7 @@ import ipywidgets as widgets
 
 from ... import i18n
 from .. import palette
+from ..buttons import legible
 from ..guard import Problems
 from ..quiz import Prediction
 from ..scene import COMPASS16, footprint_cells
@@ -316,8 +317,8 @@ class IntensityLesson(LessonBox):
         self.explain = widgets.HTML(layout=widgets.Layout(min_height="8em"))
         buttons = []
         for key in DEMOS:
-            b = widgets.Button(description=lt(f"intensity.button_{key}", lang), icon="play", button_style="info",
-                               layout=widgets.Layout(width="auto"))
+            b = legible(widgets.Button(description=lt(f"intensity.button_{key}", lang), icon="play", button_style="info",
+                                       layout=widgets.Layout(width="auto")))
             self.problems.on_click(b, lambda _b, k=key: self.play(k), where="intensity lesson: demo")
             buttons.append(b)
         # the worked sum sits beside the map on a wide screen (and below it on a narrow one)

@@ -22,6 +22,7 @@ import ipywidgets as widgets
 
 from ... import i18n
 from .. import palette
+from ..buttons import legible
 from ..guard import Problems
 from ..scene import COMPASS16, path_cells
 from ..state import BoardState, TyphoonView
@@ -441,12 +442,12 @@ class PathingLesson(LessonBox):
         self.info = widgets.HTML(layout=widgets.Layout(min_height="4.5em"))
         buttons = []
         for k, ex in enumerate(RULEBOOK_EXAMPLES):
-            b = widgets.Button(description=lt("pathing.example_button", lang, direction=ex.direction, pips=ex.pips),
-                               icon="play", button_style="info", layout=widgets.Layout(width="auto"))
+            b = legible(widgets.Button(description=lt("pathing.example_button", lang, direction=ex.direction, pips=ex.pips),
+                                       icon="play", button_style="info", layout=widgets.Layout(width="auto")))
             self.problems.on_click(b, lambda _b, k=k: self.play_example(k), where="pathing lesson: example")
             buttons.append(b)
-        self.puzzle_button = widgets.Button(description=lt("pathing.puzzle_button", lang), icon="question",
-                                            button_style="warning", layout=widgets.Layout(width="auto"))
+        self.puzzle_button = legible(widgets.Button(description=lt("pathing.puzzle_button", lang), icon="question",
+                                                    button_style="warning", layout=widgets.Layout(width="auto")))
         self.problems.on_click(self.puzzle_button, lambda _b: self.new_puzzle(), where="pathing lesson: puzzle")
         self.reveal_button = widgets.Button(description=lt("pathing.reveal_button", lang), icon="eye",
                                             layout=widgets.Layout(width="auto"), disabled=True)
