@@ -33,6 +33,7 @@ import pytest
 from typhoon_edu.classroom.store import RoomStore
 from typhoon_edu.server.serve import VoilaProcess
 
+from .binder_build import BINDER
 from .harness import (
     LOG_DIR,
     POLICY_VIOLATIONS,
@@ -138,6 +139,16 @@ def jupyter_server() -> Iterator[Callable[..., JupyterServerProcess]]:
     yield start
     for server in started:
         server.stop()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start building Binder's environment at once when its test is selected (it runs meanwhile; binder_build.py)."""
+    if any(item.path.name == "test_binder_path.py" for item in session.items):
+        BINDER.start()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    BINDER.stop()
 
 
 @pytest.fixture

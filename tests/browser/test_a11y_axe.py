@@ -46,11 +46,29 @@ _MATCHES_JS = """
 """
 
 
+#: The tallest window axe is run in (CSS pixels): see :func:`run_axe`.
+TALLEST = 16_000
+
+
 def run_axe(page: Page) -> list[dict[str, Any]]:
-    """Inject axe-core and return the serious and critical violations (exclusions removed)."""
+    """Inject axe-core and return the serious and critical violations (exclusions removed).
+
+    axe finds a text's background by asking what is painted under it, which it cannot learn for text
+    outside the window: such text is left "incomplete", not checked. So the window is stretched to the
+    page's whole height (up to :data:`TALLEST`) while axe runs, and put back afterwards.
+    """
     page.add_script_tag(path=str(AXE))
-    result: dict[str, Any] = page.evaluate(
-        "async () => await axe.run(document, {resultTypes: ['violations']})")
+    size = page.viewport_size
+    height = int(page.evaluate("document.documentElement.scrollHeight"))
+    if size is not None and height > size["height"]:
+        page.set_viewport_size({"width": size["width"], "height": min(height, TALLEST)})
+        page.wait_for_timeout(300)
+    try:
+        result: dict[str, Any] = page.evaluate(
+            "async () => await axe.run(document, {resultTypes: ['violations']})")
+    finally:
+        if size is not None:
+            page.set_viewport_size(size)
     found = []
     for violation in result["violations"]:
         if violation.get("impact") not in FAILING_IMPACTS:

@@ -3,37 +3,29 @@
 A fresh virtual environment is built from ``binder/`` exactly as repo2docker does (requirements
 first, then ``postBuild``), Jupyter Server runs from it with the Voilà server extension, and the
 page a ``urlpath=voila/render/notebooks/dashboard.ipynb`` badge opens is loaded in headless
-Chromium until the dashboard's setup screen is usable. Takes a minute or two (pip install).
+Chromium until the dashboard's setup screen is usable. The environment takes a minute or two to build (pip
+install); it is built in the background while the other browser tests run (binder_build.py).
 """
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
-import venv
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from .binder_build import BINDER
 from .harness import REPO_ROOT, assert_canvas_not_blank, save_screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
-def binder_python(tmp_path_factory: pytest.TempPathFactory) -> str:
-    env_dir = tmp_path_factory.mktemp("binder-venv")
-    venv.EnvBuilder(with_pip=True).create(env_dir)
-    python = str(env_dir / "bin" / "python")
-    env = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PATH": f"{env_dir / 'bin'}:{os.environ['PATH']}"}
-    env.pop("PYTHONPATH", None)
-    subprocess.run([python, "-m", "pip", "install", "-q", "-r", str(REPO_ROOT / "binder" / "requirements.txt")],
-                   check=True, env=env, cwd=REPO_ROOT, timeout=900)
-    subprocess.run(["bash", str(REPO_ROOT / "binder" / "postBuild")], check=True, env=env, cwd=REPO_ROOT,
-                   timeout=900)
-    return python
+def binder_python() -> str:
+    """The Python of Binder's environment, built in the background since the session started (binder_build.py)."""
+    return BINDER.python(timeout=900)
 
 
 def test_the_binder_environment_serves_the_dashboard_badge_url(binder_python, jupyter_server, page, tmp_path):
