@@ -3,6 +3,7 @@
     python benchmarks/mcts.py [--games 400] [--iterations N | --time-limit S] [--jobs 2] [--seed 0]
                               [--param NAME=VALUE ...] [--bot mcts|greedy|random] [--oracle hands|all]
                               [--jsonl FILE]
+    python benchmarks/mcts.py --report FILE [FILE ...]
 
 ``--bot greedy`` or ``--bot random`` puts that bot in the measured seat instead, on the same
 games, for reference (a GreedyBot there should win about its fair share).
@@ -22,7 +23,9 @@ its decision times (only decisions with more than one legal action: the others r
 without a search). Each decision is timed on one core (``--jobs`` runs whole games in parallel).
 ``--jsonl FILE`` appends one line per finished game (game number, seat, region, win share,
 decision times), so two runs on the same game numbers (say two iteration counts) can be
-compared game by game, and a run cut short still leaves its finished games.
+compared game by game, and a run cut short still leaves its finished games. ``--report`` plays
+nothing and reports the games such files hold, each game number once: a run split into parts
+(``--seed 0 --games 200`` and ``--seed 200 --games 200`` on two machines or cores) is reported as one.
 """
 
 from __future__ import annotations
@@ -130,6 +133,41 @@ def play(job: tuple[int, int | None, float | None, dict[str, float], str, str | 
     return seat, mine, share, times, time.perf_counter() - t_game
 
 
+def summary(results: list[tuple[int, str, float, list[float], float]]) -> None:
+    """Print the MCTS bot's win share (with its Wilson interval, by seat and by region) and its decision times."""
+    n = len(results)
+    wins = sum(r[2] for r in results)
+    lo, hi = wilson(wins, n)
+    print(f"\nMCTS win share: {wins:.1f}/{n} = {wins / n:.3f}  (95 % Wilson CI {lo:.3f}–{hi:.3f}; fair share 0.250)")
+    for label, key in (("seat", lambda r: f"seat {r[0] + 1}"), ("region", lambda r: r[1])):
+        groups: dict[str, list[float]] = {}
+        for r in results:
+            groups.setdefault(key(r), []).append(r[2])
+        print(f"by {label}: " + ", ".join(f"{g} {sum(v) / len(v):.2f} (n={len(v)})" for g, v in sorted(groups.items())))
+    times = sorted(t for r in results for t in r[3])
+    if times:
+        p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
+        print(f"decision time (CPU s, {len(times)} searched decisions, {len(times) / n:.1f} per game): "
+              f"median {statistics.median(times):.3f}, mean {statistics.fmean(times):.3f}, "
+              f"p90 {p90:.3f}, max {times[-1]:.3f}")
+
+
+def from_jsonl(paths: list[Path]) -> dict[int, tuple[int, str, float, list[float], float]]:
+    """The games recorded by ``--jsonl`` in ``paths`` (a run cut into parts, say), each game number once."""
+    games: dict[int, tuple[int, str, float, list[float], float]] = {}
+    for path in paths:
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                games[int(row["game"])] = (int(row["seat"]), str(row["region"]), float(row["share"]),
+                                           [float(t) for t in row["times"]], 0.0)
+            except (ValueError, KeyError, TypeError) as exc:
+                raise SystemExit(f"{path}:{n}: not a line written by --jsonl ({exc})") from None
+    return dict(sorted(games.items()))
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=400)
@@ -144,9 +182,21 @@ def main(argv: list[str] | None = None) -> None:
                          "(a ceiling, not a fair bot)")
     ap.add_argument("--seed", type=int, default=0, help="first game number")
     ap.add_argument("--jsonl", type=Path, default=None, help="append one JSON line per finished game to this file")
+    ap.add_argument("--report", type=Path, nargs="+", metavar="JSONL",
+                    help="play nothing: report the games these --jsonl files hold (parts of one run, say)")
     ap.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                     help="an MCTSBot keyword (" + ", ".join(PARAMS) + ")")
     args = ap.parse_args(argv)
+    if args.report:
+        missing = [str(p) for p in args.report if not p.is_file()]
+        if missing:
+            ap.error(f"--report: no such file: {', '.join(missing)}")
+        games = from_jsonl(args.report)
+        if not games:
+            ap.error("--report: the files hold no games")
+        print(f"{len(games)} games (numbers {min(games)}-{max(games)}) from {', '.join(str(p) for p in args.report)}")
+        summary(list(games.values()))
+        return
     params: dict[str, float | str] = {}
     for p in args.param:
         k, _, v = p.partition("=")
@@ -181,21 +231,7 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"  {k:4d}/{args.games} games, win share so far {w / k:.3f} (CI {lo:.3f}–{hi:.3f}), "
                       f"decision median {statistics.median(ts) if ts else 0:.3f} s "
                       f"p90 {ts[int(0.9 * len(ts))] if ts else 0:.3f} s, {time.perf_counter() - t0:.0f} s", flush=True)
-    n = len(results)
-    wins = sum(r[2] for r in results)
-    lo, hi = wilson(wins, n)
-    print(f"\nMCTS win share: {wins:.1f}/{n} = {wins / n:.3f}  (95 % Wilson CI {lo:.3f}–{hi:.3f}; fair share 0.250)")
-    for label, key in (("seat", lambda r: f"seat {r[0] + 1}"), ("region", lambda r: r[1])):
-        groups: dict[str, list[float]] = {}
-        for r in results:
-            groups.setdefault(key(r), []).append(r[2])
-        print(f"by {label}: " + ", ".join(f"{g} {sum(v) / len(v):.2f} (n={len(v)})" for g, v in sorted(groups.items())))
-    times = sorted(t for r in results for t in r[3])
-    if times:
-        p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
-        print(f"decision time (CPU s, {len(times)} searched decisions, {len(times) / n:.1f} per game): "
-              f"median {statistics.median(times):.3f}, mean {statistics.fmean(times):.3f}, "
-              f"p90 {p90:.3f}, max {times[-1]:.3f}")
+    summary(results)
     print(f"wall time {time.perf_counter() - t0:.0f} s, mean game {statistics.fmean(r[4] for r in results):.1f} s")
 
 

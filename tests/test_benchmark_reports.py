@@ -1,0 +1,40 @@
+"""``benchmarks/mcts.py --report``: a hard-bot run split into parts is reported as one, each game once."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _line(game: int, share: float, times: list[float]) -> str:
+    return json.dumps({"game": game, "seat": game % 4, "region": "Taiwan", "share": share, "iterations": None,
+                       "params": {}, "times": times})
+
+
+def _report(*files: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(ROOT / "benchmarks" / "mcts.py"), "--report", *map(str, files)],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_parts_of_a_run_are_reported_together_each_game_once(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    a.write_text(_line(0, 1.0, [0.1, 0.3]) + "\n" + _line(1, 0.0, [0.2]) + "\n", encoding="utf-8")
+    b.write_text(_line(1, 0.0, [0.2]) + "\n" + _line(2, 0.5, [0.4, 2.0]) + "\n", encoding="utf-8")  # game 1 twice
+    out = _report(a, b)
+    assert out.returncode == 0, out.stderr
+    assert "3 games (numbers 0-2)" in out.stdout
+    assert "MCTS win share: 1.5/3 = 0.500" in out.stdout
+    assert "5 searched decisions" in out.stdout and "max 2.000" in out.stdout
+
+
+def test_a_file_that_is_not_a_run_is_named(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"game": 0}\n', encoding="utf-8")
+    out = _report(bad)
+    assert out.returncode != 0 and f"{bad}:1: not a line written by --jsonl" in out.stderr
+    missing = _report(tmp_path / "nope.jsonl")
+    assert missing.returncode == 2 and "no such file" in missing.stderr
