@@ -16,7 +16,7 @@ import pytest
 
 from typhoon_edu.engine.rules import load_rules
 from typhoon_edu.ui import palette
-from typhoon_edu.ui.colour_vision import KINDS, blend, delta_e, delta_e_lab, simulate, worst_difference
+from typhoon_edu.ui.colour_vision import KINDS, blend, contrast_ratio, delta_e, delta_e_lab, simulate, worst_difference
 from typhoon_edu.ui.realmap import CLASS_COLOUR, LAND_FILL, SEA_FILL
 
 MIN_SOLID = 10.0  # CIEDE2000; about 2.3 is just noticeable, 10 is plainly different at a glance
@@ -107,7 +107,7 @@ def test_bad_colour_is_named() -> None:
 @pytest.mark.parametrize("style", sorted(palette.BUTTON_FILL))
 def test_styled_buttons_keep_their_white_text_readable(style: str) -> None:
     """WCAG AA text contrast (4.5:1) for the white label on every button style the views recolour."""
-    assert palette.contrast_ratio(palette.BUTTON_FILL[style], "#ffffff") >= 4.5
+    assert contrast_ratio(palette.BUTTON_FILL[style], "#ffffff") >= 4.5
 
 
 def test_the_theme_colours_being_replaced_fail_and_every_such_button_is_recoloured() -> None:
@@ -121,7 +121,7 @@ def test_the_theme_colours_being_replaced_fail_and_every_such_button_is_recolour
     from typhoon_edu.ui.buttons import legible
 
     for old in ("#0097a7", "#f57c00", "#388e3c"):
-        assert palette.contrast_ratio(old, "#ffffff") < 4.5
+        assert contrast_ratio(old, "#ffffff") < 4.5
     for style, fill in palette.BUTTON_FILL.items():
         assert legible(widgets.Button(button_style=style)).style.button_color == fill
     root = Path(palette.__file__).resolve().parent.parent

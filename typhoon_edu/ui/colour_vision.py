@@ -6,6 +6,7 @@
   paper prescribes.
 * :func:`delta_e` is CIEDE2000 (Sharma, Wu and Dalal 2005, "The CIEDE2000 color-difference
   formula: implementation notes"), on CIELAB D65.
+* :func:`contrast_ratio` is WCAG 2's, from :func:`luminance`.
 * :func:`blend` composes a translucent fill over its background, as the canvas does (a storm's
   footprint is its level colour at 35 % over the sea).
 
@@ -50,6 +51,26 @@ def _to_linear(c: float) -> float:
 def _to_srgb(c: float) -> float:
     c = min(max(c, 0.0), 1.0)
     return 12.92 * c if c <= 0.0031308 else 1.055 * c ** (1 / 2.4) - 0.055
+
+
+def luminance(hex_colour: str) -> float:
+    """WCAG 2 relative luminance, 0 (black) to 1 (white).
+
+    >>> luminance("#000"), luminance("#ffffff")
+    (0.0, 1.0)
+    """
+    r, g, b = (_to_linear(c) for c in _rgb(hex_colour))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(a: str, b: str) -> float:
+    """WCAG 2 contrast ratio of two colours, 1 (the same) to 21 (black on white).
+
+    >>> round(contrast_ratio("#000000", "#ffffff"), 1), round(contrast_ratio("#0097a7", "#fff"), 2)
+    (21.0, 3.51)
+    """
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
 
 
 def simulate(hex_colour: str, kind: str) -> str:

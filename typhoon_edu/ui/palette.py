@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .colour_vision import luminance
+
 SEA = "#bfdbfe"  # a clearer blue than before: a tropical depression's pale pink vanished on it for red–green CVD
 MARGIN = "#ffffff"
 LAND = "#c8bfa0"  # darker than #d8d2bf: a tropical depression (#fecdd3) on land stays apart for protanopes
@@ -36,30 +38,9 @@ LEVEL_FILL = ("#000000", "#fecdd3", "#f472b6", "#e11d48", "#9f1239", "#4c0519")
 #: Backgrounds for the ipywidgets button styles whose own colours (JupyterLab's light theme) are too light
 #: for their white text: info #0097a7 is 3.5:1, warning #f57c00 2.7:1, success #388e3c 4.1:1, where WCAG AA
 #: asks 4.5:1 for text of a button's size. primary (#1976d2, 4.6:1) and danger (#d32f2f, 5.0:1) pass as they
-#: are. Applied by :func:`typhoon_edu.ui.buttons.legible`; tests/test_ui_colour_vision.py checks the ratios.
+#: are. Applied by :func:`typhoon_edu.ui.buttons.legible`; tests/test_ui_colour_vision.py checks the ratios
+#: (:func:`~typhoon_edu.ui.colour_vision.contrast_ratio`).
 BUTTON_FILL = {"info": "#00727d", "warning": "#b45309", "success": "#15803d"}
-
-
-def _luminance(hex_colour: str) -> float:
-    h = hex_colour.lstrip("#")
-    if len(h) == 3:
-        h = "".join(c * 2 for c in h)
-    r, g, b = (int(h[i : i + 2], 16) / 255 for i in (0, 2, 4))
-
-    def lin(c: float) -> float:
-        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-
-    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
-
-
-def contrast_ratio(a: str, b: str) -> float:
-    """WCAG 2 contrast ratio of two colours, 1 (the same) to 21 (black on white).
-
-    >>> round(contrast_ratio("#000000", "#ffffff"), 1), round(contrast_ratio("#0097a7", "#fff"), 2)
-    (21.0, 3.51)
-    """
-    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
 
 
 def text_colour_on(hex_colour: str) -> str:
@@ -68,7 +49,7 @@ def text_colour_on(hex_colour: str) -> str:
     >>> text_colour_on("#f1f5f9"), text_colour_on("#3b82f6")
     ('#0f172a', '#0f172a')
     """
-    return INK if _luminance(hex_colour) > 0.18 else "#ffffff"
+    return INK if luminance(hex_colour) > 0.18 else "#ffffff"
 
 
 #: The screen colours of two regions, replacing the card colours in the edition's ``regions.toml``:
