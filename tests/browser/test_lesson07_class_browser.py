@@ -31,8 +31,10 @@ from .touch_helpers import mouse_events, touch_page
 pytestmark = pytest.mark.browser
 
 MAP = ".forecast-map"
-PHONE = {"width": 412, "height": 915}
-PROJECTOR = {"width": 1366, "height": 900}
+PHONE = {"width": 390, "height": 844}
+PROJECTOR = {"width": 1920, "height": 1080}
+LAPTOP = {"width": 1366, "height": 768}
+BACK_ROW_PX = 22  # the smallest type the projector's class round may use (the class-play screens' event log)
 
 
 @pytest.fixture
@@ -54,6 +56,18 @@ def lesson_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tu
 def _ready(page: Page) -> None:
     expect(page.locator(".forecast-class-round").first).to_be_visible(timeout=180_000)
     assert_canvas_not_blank(page, MAP, timeout=60)
+
+
+def _check_projector(page: Page) -> None:
+    """At 1920×1080 the ranked table stands beside the map, on screen with it, in type the back row can read."""
+    board = page.locator(".forecast-class-board table").first
+    map_box, table_box = page.locator(MAP).first.bounding_box(), board.bounding_box()
+    assert map_box is not None and table_box is not None
+    assert table_box["x"] >= map_box["x"] + map_box["width"] - 1, (map_box, table_box)
+    assert 0 <= table_box["y"] and table_box["y"] + table_box["height"] <= PROJECTOR["height"], table_box
+    sizes = page.evaluate("""() => [...document.querySelectorAll('.forecast-class-board th, .forecast-class-board td,'
+        + ' .forecast-class-code-text')].map(e => parseFloat(getComputedStyle(e).fontSize))""")
+    assert len(sizes) >= 13 and min(sizes) >= BACK_ROW_PX, f"too small for the back row: {sizes} (need {BACK_ROW_PX} px)"
 
 
 def _tap(page: Page, selector: str) -> None:
@@ -123,6 +137,11 @@ def test_teams_send_from_their_devices_and_the_teacher_reveals(
     assert not rounds.round(code).accepting
     teacher.locator(MAP).first.scroll_into_view_if_needed()
     save_screenshot(teacher, f"lesson-07-class-{lang}-teacher-revealed", full_page=False)
+    _check_projector(teacher)
+    teacher.set_viewport_size(LAPTOP)
+    teacher.locator(MAP).first.scroll_into_view_if_needed()
+    save_screenshot(teacher, f"lesson-07-class-{lang}-teacher-revealed-1366x768", full_page=False)
+    assert teacher.evaluate("document.documentElement.scrollWidth") <= LAPTOP["width"], "the projector page is wider than the screen"
     for name, page in pages.items():
         expect(page.locator(".forecast-results")).to_be_visible(timeout=30_000)  # each team's own errors
         save_screenshot(page, f"lesson-07-class-{lang}-team-{'a' if name == next(iter(teams)) else 'b'}-revealed",

@@ -681,9 +681,21 @@ class ForecastChallenge(LessonBox):
                                                        "forecast: tap"))
         self.problems.on_client_ready(self.canvas, lambda: self.redraw(), where="forecast: draw")
         self.map_keys = leave_map_keys(".forecast-map")
-        super().__init__([self.problems.widget, self.map_keys, self.sheet.name_box(), self.choose, self.briefing, note(lt("forecast.how_to", lang)), self.lead,
-                          self.canvas, self.status, keyboard, actions, self.results, self.legend, source, team_box],
-                         snapshot=self.to_html)
+        top = [self.problems.widget, self.map_keys, self.sheet.name_box(), self.choose, self.briefing,
+               note(lt("forecast.how_to", lang)), self.lead]
+        under_map = [self.canvas, self.status, keyboard, actions, self.results, self.legend, source]
+        if self.class_panel is not None and self.class_panel.teacher_side is not None:
+            # the projector: the class round (the code, who sent, the ranked table) beside the map, where the room
+            # sees it together with the tracks; on a narrow screen it wraps under the map
+            column = widgets.VBox(under_map, layout=widgets.Layout(flex="1 1 36em", min_width="0"))
+            team_box.layout.flex = "1 1 22em"
+            team_box.layout.margin = "0 0 0 1em"
+            side = widgets.HBox([column, team_box], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
+            side.add_class("forecast-projector")
+            body: list[widgets.Widget] = [*top, side]
+        else:
+            body = [*top, *under_map, team_box]
+        super().__init__(body, snapshot=self.to_html)
         self.add_class("forecast-challenge")
         self._static: list[Shape] | None = None
         # after a kernel restart the student types their name again: their revealed forecasts come back on the map

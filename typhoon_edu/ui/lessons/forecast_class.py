@@ -198,6 +198,11 @@ class TeamRound:
         return self.row
 
 
+#: the style of what the projector shows of a class round (who sent, the ranked table): 24 px at 1920×1080 for the
+#: back row, and the same size on the wall whatever the projector's resolution (a share of the screen's width)
+PROJECTOR_TEXT = "font-size:max(1rem, 1.25vw);line-height:1.35"
+
+
 def sent_html(names: Sequence[str], lang: str = "en") -> str:
     """Before the reveal the projector shows only who has sent, never where (no team copies another's).
 
@@ -389,12 +394,13 @@ class ClassRoundPanel(widgets.VBox):
             side = self.teacher_side
             if side.row is None:
                 self.view.value = ""
-            elif side.row.accepting:
-                self.view.value = sent_html(list(side.teams()), self.lang)
             else:
                 from .forecast import teams_html
 
-                self.view.value = teams_html(side.case, side.teams(), True, self.lang)
+                inner = (sent_html(list(side.teams()), self.lang) if side.row.accepting
+                         else teams_html(side.case, side.teams(), True, self.lang))
+                # the projector's text, read from the back of the room (the code above is 2rem)
+                self.view.value = f"<div class='forecast-class-board' style='{PROJECTOR_TEXT}'>{inner}</div>"
         else:
             side = self.team_side
             r = side.row if side is not None else None
