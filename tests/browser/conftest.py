@@ -40,6 +40,7 @@ from .harness import (
     REPO_ROOT,
     VIEWPORTS,
     JupyterServerProcess,
+    chromium_problem,
     launch_chromium,
     leave_pages,
     save_screenshot,
@@ -142,8 +143,11 @@ def jupyter_server() -> Iterator[Callable[..., JupyterServerProcess]]:
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Start building Binder's environment at once when its test is selected (it runs meanwhile; binder_build.py)."""
-    if any(item.path.name == "test_binder_path.py" for item in session.items):
+    """Start building Binder's environment at once when its test is selected (it runs meanwhile; binder_build.py).
+
+    Not when the browser cannot run here: the test is then skipped (or failed under CI) without it.
+    """
+    if chromium_problem() is None and any(item.path.name == "test_binder_path.py" for item in session.items):
         BINDER.start()
 
 
