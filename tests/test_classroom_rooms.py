@@ -625,6 +625,24 @@ def test_list_rooms_names_broken_rooms_and_keeps_the_others(store: RoomStore) ->
     assert Room.open(store, good.code, teacher=local_teacher(store)).seq == 1
 
 
+def test_a_room_stored_with_the_old_bytes_digest_of_the_rules_still_opens(store: RoomStore) -> None:
+    """Rooms made before 0.1.0 record the digest of the rules files' bytes: the same rules, so they open."""
+    import hashlib
+
+    from typhoon_edu.engine.rules import DATA_DIR, DATA_FILES
+
+    room = Room.create(store, PEOPLE_AND_BOTS, seed=87, teacher=local_teacher(store))
+    room.act(room.game.legal_actions()[0], teacher=True)
+    old = hashlib.sha256(b"".join((DATA_DIR / n).read_bytes() for n in DATA_FILES)).hexdigest()[:16]
+    with store._engine.begin() as conn:
+        setup = json.loads(conn.execute(sa.select(ROOMS.c.setup).where(ROOMS.c.id == room.id)).scalar())
+        assert setup["rules_digest"] != old
+        setup["rules_digest"] = old
+        conn.execute(sa.update(ROOMS).where(ROOMS.c.id == room.id).values(setup=json.dumps(setup)))
+    again = Room.open(store, room.code, teacher=local_teacher(store))
+    assert again.seq == 1 and again.game.digest() == room.game.digest()
+
+
 def test_rows_with_damaged_values_are_listed_as_broken(lite: RoomStore, tmp_path: Path) -> None:
     import sqlite3
 

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import builtins
+import hashlib
 import json
 import pickle
 import random
+import re
 import shutil
 
 import pytest
 from engine_helpers import P3, P4, scn
 
 from typhoon_edu import Game, SaveFileError, load_rules
-from typhoon_edu.engine.rules import DATA_DIR
+from typhoon_edu.engine.rules import DATA_DIR, DATA_FILES
 from typhoon_edu.engine.savefile import FORMAT, VERSION, game_from_json, game_to_json
 
 
@@ -171,15 +173,40 @@ def test_a_save_made_with_different_rules_data(tmp_path):
     d["rules_digest"] = "ffffffffffffffff"
     with pytest.raises(SaveFileError, match="different rules data"):
         load_doc(d)
-    # and loading a real save under a changed edition
+    # and loading a real save under a changed edition (one card fewer of one kind, one more of another)
     other = tmp_path / "edition"
     shutil.copytree(DATA_DIR, other)
-    with open(other / "cards.toml", "a", encoding="utf-8") as f:
-        f.write("\n# a teacher's change\n")
+    text = (other / "cards.toml").read_text(encoding="utf-8")
+    shift = iter((-1, 1))
+    text = re.sub(r"(?m)^count = (\d+)$", lambda m: f"count = {int(m.group(1)) + next(shift, 0)}", text)
+    (other / "cards.toml").write_text(text, encoding="utf-8")
     rules = load_rules(other)
     assert rules.digest != load_rules().digest
     with pytest.raises(SaveFileError, match="different rules data"):
         game_from_json(g.to_json(), rules=rules)
+
+
+def test_how_the_rules_files_are_written_does_not_change_their_digest(tmp_path):
+    """A comment, a blank line or re-quoted text in the data files changes no rule: saves still load."""
+    g = played(P3, 5, steps=20)
+    other = tmp_path / "edition"
+    shutil.copytree(DATA_DIR, other)
+    with open(other / "cards.toml", "a", encoding="utf-8") as f:
+        f.write("\n# a teacher's note: nothing here changes a rule\n\n")
+    (other / "map.toml").write_text("# first line\n" + (DATA_DIR / "map.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    rules = load_rules(other)
+    assert rules.digest == load_rules().digest
+    assert game_from_json(g.to_json(), rules=rules).digest() == g.digest()
+
+
+def test_a_save_with_the_digest_of_the_files_bytes_still_loads():
+    """Saves made before 0.1.0 carry the digest of the data files' bytes: they are the same rules."""
+    g = played(P3, 5, steps=20)
+    d = doc(g)
+    raw = b"".join((DATA_DIR / name).read_bytes() for name in DATA_FILES)
+    d["rules_digest"] = hashlib.sha256(raw).hexdigest()[:16]
+    assert d["rules_digest"] != load_rules().digest
+    assert load_doc(d).digest() == g.digest()
 
 
 def test_a_scenario_cannot_be_saved():

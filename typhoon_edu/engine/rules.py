@@ -17,6 +17,7 @@ rule that was broken.
 from __future__ import annotations
 
 import hashlib
+import json
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -281,6 +282,18 @@ class Rules:
     levels: tuple[Level, ...]
     regions: Mapping[str, Region]
     cards: Mapping[str, Card]
+
+    def accepts(self, digest: str) -> bool:
+        """Whether a save or a room that records the rules ``digest`` was played with these rules.
+
+        The digest is of the data files' contents (:func:`data_digest`); the digest of their bytes,
+        used before 0.1.0, is accepted too for an edition loaded from files.
+
+        >>> rules = load_rules()
+        >>> rules.accepts(rules.digest), rules.accepts("0000")
+        (True, False)
+        """
+        return digest == self.digest or digest in _BYTES_DIGESTS.get(self.digest, ())
 
     @property
     def abilities(self) -> Mapping[str, Ability]:
@@ -578,10 +591,30 @@ def load_rules(path: str | Path | None = None) -> Rules:
     return _load_cached(folder)
 
 
+#: a rules digest -> the digests of the bytes of the files it was read from (the digest before 0.1.0), for the
+#: editions loaded (files written differently may say the same rules)
+_BYTES_DIGESTS: dict[str, set[str]] = {}
+
+
+def data_digest(files: Mapping[str, Any]) -> str:
+    """A short hash of an edition's parsed data files (``{file name: parsed TOML}``), so that what a file
+    says counts, and how it is written (comments, spacing, quoting, the order of keys) does not.
+
+    >>> data_digest({"a.toml": {"x": 1, "y": [2, 3]}}) == data_digest({"a.toml": {"y": [2, 3], "x": 1}})
+    True
+    >>> data_digest({"a.toml": {"x": 1}}) == data_digest({"a.toml": {"x": 2}})
+    False
+    """
+    text = json.dumps(files, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
 @lru_cache(maxsize=8)
 def _load_cached(folder: Path) -> Rules:
     raw = {name: _read(folder, name) for name in DATA_FILES}
-    digest = hashlib.sha256(b"".join(raw[n][1] for n in DATA_FILES)).hexdigest()[:16]
+    digest = data_digest({n: raw[n][0] for n in DATA_FILES})
+    # what the digest was before 0.1.0 (the files' bytes, comments included): saves and rooms that carry it stay readable
+    _BYTES_DIGESTS.setdefault(digest, set()).add(hashlib.sha256(b"".join(raw[n][1] for n in DATA_FILES)).hexdigest()[:16])
     points, ring, ring_start, edition_stops = _load_compass(raw["compass.toml"][0])
     levels = _load_levels(raw["levels.toml"][0])
     region_marks = {r.get("mark", "") for r in raw["regions.toml"][0].get("regions", [])}

@@ -9,7 +9,9 @@ refusing it is bounded. Reading happens in this order, cheapest first:
 1. **size**: at most :data:`MAX_RECORD_BYTES` bytes of UTF-8 (``too_large``);
 2. **shape**: at most :data:`MAX_DEPTH` levels of nesting (``too_deep``), checked before JSON is
    parsed; numbers of at most :data:`MAX_NUMBER_DIGITS` digits, no ``NaN``/``Infinity``;
-3. **fields**: the type and range of every field (``foreign``, ``version``, ``rules``,
+3. **fields**: the type and range of every field (``foreign``, ``version``, ``rules``: the
+   ``rules_digest`` must be the loaded edition's, :meth:`~typhoon_edu.engine.rules.Rules.accepts`, a hash of
+   what its data files say, so a comment added to them changes nothing;
    ``damaged``), the action count (at most :data:`MAX_ACTIONS`, ``too_large``) and the notation
    of each action (``replay``);
 4. **dice**: with ``"dice": "auto"`` each die face must be the one the seed gives
@@ -352,7 +354,7 @@ def game_from_record(data: Mapping[str, Any], rules: Rules | None = None) -> Gam
                             f"{VERSION}", kind="version")
     rules = rules or load_rules()
     digest = _need(data, "rules_digest", str, "the rules data digest")
-    if digest != rules.digest:
+    if not rules.accepts(digest):
         raise SaveFileError(
             f"the game was saved with different rules data (digest {_shown(digest)}); these rules have digest "
             f"{rules.digest}", kind="rules",
