@@ -217,8 +217,9 @@ def sent_html(names: Sequence[str], lang: str = "en") -> str:
 
 
 class ClassRoundPanel(widgets.VBox):
-    """The class round's controls under the challenge's map: the teacher's (open, code, who sent, reveal, next storm)
-    or a team's (code and name, send); ``refresh()`` reads the store (polled every second in a served kernel)."""
+    """The class round's controls: the teacher's (open, code, who sent, reveal, next storm), beside the map on the
+    projector, or a team's (code and name, send), under the map on its device; ``refresh()`` reads the store (polled
+    every second in a served kernel)."""
 
     def __init__(self, challenge: ForecastChallenge, rounds: LessonRounds, teacher: str | None) -> None:
         lang = challenge.lang
