@@ -58,7 +58,7 @@ def _ready(page: Page) -> None:
     assert_canvas_not_blank(page, MAP, timeout=60)
 
 
-def _check_projector(page: Page) -> None:
+def _check_projector(page: Page, teams: int) -> None:
     """At 1920×1080 the ranked table stands beside the map, on screen with it, in type the back row can read."""
     board = page.locator(".forecast-class-board table").first
     map_box, table_box = page.locator(MAP).first.bounding_box(), board.bounding_box()
@@ -67,7 +67,8 @@ def _check_projector(page: Page) -> None:
     assert 0 <= table_box["y"] and table_box["y"] + table_box["height"] <= PROJECTOR["height"], table_box
     sizes = page.evaluate("""() => [...document.querySelectorAll('.forecast-class-board th, .forecast-class-board td,'
         + ' .forecast-class-code-text')].map(e => parseFloat(getComputedStyle(e).fontSize))""")
-    assert len(sizes) >= 13 and min(sizes) >= BACK_ROW_PX, f"too small for the back row: {sizes} (need {BACK_ROW_PX} px)"
+    cells = 6 * (1 + teams)  # rank, team, +24 h, +48 h, +72 h, mean: a header row and a row per team
+    assert len(sizes) == cells + 1 and min(sizes) >= BACK_ROW_PX, f"too small for the back row: {sizes} (need {BACK_ROW_PX} px)"
 
 
 def _tap(page: Page, selector: str) -> None:
@@ -137,7 +138,7 @@ def test_teams_send_from_their_devices_and_the_teacher_reveals(
     assert not rounds.round(code).accepting
     teacher.locator(MAP).first.scroll_into_view_if_needed()
     save_screenshot(teacher, f"lesson-07-class-{lang}-teacher-revealed", full_page=False)
-    _check_projector(teacher)
+    _check_projector(teacher, len(teams))
     teacher.set_viewport_size(LAPTOP)
     teacher.locator(MAP).first.scroll_into_view_if_needed()
     save_screenshot(teacher, f"lesson-07-class-{lang}-teacher-revealed-1366x768", full_page=False)
