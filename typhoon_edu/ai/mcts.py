@@ -59,7 +59,7 @@ from ..engine.board import Board
 from ..engine.game import CHANCE, FACES, Game
 from ..engine.rules import Rules
 from .beliefs import HandBeliefs, deal_with_beliefs
-from .bots import CARD_VALUE_ATTACK, CARD_VALUE_COUNTER, REGION_CARD_VALUE, apply_shields
+from .bots import CARD_VALUE_ATTACK, CARD_VALUE_COUNTER, REGION_CARD_VALUE, apply_shields, region_move_damage
 
 DEFAULT_ENDGAME = 8  # turns before the end from which play-outs run to the end of the game
 # 20 determinizations of the top 6. 144 (24) was tried when the engine got faster: on 200 paired games it won
@@ -69,44 +69,9 @@ HORIZONS = ("turn", "two_turns", "round", "game", "attack")
 _DIE_ACTIONS = tuple(Action("die", face=f) for f in FACES)
 _WIN = 1000.0
 
-# (board, cell, level, direction, steps, start_pos) -> ((region index, damage), ...), as bots.move_damage
-_MOVE_CACHE: dict[tuple[int, int, int, str, int, int], tuple[tuple[int, float], ...]] = {}
-# (board, cell, level, direction) -> ((region index, expected damage over the six faces), ...)
+# (board, cell, level, direction) -> ((region index, expected damage over the six faces), ...); the
+# boards stay alive (so their ids unique) in bots.region_move_damage's table, which every entry used
 _EXPECT_CACHE: dict[tuple[int, int, int, str], tuple[tuple[int, float], ...]] = {}
-_BOARDS: dict[int, Board] = {}  # keeps the boards the caches refer to alive (their ids stay unique)
-
-
-def _move_damage(game: Game, cell: int, level: int, direction: str, steps: int, pos: int) -> tuple[tuple[int, float], ...]:
-    """Damage per *region* of a move; the same numbers as :func:`bots.move_damage` (cached)."""
-    b = game._b
-    key = (id(b), cell, level, direction, steps, pos)
-    hit = _MOVE_CACHE.get(key)
-    if hit is not None:
-        return hit
-    _BOARDS[id(b)] = b
-    cycle = game.rules.points[direction].cycle
-    dmg_per = game._dmg[level]
-    hits_tab = b.hits[level]
-    out: dict[int, float] = {}
-    land = False
-    edge = False
-    for i in range(steps):
-        cell = b.step[cycle[(pos + i) % len(cycle)]][cell]
-        if cell < 0:
-            edge = True
-            break
-        land = land or b.land[cell]
-        for r, c in hits_tab[cell]:
-            out[r] = out.get(r, 0.0) + c * dmg_per
-    if out and not edge:
-        lv = level - 1 if land else level
-        if lv >= 1:
-            for r, _ in b.hits[lv][cell]:
-                if r in out:
-                    out[r] += 1
-    res = tuple(out.items())
-    _MOVE_CACHE[key] = res
-    return res
 
 
 def _expected_damage(game: Game, cell: int, level: int, direction: str) -> tuple[tuple[int, float], ...]:
@@ -116,7 +81,7 @@ def _expected_damage(game: Game, cell: int, level: int, direction: str) -> tuple
         return hit
     out: dict[int, float] = {}
     for face in FACES:
-        for r, d in _move_damage(game, cell, level, direction, face, 0):
+        for r, d in region_move_damage(game, cell, level, direction, face, 0):
             out[r] = out.get(r, 0.0) + d / 6
     res = tuple(out.items())
     _EXPECT_CACHE[key] = res
@@ -126,7 +91,7 @@ def _expected_damage(game: Game, cell: int, level: int, direction: str) -> tuple
 # id(players) -> (players, board, {key: ((seat, damage), ...)}), for one seating (a game and its
 # clones share their players tuple; the entry keeps it alive, so its id stays unique). The keys:
 # (cell, level, direction) -> _expected_damage by seat; (cell, level, direction, roll modifier)
-# -> the six faces' _move_damage by seat, each damage divided by 6, in the order fast_threat
+# -> the six faces' region_move_damage by seat, each damage divided by 6, in the order fast_threat
 # adds them (so the sums are the same to the last bit).
 _SeatTable = dict[tuple[Any, ...], tuple[tuple[int, float], ...]]
 _SEAT_TABLES: dict[int, tuple[tuple[str, ...], Board, _SeatTable]] = {}
@@ -151,7 +116,7 @@ def _fill_seat_table(game: Game, table: _SeatTable, key: tuple[Any, ...]) -> tup
     else:
         cell, level, d, (delta, low) = key
         hit = tuple((sor[r], x / 6) for face in FACES
-                    for r, x in _move_damage(game, cell, level, d, max(low, face + delta), 0) if sor[r] >= 0)
+                    for r, x in region_move_damage(game, cell, level, d, max(low, face + delta), 0) if sor[r] >= 0)
     table[key] = hit
     return hit
 
@@ -183,7 +148,7 @@ def fast_threat(game: Game) -> list[float]:
         if d is None or tid in holds:
             continue
         if m is not None and m.tid == tid:
-            for r, x in _move_damage(game, t.cell, t.level, d, m.steps - m.done, m.pos):
+            for r, x in region_move_damage(game, t.cell, t.level, d, m.steps - m.done, m.pos):
                 s = sor[r]
                 if s >= 0:
                     total[s] += x
