@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import project_env  # noqa: E402 - found next to this file, after the line above
 
 #: First arguments that name a typhoon-edu command; anything else is an option of ``serve``.
-COMMANDS = ("serve", "lessons", "play", "simulate")
+COMMANDS = ("serve", "lessons", "play", "simulate", "teacher")
 
 
 def command_line(program: Path, argv: list[str]) -> list[str]:
@@ -34,6 +34,8 @@ def command_line(program: Path, argv: list[str]) -> list[str]:
     ['typhoon-edu', 'serve', '--no-browser', '--port', '8870']
     >>> command_line(Path("typhoon-edu"), ["lessons", "--lang", "en"])
     ['typhoon-edu', 'lessons', '--lang', 'en']
+    >>> command_line(Path("typhoon-edu"), ["teacher", "list"])
+    ['typhoon-edu', 'teacher', 'list']
     """
     if argv and argv[0] in COMMANDS:
         return [str(program), *argv]

@@ -6,6 +6,7 @@ The whole path (fresh clone, the README's command, the built wheel) is tests/tes
 
 from __future__ import annotations
 
+import argparse
 import doctest
 import importlib.util
 import json
@@ -45,6 +46,14 @@ def test_every_message_of_the_environment_script_is_in_both_languages_with_the_s
     for key in en:
         assert _fields(en[key]) == _fields(zh[key]), key
         assert "台" not in zh[key], key  # 臺 as written in Taiwan
+
+
+def test_the_start_script_passes_every_typhoon_edu_command_through():
+    """`python3 scripts/start.py teacher list` runs `typhoon-edu teacher list`, not `serve teacher list`."""
+    from typhoon_edu.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    assert set(_load("start").COMMANDS) == set(sub.choices)
 
 
 @pytest.mark.parametrize("name", ["project_env", "start"])
