@@ -9,7 +9,7 @@ records (a long finished game, a dashboard save) and inputs built to cost the mo
 limits (1 MiB of brackets, quotes, backslashes, numbers, keys; 5,000 actions) or far past them
 (the issue's 200 MB record with 40 million actions, built in memory).
 
-Speed is measured here, never asserted in tests (DESIGN §5); the tests only keep a generous
+Speed is measured here, never asserted in tests; the tests only keep a generous
 safety bound (1 CPU second, 200 MB per read).
 """
 

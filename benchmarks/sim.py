@@ -11,7 +11,7 @@
 2. ``simulate_tracks(--tracks)`` end to end (drawing included), on 1 thread and on ``--jobs``
    threads, with its peak traced memory.
 
-Speed is measured here, never asserted in tests (DESIGN §5).
+Speed is measured here, never asserted in tests.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Balance the edition (RULES §12): search for the starting HP (and, if needed, the deck and abilities), then confirm.
+"""Balance the edition (docs/rules.md §12): search for the starting HP (and, if needed, the deck and abilities), then confirm.
 
     python scripts/balance.py --search  [--decks 0,9,14] [--ability-stages 2] [--rounds 8] [--radius 3]
                                         [--games 2000,3000,2000] [--jobs 2] [--out docs/balance_search.md]

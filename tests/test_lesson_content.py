@@ -16,7 +16,7 @@ from typhoon_edu.ui.lessons.compass import REAL_MOTION_SHARES
 from typhoon_edu.ui.quiz import format_percent
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted(p for lang in ("en", "zh-TW") for p in (ROOT / "notebooks" / lang).glob("0[1-6]_*.ipynb"))
+NOTEBOOKS = sorted(p for lang in ("en", "zh-TW") for p in (ROOT / "notebooks" / lang).glob("0[1-9]_*.ipynb"))
 LESSON_CATALOGS = sorted(p for p in (ROOT / "typhoon_edu" / "data" / "i18n").glob("*.toml")
                          if p.name.split(".", 1)[1].startswith(("lesson", "glossary", "risk")))
 LESSON_CODE = sorted((ROOT / "typhoon_edu" / "ui" / "lessons").glob("*.py")) + [
@@ -41,7 +41,17 @@ def notebook(lang: str, number: str) -> str:
 # --- 9: cite only what a reader of the package can open -----------------------------------------------------
 
 #: Files of the project's working notes, which are not in the repository or the package.
-UNSHIPPED = re.compile(r"FACTS\.md|MAP\.md|RULES\.md|RULES §|\.\./shared|\bshared/")
+UNSHIPPED = re.compile(r"FACTS\.md|MAP\.md|RULES\.md|RULES §|DESIGN\.md|DESIGN §|\.\./shared|\bshared/")
+#: The rest of what the package ships and the repository's own tools (their comments and docstrings).
+SHIPPED_CODE = sorted(p for folder in ("typhoon_edu", "scripts", "benchmarks", "binder") for p in (ROOT / folder).rglob("*")
+                      if p.is_file() and p.suffix in (".py", ".toml", ".md", "") and "__pycache__" not in p.parts
+                      and p not in LESSON_CODE + LESSON_CATALOGS)
+
+
+@pytest.mark.parametrize("path", SHIPPED_CODE, ids=lambda p: str(p.relative_to(ROOT)))
+def test_code_and_its_messages_cite_only_files_in_the_repository(path):
+    found = [m.group(0) for m in UNSHIPPED.finditer(path.read_text(encoding="utf-8"))]
+    assert not found, f"{path.relative_to(ROOT)} cites files outside the repository: {found}"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS + LESSON_CATALOGS + LESSON_CODE + LESSON_DOCS + OTHER_DOCS,
@@ -57,8 +67,9 @@ def test_lessons_cite_only_files_in_the_repository(path):
 
 def test_the_citation_check_catches_a_working_note(tmp_path):
     bad = tmp_path / "x.md"
-    bad.write_text("See FACTS.md and `../shared/RULES.md`.", encoding="utf-8")
-    assert UNSHIPPED.findall(sources(bad)) == ["FACTS.md", "../shared", "RULES.md"]
+    bad.write_text("See FACTS.md, DESIGN.md §3 and `../shared/RULES.md`.", encoding="utf-8")
+    assert UNSHIPPED.findall(sources(bad)) == ["FACTS.md", "DESIGN.md", "../shared", "RULES.md"]
+    assert ROOT / "typhoon_edu" / "server" / "serve.py" in SHIPPED_CODE and ROOT / "binder" / "postBuild" in SHIPPED_CODE
 
 
 # --- 3: JMA's 30-kt radius is not gale force; CWA's radii in zh-TW ---------------------------------------------

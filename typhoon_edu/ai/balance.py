@@ -1,4 +1,4 @@
-"""Balancing the edition (RULES §12): candidate starting HP, GreedyBot games, and a search.
+"""Balancing the edition (docs/rules.md §12): candidate starting HP, GreedyBot games, and a search.
 
 The targets: with GreedyBot in every seat and regions dealt at random, every region wins its fair
 share (1/n of the games it plays, a shared win counting 1/k) within ``REGION_TOLERANCE[n]``, and
@@ -22,7 +22,7 @@ True
 >>> rules_with_hp({"Taiwan": 70})
 Traceback (most recent call last):
 ...
-ValueError: Taiwan: a region's HP is a whole number from 25 to 60 (RULES §12); got 70
+ValueError: Taiwan: a region's HP is a whole number from 25 to 60 (docs/rules.md §12); got 70
 """
 
 from __future__ import annotations
@@ -39,13 +39,13 @@ import numpy as np
 from ..engine.rules import DECK_SIZE, HP_MAX, HP_MIN, Effect, Rules, load_rules
 from .tournament import GameRow, TournamentResult, run_tournament, wilson
 
-REGION_TOLERANCE = {3: 0.04, 4: 0.03, 5: 0.04}  # RULES §12: ± 4, 3, 4 points around 1/n
+REGION_TOLERANCE = {3: 0.04, 4: 0.03, 5: 0.04}  # docs/rules.md §12: ± 4, 3, 4 points around 1/n
 SEAT_TOLERANCE = 0.03
 CONFIRM_GAMES = {3: 4_000, 4: 10_000, 5: 4_000}
 
 _VARIANTS: dict[tuple[Any, ...], Rules] = {}
 
-# The edition before the balance search (as it shipped until RULES §12): HP 10 × a region's size,
+# The edition before the balance search (as it shipped until docs/rules.md §12): HP 10 × a region's size,
 # the first tuned deck, the first abilities' strengths. The search starts from it, and
 # ``scripts/balance.py --confirm --before`` replays it for the before/after tables.
 PRE_BALANCE_HP: dict[str, int] = {"Taiwan": 30, "Philippines": 40, "Korea": 40, "Central China": 40,
@@ -68,7 +68,7 @@ def edition_variant(hp: Mapping[str, int] | None = None, counts: Mapping[str, in
     """The edition with some regions' HP, some card counts and some abilities' strengths replaced.
 
     Cached; nothing is written. The counts must still add up to the 54 cards and keep at least
-    one card of every kind, so every mechanism of RULES §11 stays in the deck. ``abilities``
+    one card of every kind, so every mechanism of docs/rules.md §11 stays in the deck. ``abilities``
     maps a region to a number of steps by which its ability is made stronger (or, below 0,
     weaker), each step one unit of the ability's strength (:func:`ability_strength`); the kind
     of the ability never changes.
@@ -86,7 +86,7 @@ def edition_variant(hp: Mapping[str, int] | None = None, counts: Mapping[str, in
     for name, value in (hp or {}).items():
         key = base.region_key(name)
         if isinstance(value, bool) or not isinstance(value, int) or not HP_MIN <= value <= HP_MAX:
-            raise ValueError(f"{key}: a region's HP is a whole number from {HP_MIN} to {HP_MAX} (RULES §12); got {value!r}")
+            raise ValueError(f"{key}: a region's HP is a whole number from {HP_MIN} to {HP_MAX} (docs/rules.md §12); got {value!r}")
         if base.regions[key].hp != value:
             new_hp[key] = value
     new_counts: dict[str, int] = {}

@@ -25,7 +25,7 @@ class GameResult:
     actions: int  # player decisions made
     players: tuple[str, ...] = ()
     reason: str = ""
-    start: int = 0  # the start player's index in ``players`` (Taiwan when dealt, RULES §5)
+    start: int = 0  # the start player's index in ``players`` (Taiwan when dealt, docs/rules.md §5)
 
 
 def deal_regions(n: int, seed: int, rules: Rules | None = None) -> list[str]:

@@ -704,7 +704,7 @@ class Game:
         return out
 
     def _may_counter(self, seat: int) -> bool:
-        """Whether ``seat`` is entitled to a counter window (RULES §6.5).
+        """Whether ``seat`` is entitled to a counter window (docs/rules.md §6.5).
 
         It does not depend on the cards held, so a window (or its absence) never tells the
         table whether a player holds a counter card.

@@ -35,7 +35,7 @@ DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 DATA_FILES = ("map.toml", "compass.toml", "levels.toml", "regions.toml", "cards.toml")
 DECK_SIZE = 54
 MAX_TYPHOONS = 8
-HP_MIN, HP_MAX = 25, 60  # a region's starting (= maximum) HP, set by balance (RULES §1, §12)
+HP_MIN, HP_MAX = 25, 60  # a region's starting (= maximum) HP, set by balance (docs/rules.md §1, §12)
 MIN_TYPHOONS = 3
 ORTHOGONAL = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 FOOTPRINT_SHAPES: Mapping[str, tuple[tuple[int, int], ...]] = MappingProxyType(
@@ -492,7 +492,7 @@ def _load_regions(data: dict[str, Any], rows: tuple[str, ...], points: Mapping[s
             raise RulesDataError(file, entry, f"its size is {size} but the map has {len(cells)} cells marked {mark!r}")
         if not HP_MIN <= hp <= HP_MAX:
             raise RulesDataError(file, entry, f"HP (starting = maximum HP) must be a whole number from {HP_MIN} to "
-                                              f"{HP_MAX} (RULES §12); found {hp}")
+                                              f"{HP_MAX} (docs/rules.md §12); found {hp}")
         if key not in abilities:
             raise RulesDataError(file, entry, "has no ability; every region card has one")
         regions[key] = Region(

@@ -14,9 +14,10 @@ Settings and why:
   from the browser; an ``execute_request`` is dropped (tests/test_serve.py sends one).
 * **Preheated kernels** (``--preheat_kernel=True --pool_size=N``): Voilà starts kernels and runs
   the dashboard notebook *before* anyone opens the page, so opening the URL only has to send the
-  already-rendered page and connect the widgets. Canvases must (and do, per DESIGN.md §3) draw
-  in ``on_client_ready``, and a view chosen by the URL must read it with
-  :func:`typhoon_edu.ui.query.page_query`, because the notebook ran before the request.
+  already-rendered page and connect the widgets. Canvases must (and do, through
+  :func:`typhoon_edu.ui.canvas_ready.when_client_ready`) draw in ``on_client_ready``, and a
+  view chosen by the URL must read it with :func:`typhoon_edu.ui.query.page_query`, because the
+  notebook ran before the request.
   Sized for a class opening at once (``benchmarks/classroom.py``, figures in the README): one
   spare kernel for this computer alone (:data:`DEFAULT_POOL_SIZE`), six with ``--lan``
   (:data:`LAN_POOL_SIZE`: a projector and five devices), refilled only after

@@ -1,6 +1,6 @@
 """A risk heat map on the board: each cell coloured by how often storms covered it, with its number.
 
-Three parts, as for the board (DESIGN.md §3):
+Three parts, as for the board (:mod:`typhoon_edu.ui.scene`, :mod:`typhoon_edu.ui.svg`, :mod:`typhoon_edu.ui.board`):
 
 * pure functions that turn a rows x cols array of hit probabilities into scene shapes
   (:func:`heat_scene`: coloured cells, a number in every reached cell, region outlines and
@@ -322,7 +322,7 @@ class HeatMapView(widgets.VBox):
         self.note = note
         self.p = _check_shape(rules, p if p is not None else np.zeros((rules.map.height, rules.map.width)))
         self.caption = caption
-        # drawn again each time a browser connects: in Voilà a canvas has no memory (DESIGN.md §3)
+        # drawn again each time a browser connects: in Voilà a canvas has no memory (see ui/canvas_ready.py)
         when_client_ready(canvas, self.redraw)
         self.redraw()
 
