@@ -235,3 +235,16 @@ def test_voila_inside_a_logged_in_jupyter_server_is_its_users_page(store: RoomSt
     assert isinstance(launch(lang="en", store=store, display=False), ProjectorApp)
     monkeypatch.setenv("TYPHOON_EDU_PUBLIC_URL", "http://127.0.0.1:8866/")
     assert launch(lang="en", store=store, display=False).screen == "join"
+
+
+@pytest.mark.parametrize("raw", ["nan", "NaN", "inf", "-inf", "1e999", "fast", ""])
+def test_a_speed_that_is_no_finite_number_falls_back_to_the_default(store: RoomStore, raw: str) -> None:
+    # min(max(nan, 0), 8) is nan: the seat page's pacer would sleep nan seconds between frames
+    page = launch({"join": "", "speed": raw}, lang="en", store=store, display=False)
+    assert page.speed == 1.0
+
+
+@pytest.mark.parametrize(("raw", "speed"), [("0", 0.0), ("2", 2.0), ("-3", 0.0), ("99", 8.0), ("0.5", 0.5)])
+def test_a_speed_is_kept_between_0_and_8(store: RoomStore, raw: str, speed: float) -> None:
+    page = launch({"join": "", "speed": raw}, lang="en", store=store, display=False)
+    assert page.speed == speed

@@ -30,6 +30,7 @@ school server); every page is a client of it.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from typing import Any
@@ -92,10 +93,7 @@ def launch(query: Mapping[str, str] | None = None, *, lang: str | None = None, s
     if teacher is None:
         from .seat import SeatApp
 
-        try:
-            speed = min(max(float(query.get("speed", "1")), 0.0), 8.0)
-        except ValueError:
-            speed = 1.0
+        speed = seat_speed(query.get("speed"))
         app: Any = SeatApp(lang=lang, store=store, token=query.get("seat") or None, code=query.get("join") or None,
                            speed=speed, device=device)
     else:
@@ -107,6 +105,29 @@ def launch(query: Mapping[str, str] | None = None, *, lang: str | None = None, s
     if display:
         app.show()
     return app
+
+
+#: The seat page's animation speed without a (usable) ``&speed=`` in its address; the most it takes.
+DEFAULT_SPEED = 1.0
+MAX_SPEED = 8.0
+
+
+def seat_speed(raw: str | None) -> float:
+    """The animation speed a seat link's ``&speed=`` asks for, kept between 0 (none) and :data:`MAX_SPEED`.
+
+    Anything that is not a finite number (``nan``, ``inf``, ``fast``, nothing) gives :data:`DEFAULT_SPEED`:
+    ``min(max(nan, 0), 8)`` is ``nan``, and the page's pacer would sleep ``nan`` seconds between frames.
+
+    >>> seat_speed("2"), seat_speed("-1"), seat_speed("99"), seat_speed("nan"), seat_speed("inf"), seat_speed(None)
+    (2.0, 0.0, 8.0, 1.0, 1.0, 1.0)
+    """
+    try:
+        speed = float(raw if raw is not None else DEFAULT_SPEED)
+    except (TypeError, ValueError):
+        return DEFAULT_SPEED
+    if not math.isfinite(speed):
+        return DEFAULT_SPEED
+    return min(max(speed, 0.0), MAX_SPEED)
 
 
 class StoreProblemPage:
@@ -141,4 +162,4 @@ class StoreProblemPage:
         return self
 
 
-__all__ = ["StoreProblemPage", "launch", "page_query", "preload"]
+__all__ = ["DEFAULT_SPEED", "MAX_SPEED", "StoreProblemPage", "launch", "page_query", "preload", "seat_speed"]
