@@ -74,7 +74,7 @@ def assert_illegal(game: Game, action, *needles: str) -> str:
 
 
 def pass_empty_windows(game: Game) -> list:
-    """Pass every counter window whose owner has nothing to play (RULES §6.5 opens them anyway)."""
+    """Pass every counter window whose owner has nothing to play (docs/rules.md §6 opens them anyway)."""
     out = []
     while game.phase == "counter" and [a.notation for a in game.legal_actions()] == ["pass"]:
         out.extend(game.apply("pass"))
@@ -119,7 +119,7 @@ def card_count(game: Game) -> int:
 
 
 def check_invariants(game: Game) -> None:
-    """The invariants of DESIGN.md section 5, checked on any state."""
+    """The engine's invariants (HP in range, the 54 cards accounted for, …), checked on any state."""
     rules = game.rules
     assert card_count(game) == 54
     for p in game.players:

@@ -1,4 +1,4 @@
-"""The attack cards (general and restricted effects, 限定效能) and the per-turn card limits (RULES.md sections 6 and 11)."""
+"""The attack cards (general and restricted effects, 限定效能) and the per-turn card limits (docs/rules.md §6 and §11)."""
 
 from __future__ import annotations
 
@@ -185,8 +185,8 @@ def test_alike_roll_changes_the_later_replaces_the_earlier():
 
 
 def test_alike_level_changes_the_later_replaces_the_earlier():
-    """RULES 6: 'when two played effects are alike (same kind, same target), the later one replaces
-    the earlier' (seed 000: 若場上出現2張效能相近的功能卡，則後者效能將可替代前者效能).
+    """docs/rules.md §6: when two played effects are alike (same kind, same target), the later one replaces
+    the earlier (seed 000: 若場上出現2張效能相近的功能卡，則後者效能將可替代前者效能).
     Warm Ocean and Cool Upwelling have the same effect kind ('level' in cards.toml) and here the
     same target, exactly like Tailwind/Headwind ('roll'), which the engine does replace.
     So Cool Upwelling's -1 replaces Warm Ocean's +1: T1 ends at 3 - 1 = 2, not 3 + 1 - 1 = 3."""

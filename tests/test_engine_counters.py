@@ -1,4 +1,4 @@
-"""Counter windows (RULES.md section 6, phase 5) and the four counter cards."""
+"""Counter windows (docs/rules.md §6, phase 5) and the four counter cards."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""HP limits, elimination, the immediate win, ties and the end after 3 rounds (RULES.md sections 8 F and 9)."""
+"""HP limits, elimination, the immediate win, ties and the end after 3 rounds (docs/rules.md §8 and §9)."""
 
 from __future__ import annotations
 

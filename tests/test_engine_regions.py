@@ -1,4 +1,4 @@
-"""The six region abilities (地區卡), each once per game, in the attack phase (RULES.md section 11)."""
+"""The six region abilities (地區卡), each once per game, in the attack phase (docs/rules.md §11)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def test_six_regions_each_with_one_ability():
         "central_mountains", "sierra_madre", "cool_yellow_sea", "cold_surge", "typhoon_signals", "westerlies",
     }
     for key, r in RULES.regions.items():
-        assert 25 <= r.hp <= 60 and len(r.cells) == r.size and r.ability.region == key  # RULES §12
+        assert 25 <= r.hp <= 60 and len(r.cells) == r.size and r.ability.region == key  # docs/rules.md §12
 
 
 # ---------------------------------------------------------------- Taiwan: Central Mountain Range

@@ -1,4 +1,4 @@
-"""The seed-exact examples of RULES.md sections 3, 4 and 8, as named tests."""
+"""The seed-exact examples of docs/rules.md §3, §4 and §8, as named tests."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Setup (RULES.md section 5) and the advanced variant (section 10)."""
+"""Setup (docs/rules.md §5) and the advanced variant (§10)."""
 
 from __future__ import annotations
 
@@ -160,7 +160,7 @@ def test_invalid_variant_and_dice_mode():
 @pytest.mark.parametrize("players", [["Japan", "Korea", "Taiwan"], P4, ["Philippines", "Taiwan", "South China", "Japan",
                                                                          "Central China"]])
 def test_the_deal_is_one_card_at_a_time_clockwise_from_the_start_player(players):
-    """The first deal (built from a cached dealing plan) is RULES §5's deal, card by card.
+    """The first deal (built from a cached dealing plan) is docs/rules.md §5's deal, card by card.
 
     Reference: the rules' deck in card order, shuffled by ``random.Random`` with the game's first
     shuffle seed (``seed * 1_000_003``, as ``Game._shuffle`` seeds it), then dealt one card at a

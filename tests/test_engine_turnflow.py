@@ -1,4 +1,4 @@
-"""A turn (RULES.md section 6): phase order, refill, draw, deck upkeep, attack order, moves, discard, count limits."""
+"""A turn (docs/rules.md §6): phase order, refill, draw, deck upkeep, attack order, moves, discard, count limits."""
 
 from __future__ import annotations
 

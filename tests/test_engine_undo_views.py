@@ -1,4 +1,4 @@
-"""Undo, correcting a typed die, and what each player may see (DESIGN.md section 2)."""
+"""Undo, correcting a typed die, and what each player may see (the hidden-information rule: no view or log shows a hand to anyone else)."""
 
 from __future__ import annotations
 
@@ -178,10 +178,10 @@ def test_visible_events_hide_other_players_drawn_cards():
 
 
 def test_public_log_does_not_reveal_whether_a_player_holds_counter_cards():
-    """A counter window is the owner's decision (RULES 6.5: the move pauses for the player whose
+    """A counter window is the owner's decision (docs/rules.md §6, phase 5: the move pauses for the player whose
     region is reached, if they have not used the region card and played < 2 function cards).
     Pausing only when the owner HOLDS a counter card tells everyone else what is in that hand,
-    which the hidden-information rule (DESIGN 2: 'the log never leaks a hand') forbids."""
+    which the hidden-information rule ('the log never leaks a hand') forbids."""
     logs = []
     for hand in (["evacuation"], ["warm_ocean"]):
         g = scn(P3, active="Japan", typhoons=[((8, 6), 3, "W")], phase="move", hands={"Taiwan": hand})

@@ -94,7 +94,7 @@ def test_no_region_hp_or_size_is_typed_into_a_notebook(path):
 
 @pytest.mark.parametrize("path", [p for p in NOTEBOOKS if p.name.startswith("03_")], ids=lambda p: p.parent.name)
 def test_lesson_03_states_the_central_mountain_range_as_the_data_has_it(path):
-    """The balance search may tune an ability's strength (RULES §12): the lesson's sentence must follow it."""
+    """The balance search may tune an ability's strength (docs/rules.md §12): the lesson's sentence must follow it."""
     levels = load_rules().regions["Taiwan"].ability.effect.params["delta"]
     text = markdown(path)
     stated = re.findall(r"by (\d) levels for a turn|颱風減弱 (\d) 級", text)

@@ -1,4 +1,4 @@
-"""Property-based tests: random legal games with the invariants of DESIGN.md section 5 after EVERY action.
+"""Property-based tests: random legal games with the engine's invariants (tests/engine_helpers.py) after EVERY action.
 
 Sized for about a minute on 2 cores: about a thousand hypothesis games (shrinkable) plus a plain
 seeded loop of 2,800 fast random games.

@@ -164,7 +164,7 @@ def test_bearings_and_points():
 def test_real_motion_shares_over_all_169_storms():
     shares = stats.motion_shares(jma.all_storms())
     assert sum(shares.values()) == pytest.approx(1.0)
-    # like the 1980–2025 IBTrACS figures of FACTS.md: about 6 in 10 steps go west or north-west
+    # like the 1980–2025 IBTrACS figures of lessons 01 and 05: about 6 in 10 steps go west or north-west
     assert 0.5 < shares["W"] + shares["NW"] < 0.65
     assert shares["W"] > shares["N"] > shares["E"] > shares["S"]
     assert sum(stats.motion_counts(jma.all_storms()).values()) > 5000

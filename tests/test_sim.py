@@ -1,4 +1,4 @@
-"""Tests for typhoon_edu.sim: the vectorised tracks against the one-storm reference and RULES.md."""
+"""Tests for typhoon_edu.sim: the vectorised tracks against the one-storm reference and docs/rules.md."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def test_simulate_tracks_aggregates_the_same_tracks() -> None:
         assert stats.fate_share[fate] == pytest.approx(np.mean(batch.fate == code))
 
 
-# ---------------------------------------------------------------- RULES.md examples
+# ---------------------------------------------------------------- the rules' examples
 
 
 @pytest.mark.parametrize(("direction", "pips", "steps"), [("NNW", 5, "NNWNN"), ("SW", 6, "WSWSWS"), ("E", 4, "EEEE")])
