@@ -301,3 +301,16 @@ def test_one_curtain_per_players_run_of_decisions(store: RoomStore) -> None:
                 app.decide(app.decisions.cell_action(tuple(cells[0])))
     assert any(n >= 2 for _, n in runs), f"no player made two private decisions in a row: {runs}"
     assert len(drops) - int(app.curtain.down) == len(runs)  # exactly one drop per run
+def test_the_projector_shows_the_room_code_only_when_teams_join_on_devices(store: RoomStore) -> None:
+    """On one computer nobody joins from a phone, so the code on the wall would only let a student in."""
+    one = ProjectorApp(lang="en", store=store, fullscreen=False, public_url="http://127.0.0.1:8866/")
+    room = one.start(seat_choices(devices=False))
+    assert one.screen == "game" and room.code not in one.game.code.value and one.game.code.value == ""
+    one.set_lang("zh-TW")  # a language switch redraws the header: still no code
+    assert room.code not in one.game.code.value
+    again = ProjectorApp(lang="en", store=store, fullscreen=False)
+    again.open(room.code)  # reopened by the teacher: the same
+    assert room.code not in again.game.code.value
+    phones = ProjectorApp(lang="en", store=store, fullscreen=False, public_url="http://127.0.0.1:8866/")
+    other = phones.start(seat_choices())
+    assert other.code in phones.game.code.value  # teams join on their devices: the code is shown as before

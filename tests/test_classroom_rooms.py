@@ -825,3 +825,30 @@ def test_two_projectors_play_an_expired_turn_once(store: RoomStore) -> None:
     with pytest.raises(StaleWrite):
         second.play_for_time(now=late)  # it had not seen the first one's move: refused, nothing written
     assert [a.by for a in store.actions(room.id)].count("timer") == 1
+# ---------------------------------------------------------------------- security review
+
+def test_a_one_computer_room_hands_no_seat_to_a_device(store: RoomStore) -> None:
+    """A student who reads the room code off the wall gets no team's hand when the class plays on one computer."""
+    room = Room.create(store, PEOPLE_AND_BOTS, seed=101, lang="en", options={"devices": False},
+                       teacher=local_teacher(store))
+    assert room.issued_tokens == {} and room.join_links() == {}
+    assert lobby(store, room.code).free == ()
+    before = (store.seats(room.id), store.head(room.id).version)
+    with pytest.raises(SeatError) as e:
+        Room.join(store, room.code, "Taiwan", "phone-1")
+    assert e.value.kind == "no_devices"
+    from typhoon_edu.classroom.errors import error_text
+
+    assert "one computer" in error_text(e.value, "en") and "一臺電腦" in error_text(e.value, "zh-TW")
+    with pytest.raises(SeatError) as e:
+        room.reissue_token("Korea")  # no "new join link" either
+    assert e.value.kind == "no_devices"
+    assert (store.seats(room.id), store.head(room.id).version) == before
+    room.set_seat("Japan", "greedy")
+    assert room.set_seat("Philippines", "person") is None  # a seat given to a person gets no link
+    assert all(s.token_hash is None for s in store.seats(room.id))
+    assert room.act(room.seat_view("Taiwan").legal_actions[0], teacher=True).entries  # the teacher still plays
+    # a room with devices is unchanged
+    phones = Room.create(store, PEOPLE_AND_BOTS, seed=101, lang="en", options={"devices": True},
+                         teacher=local_teacher(store))
+    assert lobby(store, phones.code).free == ("Taiwan", "Korea") and sorted(phones.issued_tokens) == ["Korea", "Taiwan"]

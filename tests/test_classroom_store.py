@@ -624,3 +624,37 @@ def test_a_schema_2_database_gets_the_timer_columns_in_place(db_url: str) -> Non
     again.set_turn_timer(row.id, 60)
     assert again.room(row.id).turn_seconds == 60
     assert again.append(row.id, 2, ["move T1"], by="Japan").seq == 2
+# ---------------------------------------------------------------------- security review: seats and devices
+
+def _people_room(store: RoomStore, *, devices: bool | None = None, tokens: dict[str, str] | None = None):
+    """Taiwan and Japan played by people (with these link tokens), Korea by a bot; ``devices`` as the room's option."""
+    setup: dict = {"players": ["Taiwan", "Japan", "Korea"]}
+    if devices is not None:
+        setup["options"] = {"devices": devices}
+    tokens = tokens or {}
+    seats = [NewSeat("Taiwan", token_hash=codes.token_hash(tokens["Taiwan"]) if "Taiwan" in tokens else None),
+             NewSeat("Japan", token_hash=codes.token_hash(tokens["Japan"]) if "Japan" in tokens else None),
+             NewSeat("Korea", "random")]
+    return store.create_room(setup=setup, seats=seats, lang="en")
+
+def _seats_and_version(store: RoomStore, room_id: str) -> tuple:
+    return tuple(store.seats(room_id)), store.head(room_id).version
+
+def test_a_one_computer_room_gives_no_seat_to_any_device(db_url: str) -> None:
+    store = RoomStore(db_url)
+    link = codes.new_token()
+    row = _people_room(store, devices=False, tokens={"Taiwan": link})
+    before = _seats_and_version(store, row.id)
+    device = "d" * 64
+    for call in (lambda: store.claim_seat(row.id, "Japan", codes.token_hash(codes.new_token()), device),
+                 lambda: store.claim_seat(row.id, "Japan", codes.token_hash(codes.new_token())),
+                 lambda: store.seat_by_token(codes.token_hash(link)),
+                 lambda: store.bind_device(codes.token_hash(link), device)):
+        with pytest.raises(SeatError) as e:
+            call()
+        assert e.value.kind == "no_devices" and "one computer" in str(e.value)
+    assert _seats_and_version(store, row.id) == before
+    # a room with devices (said so, or saying nothing, as rooms made before the option do) is unchanged
+    for devices in (True, None):
+        other = _people_room(store, devices=devices)
+        assert store.claim_seat(other.id, "Japan", codes.token_hash(codes.new_token()), device).joined is not None

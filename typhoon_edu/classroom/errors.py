@@ -56,6 +56,7 @@ KINDS: dict[str, str] = {
     "seat_taken": "SeatError",
     "bad_kind": "SeatError",
     "bad_seats": "SeatError",
+    "no_devices": "SeatError",
     # RoomBroken
     "setup": "RoomBroken",
     "replay": "RoomBroken",
@@ -150,7 +151,8 @@ class NotAllowed(ClassroomError):
 
 
 class SeatError(ClassroomError):
-    """A seat change that cannot be made: ``no_such_seat``, ``seat_taken``, ``bad_kind``, ``bad_seats``."""
+    """A seat change that cannot be made: ``no_such_seat``, ``seat_taken``, ``bad_kind``, ``bad_seats``;
+    ``no_devices``: the room is played on one computer, so no device may join or open a seat."""
 
     default_kind = "no_such_seat"
 

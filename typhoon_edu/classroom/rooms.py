@@ -51,7 +51,19 @@ from .codes import looks_like_code, new_token, token_hash
 from .errors import NotAllowed, RoomBroken, SeatError, StaleWrite, TokenRejected
 from .links import new_nonce, seat_link_token
 from .names import clean_name
-from .store import ENDED, FINISHED, LOCAL_TEACHER, OPEN, SEAT_KINDS, ActionRow, NewSeat, RoomRow, RoomStore, SeatRow
+from .store import (
+    ENDED,
+    FINISHED,
+    LOCAL_TEACHER,
+    OPEN,
+    SEAT_KINDS,
+    ActionRow,
+    NewSeat,
+    RoomRow,
+    RoomStore,
+    SeatRow,
+    devices_allowed,
+)
 from .teachers import Teacher
 
 SETUP_FORMAT = 1
@@ -324,7 +336,8 @@ class Room:
         """A new room of ``teacher`` with these seats (3–5, clockwise; each a :class:`Seat` or anything
         with ``region``, ``kind``, ``name``). Every person seat gets a seat link's device token, in
         ``room.issued_tokens`` of the returned (teacher's) room, and again from :meth:`join_links`;
-        the store keeps their hashes.
+        the store keeps their hashes. With ``options={"devices": False}`` (the class plays on one
+        computer) no seat gets a link, and no device can join one (SeatError ``no_devices``).
         """
         if not isinstance(teacher, Teacher):
             raise NotAllowed("only a teacher may set up a room (this page has no teacher's key)", kind="teacher_only")
@@ -338,7 +351,8 @@ class Room:
         import uuid
 
         room_id = uuid.uuid4().hex
-        nonces = {r: new_nonce() for r, k, _ in specs if k == "person"}
+        with_devices = devices_allowed({"options": options} if options else None)
+        nonces = {r: new_nonce() for r, k, _ in specs if k == "person" and with_devices}
         tokens = {r: seat_link_token(store.link_secret, room_id, r, n) for r, n in nonces.items()}
         setup = {"format": SETUP_FORMAT, "players": list(game.players), "variant": game.variant, "dice": game.dice,
                  "start": game.players[game.start_seat], "seed": game.seed, "edition": rules.edition,
@@ -495,6 +509,11 @@ class Room:
         """How the class plays this room (e.g. ``devices``: hands on phones, or one computer); {} if none."""
         opts = self._setup.get("options")
         return dict(opts) if isinstance(opts, dict) else {}
+
+    @property
+    def devices(self) -> bool:
+        """Whether teams join this room on their devices (False: one computer; no seat is a device's)."""
+        return devices_allowed(self._setup)
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -949,13 +968,14 @@ class Room:
     def set_seat(self, region: str, kind: str, name: str | None = None) -> str | None:
         """Give a seat to a bot (``random``/``easy``, ``greedy``/``medium``, ``mcts``/``hard``) or back to a person.
 
-        To a person: a new device token is issued and returned (also in ``issued_tokens``).
+        To a person: a new device token is issued and returned (also in ``issued_tokens``), unless
+        the room is played on one computer (then None: no device may open it).
         To a bot: the seat's device token stops working at once. Returns the new token or None.
         """
         self._need_teacher("change who plays a seat")
         region = self._seat_row(region).region
         kind = seat_kind(kind)
-        nonce = new_nonce() if kind == "person" else None
+        nonce = new_nonce() if kind == "person" and self.devices else None
         token = None if nonce is None else self._link_token(region, nonce)
         changes: dict[str, Any] = {"kind": kind, "token_hash": None if token is None else token_hash(token),
                                    "revoked": False, "joined": None, "link_nonce": nonce, "device_hash": None}
@@ -987,8 +1007,14 @@ class Room:
 
     def reissue_token(self, region: str) -> str:
         """*New join link*: a new seat link for a person seat (the old one stops working, the seat
-        is free to join, from any device). The only way a seat's link ever changes."""
+        is free to join, from any device). The only way a seat's link ever changes.
+
+        SeatError ``no_devices`` in a room played on one computer (no seat is a device's).
+        """
         self._need_teacher("issue a new join link")
+        if not self.devices:
+            raise SeatError("this game is played on one computer: its seats have no join links (only a room set up "
+                            "with devices has them)", kind="no_devices")
         s = self._seat_row(region)
         if s.kind != "person":
             raise NotAllowed(f"a bot plays {s.region}; give the seat to a person first", kind="bot_seat",
@@ -1206,6 +1232,7 @@ class Lobby:
     status: str
     seats: tuple[SeatInfo, ...]
     free: tuple[str, ...] = field(default=())
+    devices: bool = True  # False: the class plays on one computer, so no seat is free for a device
 
 
 _CHECKED: dict[tuple[Any, ...], tuple[bool, str, str, int, bool, tuple[str, ...]]] = {}
@@ -1260,13 +1287,15 @@ def list_rooms(store: RoomStore, *, teacher: Teacher | None, status: str | None 
 
 
 def lobby(store: RoomStore, code: str) -> Lobby:
-    """The seats of the room with this code, and the free person seats a device may join."""
+    """The seats of the room with this code, and the free person seats a device may join (none when the
+    class plays on one computer)."""
     row = store.room_by_code(code)
     seats = store.seats(row.id)
     infos = tuple(_seat_info(s) for s in seats)
+    devices = devices_allowed(row.setup)
     free = tuple(s.region for s in seats if s.kind == "person" and s.joined is None and not s.revoked) \
-        if row.is_open else ()
-    return Lobby(row.id, row.code, row.status, infos, free)
+        if row.is_open and devices else ()
+    return Lobby(row.id, row.code, row.status, infos, free, devices)
 
 
 __all__ = ["BotJob", "LogEntry", "Lobby", "PublicView", "Room", "RoomInfo", "Seat", "SeatInfo", "SeatView", "Update",

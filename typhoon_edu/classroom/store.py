@@ -311,6 +311,33 @@ def _owned_by(owner: str | None) -> Any:
     return ROOMS.c.owner == owner
 
 
+def devices_allowed(setup: Mapping[str, Any] | str | None) -> bool:
+    """Whether teams may join a room with this setup from their devices (its ``options``' ``devices``).
+
+    Off only when the teacher chose one computer (``{"options": {"devices": false}}``); a room made
+    before the option, or without it, has devices. A damaged setup says yes here: such a room does
+    not open at all (:func:`typhoon_edu.classroom.rooms.setup_of`).
+
+    >>> devices_allowed('{"options": {"devices": false}}'), devices_allowed({"players": []}), devices_allowed(None)
+    (False, True, True)
+    """
+    if isinstance(setup, str):
+        try:
+            setup = json.loads(setup)
+        except ValueError:
+            return True
+    options = setup.get("options") if isinstance(setup, Mapping) else None
+    return bool(options.get("devices", True)) if isinstance(options, Mapping) else True
+
+
+def _no_devices(conn: sa.engine.Connection, room_id: str) -> None:
+    """SeatError ``no_devices`` if the room is played on one computer (no seat is a device's)."""
+    setup = conn.execute(sa.select(ROOMS.c.setup).where(ROOMS.c.id == room_id)).scalar()
+    if not devices_allowed(setup):
+        raise SeatError("this game is played on one computer: none of its seats can be joined or opened from a "
+                        "device (only a room set up with devices allows that)", kind="no_devices")
+
+
 def _action(r: Any) -> ActionRow:
     bad = _Bad()
     return ActionRow(_num(r.seq, int, "seq", bad, -1), _text(r.notation, "notation", bad),
@@ -908,11 +935,13 @@ class RoomStore:
     def claim_seat(self, room_id: str, region: str, token_hash: str, device_hash: str | None = None) -> SeatRow:
         """Give a free person seat (no device has joined it) to a new device token, atomically.
 
-        SeatError ``seat_taken`` if a device already joined it, ``bot_seat`` if a bot plays it.
+        SeatError ``seat_taken`` if a device already joined it, ``bot_seat`` if a bot plays it,
+        ``no_devices`` if the room is played on one computer.
         """
         now = time.time()
         with self._tx("give the seat to this device", write=True) as conn:
             self._bump(conn, room_id, open_only=True)
+            _no_devices(conn, room_id)
             s = conn.execute(sa.select(SEATS).where(SEATS.c.room_id == room_id, SEATS.c.region == region)).first()
             if s is None:
                 raise SeatError(f"this room has no seat {region}", kind="no_such_seat", region=region)
@@ -928,7 +957,8 @@ class RoomStore:
                                                              SEATS.c.region == region)).first())
 
     def seat_by_token(self, token_hash: str) -> tuple[RoomRow, SeatRow]:
-        """The room and seat of a live device token; TokenRejected (unknown, revoked, room over) otherwise."""
+        """The room and seat of a live device token; TokenRejected (unknown, revoked, room over) otherwise,
+        SeatError ``no_devices`` if the room is played on one computer."""
         with self._tx("check the device") as conn:
             s = conn.execute(sa.select(SEATS).where(SEATS.c.token_hash == token_hash)).first()
             r = None if s is None else conn.execute(sa.select(ROOMS).where(ROOMS.c.id == s.room_id)).first()
@@ -939,6 +969,9 @@ class RoomStore:
             raise TokenRejected("the teacher revoked this device's token", kind="token_revoked")
         if not room.is_open:
             raise TokenRejected("the game in this room has ended; its device tokens no longer work", kind="room_over")
+        if not devices_allowed(room.setup):
+            raise SeatError("this game is played on one computer: none of its seats can be joined or opened from a "
+                            "device (only a room set up with devices allows that)", kind="no_devices")
         return room, seat
 
     def mark_joined(self, token_hash: str) -> bool:
@@ -956,13 +989,14 @@ class RoomStore:
 
         TokenRejected ``device_bound`` if another device holds it (or, with ``device_hash=None``, a
         page that cannot say which device it is opens a bound seat). An unbound seat opened without
-        a device stays unbound.
+        a device stays unbound. SeatError ``no_devices`` if the room is played on one computer.
         """
         with self._tx("note the device", write=True) as conn:
             s = conn.execute(sa.select(SEATS.c.room_id, SEATS.c.device_hash)
                              .where(SEATS.c.token_hash == token_hash)).first()
             if s is None:
                 raise TokenRejected("this device token is not (or no longer) a seat's token", kind="token_unknown")
+            _no_devices(conn, s.room_id)
             if s.device_hash is None and device_hash is not None:
                 self._bump(conn, s.room_id, open_only=True)
                 done = conn.execute(sa.update(SEATS).where(SEATS.c.token_hash == token_hash,

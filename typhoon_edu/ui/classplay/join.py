@@ -66,7 +66,10 @@ class JoinScreen:
             self.seats.children = []
             self.show_error(_error_text(exc, lang))
             return
-        self.show_error("" if self._lobby.free else i18n.t("classplay.seat.no_free", lang))
+        if not self._lobby.devices:  # one computer: no seat is a device's (say why none is offered)
+            self.show_error(i18n.t("classroom.error.no_devices", lang))
+        else:
+            self.show_error("" if self._lobby.free else i18n.t("classplay.seat.no_free", lang))
         self._render_seats()
 
     def _render_seats(self) -> None:

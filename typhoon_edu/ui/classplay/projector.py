@@ -464,8 +464,12 @@ class ProjectorApp:
         self._drive()
 
     def _show_code(self) -> None:
-        """The room's code in the header, its label in the page's language."""
+        """The room's code in the header, its label in the page's language; none on one computer (no
+        team joins from a device, so a code on the wall would only let a student open a team's hand)."""
         if self.room is None:
+            return
+        if not self.devices:
+            self.game.code.value = ""
             return
         self.game.code.value = (f"<span>{escape(i18n.t('classplay.room', self.lang))} "
                                 f"<span class='typhoon-room-chip'>{escape(self.room.code)}</span></span>")

@@ -128,7 +128,7 @@ class TeacherDrawer:
             kind.add_class(f"typhoon-teacher-kind-{s.region.replace(' ', '_')}")
             app.problems.observe(kind, lambda c, r=s.region: self.set_kind(r, c["new"]), where="seat kind")
             parts: list[widgets.Widget] = [kind]
-            if s.is_person:
+            if s.is_person and getattr(room, "devices", True):  # one computer: no device, no join link
                 state = "classplay.teacher.joined" if s.joined else "classplay.teacher.not_joined"
                 if s.revoked:
                     state = "classplay.teacher.revoked"
