@@ -280,3 +280,97 @@ def test_a_store_that_cannot_be_used_leaves_the_one_screen_round_and_says_why():
     ch = fw.ForecastChallenge("zh-TW", class_round=broken)
     assert ch.class_panel is None and not ch.class_lock
     assert error_text(StoreError("x", kind="read_only"), "zh-TW") in ch.problems.widget.value
+
+
+# --- team names and the devices that send for them ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("typed", "kept"), [("Owls\u200b", "Owls"), ("\u202eslwO", "slwO"), ("O\u2066w\u2069ls", "Owls"),
+                                             ("  the\u2028Owls\x00 ", "the Owls"), ("颱風\ufeff隊", "颱風隊")])
+def test_team_names_lose_invisible_and_bidi_characters(rounds, typed, kept):
+    # the projector's list and the results table show the name: "Owls\u200b" must not pass for a second "Owls"
+    code = rounds.open_round("forecast", owner="t1", stage="steady").code
+    assert rounds.submit(code, "steady", typed, {"v": 1}).team == kept
+    assert list(rounds.entries(code, "steady")) == [kept]
+    assert fcl.team_name(typed) == kept
+
+
+def test_a_name_of_invisible_characters_only_is_refused_with_words_for_people(rounds):
+    code = rounds.open_round("forecast", owner="t1", stage="steady").code
+    with pytest.raises(ValueError, match="name"):
+        rounds.submit(code, "steady", "\u200b\u202e\u2066", {})
+    assert rounds.entries(code, "steady") == {}
+    for lang in ("en", "zh-TW"):
+        _teacher, (owls, _bats) = _pages(rounds, lang)
+        with pytest.raises(fw.ForecastInputError) as err:
+            owls.class_panel.join(code, "\u200b\u202e")
+        assert str(err.value) == lt("forecast.team_need_name", lang)
+        assert owls.class_panel.team_side.row is None
+
+
+def test_another_device_cannot_replace_a_teams_answer(rounds):
+    code = rounds.open_round("forecast", owner="t1", stage="steady").code
+    rounds.submit(code, "steady", "Owls", {"v": 1}, device="owls-tablet")
+    before = rounds.round(code).version
+    for name in ("Owls", "Owls\u200b", " Owls "):
+        with pytest.raises(NotAllowed) as err:
+            rounds.submit(code, "steady", name, {"v": 666}, device="bats-phone")
+        assert err.value.kind == "team_taken"
+        for lang, word in (("en", "Owls"), ("zh-TW", "Owls")):
+            text = error_text(err.value, lang)
+            assert word in text and text != str(err.value)
+        assert "另一臺裝置" in error_text(err.value, "zh-TW")
+    with pytest.raises(NotAllowed):  # a page that says no device is not the Owls' device either
+        rounds.submit(code, "steady", "Owls", {"v": 666}, device=None)
+    assert rounds.entries(code, "steady")["Owls"].value == {"v": 1} and rounds.round(code).version == before
+    # the Owls' own device may still change its answer while the storm is open
+    rounds.submit(code, "steady", "Owls", {"v": 2}, device="owls-tablet")
+    assert rounds.entries(code, "steady")["Owls"].value == {"v": 2}
+    # and the name stays theirs for the next storm of the round
+    rounds.set_stage(code, "recurve", owner="t1")
+    with pytest.raises(NotAllowed) as err:
+        rounds.submit(code, "recurve", "Owls", {"v": 3}, device="bats-phone")
+    assert err.value.kind == "team_taken"
+    rounds.submit(code, "recurve", "Bats", {"v": 4}, device="bats-phone")
+    assert sorted(rounds.entries(code, "recurve")) == ["Bats"]
+
+
+def test_a_team_page_on_another_device_cannot_send_for_a_team_that_sent(rounds):
+    teacher = fw.ForecastChallenge("en", class_round=lambda c: fcl.ClassRoundPanel(c, rounds, "t1"))
+    owls, thief = (fw.ForecastChallenge("zh-TW", class_round=lambda c, d=d: fcl.ClassRoundPanel(c, rounds, None, device=d))
+                   for d in ("owls-device-0000000000", "thief-device-000000000"))
+    teacher.class_panel.open_round()
+    code = teacher.class_panel.teacher_side.row.code
+    case = teacher.rnd.case
+    for page, dlat in ((owls, 0.0), (thief, 3.0)):
+        page.class_panel.join(code, "Owls")
+        for h in LEADS:
+            page.rnd.place(*_exact(case, dlat)[h])
+    owls.class_panel.send()
+    with pytest.raises(NotAllowed) as err:
+        thief.class_panel.send()
+    assert err.value.kind == "team_taken" and "Owls" in error_text(err.value, "zh-TW")
+    assert teacher.class_panel.teacher_side.teams() == {"Owls": _exact(case)}
+
+
+def test_a_round_store_from_before_devices_gets_the_device_column(tmp_path):
+    url = sqlite_url(tmp_path / "rooms.sqlite3")
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:  # the entries table as the first release made it (no device)
+        conn.execute(sa.text("CREATE TABLE typhoon_lesson_rounds (code VARCHAR(8) PRIMARY KEY, lesson VARCHAR(32) NOT NULL,"
+                             " owner VARCHAR(32) NOT NULL, stage VARCHAR(64) NOT NULL, accepting BOOLEAN NOT NULL,"
+                             " version INTEGER NOT NULL, created FLOAT NOT NULL, updated FLOAT NOT NULL)"))
+        conn.execute(sa.text("CREATE TABLE typhoon_lesson_entries (code VARCHAR(8) NOT NULL, stage VARCHAR(64) NOT NULL,"
+                             " team VARCHAR(64) NOT NULL, value TEXT NOT NULL, at FLOAT NOT NULL,"
+                             " PRIMARY KEY (code, stage, team))"))
+        conn.execute(sa.text("INSERT INTO typhoon_lesson_rounds VALUES ('ABCDE', 'forecast', 't1', 'steady', 1, 1, 0, 0)"))
+        conn.execute(sa.text("INSERT INTO typhoon_lesson_entries VALUES ('ABCDE', 'steady', 'Owls', '{\"v\": 1}', 1)"))
+    engine.dispose()
+    rounds = LessonRounds(RoomStore(url))
+    assert rounds.entries("ABCDE", "steady")["Owls"].value == {"v": 1}
+    with pytest.raises(NotAllowed) as err:  # an answer kept before devices were: no device may take it over
+        rounds.submit("ABCDE", "steady", "Owls", {"v": 2}, device="dev-a")
+    assert err.value.kind == "team_taken"
+    rounds.submit("ABCDE", "steady", "Bats", {"v": 3}, device="dev-a")
+    LessonRounds(RoomStore(url))  # opened again: the column is there already
+    assert list(LessonRounds(RoomStore(url)).entries("ABCDE", "steady")) == ["Owls", "Bats"]

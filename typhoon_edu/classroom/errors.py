@@ -51,6 +51,7 @@ KINDS: dict[str, str] = {
     "seat_changed": "NotAllowed",
     "not_your_room": "NotAllowed",
     "round_closed": "NotAllowed",
+    "team_taken": "NotAllowed",
     # SeatError
     "no_such_seat": "SeatError",
     "seat_taken": "SeatError",
@@ -144,7 +145,8 @@ class NotAllowed(ClassroomError):
     rolls in this game; ``paused``: the teacher paused the game; ``game_over``: the game has ended;
     ``seat_changed``: the teacher gave the seat to someone else while its bot was thinking;
     ``not_your_room``: the room belongs to another teacher; ``round_closed``: a lesson round takes no answers
-    for that stage now (the teacher revealed it, or moved on).
+    for that stage now (the teacher revealed it, or moved on); ``team_taken``: another device already sent answers under
+    that team name in the lesson round (a team name belongs to the first device that sends for it).
     """
 
     default_kind = "not_your_turn"

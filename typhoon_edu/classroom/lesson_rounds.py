@@ -9,7 +9,13 @@ tables (``SCHEMA_VERSION`` of :mod:`.store` is unchanged):
   teacher's id), its current ``stage`` (for lesson 07 a storm) and whether it still ``accepting`` answers;
   ``version`` changes on every change, so a device polls one row.
 - ``typhoon_lesson_entries``: a team's answer to one stage, as JSON text; the ``(round, stage, team)`` key
-  keeps one answer per team and stage (sending again replaces it, while the stage is open).
+  keeps one answer per team and stage (sending again replaces it, while the stage is open), with the hash of
+  the device that sent it (``device``; a column added "if missing" to a table made before it existed).
+
+A team's name is cleaned as every name is (:func:`~typhoon_edu.classroom.names.clean_name`: no control, bidi
+or zero-width character reaches the projector, so "Owls\u200b" is "Owls"), and a team name belongs to the
+first device that sent for it in the round: another device sending under that name is refused (``NotAllowed``,
+kind ``team_taken``), while the team's own device may replace its answer as long as the stage is open.
 
 Every teacher action (:meth:`LessonRounds.set_stage`, :meth:`LessonRounds.close`) names the teacher and is
 refused (``NotAllowed``, kind ``teacher_only``) unless that teacher owns the round; an answer sent to a
@@ -19,8 +25,12 @@ the write are one transaction, so an answer can never slip in after the reveal.
 >>> from typhoon_edu.classroom.store import RoomStore
 >>> rounds = LessonRounds(RoomStore("sqlite://"))
 >>> r = rounds.open_round("forecast", owner="t1", stage="steady")
->>> rounds.submit(r.code, "steady", "Owls", {"24": [15, 117]}).team
+>>> rounds.submit(r.code, "steady", "Owls", {"24": [15, 117]}, device="owls-tablet").team
 'Owls'
+>>> rounds.submit(r.code, "steady", "Owls\u200b", {"24": [0, 0]}, device="bats-phone")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+typhoon_edu.classroom.errors.NotAllowed: another device already sent answers as team 'Owls' in lesson round ...
 >>> rounds.close(r.code, owner="someone else")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -46,6 +56,8 @@ import sqlalchemy as sa
 
 from .codes import new_code, normalize_code
 from .errors import NotAllowed, RoomNotFound, StoreError
+from .names import clean_name
+from .rooms import device_hash
 
 #: The rounds' own tables: not in the game tables' metadata, so the game schema's version is not theirs.
 round_metadata = sa.MetaData()
@@ -69,6 +81,8 @@ LESSON_ENTRIES = sa.Table(
     sa.Column("team", sa.String(64), primary_key=True),
     sa.Column("value", sa.Text, nullable=False),  # JSON text, checked by the lesson that reads it
     sa.Column("at", sa.Float, nullable=False),
+    # the hash of the device that sent it (rooms.device_hash); NULL: a page that could not say, or a row from before
+    sa.Column("device", sa.String(64), nullable=True),
 )
 
 MAX_TEAM = 20
@@ -98,14 +112,20 @@ class EntryRow:
 
 
 def team_name(text: str) -> str:
-    """A team's name as kept: spaces collapsed, at most :data:`MAX_TEAM` characters; ``ValueError`` if empty.
+    """A team's name as kept: :func:`~typhoon_edu.classroom.names.clean_name`'s (no control, bidi or zero-width
+    character, spaces collapsed), at most :data:`MAX_TEAM` characters; ``ValueError`` if nothing visible is left.
 
-    >>> team_name("  the   Owls "), team_name("颱風隊")
-    ('the Owls', '颱風隊')
+    >>> team_name("  the   Owls "), team_name("颱風隊"), team_name("Owls\u200b"), team_name("\u202eslwO")
+    ('the Owls', '颱風隊', 'Owls', 'slwO')
+    >>> team_name("\u200b\u202e")
+    Traceback (most recent call last):
+    ...
+    ValueError: a team needs a name of at least one visible character (letters of any script, digits, signs), up to 20
     """
-    name = " ".join(str(text).split())[:MAX_TEAM]
+    name = clean_name(text, limit=MAX_TEAM)
     if not name:
-        raise ValueError("a team needs a name")
+        raise ValueError(f"a team needs a name of at least one visible character (letters of any script, digits, signs), "
+                         f"up to {MAX_TEAM}")
     return name
 
 
@@ -124,6 +144,24 @@ class LessonRounds:
                              what="open a lesson round")
         with store.transaction("create the lesson rounds' tables", write=True) as conn:
             round_metadata.create_all(conn, checkfirst=True)
+        self._add_device_column()
+
+    def _add_device_column(self) -> None:
+        """Add ``device`` to an entries table made before it existed (a kernel that finds it added already by
+        another one, racing it, goes on)."""
+        def missing() -> bool:
+            with self.store.transaction("read the lesson rounds' tables") as conn:
+                names = {c["name"] for c in sa.inspect(conn).get_columns(LESSON_ENTRIES.name)}
+            return "device" not in names
+
+        if not missing():
+            return
+        try:
+            with self.store.transaction("add the device column to the lesson answers", write=True) as conn:
+                conn.execute(sa.text(f"ALTER TABLE {LESSON_ENTRIES.name} ADD COLUMN device VARCHAR(64)"))
+        except StoreError:
+            if missing():  # not another kernel's doing: a real failure
+                raise
 
     def _row(self, conn: sa.engine.Connection, code: str) -> RoundRow:
         r = conn.execute(sa.select(LESSON_ROUNDS).where(LESSON_ROUNDS.c.code == code)).first()
@@ -170,9 +208,15 @@ class LessonRounds:
         """Move the round on to ``stage`` and take answers for it; only the round's teacher may."""
         return self._teacher_change(code, owner, "move the lesson round on", stage=stage, accepting=True)
 
-    def submit(self, code: str, stage: str, team: str, value: Any) -> EntryRow:
-        """Keep ``team``'s answer to ``stage`` (replacing its earlier one) while that stage takes answers."""
+    def submit(self, code: str, stage: str, team: str, value: Any, *, device: str | None = None) -> EntryRow:
+        """Keep ``team``'s answer to ``stage`` (replacing its earlier one) while that stage takes answers.
+
+        ``device``: the id of the device that sends (the class server's, from the page's query). A team name
+        belongs to the first device that sent for it in this round: another device (or a page without a device)
+        sending under it is refused (``NotAllowed``, kind ``team_taken``) and nothing changes.
+        """
         code, team = normalize_code(code), team_name(team)
+        mine = device_hash(device)
         text = json.dumps(value, ensure_ascii=False, sort_keys=True)
         if len(text) > MAX_VALUE:
             raise ValueError(f"an answer is at most {MAX_VALUE} characters of JSON, not {len(text)}")
@@ -182,12 +226,34 @@ class LessonRounds:
             if row.stage != stage or not row.accepting:
                 raise NotAllowed(f"lesson round {code} takes no answers for {stage!r} now (its stage is {row.stage!r}, "
                                  f"{'open' if row.accepting else 'closed'})", kind="round_closed")
+            self._check_team(conn, code, team, mine)
             key = (LESSON_ENTRIES.c.code == code) & (LESSON_ENTRIES.c.stage == stage) & (LESSON_ENTRIES.c.team == team)
             if conn.execute(sa.update(LESSON_ENTRIES).where(key).values(value=text, at=now)).rowcount == 0:
-                conn.execute(sa.insert(LESSON_ENTRIES).values(code=code, stage=stage, team=team, value=text, at=now))
+                conn.execute(sa.insert(LESSON_ENTRIES).values(code=code, stage=stage, team=team, value=text, at=now,
+                                                              device=mine))
             conn.execute(sa.update(LESSON_ROUNDS).where(LESSON_ROUNDS.c.code == code)
                          .values(version=LESSON_ROUNDS.c.version + 1, updated=now))
         return EntryRow(team, stage, json.loads(text), now)
+
+    @staticmethod
+    def _check_team(conn: sa.engine.Connection, code: str, team: str, mine: str | None) -> None:
+        """Refuse (``team_taken``) when another device already sent under ``team`` in round ``code`` (any stage)."""
+        other = conn.execute(sa.select(LESSON_ENTRIES.c.team).where(
+            (LESSON_ENTRIES.c.code == code) & (LESSON_ENTRIES.c.team == team)
+            & LESSON_ENTRIES.c.device.is_distinct_from(mine)).limit(1)).first()
+        if other is not None:
+            raise NotAllowed(f"another device already sent answers as team {team!r} in lesson round {code}; only that "
+                             f"device may send for it: choose another team name", kind="team_taken", team=team, code=code)
+
+    def check_team(self, code: str, team: str, *, device: str | None = None) -> str:
+        """``team``'s name as kept, when ``device`` may send for it in round ``code`` (a team's page asks on joining,
+        to say so at once); ``NotAllowed`` (``team_taken``) when another device sent under it. :meth:`submit` checks
+        again in its own transaction."""
+        code, team = normalize_code(code), team_name(team)
+        with self.store.transaction("read the teams of the lesson round", snapshot=True) as conn:
+            self._row(conn, code)
+            self._check_team(conn, code, team, device_hash(device))
+        return team
 
     def entries(self, code: str, stage: str) -> dict[str, EntryRow]:
         """Every team's answer to ``stage``, in the order they were sent."""

@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 
 from ...classroom.errors import NotAllowed
-from ...classroom.lesson_rounds import LessonRounds, RoundRow, team_name
+from ...classroom.lesson_rounds import MAX_TEAM, LessonRounds, RoundRow, team_name
+from ...classroom.names import clean_name
 from ...realdata.forecast_cases import LEADS, Case, forecast_cases
 from ..query import CLASS_SERVER_ENV_VAR
 from .common import heading, lt, note
@@ -165,10 +166,14 @@ class TeacherRound:
 
 
 class TeamRound:
-    """A team's side: join a round by its code with a name, send the three guesses for the round's storm."""
+    """A team's side: join a round by its code with a name, send the three guesses for the round's storm.
 
-    def __init__(self, rounds: LessonRounds) -> None:
+    ``device``: this page's device id (the class server's ``device`` in the page's query): the store keeps a team
+    name for the first device that sent under it, and refuses it to any other (``team_taken``)."""
+
+    def __init__(self, rounds: LessonRounds, device: str | None = None) -> None:
         self.rounds = rounds
+        self.device = device
         self.row: RoundRow | None = None
         self.team = ""
         self.sent_for: str | None = None  # the storm this team last sent a forecast for
@@ -180,6 +185,7 @@ class TeamRound:
         row = self.rounds.round(code)
         if row.lesson != LESSON:
             raise NotAllowed(f"round {row.code} is not a forecast round", kind="round_closed")
+        self.rounds.check_team(row.code, name, device=self.device)  # said at once, not only on sending
         self.row, self.team, self.sent_for = row, name, None
         return row
 
@@ -187,7 +193,7 @@ class TeamRound:
         """Send ``guesses`` for ``case``; the store refuses it once the teacher has revealed that storm."""
         if self.row is None:
             raise ValueError("join a round first")
-        self.rounds.submit(self.row.code, case.key, self.team, guesses_value(guesses))
+        self.rounds.submit(self.row.code, case.key, self.team, guesses_value(guesses), device=self.device)
         self.sent_for = case.key
         return self.refresh()
 
@@ -219,15 +225,16 @@ def sent_html(names: Sequence[str], lang: str = "en") -> str:
 class ClassRoundPanel(widgets.VBox):
     """The class round's controls: the teacher's (open, code, who sent, reveal, next storm), beside the map on the
     projector, or a team's (code and name, send), under the map on its device; ``refresh()`` reads the store (polled
-    every second in a served kernel)."""
+    every second in a served kernel). ``device``: a team's page's device id (see :class:`TeamRound`)."""
 
-    def __init__(self, challenge: ForecastChallenge, rounds: LessonRounds, teacher: str | None) -> None:
+    def __init__(self, challenge: ForecastChallenge, rounds: LessonRounds, teacher: str | None,
+                 device: str | None = None) -> None:
         lang = challenge.lang
         self.ch = challenge
         self.lang = lang
         self.rounds = rounds
         self.teacher_side = TeacherRound(rounds, teacher, challenge.cases) if teacher else None
-        self.team_side = None if teacher else TeamRound(rounds)
+        self.team_side = None if teacher else TeamRound(rounds, device)
         self.view = widgets.HTML()
         self.view.add_class("forecast-class-view")
         self.feedback = widgets.HTML()
@@ -337,7 +344,7 @@ class ClassRoundPanel(widgets.VBox):
 
     def join(self, code: str, team: str) -> RoundRow:
         side = self._team()
-        if not str(team).strip():
+        if not clean_name(team, limit=MAX_TEAM):  # nothing visible: no name (zero-width and bidi characters are dropped)
             from .forecast import ForecastInputError
 
             raise ForecastInputError(lt("forecast.team_need_name", self.lang))
@@ -447,15 +454,21 @@ class ClassRoundPanel(widgets.VBox):
 def class_round_panel(challenge: ForecastChallenge, *, store: Any = None, query: Mapping[str, str] | None = None,
                       rounds: LessonRounds | None = None) -> ClassRoundPanel:
     """The panel for this page: the teacher's when the page proves the teacher's key (the server puts it in the
-    query from the teacher's cookie or address), a team's otherwise."""
-    from ..classplay.projector import page_teacher
+    query from the teacher's cookie or address), a team's otherwise, sending as the page's device (the server's
+    ``device`` in the query, from the browser's HttpOnly cookie; a browser cannot set it)."""
+    from ..classplay.projector import page_teacher, served_by_voila
     from ..classplay.runtime import open_store
 
     if rounds is None:
         store = open_store(store)
         rounds = LessonRounds(store)
+    if query is None and served_by_voila():
+        from ..query import page_query
+
+        query = page_query()
     teacher = page_teacher(rounds.store, query)
-    return ClassRoundPanel(challenge, rounds, teacher.id if teacher is not None else None)
+    device = query.get("device") or None if query is not None else None
+    return ClassRoundPanel(challenge, rounds, teacher.id if teacher is not None else None, device)
 
 __all__ = ["CLASS_SERVER_ENV_VAR", "ClassRoundPanel", "TeacherRound", "TeamRound", "class_round_panel",
            "guesses_value", "on_class_server", "read_guesses", "sent_html"]
