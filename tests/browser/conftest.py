@@ -121,11 +121,16 @@ def jupyter_server() -> Iterator[Callable[..., JupyterServerProcess]]:
     """Factory: ``jupyter_server(root_dir=REPO_ROOT, *, python=sys.executable, timeout=90)``.
 
     Jupyter Server with the Voilà server extension, as Binder serves; ``python`` may be another
-    environment's interpreter (e.g. a venv built from ``binder/``). Stopped at session end.
+    environment's interpreter (e.g. a venv built from ``binder/``). One server per (folder,
+    interpreter) for the whole session, however many tests ask for it; stopped at session end.
     """
     started: list[JupyterServerProcess] = []
+    servers: dict[tuple[Path, str], JupyterServerProcess] = {}
 
     def start(root_dir: Path = REPO_ROOT, *, python: str | None = None, timeout: float = 90.0) -> JupyterServerProcess:
+        key = (Path(root_dir).resolve(), python or sys.executable)
+        if key in servers:
+            return servers[key]
         LOG_DIR.mkdir(parents=True, exist_ok=True)
         server = JupyterServerProcess(
             root_dir=Path(root_dir),
@@ -135,6 +140,7 @@ def jupyter_server() -> Iterator[Callable[..., JupyterServerProcess]]:
         started.append(server)
         server.start()
         server.wait_ready(timeout=timeout)
+        servers[key] = server
         return server
 
     yield start
