@@ -825,8 +825,9 @@ def test_two_projectors_play_an_expired_turn_once(store: RoomStore) -> None:
     with pytest.raises(StaleWrite):
         second.play_for_time(now=late)  # it had not seen the first one's move: refused, nothing written
     assert [a.by for a in store.actions(room.id)].count("timer") == 1
-# ---------------------------------------------------------------------- security review
 
+
+# ---------------------------------------------------------------------- security review
 def test_a_one_computer_room_hands_no_seat_to_a_device(store: RoomStore) -> None:
     """A student who reads the room code off the wall gets no team's hand when the class plays on one computer."""
     room = Room.create(store, PEOPLE_AND_BOTS, seed=101, lang="en", options={"devices": False},
@@ -852,3 +853,25 @@ def test_a_one_computer_room_hands_no_seat_to_a_device(store: RoomStore) -> None
     phones = Room.create(store, PEOPLE_AND_BOTS, seed=101, lang="en", options={"devices": True},
                          teacher=local_teacher(store))
     assert lobby(store, phones.code).free == ("Taiwan", "Korea") and sorted(phones.issued_tokens) == ["Korea", "Taiwan"]
+
+
+def test_one_device_cannot_hold_two_seats_of_a_room(store: RoomStore) -> None:
+    room = Room.create(store, PEOPLE_AND_BOTS, seed=103, lang="en", teacher=local_teacher(store))
+    korea_link = room.issued_tokens["Korea"]
+    phone, token = Room.join(store, room.code, "Taiwan", "phone-1")
+    before = (store.seats(room.id), store.head(room.id).version)
+    with pytest.raises(SeatError) as e:  # a second tab, or a crafted message to the join page's seat buttons
+        Room.join(store, room.code, "Korea", "phone-1")
+    assert e.value.kind == "device_has_seat"
+    with pytest.raises(SeatError) as e:
+        Room.open_seat(store, korea_link, "phone-1")
+    assert e.value.kind == "device_has_seat"
+    assert (store.seats(room.id), store.head(room.id).version) == before
+    assert lobby(store, room.code).free == ("Korea",)
+    assert Room.open_seat(store, token, "phone-1").viewer == "Taiwan"  # a reload opens its own seat again
+    # the teacher's "New join link" frees the device from its seat: it may then take another one
+    room.reissue_token("Taiwan")
+    assert Room.open_seat(store, korea_link, "phone-1").viewer == "Korea"
+    # the teacher's "Reset device": another device opens the seat's link
+    room.reset_device("Korea")
+    assert Room.open_seat(store, korea_link, "phone-2").viewer == "Korea"

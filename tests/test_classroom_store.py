@@ -624,8 +624,9 @@ def test_a_schema_2_database_gets_the_timer_columns_in_place(db_url: str) -> Non
     again.set_turn_timer(row.id, 60)
     assert again.room(row.id).turn_seconds == 60
     assert again.append(row.id, 2, ["move T1"], by="Japan").seq == 2
-# ---------------------------------------------------------------------- security review: seats and devices
 
+
+# ---------------------------------------------------------------------- security review: seats and devices
 def _people_room(store: RoomStore, *, devices: bool | None = None, tokens: dict[str, str] | None = None):
     """Taiwan and Japan played by people (with these link tokens), Korea by a bot; ``devices`` as the room's option."""
     setup: dict = {"players": ["Taiwan", "Japan", "Korea"]}
@@ -637,8 +638,10 @@ def _people_room(store: RoomStore, *, devices: bool | None = None, tokens: dict[
              NewSeat("Korea", "random")]
     return store.create_room(setup=setup, seats=seats, lang="en")
 
+
 def _seats_and_version(store: RoomStore, room_id: str) -> tuple:
     return tuple(store.seats(room_id)), store.head(room_id).version
+
 
 def test_a_one_computer_room_gives_no_seat_to_any_device(db_url: str) -> None:
     store = RoomStore(db_url)
@@ -658,3 +661,28 @@ def test_a_one_computer_room_gives_no_seat_to_any_device(db_url: str) -> None:
     for devices in (True, None):
         other = _people_room(store, devices=devices)
         assert store.claim_seat(other.id, "Japan", codes.token_hash(codes.new_token()), device).joined is not None
+
+
+def test_one_device_holds_at_most_one_live_seat_of_a_room(db_url: str) -> None:
+    store = RoomStore(db_url)
+    japan_link = codes.new_token()
+    row = _people_room(store, tokens={"Japan": japan_link})
+    phone, other_phone = "a" * 64, "b" * 64
+    mine = codes.new_token()
+    store.claim_seat(row.id, "Taiwan", codes.token_hash(mine), phone)
+    before = _seats_and_version(store, row.id)
+    with pytest.raises(SeatError) as e:  # a second free seat, by the room code
+        store.claim_seat(row.id, "Japan", codes.token_hash(codes.new_token()), phone)
+    assert e.value.kind == "device_has_seat" and "Taiwan" in str(e.value)
+    with pytest.raises(SeatError) as e:  # a second seat, by its link
+        store.bind_device(codes.token_hash(japan_link), phone)
+    assert e.value.kind == "device_has_seat"
+    assert _seats_and_version(store, row.id) == before
+    store.bind_device(codes.token_hash(mine), phone)  # its own seat again (a reload) still opens
+    store.bind_device(codes.token_hash(japan_link), other_phone)  # another device may take the other seat
+    # once the teacher revoked its seat, the device holds no live seat and may join another room's seat again
+    store.update_seat(row.id, "Taiwan", revoked=True)
+    third = _people_room(store)
+    store.claim_seat(third.id, "Taiwan", codes.token_hash(codes.new_token()), phone)  # other rooms never count
+    store.update_seat(row.id, "Japan", device_hash=None)  # the teacher reset Japan's device
+    store.bind_device(codes.token_hash(japan_link), phone)

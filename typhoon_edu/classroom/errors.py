@@ -58,6 +58,7 @@ KINDS: dict[str, str] = {
     "bad_kind": "SeatError",
     "bad_seats": "SeatError",
     "no_devices": "SeatError",
+    "device_has_seat": "SeatError",
     # RoomBroken
     "setup": "RoomBroken",
     "replay": "RoomBroken",
@@ -154,7 +155,8 @@ class NotAllowed(ClassroomError):
 
 class SeatError(ClassroomError):
     """A seat change that cannot be made: ``no_such_seat``, ``seat_taken``, ``bad_kind``, ``bad_seats``;
-    ``no_devices``: the room is played on one computer, so no device may join or open a seat."""
+    ``no_devices``: the room is played on one computer, so no device may join or open a seat;
+    ``device_has_seat``: this device already plays another seat of the room (one seat per device)."""
 
     default_kind = "no_such_seat"
 

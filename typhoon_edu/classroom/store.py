@@ -338,6 +338,20 @@ def _no_devices(conn: sa.engine.Connection, room_id: str) -> None:
                         "device (only a room set up with devices allows that)", kind="no_devices")
 
 
+def _has_other_seat(conn: sa.engine.Connection, room_id: str, device_hash: str | None, *, region: str) -> None:
+    """SeatError ``device_has_seat`` if this device already holds a live (not revoked) seat of the room
+    other than ``region``: a device plays one seat, so it never sees two hands."""
+    if device_hash is None:
+        return
+    other = conn.execute(sa.select(SEATS.c.region).where(
+        SEATS.c.room_id == room_id, SEATS.c.region != region, SEATS.c.device_hash == device_hash,
+        SEATS.c.revoked == sa.false())).first()
+    if other is not None:
+        raise SeatError(f"this device already plays {other.region} in this game, and a device plays one seat only "
+                        f"(it may open {other.region} again; the teacher's reset device or new join link frees it)",
+                        kind="device_has_seat", region=other.region)
+
+
 def _action(r: Any) -> ActionRow:
     bad = _Bad()
     return ActionRow(_num(r.seq, int, "seq", bad, -1), _text(r.notation, "notation", bad),
@@ -936,7 +950,8 @@ class RoomStore:
         """Give a free person seat (no device has joined it) to a new device token, atomically.
 
         SeatError ``seat_taken`` if a device already joined it, ``bot_seat`` if a bot plays it,
-        ``no_devices`` if the room is played on one computer.
+        ``no_devices`` if the room is played on one computer, ``device_has_seat`` if ``device_hash``
+        already holds another live seat of the room.
         """
         now = time.time()
         with self._tx("give the seat to this device", write=True) as conn:
@@ -947,6 +962,7 @@ class RoomStore:
                 raise SeatError(f"this room has no seat {region}", kind="no_such_seat", region=region)
             if s.kind != "person":
                 raise NotAllowed(f"a bot plays {region}", kind="bot_seat", region=region)
+            _has_other_seat(conn, room_id, device_hash, region=region)
             done = conn.execute(sa.update(SEATS).where(
                 SEATS.c.room_id == room_id, SEATS.c.region == region, SEATS.c.joined.is_(None),
                 SEATS.c.revoked == sa.false()).values(token_hash=token_hash, joined=now, link_nonce=None,
@@ -989,22 +1005,25 @@ class RoomStore:
 
         TokenRejected ``device_bound`` if another device holds it (or, with ``device_hash=None``, a
         page that cannot say which device it is opens a bound seat). An unbound seat opened without
-        a device stays unbound. SeatError ``no_devices`` if the room is played on one computer.
+        a device stays unbound. SeatError ``no_devices`` if the room is played on one computer,
+        ``device_has_seat`` if this device already holds another live seat of the room (its own seat
+        opens again as before).
         """
         with self._tx("note the device", write=True) as conn:
-            s = conn.execute(sa.select(SEATS.c.room_id, SEATS.c.device_hash)
+            s = conn.execute(sa.select(SEATS.c.room_id, SEATS.c.region, SEATS.c.device_hash)
                              .where(SEATS.c.token_hash == token_hash)).first()
             if s is None:
                 raise TokenRejected("this device token is not (or no longer) a seat's token", kind="token_unknown")
             _no_devices(conn, s.room_id)
             if s.device_hash is None and device_hash is not None:
+                _has_other_seat(conn, s.room_id, device_hash, region=s.region)
                 self._bump(conn, s.room_id, open_only=True)
                 done = conn.execute(sa.update(SEATS).where(SEATS.c.token_hash == token_hash,
                                                            SEATS.c.device_hash.is_(None))
                                     .values(device_hash=device_hash)).rowcount
                 if done == 1:
                     return
-                s = conn.execute(sa.select(SEATS.c.room_id, SEATS.c.device_hash)
+                s = conn.execute(sa.select(SEATS.c.room_id, SEATS.c.region, SEATS.c.device_hash)
                                  .where(SEATS.c.token_hash == token_hash)).first()
             if s.device_hash is not None and s.device_hash != device_hash:
                 raise TokenRejected("this seat's link is already open on another device", kind="device_bound")
