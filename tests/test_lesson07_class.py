@@ -374,3 +374,97 @@ def test_a_round_store_from_before_devices_gets_the_device_column(tmp_path):
     rounds.submit("ABCDE", "steady", "Bats", {"v": 3}, device="dev-a")
     LessonRounds(RoomStore(url))  # opened again: the column is there already
     assert list(LessonRounds(RoomStore(url)).entries("ABCDE", "steady")) == ["Owls", "Bats"]
+
+
+# --- races: an answer against the reveal, two answers under one name (SQLite and PostgreSQL) ---------------------------
+
+
+def test_an_answer_racing_the_reveal_lands_before_it_or_is_refused(db_url):
+    """The send reads the round, then the teacher's reveal commits, then the send writes: under PostgreSQL's READ
+    COMMITTED a plain read of ``accepting`` let the answer in after the reveal. The hook holds the send for 1.5 s
+    right after its first statement on the round's row, long enough for a reveal that does not wait for it."""
+    import threading
+
+    from sqlalchemy import event
+
+    store = RoomStore(db_url)
+    rounds = LessonRounds(store)
+    code = rounds.open_round("forecast", owner="t1", stage="steady").code
+    read_round, revealed = threading.Event(), threading.Event()
+    sender: dict[str, threading.Thread] = {}
+    outcome: dict[str, object] = {}
+
+    def hold(_conn, _cursor, statement, *_args):
+        if threading.current_thread() is sender.get("thread") and "typhoon_lesson_rounds" in statement \
+                and not read_round.is_set():
+            read_round.set()
+            revealed.wait(1.5)  # the reveal goes now; if it must wait for this answer, the answer goes on first
+
+    def send():
+        try:
+            rounds.submit(code, "steady", "Owls", {"v": 1}, device="owls-tablet")
+            outcome["send"] = "kept"
+        except NotAllowed as exc:
+            outcome["send"] = exc.kind
+        except Exception as exc:  # noqa: BLE001 - a store error is a failure of the test, said below
+            outcome["send"] = repr(exc)
+
+    def reveal():
+        read_round.wait(20)
+        rounds.close(code, owner="t1")
+        outcome["at_reveal"] = list(rounds.entries(code, "steady"))
+        revealed.set()
+
+    event.listen(store._engine, "after_cursor_execute", hold)
+    try:
+        threads = [threading.Thread(target=send), threading.Thread(target=reveal)]
+        sender["thread"] = threads[0]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+    finally:
+        event.remove(store._engine, "after_cursor_execute", hold)
+    after = list(rounds.entries(code, "steady"))
+    assert after == outcome["at_reveal"], "an answer was kept after the reveal"
+    assert outcome["send"] in ("kept", "round_closed")
+    assert (outcome["send"] == "kept") == (after == ["Owls"])
+    assert not rounds.round(code).accepting
+
+
+@pytest.mark.parametrize("same_device", [True, False])
+def test_sends_racing_under_one_team_name_never_fail_as_store_errors(db_url, same_device):
+    import threading
+
+    rounds = LessonRounds(RoomStore(db_url))
+    code = rounds.open_round("forecast", owner="t1", stage="steady").code
+    n = 6
+    barrier = threading.Barrier(n)
+    results: list[str] = []
+    lock = threading.Lock()
+
+    def send(i: int) -> None:
+        barrier.wait()
+        try:
+            rounds.submit(code, "steady", "Owls", {"v": i}, device="owls" if same_device else f"device-{i}")
+            outcome = f"kept {i}"
+        except NotAllowed as exc:
+            outcome = exc.kind
+        except Exception as exc:  # noqa: BLE001 - an IntegrityError surfacing as a StoreError fails the test
+            outcome = repr(exc)
+        with lock:
+            results.append(outcome)
+
+    threads = [threading.Thread(target=send, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    kept = [r for r in results if r.startswith("kept")]
+    assert len(results) == n
+    if same_device:  # the team's own device may send again: every send is kept in turn, the last one stays
+        assert len(kept) == n
+    else:  # the first device to send has the name; every other is refused with words, not a store error
+        assert len(kept) == 1 and sorted(results) == sorted(kept + ["team_taken"] * (n - 1)), results
+    entry = rounds.entries(code, "steady")["Owls"]
+    assert f"kept {entry.value['v']}" in kept

@@ -20,7 +20,9 @@ kind ``team_taken``), while the team's own device may replace its answer as long
 Every teacher action (:meth:`LessonRounds.set_stage`, :meth:`LessonRounds.close`) names the teacher and is
 refused (``NotAllowed``, kind ``teacher_only``) unless that teacher owns the round; an answer sent to a
 closed stage, or to a stage that is no longer the round's, is refused (kind ``round_closed``); the check and
-the write are one transaction, so an answer can never slip in after the reveal.
+the write are one transaction that first claims the round's row (an ``UPDATE … WHERE accepting``, which
+PostgreSQL locks and checks again against a concurrent reveal), so an answer can never slip in after the
+reveal, and sends to one round never interleave.
 
 >>> from typhoon_edu.classroom.store import RoomStore
 >>> rounds = LessonRounds(RoomStore("sqlite://"))
@@ -222,8 +224,21 @@ class LessonRounds:
             raise ValueError(f"an answer is at most {MAX_VALUE} characters of JSON, not {len(text)}")
         now = time.time()
         with self.store.transaction("keep the team's answer", write=True) as conn:
-            row = self._row(conn, code)
-            if row.stage != stage or not row.accepting:
+            # First claim the round's row with an UPDATE that matches only while this stage takes answers. A plain
+            # read is not enough under PostgreSQL's READ COMMITTED: a send that read "accepting" just before the
+            # teacher's reveal committed would still write after it. The UPDATE locks the row until this
+            # transaction ends: a reveal that comes later waits for this answer, and one that came first leaves
+            # nothing for the UPDATE to match (PostgreSQL checks the WHERE again on the row the reveal wrote).
+            # Every send to the round queues on that lock too, so two sends under one team name never both find
+            # no entry and insert (no unique-key error), nor both pass the device check. SQLite's BEGIN IMMEDIATE
+            # (write=True) already runs one writer at a time.
+            claimed = conn.execute(
+                sa.update(LESSON_ROUNDS)
+                .where((LESSON_ROUNDS.c.code == code) & (LESSON_ROUNDS.c.stage == stage)
+                       & (LESSON_ROUNDS.c.accepting == sa.true()))
+                .values(version=LESSON_ROUNDS.c.version + 1, updated=now)).rowcount
+            if claimed != 1:
+                row = self._row(conn, code)  # RoomNotFound when there is no such round
                 raise NotAllowed(f"lesson round {code} takes no answers for {stage!r} now (its stage is {row.stage!r}, "
                                  f"{'open' if row.accepting else 'closed'})", kind="round_closed")
             self._check_team(conn, code, team, mine)
@@ -231,8 +246,6 @@ class LessonRounds:
             if conn.execute(sa.update(LESSON_ENTRIES).where(key).values(value=text, at=now)).rowcount == 0:
                 conn.execute(sa.insert(LESSON_ENTRIES).values(code=code, stage=stage, team=team, value=text, at=now,
                                                               device=mine))
-            conn.execute(sa.update(LESSON_ROUNDS).where(LESSON_ROUNDS.c.code == code)
-                         .values(version=LESSON_ROUNDS.c.version + 1, updated=now))
         return EntryRow(team, stage, json.loads(text), now)
 
     @staticmethod
