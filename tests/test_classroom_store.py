@@ -686,3 +686,58 @@ def test_one_device_holds_at_most_one_live_seat_of_a_room(db_url: str) -> None:
     store.claim_seat(third.id, "Taiwan", codes.token_hash(codes.new_token()), phone)  # other rooms never count
     store.update_seat(row.id, "Japan", device_hash=None)  # the teacher reset Japan's device
     store.bind_device(codes.token_hash(japan_link), phone)
+
+
+def test_a_handover_taken_twice_at_the_same_moment_works_once(db_url: str) -> None:
+    """Another take commits between this take's read and its write (PostgreSQL's READ COMMITTED allows
+    it): the write must see that the link was used and refuse, not hand the room over a second time."""
+    store = RoomStore(db_url)
+    row = make_room(store)
+    secret = codes.token_hash("hand-over secret")
+    store.set_handover(row.id, secret)
+    rival = {"done": False}
+
+    @sa.event.listens_for(store._engine, "before_cursor_execute")
+    def _rival_takes_it_first(conn, cursor, statement, parameters, context, executemany) -> None:  # noqa: ANN001
+        if not rival["done"] and statement.lstrip().upper().startswith("UPDATE TYPHOON_ROOMS") and "owner" in statement:
+            rival["done"] = True
+            raw = conn.connection.dbapi_connection.cursor()
+            raw.execute("UPDATE typhoon_rooms SET owner = 'rival', handover_hash = NULL, version = version + 1")
+            raw.close()
+
+    with pytest.raises(TokenRejected) as e:
+        store.take_room(secret, "late")
+    sa.event.remove(store._engine, "before_cursor_execute", _rival_takes_it_first)
+    assert rival["done"] and e.value.kind == "handover_unknown"
+    assert store.room(row.id).owner is None  # rolled back: the late take changed nothing
+
+
+def test_threads_racing_on_one_handover_exactly_one_wins(db_url: str) -> None:
+    store = RoomStore(db_url)
+    row = make_room(store)
+    secret = codes.token_hash("hand-over secret")
+    store.set_handover(row.id, secret)
+    n = 6
+    barrier = threading.Barrier(n)
+    results: list[str] = []
+    lock = threading.Lock()
+
+    def taker(i: int) -> None:
+        barrier.wait()
+        try:
+            store.take_room(secret, f"teacher{i}")
+            outcome = f"won teacher{i}"
+        except TokenRejected as exc:
+            outcome = exc.kind
+        with lock:
+            results.append(outcome)
+
+    threads = [threading.Thread(target=taker, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    winners = [r for r in results if r.startswith("won")]
+    assert len(results) == n and len(winners) == 1, results
+    assert sorted(r for r in results if not r.startswith("won")) == ["handover_unknown"] * (n - 1)
+    assert store.room(row.id).owner == winners[0].split()[1]

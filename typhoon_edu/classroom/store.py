@@ -1061,12 +1061,25 @@ class RoomStore:
             self._bump(conn, room_id, handover_hash=handover_hash)
 
     def take_room(self, handover_hash: str, owner: str) -> RoomRow:
-        """Make ``owner`` the owner of the room whose hand-over link this is (the link works once)."""
+        """Make ``owner`` the owner of the room whose hand-over link this is (the link works once).
+
+        TokenRejected ``handover_unknown`` if no room has this link now, also when another take of
+        the same link got there first (the write itself checks the link, so two takes at the same
+        moment cannot both succeed on PostgreSQL's READ COMMITTED); nothing changes then.
+        """
+        def used() -> TokenRejected:
+            return TokenRejected("this hand-over link is not (or no longer) valid: it was used already or replaced "
+                                 "(a hand-over link works once; ask for a new one)", kind="handover_unknown")
+
         with self._tx("hand the room over", write=True) as conn:
             rid = conn.execute(sa.select(ROOMS.c.id).where(ROOMS.c.handover_hash == handover_hash)).scalar()
             if rid is None:
-                raise TokenRejected("this hand-over link is not (or no longer) valid", kind="handover_unknown")
-            self._bump(conn, rid, owner=owner, handover_hash=None)
+                raise used()
+            done = conn.execute(sa.update(ROOMS).where(ROOMS.c.id == rid, ROOMS.c.handover_hash == handover_hash)
+                                .values(owner=owner, handover_hash=None, version=ROOMS.c.version + 1,
+                                        updated=time.time())).rowcount
+            if done != 1:
+                raise used()
             return _room(conn.execute(sa.select(ROOMS).where(ROOMS.c.id == rid)).first())
 
     # -------------------------------------------------------------- imports
