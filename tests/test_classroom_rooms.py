@@ -875,3 +875,29 @@ def test_one_device_cannot_hold_two_seats_of_a_room(store: RoomStore) -> None:
     # the teacher's "Reset device": another device opens the seat's link
     room.reset_device("Korea")
     assert Room.open_seat(store, korea_link, "phone-2").viewer == "Korea"
+
+
+def test_an_expected_seq_ahead_of_the_room_is_refused_as_stale_and_breaks_nothing(store: RoomStore) -> None:
+    room = Room.create(store, PEOPLE_AND_BOTS, seed=107, lang="en", teacher=local_teacher(store))
+    token = room.issued_tokens["Taiwan"]
+    fresh = Room.open_seat(store, token, "phone-1")
+    stale = Room.open_seat(store, token, "phone-1")  # a second page of the same seat, which has not synced
+    place = fresh.seat_view().legal_actions[0]
+    fresh.act(place)
+    with pytest.raises(StaleWrite):  # the store's next number, checked against the stale game: refused
+        stale.act(place, expected_seq=fresh.next_seq)
+    assert [a.notation for a in store.actions(room.id)] == [place.notation]
+    assert stale.seq == fresh.seq  # it caught up
+    Room.open(store, room.code, teacher=local_teacher(store))  # no RoomBroken
+    fresh.sync()
+    # the teacher's undo and die correction check the same way
+    room.sync()
+    other = Room.open(store, room.code, teacher=local_teacher(store))
+    assert other.can_undo()  # on its screen, Taiwan's first placement is the last decision
+    room.act(room.seat_view(room.waiting_for).legal_actions[0], teacher=True)  # a decision the other has not seen
+    with pytest.raises(StaleWrite):
+        other.undo(expected_seq=room.next_seq)  # it would take back a decision it never showed
+    assert UNDO not in [a.notation for a in store.actions(room.id)]
+    with pytest.raises(StaleWrite):
+        room.undo(expected_seq=room.next_seq + 3)
+    assert store.head(room.id).seq == room.seq

@@ -756,12 +756,21 @@ class Room:
         return seat
 
     def _check_expected(self, expected_seq: int | None) -> int:
+        """``expected_seq`` if it is exactly this room's :attr:`next_seq`; StaleWrite otherwise.
+
+        Behind: someone moved since the view was drawn. Ahead: the view was drawn from a newer game
+        than this room has applied (another page of the same seat), so a decision checked against
+        this room's game could be illegal where the store would put it; this room catches up first
+        (the next sync delivers what it missed) and the person decides again. Nothing is written.
+        """
         if expected_seq is None:
             return self.next_seq
         if isinstance(expected_seq, bool) or not isinstance(expected_seq, int):
             raise ValueError(f"expected_seq is a whole number (room.next_seq when the view was drawn), "
                              f"not {expected_seq!r}")
-        if expected_seq < self.next_seq:
+        if expected_seq != self.next_seq:
+            if expected_seq > self.next_seq:
+                self._catch_up()
             raise StaleWrite(expected_seq=expected_seq, current_seq=self._head)
         return expected_seq
 
