@@ -3,6 +3,7 @@ and every answer in the question banks agrees with the engine."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from html import escape
 
 import pytest
@@ -187,3 +188,109 @@ def test_every_question_has_all_its_texts(lang):
         for key in q.text_keys():
             assert i18n.has(key, lang), f"{key} missing in {lang}"
         assert "{" not in q.prompt(lang)
+
+
+# --- the answer sheet's file: whose it is, and how it is written -----------------------------------------------------
+
+MEI_TABLET, CLASSMATE_PHONE = "meiTablet-0123456789AB", "classmatePhone-0123456"
+
+
+def _served_sheet(monkeypatch, folder, device):
+    """A lesson page's answer sheet in a fresh kernel of the class server, opened on ``device``."""
+    from typhoon_edu.ui.query import CLASS_SERVER_ENV_VAR
+    from typhoon_edu.ui.quiz import forget_sheets, lesson_sheet
+
+    monkeypatch.setenv("TYPHOON_EDU_ANSWERS", str(folder))
+    monkeypatch.setenv(CLASS_SERVER_ENV_VAR, "1")
+    monkeypatch.delenv("VOILA_PREHEAT", raising=False)
+    monkeypatch.setenv("QUERY_STRING", f"device={device}" if device else "")
+    forget_sheets()
+    return lesson_sheet("compass", "en")
+
+
+def test_on_the_class_server_a_classmates_name_opens_no_classmates_sheet(monkeypatch, tmp_path):
+    mei = _served_sheet(monkeypatch, tmp_path, MEI_TABLET)
+    mei.set_student("Mei")
+    mei.add("Where does it stop?", "East", True, key="quiz.compass.first_roll", value="c")
+    mine = mei.saved_to
+    before = mine.read_bytes()
+    # another device types her name: it sees none of her answers, and her file is left as it was
+    other = _served_sheet(monkeypatch, tmp_path, CLASSMATE_PHONE)
+    other.add("Which way?", "West", False, key="quiz.compass.other", value="a")
+    other.set_student("mei")
+    assert [e.answer for e in other.entries] == ["West"] and "East" not in other.csv()
+    assert other.saved_to is not None and other.saved_to != mine
+    assert mine.read_bytes() == before
+    # Mei's own device, in a new kernel (a reload, a restart), gets her answers back under her name
+    again = _served_sheet(monkeypatch, tmp_path, MEI_TABLET)
+    again.set_student("MEI")
+    assert [e.answer for e in again.entries] == ["East"]
+
+
+def test_on_the_class_server_a_page_without_a_device_never_opens_a_sheet_kept_by_name(monkeypatch, tmp_path):
+    from typhoon_edu.ui.quiz import AnswerStore, Entry
+
+    AnswerStore(tmp_path).save("compass", "Mei", [Entry("k", "q?", "East", "right", datetime(2026, 5, 1, 9, 30), "c")])
+    for device in ("", "forged"):  # no id, or none the server hands out
+        sheet = _served_sheet(monkeypatch, tmp_path, device)
+        sheet.set_student("Mei")
+        assert sheet.entries == []
+
+
+def test_in_jupyterlab_a_name_still_brings_the_answers_back_after_a_restart(monkeypatch, tmp_path):
+    from typhoon_edu.ui.query import CLASS_SERVER_ENV_VAR
+    from typhoon_edu.ui.quiz import forget_sheets, lesson_sheet
+
+    monkeypatch.setenv("TYPHOON_EDU_ANSWERS", str(tmp_path))
+    monkeypatch.delenv(CLASS_SERVER_ENV_VAR, raising=False)
+    monkeypatch.delenv("QUERY_STRING", raising=False)
+    sheet = lesson_sheet("compass", "en")
+    sheet.set_student("Mei")
+    sheet.add("Where does it stop?", "East", True, key="quiz.compass.first_roll", value="c")
+    assert sheet.saved_to == tmp_path / "Mei-compass.json"
+    forget_sheets()  # a kernel restart
+    again = lesson_sheet("compass", "en")
+    again.set_student("mei")
+    assert [e.answer for e in again.entries] == ["East"]
+
+
+def test_saving_never_writes_through_a_file_planted_at_a_fixed_temporary_name(tmp_path):
+    from typhoon_edu.ui.quiz import AnswerStore, Entry
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me", encoding="utf-8")
+    (tmp_path / "Mei-compass.tmp").symlink_to(victim)
+    store = AnswerStore(tmp_path)
+    store.save("compass", "Mei", [Entry("k", "q?", "East", "right", datetime(2026, 5, 1, 9, 30), "c")])
+    assert victim.read_text(encoding="utf-8") == "keep me"
+    assert [e.answer for e in store.load("compass", "Mei")] == ["East"]
+
+
+def test_two_pages_saving_one_sheet_at_once_never_damage_it(tmp_path):
+    import json
+    import threading
+
+    from typhoon_edu.ui.quiz import AnswerStore, Entry
+
+    store = AnswerStore(tmp_path)
+    barrier = threading.Barrier(4)
+    errors: list[BaseException] = []
+
+    def saver(i: int) -> None:
+        entries = [Entry("k", "q?" * 200, f"answer {i}", "right", datetime(2026, 5, 1, 9, 30), "c")] * 40
+        barrier.wait()
+        try:
+            for _ in range(30):
+                store.save("compass", "Mei", entries)
+        except BaseException as exc:  # noqa: BLE001 - collected and asserted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=saver, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert errors == []
+    data = json.loads((tmp_path / "Mei-compass.json").read_text(encoding="utf-8"))
+    assert len({e["answer"] for e in data["entries"]}) == 1 and len(data["entries"]) == 40
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["Mei-compass.json"]

@@ -22,10 +22,12 @@ so the set-up is still done ahead of time.
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Mapping
 from urllib.parse import parse_qsl
 
-__all__ = ["CLASS_SERVER_ENV_VAR", "PUBLIC_URL_ENV_VAR", "QUERY_ENV_VAR", "page_query", "parse_query", "public_url"]
+__all__ = ["CLASS_SERVER_ENV_VAR", "PUBLIC_URL_ENV_VAR", "QUERY_ENV_VAR", "on_class_server", "page_device", "page_query",
+           "parse_query", "public_url"]
 
 #: The CGI variable in which Voilà hands the query string (without ``?``) to the kernel.
 QUERY_ENV_VAR = "QUERY_STRING"
@@ -36,6 +38,10 @@ PUBLIC_URL_ENV_VAR = "TYPHOON_EDU_PUBLIC_URL"
 CLASS_SERVER_ENV_VAR = "TYPHOON_EDU_CLASS_SERVER"
 
 _PREHEAT_ENV_VAR = "VOILA_PREHEAT"
+
+#: This kernel's own id, for a page on the class server whose query has no device id (never the case with
+#: ``typhoon-edu serve``, which always adds one): what it keeps is then this kernel's, never another device's.
+_KERNEL_DEVICE = "kernel-" + secrets.token_urlsafe(16)
 
 
 def parse_query(raw: str) -> dict[str, str]:
@@ -95,3 +101,38 @@ def public_url(environ: Mapping[str, str] | None = None) -> str | None:
     """
     env = os.environ if environ is None else environ
     return env.get(PUBLIC_URL_ENV_VAR) or None
+
+
+def on_class_server(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether this kernel runs on the class server (``typhoon-edu serve`` says so in the environment): one server,
+    a kernel per page, every student's device a page of it.
+
+    >>> on_class_server({CLASS_SERVER_ENV_VAR: "1"}), on_class_server({})
+    (True, False)
+    """
+    env = os.environ if environ is None else environ
+    return env.get(CLASS_SERVER_ENV_VAR) == "1"
+
+
+def page_device(environ: Mapping[str, str] | None = None) -> str | None:
+    """On the class server, the id of the device (browser) this page was opened on; ``None`` elsewhere.
+
+    The id is the server's ``device`` name in the page's query, from the browser's HttpOnly ``typhoon_device``
+    cookie (:mod:`typhoon_edu.server.page_query`): a browser cannot put one of its own there. A page on the class
+    server without a well-formed one gets this kernel's own id, so what it keeps is its own. In JupyterLab or
+    Binder (``None``) each student has a kernel of their own. In a preheated Voilà kernel this waits for the
+    page's request, like :func:`page_query`.
+
+    >>> page_device({CLASS_SERVER_ENV_VAR: "1", "QUERY_STRING": "device=" + "d" * 22})
+    'dddddddddddddddddddddd'
+    >>> page_device({"QUERY_STRING": "device=" + "d" * 22}) is None
+    True
+    >>> page_device({CLASS_SERVER_ENV_VAR: "1", "QUERY_STRING": "device=x"}) == page_device({CLASS_SERVER_ENV_VAR: "1"})
+    True
+    """
+    if not on_class_server(environ):
+        return None
+    from ..server.page_query import plausible_device
+
+    device = page_query(environ).get("device")
+    return device if device is not None and plausible_device(device) else _KERNEL_DEVICE

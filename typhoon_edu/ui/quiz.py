@@ -13,6 +13,12 @@ then shuffled for that student, the same way every time (:func:`option_order`), 
 and prediction (:class:`Prediction`) is kept in a file beside the notebook (:class:`AnswerStore`),
 so a kernel restart loses nothing. The CSV download is named after the student and the lesson.
 
+On the class server (``typhoon-edu serve``) every page of a lesson is a kernel of one server sharing
+that folder, so a typed name alone must not open a sheet: there the file is keyed by the page's device
+(:func:`~typhoon_edu.ui.query.page_device`, from the server's HttpOnly cookie) as well as the name, and a
+classmate typing "Mei" on another device gets a sheet of their own, never Mei's answers. In JupyterLab
+and Binder (a kernel per student) the name alone finds the file, as before.
+
 >>> q = Question("compass", "first_roll", "choice", answer="c", options=("a", "b", "c", "d"))
 >>> fb = check(q, "c", "en")
 >>> fb.correct, fb.verdict
@@ -47,6 +53,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from .. import i18n
+from ..fileio import atomic_write_text
 from .buttons import legible
 from .guard import Problems
 
@@ -352,24 +359,60 @@ class Entry:
                    datetime.fromisoformat(str(data["when"])), str(data.get("value", "")))
 
 
+def device_tag(device: str) -> str:
+    """What an answer file's name keeps of a device id: 16 hex digits of its SHA-256 (the id itself, a secret of
+    the browser's cookie, is never written).
+
+    >>> device_tag("d" * 22) == device_tag("d" * 22), len(device_tag("d" * 22)), device_tag("a" * 22) != device_tag("b" * 22)
+    (True, 16, True)
+    """
+    return hashlib.sha256(f"answers/{device}".encode()).hexdigest()[:16]
+
+
+_UNRESOLVED: Any = object()
+
+
 class AnswerStore:
     """A student's answers to one lesson, kept in a JSON file (``<name>-<lesson>.json``) in a folder.
+
+    ``device``: on the class server, the page's device id (or a function that gives it, asked on the first
+    save or load, once the page's request has arrived): the file is then ``<name>-<device tag>-<lesson>.json``,
+    so the same name typed on another device is another file. ``None`` (JupyterLab, Binder): the name alone.
+    Files are written atomically, each write through a fresh temporary file of its own
+    (:func:`~typhoon_edu.fileio.atomic_write_text`), so two pages saving at once never damage one.
 
     >>> import tempfile
     >>> store = AnswerStore(tempfile.mkdtemp())
     >>> path = store.save("compass", "Mei", [Entry("k", "q?", "E", "right", datetime(2026, 5, 1, 9, 30), "c")])
     >>> [e.answer for e in store.load("compass", "mei")], store.path("compass", "Mei").name
     (['E'], 'Mei-compass.json')
+    >>> served = AnswerStore(store.directory, device="d" * 22)
+    >>> served.load("compass", "Mei"), served.path("compass", "Mei").name == f"Mei-{device_tag('d' * 22)}-compass.json"
+    ([], True)
     """
 
-    def __init__(self, directory: str | os.PathLike[str] | None = None) -> None:
+    def __init__(self, directory: str | os.PathLike[str] | None = None, *,
+                 device: str | Callable[[], str | None] | None = None) -> None:
         default = os.environ.get("TYPHOON_EDU_ANSWERS") or Path.cwd() / ANSWERS_DIR
         self.directory = Path(directory if directory is not None else default)
+        self._device_source = device
+        self._device: str | None = _UNRESOLVED
+
+    @property
+    def device(self) -> str | None:
+        """The page's device id the files are keyed by (``None``: by the name alone)."""
+        if self._device is _UNRESOLVED:
+            source = self._device_source
+            self._device = source() if callable(source) else source
+        return self._device
 
     def path(self, lesson: str, student: str) -> Path:
         stem = file_stem(student)
         if not stem:
             raise ValueError("a student's name needs at least one letter or digit")
+        device = self.device
+        if device is not None:  # the class server: this device's sheet for the name, never another device's
+            stem = f"{stem}-{device_tag(device)}"
         # the same student typed with other capitals finds the same file
         for existing in self.directory.glob(f"*-{lesson}.json") if self.directory.is_dir() else ():
             if existing.name[: -len(f"-{lesson}.json")].casefold() == stem.casefold():
@@ -394,10 +437,9 @@ class AnswerStore:
         path.parent.mkdir(parents=True, exist_ok=True)
         data = {"format": 1, "lesson": lesson, "student": " ".join(str(student).split()),
                 "entries": [e.to_json() for e in entries]}
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
-        tmp.replace(path)  # atomic: a crash never leaves half a file
-        return path
+        # atomic, through a fresh temporary file of this write's own (never a fixed name another page writes too,
+        # nor a link planted there): a crash or a second page saving at once never leaves half a file
+        return atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=1))
 
 
 class QuestionWidget(widgets.VBox):
@@ -753,7 +795,8 @@ _SHEETS: dict[tuple[str, str], AnswerSheet] = {}
 
 def lesson_sheet(lesson: str, lang: str = "en") -> AnswerSheet:
     """The one answer sheet of ``lesson`` in this kernel: its predictions and its quiz write to it, and it
-    keeps the student's answers in a file beside the notebook (:class:`AnswerStore`).
+    keeps the student's answers in a file beside the notebook (:class:`AnswerStore`), keyed on the class
+    server by the page's device as well as the name (:func:`~typhoon_edu.ui.query.page_device`).
 
     >>> lesson_sheet("compass", "en") is lesson_sheet("compass", "en")
     True
@@ -761,7 +804,9 @@ def lesson_sheet(lesson: str, lang: str = "en") -> AnswerSheet:
     lang = i18n.normalize_lang(lang)
     key = (lesson, lang)
     if key not in _SHEETS:
-        _SHEETS[key] = AnswerSheet(lang, filename=lesson, lesson=lesson, store=AnswerStore())
+        from .query import page_device
+
+        _SHEETS[key] = AnswerSheet(lang, filename=lesson, lesson=lesson, store=AnswerStore(device=page_device))
     return _SHEETS[key]
 
 
@@ -897,5 +942,5 @@ def quiz(lesson: str, lang: str = "en") -> Quiz:
 
 
 __all__ = ["ANSWERS_DIR", "AnswerSheet", "AnswerStore", "Entry", "Feedback", "Prediction", "Question", "QuestionWidget", "Quiz",
-           "check", "file_stem", "forget_sheets", "format_percent", "lesson_sheet", "option_order", "parse_cell", "parse_number",
+           "check", "device_tag", "file_stem", "forget_sheets", "format_percent", "lesson_sheet", "option_order", "parse_cell", "parse_number",
            "parse_percent", "quiz", "student_key", "student_order"]

@@ -26,7 +26,6 @@ owner; a team's page has no teacher, and while the class's stage is open its own
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from collections.abc import Mapping, Sequence
 from html import escape
@@ -38,7 +37,7 @@ from ...classroom.errors import NotAllowed
 from ...classroom.lesson_rounds import MAX_TEAM, LessonRounds, RoundRow, team_name
 from ...classroom.names import clean_name
 from ...realdata.forecast_cases import LEADS, Case, forecast_cases
-from ..query import CLASS_SERVER_ENV_VAR
+from ..query import CLASS_SERVER_ENV_VAR, on_class_server
 from .common import heading, lt, note
 
 if TYPE_CHECKING:
@@ -47,16 +46,6 @@ if TYPE_CHECKING:
 LatLon = tuple[float, float]
 LESSON = "forecast"
 POLL_SECONDS = 1.0
-
-
-def on_class_server(environ: Mapping[str, str] | None = None) -> bool:
-    """Whether this kernel runs on the class server (``typhoon-edu serve`` says so in the environment).
-
-    >>> on_class_server({CLASS_SERVER_ENV_VAR: "1"}), on_class_server({})
-    (True, False)
-    """
-    env = os.environ if environ is None else environ
-    return env.get(CLASS_SERVER_ENV_VAR) == "1"
 
 
 def guesses_value(guesses: Mapping[int, LatLon]) -> dict[str, list[float]]:
