@@ -468,3 +468,23 @@ def test_sends_racing_under_one_team_name_never_fail_as_store_errors(db_url, sam
         assert len(kept) == 1 and sorted(results) == sorted(kept + ["team_taken"] * (n - 1)), results
     entry = rounds.entries(code, "steady")["Owls"]
     assert f"kept {entry.value['v']}" in kept
+
+
+def test_a_team_page_sends_as_its_device_and_is_told_at_once_when_the_name_is_taken(rounds):
+    teacher = fcl.TeacherRound(rounds, "t1")
+    code = teacher.open("steady").code
+    case = fc.find_case("steady")
+    owls = fw.ForecastChallenge("en", class_round=lambda c: fcl.class_round_panel(
+        c, rounds=rounds, query={"device": "owls-device-0000000000"}))
+    assert owls.class_panel.team_side.device == "owls-device-0000000000"
+    owls.class_panel.join(code, "Owls")
+    for h in LEADS:
+        owls.rnd.place(*_exact(case)[h])
+    owls.class_panel.send()
+    late = fw.ForecastChallenge("zh-TW", class_round=lambda c: fcl.class_round_panel(
+        c, rounds=rounds, query={"device": "other-device-000000000"}))
+    with pytest.raises(NotAllowed) as err:  # joining under the name, before placing anything
+        late.class_panel.join(code, "Owls\u200b")
+    assert err.value.kind == "team_taken" and "Owls" in error_text(err.value, "zh-TW")
+    assert late.class_panel.team_side.row is None and late.class_panel.send_button.disabled
+    assert teacher.teams() == {"Owls": _exact(case)}
