@@ -301,6 +301,8 @@ def test_one_curtain_per_players_run_of_decisions(store: RoomStore) -> None:
                 app.decide(app.decisions.cell_action(tuple(cells[0])))
     assert any(n >= 2 for _, n in runs), f"no player made two private decisions in a row: {runs}"
     assert len(drops) - int(app.curtain.down) == len(runs)  # exactly one drop per run
+
+
 def test_the_projector_shows_the_room_code_only_when_teams_join_on_devices(store: RoomStore) -> None:
     """On one computer nobody joins from a phone, so the code on the wall would only let a student in."""
     one = ProjectorApp(lang="en", store=store, fullscreen=False, public_url="http://127.0.0.1:8866/")

@@ -30,10 +30,17 @@ class SlowRoom:
         self.real, self.calls, self.go = real, 0, threading.Event()
         self.seq, self.hints_enabled, self.is_open, self.paused = real.seq, True, True, False
 
-    def hint(self, region: str, iterations: int | None = None) -> Any:
-        self.calls += 1
-        assert self.go.wait(10), "the test never released the hint"
-        return self.real.hint(region, iterations=12)
+    def prepare_hint(self, region: str, iterations: int | None = None) -> Any:
+        job = self.real.prepare_hint(region, iterations=12)
+        real_think = job.think
+
+        def think() -> Any:  # in the worker thread
+            self.calls += 1
+            assert self.go.wait(10), "the test never released the hint"
+            return real_think()
+
+        job.think = think
+        return job
 
 
 @pytest.mark.parametrize("lang", i18n.LANGS)
@@ -65,6 +72,39 @@ def test_one_hint_in_flight_per_seat_and_a_second_tap_says_so(lang: str) -> None
     assert phone.calls == 1, f"the coach searched {phone.calls} times for two taps"
     assert box.text.value.startswith("<div class='typhoon-hint'>")
     assert box.ask(phone, "Taiwan") is True  # once answered, a new question is welcome
+
+
+def test_the_coach_copies_the_live_game_on_the_pages_loop_never_in_the_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page's loop may apply a move to the live game at any moment; the worker must only see a copy."""
+    from typhoon_edu.engine.game import Game
+
+    store = RoomStore("sqlite://")
+    room = Room.create(store, [Seat("Taiwan"), Seat("Japan", "greedy"), Seat("Korea", "random")], seed=3, lang="en",
+                       teacher=local_teacher(store))
+    phone = Room.open_seat(store, room.issued_tokens["Taiwan"])
+    live = phone._game
+    copied_in: list[threading.Thread] = []
+    real_clone = Game.clone
+
+    def clone(self: Game) -> Game:
+        if self is live:
+            copied_in.append(threading.current_thread())
+        return real_clone(self)
+
+    monkeypatch.setattr(Game, "clone", clone)
+    box = CoachBox(Problems(lambda: "en"), lambda: "en")
+    box.show_for(phone, "Taiwan", mine=True)
+
+    async def tap() -> None:
+        assert box.ask(phone, "Taiwan", iterations=8)
+        for _ in range(500):
+            if not box.asking:
+                break
+            await asyncio.sleep(0.02)
+
+    asyncio.run(tap())
+    assert box.text.value.startswith("<div class='typhoon-hint'>")
+    assert copied_in and all(t is threading.main_thread() for t in copied_in), copied_in
 
 
 # ---------------------------------------------------------------------------- #19.11 no import circle

@@ -901,3 +901,19 @@ def test_an_expected_seq_ahead_of_the_room_is_refused_as_stale_and_breaks_nothin
     with pytest.raises(StaleWrite):
         room.undo(expected_seq=room.next_seq + 3)
     assert store.head(room.id).seq == room.seq
+
+
+def test_the_hint_is_computed_on_a_copy_taken_when_it_is_asked(store: RoomStore) -> None:
+    room = Room.create(store, PEOPLE_AND_BOTS, seed=109, lang="en", teacher=local_teacher(store))
+    phone = Room.open_seat(store, room.issued_tokens["Taiwan"], "phone-1")
+    job = phone.prepare_hint("Taiwan", iterations=8)  # on the page's loop: checks, and a copy of the game
+    assert job.game is not phone._game and job.game.digest() == phone._game.digest()
+    digest = job.game.digest()
+    phone.act(phone.seat_view().legal_actions[0])  # the live game moves on while the worker thinks
+    assert job.game.digest() == digest
+    hint = job.think()  # what the worker thread runs
+    assert hint.player == "Taiwan"
+    room.set_hints(False)
+    phone.sync()
+    with pytest.raises(NotAllowed):
+        phone.prepare_hint("Taiwan")

@@ -182,6 +182,24 @@ class BotJob:
         return None if self.bot is None else self.bot.choose(self.game)
 
 
+@dataclass
+class HintJob:
+    """A coach's hint to think about: :meth:`think` may run in a worker thread (it works on a copy
+    of the game taken by :meth:`Room.prepare_hint`, never on the room's live game)."""
+
+    region: str
+    seq: int  # the room's last entry when the copy was taken
+    game: Game
+    iterations: int | None = None
+
+    def think(self) -> Any:
+        from ..ai import coach
+
+        if self.iterations is None:
+            return coach.hint(self.game, self.region)
+        return coach.hint(self.game, self.region, iterations=self.iterations)
+
+
 # ---------------------------------------------------------------------- replay
 def setup_of(row: RoomRow) -> dict[str, Any]:
     """The room's setup, checked; RoomBroken(kind="setup" or "rules") if it cannot be played."""
@@ -1136,10 +1154,14 @@ class Room:
         A device asks for its own seat; the teacher's room for a seat deciding on the projector
         (one computer, after the curtain is lifted). The coach sees only what that seat may see.
         NotAllowed (``hints_off``) when the teacher switched hints off, (``not_your_turn``) when the
-        seat has nothing to decide.
+        seat has nothing to decide. A page that thinks in a worker thread uses :meth:`prepare_hint`.
         """
-        from ..ai import coach
+        return self.prepare_hint(region, iterations=iterations).think()
 
+    def prepare_hint(self, region: str | None = None, *, iterations: int | None = None) -> HintJob:
+        """Check a hint may be given now (as :meth:`hint`) and copy the game for it, on the caller's thread
+        (the page's event loop, where :meth:`sync` changes the live game); :meth:`HintJob.think` may
+        then run in a worker thread."""
         self._alive()
         region = self._seat_row(region or self.viewer or "").region
         if self.viewer is not None and region != self.viewer:
@@ -1150,8 +1172,7 @@ class Room:
             raise NotAllowed("the teacher has switched hints off for this game", kind="hints_off")
         if self._game.current_player != region:
             raise NotAllowed(f"it is not {region}'s decision now", kind="not_your_turn", region=region)
-        game = self._game.clone()
-        return coach.hint(game, region) if iterations is None else coach.hint(game, region, iterations=iterations)
+        return HintJob(region, self._head, self._game.clone(), iterations)
 
     def review(self, *, iterations: int | None = None) -> dict[str, list[Any]]:
         """After the game (teacher only): for each person seat, where the coach's choice was clearly better."""
@@ -1307,6 +1328,6 @@ def lobby(store: RoomStore, code: str) -> Lobby:
     return Lobby(row.id, row.code, row.status, infos, free, devices)
 
 
-__all__ = ["BotJob", "LogEntry", "Lobby", "PublicView", "Room", "RoomInfo", "Seat", "SeatInfo", "SeatView", "Update",
+__all__ = ["BotJob", "HintJob", "LogEntry", "Lobby", "PublicView", "Room", "RoomInfo", "Seat", "SeatInfo", "SeatView", "Update",
            "device_hash", "list_rooms", "lobby", "owns", "rebuild", "setup_of", "DICE", "TEACHER", "TIMER", "TURN_SECONDS", "FINISHED", "ENDED",
            "OPEN"]

@@ -1,8 +1,9 @@
 """The coach on a person's page: a "Hint" button and the hint, in the seat's language.
 
-The hint comes from the room (:meth:`~typhoon_edu.classroom.rooms.Room.hint`), which asks the hard
-bot with only what this seat may see; it is computed in a worker thread when the page runs an
-event loop (a hint takes a fraction of a second), and kept until the decision changes. One hint
+The hint comes from the room (:meth:`~typhoon_edu.classroom.rooms.Room.prepare_hint`), which asks the
+hard bot with only what this seat may see; it is computed in a worker thread when the page runs an
+event loop (a hint takes a fraction of a second), on a copy of the game taken on the loop (the loop
+may apply a move to the live game meanwhile), and kept until the decision changes. One hint
 is in flight per seat: a second tap while the coach thinks does nothing but say so (twenty taps
 must not cost twenty searches of the kernel's CPU).
 
@@ -87,14 +88,22 @@ class CoachBox(widgets.VBox):
             loop = None
         if loop is None:
             try:
-                self._take(room.hint(region, iterations=iterations), seq)
+                self._take(room.prepare_hint(region, iterations=iterations).think(), seq)
             finally:
                 self.asking = False
             return True
 
+        try:  # the checks and the copy of the game here, on the loop: never read the live game from the worker
+            job = room.prepare_hint(region, iterations=iterations)
+        except Exception as exc:  # noqa: BLE001 - told to the person, like any callback failure
+            self.asking = False
+            self.text.value = ""
+            self._problems.report(exc, "hint")
+            return False
+
         async def run() -> None:
             try:
-                hint = await loop.run_in_executor(None, lambda: room.hint(region, iterations=iterations))
+                hint = await loop.run_in_executor(None, job.think)
             except Exception as exc:  # noqa: BLE001 - told to the person, like any callback failure
                 self.text.value = ""
                 self._problems.report(exc, "hint")
