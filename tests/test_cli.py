@@ -125,7 +125,7 @@ def test_argparse_errors_in_traditional_chinese_when_asked(argv, needle, capsys)
 
 
 @pytest.mark.parametrize("lang, needles", [
-    ("zh-TW", ["用法：", "選項", "顯示這段說明後結束", "讓電腦玩很多局", "工作程序數"]),
+    ("zh-TW", ["用法：", "選項", "顯示這段說明後結束", "讓電腦玩很多局", "同時執行的處理程序數"]),
     ("en", ["usage: ", "options", "show this help message and exit", "play many bot games", "worker processes"]),
 ])
 def test_help_in_both_languages(lang, needles, capsys):
