@@ -121,6 +121,54 @@ def test_advanced_setup_places_levels_one_to_five_by_dice():
     assert g.phase == "attack" and g.active == "Japan" and g.round == 1
 
 
+def _first_advanced_cell_roll() -> Game:
+    """A manual-dice advanced game at its first cell roll: zone 0 chosen, its four cells free."""
+    g = Game.new(["Japan", "Korea", "Philippines"], seed=3, dice="manual", variant="advanced")
+    assert g.phase == "roll_zone"
+    g.apply(1)  # the first of three open zones
+    assert g.phase == "roll_cell" and len(g._free_cells([0])) == 4
+    return g
+
+
+def test_advanced_cell_roll_is_fair_with_four_free_cells():
+    """Each of four free cells has one face (1-4); 5 and 6 are rolled again, placing nothing."""
+    first = _first_advanced_cell_roll()
+    free = [first._b.cell(c) for c in first._free_cells([0])]
+    reached = []
+    for face in range(1, 7):
+        g = first.clone(keep_log=True)
+        evs = g.apply(face)
+        if face <= 4:
+            (placed,) = of(evs, "TyphoonPlaced")
+            reached.append(placed.cell)
+        else:
+            assert of(evs, "TyphoonPlaced") == [] and g.phase == "roll_cell" and g.typhoons == []
+            assert [(e.face, e.purpose) for e in of(evs, "DieRolled")] == [(face, "cell_again")]
+    assert sorted(reached) == sorted(free)  # every free cell exactly once
+
+
+def test_advanced_zone_roll_is_fair_when_a_zone_is_full():
+    """With one zone full, the two open zones get three faces each (odd: the first, even: the second)."""
+    g = Game.new(["Japan", "Korea", "Philippines"], seed=3, dice="manual", variant="advanced")
+    g = scenario_with_full_zone(g)
+    open_zones = g._open_zones()
+    assert len(open_zones) == 2 and g.phase == "roll_zone"
+    chosen = []
+    for face in range(1, 7):
+        c = g.clone()
+        c.apply(face)
+        chosen.append(c.adv_zone)
+    assert chosen == [open_zones[0], open_zones[1]] * 3
+
+
+def scenario_with_full_zone(g: Game) -> Game:
+    """Play the advanced setup's rolls until a zone is full and a zone roll is due (faces 1, 1, …)."""
+    while g.phase != "roll_zone" or len(g._open_zones()) != 2:
+        assert g.current_player == CHANCE, "the setup ended before a zone filled up"
+        g.apply(1)
+    return g
+
+
 def test_advanced_is_one_round():
     g = Game.new(["Japan", "Korea", "Philippines"], seed=8, variant="advanced")
     turns = []

@@ -103,12 +103,12 @@ GOLDEN = {
     'random-3p-s1': {'digest': '2b8e653ca958cae3', 'events': '5cfd5ec1575cf6bf', 'winners': ['Philippines'], 'hp': {'Philippines': 43, 'South China': 30, 'Taiwan': 0}, 'round': 3, 'reason': 'rounds', 'actions': 100, 'decisions': 68},
     'random-4p-s2': {'digest': 'cc9d43f58a6cc9ac', 'events': '42f84acc48c84d97', 'winners': ['Philippines'], 'hp': {'Taiwan': 21, 'Japan': 15, 'South China': 33, 'Philippines': 37}, 'round': 3, 'reason': 'rounds', 'actions': 200, 'decisions': 146},
     'random-5p-s3': {'digest': '45a1e254dbc3dea3', 'events': '741a912563d9ee0c', 'winners': ['Central China', 'Korea'], 'hp': {'Philippines': 0, 'South China': 8, 'Japan': 39, 'Central China': 40, 'Korea': 40}, 'round': 3, 'reason': 'rounds', 'actions': 256, 'decisions': 189},
-    'random-4p-s4-adv': {'digest': 'b4a2c485c6748951', 'events': '4d4715755e26ba5e', 'winners': ['Korea', 'South China'], 'hp': {'Philippines': 39, 'Korea': 40, 'Taiwan': 14, 'South China': 40}, 'round': 1, 'reason': 'rounds', 'actions': 70, 'decisions': 41},
+    'random-4p-s4-adv': {'digest': '0227b48d722d2516', 'events': 'b0ff8cfe13d12555', 'winners': ['Philippines'], 'hp': {'Philippines': 43, 'Korea': 34, 'Taiwan': 0, 'South China': 0}, 'round': 1, 'reason': 'rounds', 'actions': 69, 'decisions': 40},
     'greedy-3p-s5': {'digest': 'd8a4720afe9d6e57', 'events': 'd1c6fd374c4b916c', 'winners': ['South China'], 'hp': {'South China': 40, 'Korea': 28, 'Japan': 39}, 'round': 3, 'reason': 'rounds', 'actions': 132, 'decisions': 96},
     'greedy-4p-s6': {'digest': 'fcdaf2660ae4635c', 'events': '1966dbc33e5131f4', 'winners': ['Central China'], 'hp': {'South China': 24, 'Taiwan': 0, 'Central China': 34, 'Philippines': 33}, 'round': 3, 'reason': 'rounds', 'actions': 193, 'decisions': 148},
-    'greedy-4p-s7-adv': {'digest': 'dc69f0e83d70f22b', 'events': 'a2ada149d7ef75f7', 'winners': ['Philippines'], 'hp': {'Korea': 40, 'Philippines': 43, 'Central China': 40, 'Japan': 38}, 'round': 1, 'reason': 'rounds', 'actions': 67, 'decisions': 41},
+    'greedy-4p-s7-adv': {'digest': '74ef85bdb4e7d327', 'events': 'c63b483118df3629', 'winners': ['Philippines'], 'hp': {'Korea': 39, 'Philippines': 43, 'Central China': 40, 'Japan': 32}, 'round': 1, 'reason': 'rounds', 'actions': 71, 'decisions': 45},
     'manual-4p-s8': {'digest': '98018a6335814c0e', 'events': 'ca772e4743c22b45', 'winners': ['Philippines'], 'hp': {'Taiwan': 22, 'Japan': 0, 'Korea': 0, 'Philippines': 35}, 'round': 3, 'reason': 'rounds', 'actions': 200},
-    'manual-5p-s9-adv': {'digest': '5c36f2e0794cc2a4', 'events': 'da786216d62415ea', 'winners': ['Japan'], 'hp': {'South China': 40, 'Central China': 40, 'Japan': 41, 'Korea': 40, 'Philippines': 8}, 'round': 1, 'reason': 'rounds', 'actions': 101},
+    'manual-5p-s9-adv': {'digest': 'c9042f008121e1a7', 'events': 'a9013acb393152eb', 'winners': ['Japan', 'Philippines'], 'hp': {'South China': 40, 'Central China': 40, 'Japan': 41, 'Korea': 40, 'Philippines': 41}, 'round': 1, 'reason': 'rounds', 'actions': 98},
 }
 # ---- end of the generated block
 

@@ -150,7 +150,7 @@ class TyphoonPlaced(Event):
 @_event
 class DieRolled(Event):
     face: int
-    purpose: str  # "direction", "move", "zone", "cell"
+    purpose: str  # "direction", "move", "zone", "cell"; "zone_again", "cell_again": a face that picks nothing, rolled again
     typhoon: int | None = None
 
 

@@ -206,6 +206,18 @@ def _effect_spec(eff: Effect, dirs: dict[str, tuple[str, ...]], kind: str, key: 
     return (k, None, (), None)
 
 
+def _fair_face(face: int, choices: int) -> bool:
+    """Whether a die ``face`` picks one of ``choices`` things fairly, or must be rolled again.
+
+    Faces 1 to the largest multiple of ``choices`` up to 6 count, face ``f`` picking thing
+    ``(f - 1) % choices``, so each thing has the same chance; the faces above it are rolled again.
+
+    >>> [f for f in range(1, 7) if _fair_face(f, 4)], [f for f in range(1, 7) if _fair_face(f, 3)]
+    ([1, 2, 3, 4], [1, 2, 3, 4, 5, 6])
+    """
+    return face <= 6 - 6 % choices
+
+
 def _without(values: tuple[int, ...], value: int) -> tuple[int, ...]:
     """``values`` without its first ``value`` (what ``list.remove`` does, for a tuple).
 
@@ -903,24 +915,23 @@ class Game:
                 self.events.append(_new(ev.MoveStarted, (self.roll_for, face, steps, False)))
             self.phase = "stepping"
         elif ph == "roll_zone":
+            # a fair pick among the zones with a free cell (docs/rules.md §10: a random zone)
+            open_zones = self._open_zones()
+            if not _fair_face(face, len(open_zones)):
+                if self._log:
+                    self.events.append(ev.DieRolled(face, "zone_again"))
+                return
             if self._log:
                 self.events.append(ev.DieRolled(face, "zone"))
-            nz = len(self._b.zones)
-            z = (face - 1) % nz
-            for i in range(nz):
-                if self._free_cells([(z + i) % nz]):
-                    z = (z + i) % nz
-                    break
-            self.adv_zone = z
-            free = self._free_cells([z])
-            if len(free) == 1:
-                self._advanced_place(free[0])
-            else:
-                self.phase = "roll_cell"
+            self._pick_zone(open_zones[(face - 1) % len(open_zones)])
         elif ph == "roll_cell":
+            free = self._free_cells([self.adv_zone])
+            if not _fair_face(face, len(free)):  # e.g. 5 or 6 with four free cells: roll again
+                if self._log:
+                    self.events.append(ev.DieRolled(face, "cell_again"))
+                return
             if self._log:
                 self.events.append(ev.DieRolled(face, "cell"))
-            free = self._free_cells([self.adv_zone])
             self._advanced_place(free[(face - 1) % len(free)])
 
     def _seat_with_shield(self, kind: str) -> list[int]:
@@ -929,10 +940,26 @@ class Game:
     def _begin_advanced_placement(self) -> None:
         while self.adv_levels and not self._free_cells():
             self.adv_levels = self.adv_levels[1:]
-        if self.adv_levels:
-            self.phase = "roll_zone"
-        else:
+        if not self.adv_levels:
             self.phase = "turn_start"
+            return
+        open_zones = self._open_zones()
+        if len(open_zones) == 1:  # nothing to roll for
+            self._pick_zone(open_zones[0])
+        else:
+            self.phase = "roll_zone"
+
+    def _open_zones(self) -> list[int]:
+        """The generation zones with at least one free cell, in zone order."""
+        return [z for z in range(len(self._b.zones)) if self._free_cells([z])]
+
+    def _pick_zone(self, zone: int) -> None:
+        self.adv_zone = zone
+        free = self._free_cells([zone])
+        if len(free) == 1:
+            self._advanced_place(free[0])
+        else:
+            self.phase = "roll_cell"
 
     def _advanced_place(self, cell: int) -> None:
         level = self.adv_levels[0]
