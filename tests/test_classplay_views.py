@@ -130,6 +130,28 @@ def test_crowded_board_labels_do_not_overlap_and_zone_labels_stay_on_top():
     assert len(tops) == 3 and shapes.index(tops[0]) > max(shapes.index(s) for s in shapes if s.role == "eye")
 
 
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_cell_roll_that_picks_no_cell_says_roll_again_on_the_projector(lang):
+    """Advanced setup, four free cells: a 5 is rolled again; the die and the 'now' line say so."""
+    g = Game.new(["Japan", "Korea", "Philippines"], seed=3, dice="manual", variant="advanced")
+    g.apply(1)  # the first zone: four free cells
+    events = g.apply(5)
+    assert [(e.face, e.purpose) for e in events if isinstance(e, ev.DieRolled)] == [(5, "cell_again")]
+    stage = Stage(lang=lang, die=BigDie(lang=lang))
+    stage.now = __import__("ipywidgets").HTML()
+
+    async def play() -> None:
+        pacer = Pacer(stage, speed=lambda: 0.0)
+        pacer.push(events)
+        while not pacer.idle:
+            await asyncio.sleep(0.01)
+
+    asyncio.run(play())
+    # the 'now' line is set just before the die rolls (a missing catalog key would stop it there)
+    assert stage.die.caption == i18n.t("classplay.die.cell_again", lang, face=5)
+    assert ("再擲一次" if lang == "zh-TW" else "Roll again") in stage.die.caption
+
+
 def test_big_die_shows_every_face_and_refuses_others():
     die = BigDie(lang="zh-TW")
     for face in range(1, 7):

@@ -30,6 +30,8 @@ from ... import i18n
 ROLL_SECONDS = 0.9
 
 # Pip centres on a 100 x 100 die, per face.
+#: Purposes of a roll (DieRolled.purpose) with a caption of their own (classplay.die.<purpose>)
+_CAPTIONED = frozenset({"move", "direction", "zone", "cell", "zone_again", "cell_again"})
 _PIPS: dict[int, tuple[tuple[int, int], ...]] = {
     1: ((50, 50),),
     2: ((28, 28), (72, 72)),
@@ -74,7 +76,7 @@ class BigDie(widgets.HTML):
         """What the die was rolled for, and its face, in the die's language."""
         if self.face is None:
             return i18n.t("classplay.die.waiting", self.lang)
-        key = f"classplay.die.{self.purpose}" if self.purpose in ("move", "direction", "zone", "cell") else "die.result"
+        key = f"classplay.die.{self.purpose}" if self.purpose in _CAPTIONED else "die.result"
         return i18n.t(key, self.lang, face=self.face, typhoon=i18n.typhoon_label(self.typhoon, self.lang))
 
     def roll(self, face: int, purpose: str = "", typhoon: int | None = None, speed: float = 1.0) -> float:

@@ -214,7 +214,9 @@ class Pacer:
         wait = 0.0
         if isinstance(event, ev.DieRolled):
             if stage.die is not None:
-                stage.set_now(f"roll_{event.purpose}", typhoon=i18n.typhoon_label(event.typhoon, stage.lang))
+                # a face that picks no zone or cell ("cell_again") is still the roll for a cell
+                now = f"roll_{event.purpose.removesuffix('_again')}"
+                stage.set_now(now, typhoon=i18n.typhoon_label(event.typhoon, stage.lang))
                 wait = stage.die.roll(event.face, event.purpose, event.typhoon, speed=speed)
         elif isinstance(event, ev.DirectionRolled):
             if stage.ring is not None:
