@@ -917,3 +917,20 @@ def test_the_hint_is_computed_on_a_copy_taken_when_it_is_asked(store: RoomStore)
     phone.sync()
     with pytest.raises(NotAllowed):
         phone.prepare_hint("Taiwan")
+
+
+def test_a_one_computer_room_made_with_seat_links_by_an_older_version_neither_shows_nor_opens_them(
+        lite: RoomStore) -> None:
+    from typhoon_edu.classroom.codes import token_hash
+    from typhoon_edu.classroom.links import new_nonce, seat_link_token
+
+    room = Room.create(lite, PEOPLE_AND_BOTS, seed=113, lang="en", options={"devices": False},
+                       teacher=local_teacher(lite))
+    nonce = new_nonce()  # as Room.create made them before the fix
+    link = seat_link_token(lite.link_secret, room.id, "Taiwan", nonce)
+    lite.update_seat(room.id, "Taiwan", token_hash=token_hash(link), link_nonce=nonce)
+    again = Room.open(lite, room.code, teacher=local_teacher(lite))
+    assert again.join_links() == {}
+    with pytest.raises(SeatError) as e:
+        Room.open_seat(lite, link, "phone-1")
+    assert e.value.kind == "no_devices" and lite.seats(room.id)[0].device_hash is None

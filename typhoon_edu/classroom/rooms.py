@@ -1060,9 +1060,12 @@ class Room:
         Nothing is re-issued: a link on the wall keeps working. A seat is left out when a device
         joined it by the room code (its token is that device's), when the teacher revoked it, or
         when its link was made with another secret (another computer): the teacher then makes a
-        new one with :meth:`reissue_token`.
+        new one with :meth:`reissue_token`. A room played on one computer shows none (a room made by
+        an older version may still hold links: the store refuses them, and they are not shown).
         """
         self._need_teacher("show the join links", fresh=False)
+        if not self.devices:
+            return {}
         out = {}
         for s in self._seats:
             if s.kind != "person" or s.revoked or s.token_hash is None:
