@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from race_helpers import race
 
 from typhoon_edu.classroom import codes
 from typhoon_edu.classroom.errors import NotAllowed, RoomNotFound, SeatError, StaleWrite, StoreError, TokenRejected
@@ -264,25 +265,15 @@ def test_threads_racing_on_one_decision_exactly_one_wins(db_url: str) -> None:
     row = make_room(store)
     store.append(row.id, 1, ["place 8,8"], by="Taiwan")
     n = 6
-    barrier = threading.Barrier(n)
-    results: list[str] = []
-    lock = threading.Lock()
 
-    def writer(i: int) -> None:
-        barrier.wait()
+    def writer(i: int) -> str:
         try:
             store.append(row.id, 2, [f"place {i},9", "die 3"], by="Taiwan")
-            outcome = f"won {i}"
+            return f"won {i}"
         except StaleWrite as exc:
-            outcome = f"stale {exc.current_seq}"
-        with lock:
-            results.append(outcome)
+            return f"stale {exc.current_seq}"
 
-    threads = [threading.Thread(target=writer, args=(i,)) for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
+    results = race(n, writer)
     winners = [r for r in results if r.startswith("won")]
     assert len(results) == n and len(winners) == 1
     assert sorted(r for r in results if r.startswith("stale")) == ["stale 3"] * (n - 1)
@@ -718,25 +709,15 @@ def test_threads_racing_on_one_handover_exactly_one_wins(db_url: str) -> None:
     secret = codes.token_hash("hand-over secret")
     store.set_handover(row.id, secret)
     n = 6
-    barrier = threading.Barrier(n)
-    results: list[str] = []
-    lock = threading.Lock()
 
-    def taker(i: int) -> None:
-        barrier.wait()
+    def taker(i: int) -> str:
         try:
             store.take_room(secret, f"teacher{i}")
-            outcome = f"won teacher{i}"
+            return f"won teacher{i}"
         except TokenRejected as exc:
-            outcome = exc.kind
-        with lock:
-            results.append(outcome)
+            return exc.kind
 
-    threads = [threading.Thread(target=taker, args=(i,)) for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
+    results = race(n, taker)
     winners = [r for r in results if r.startswith("won")]
     assert len(results) == n and len(winners) == 1, results
     assert sorted(r for r in results if not r.startswith("won")) == ["handover_unknown"] * (n - 1)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 import sqlalchemy as sa
+from race_helpers import race
 
 from typhoon_edu.classroom import store as store_mod
 from typhoon_edu.classroom.errors import NotAllowed, RoomNotFound, error_text
@@ -434,32 +435,20 @@ def test_an_answer_racing_the_reveal_lands_before_it_or_is_refused(db_url):
 
 @pytest.mark.parametrize("same_device", [True, False])
 def test_sends_racing_under_one_team_name_never_fail_as_store_errors(db_url, same_device):
-    import threading
-
     rounds = LessonRounds(RoomStore(db_url))
     code = rounds.open_round("forecast", owner="t1", stage="steady").code
     n = 6
-    barrier = threading.Barrier(n)
-    results: list[str] = []
-    lock = threading.Lock()
 
-    def send(i: int) -> None:
-        barrier.wait()
+    def send(i: int) -> str:
         try:
             rounds.submit(code, "steady", "Owls", {"v": i}, device="owls" if same_device else f"device-{i}")
-            outcome = f"kept {i}"
+            return f"kept {i}"
         except NotAllowed as exc:
-            outcome = exc.kind
+            return exc.kind
         except Exception as exc:  # noqa: BLE001 - an IntegrityError surfacing as a StoreError fails the test
-            outcome = repr(exc)
-        with lock:
-            results.append(outcome)
+            return repr(exc)
 
-    threads = [threading.Thread(target=send, args=(i,)) for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
+    results = race(n, send)
     kept = [r for r in results if r.startswith("kept")]
     assert len(results) == n
     if same_device:  # the team's own device may send again: every send is kept in turn, the last one stays
