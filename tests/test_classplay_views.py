@@ -179,6 +179,22 @@ def test_decision_panel_buttons_act_and_failures_reach_the_person():
     assert "division by zero" in problems.message
 
 
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_hand_hidden_on_the_projector_shows_its_size_and_says_it_is_hidden_not_empty(lang):
+    """One computer: placing a storm on the projector shows no card, yet the hand is not empty."""
+    from dataclasses import replace
+
+    g = Game.new(["Taiwan", "Japan", "Korea"], seed=2)
+    full = Table.for_seat(g, "Taiwan")
+    assert len(full.hand_cards) == 3
+    panel = DecisionPanel(Problems(lambda: lang), on_action=lambda a: None)
+    panel.render(replace(full, hand_cards=(), hand_hidden=True), people(g), lang)
+    html = panel.hand_html.value
+    assert i18n.t("classplay.hand.title", lang, count=3, limit=RULES.regions["Taiwan"].size) in html
+    assert i18n.t("classplay.hand.hidden", lang) in html and i18n.t("classplay.hand.empty", lang) not in html
+    assert not any(RULES.cards[k].name_en in html or RULES.cards[k].name_zh in html for k in full.hand_cards)
+
+
 def test_hp_panel_and_join_card_escape_names():
     seats = {"Taiwan": SeatInfo("Taiwan", "person", "<b>x</b>")}
     assert "<b>x</b>" not in hp_panel_html(RULES, {"Taiwan": 3}, seats, "en")

@@ -38,6 +38,7 @@ from typhoon_edu.ui.geometry import BoardGeometry
 from .harness import save_screenshot
 from .langs import flow_langs
 from .teacher_page import teacher_url
+from .touch_helpers import touch_page
 
 pytestmark = pytest.mark.browser
 
@@ -273,6 +274,34 @@ def one_computer_to_first_hand(chromium_browser: Browser, proc: VoilaProcess, la
     s = wait_state(page, lambda s: s.get("busy") == "0" and s.get("phase") in ("attack", "counter", "discard")
                    and s.get("person") == "1", timeout=90, what="a person's hand decision")
     return page, s
+
+
+@pytest.mark.parametrize("server", flow_langs("zh-TW"), indirect=True)
+def test_one_computer_room_shows_no_code_and_gives_a_phone_no_seat(server: tuple[VoilaProcess, RoomStore],
+                                                                     chromium_browser: Browser) -> None:
+    """A one-computer game: no room code on the wall, and a phone that types the code anyway (read here from
+    the store) is told why no seat is offered, with no seat to tap (the store refuses one as well)."""
+    proc, store = server
+    lang = proc.lang
+    projector = new_page(chromium_browser, PROJECTOR)
+    projector.goto(teacher_url(proc), timeout=180_000)
+    setup_room(projector, lang, ("Mei", "Ken"), devices=False)
+    expect(projector.locator(".typhoon-projector-game")).to_be_visible(timeout=60_000)
+    expect(projector.locator(".typhoon-room-chip")).to_have_count(0)
+    shot(projector, "one-computer-no-code", lang)
+    code = room_of(store).code
+    phone = touch_page(chromium_browser, PHONE)
+    phone.goto(proc.url, timeout=180_000)  # without the teacher's key: the join page
+    expect(phone.locator(".typhoon-join-code input")).to_be_visible(timeout=120_000)
+    box = phone.locator(".typhoon-join-code input").bounding_box()
+    assert box is not None
+    phone.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    phone.keyboard.type(code)
+    phone.keyboard.press("Enter")
+    expect(phone.locator(".typhoon-message-error")).to_contain_text(i18n.t("classroom.error.no_devices", lang)[:12],
+                                                                     timeout=30_000)
+    expect(phone.locator(".typhoon-join-seat")).to_have_count(0)
+    shot(phone, "phone-one-computer", lang)
 
 
 def test_one_computer_curtain(server: tuple[VoilaProcess, RoomStore], chromium_browser: Browser) -> None:

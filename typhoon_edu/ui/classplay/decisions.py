@@ -145,8 +145,12 @@ class DecisionPanel(widgets.VBox):
         if table.you is None:
             return ""
         rules = table.rules
-        title = i18n.t("classplay.hand.title", lang, count=len(table.hand_cards),
-                       limit=rules.regions[table.you].size)
+        limit = rules.regions[table.you].size
+        if table.hand_hidden:  # the class can see this screen: the size of the hand, never its cards
+            title = i18n.t("classplay.hand.title", lang, count=table.hand_sizes.get(table.you, 0), limit=limit)
+            return f"<div class='typhoon-hand-title'><b>{escape(title)}</b></div>" \
+                   f"<div><i>{escape(i18n.t('classplay.hand.hidden', lang))}</i></div>"
+        title = i18n.t("classplay.hand.title", lang, count=len(table.hand_cards), limit=limit)
         if not cards:
             return f"<div class='typhoon-hand-title'><b>{escape(title)}</b></div>" \
                    f"<div><i>{escape(i18n.t('classplay.hand.empty', lang))}</i></div>"

@@ -70,6 +70,7 @@ class Table:
     events: tuple[ev.Event, ...] = ()
     you: str | None = None
     hand_cards: tuple[str, ...] = ()
+    hand_hidden: bool = False  # ``you``'s hand is not shown (decided on the projector, before the class)
     legal: tuple[Action, ...] = ()
     seq: int = 0
     extra: dict[str, Any] = field(default_factory=dict)

@@ -50,6 +50,7 @@ def seat_table(room: Any, region: str, *, cards: bool = True) -> Table:
     table.events = tuple(room.events())
     if not cards:
         table.hand_cards = ()
+        table.hand_hidden = True
         if table.phase in HAND_PHASES:
             table.legal = ()
     return table
