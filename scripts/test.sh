@@ -11,12 +11,14 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-# Debian's Chromium and CJK fonts for the browser tests (the Playwright download does not work here),
+# Debian's Chromium and CJK fonts for the browser tests (the Playwright download does not work here), Node.js
+# for the Pyodide check,
 # and PostgreSQL for the room store's tests (tests/conftest.py starts a throwaway server in a
 # temporary folder, as an unprivileged user when run as root; Debian's own cluster is not used).
 if command -v apt-get >/dev/null 2>&1; then
     need=()
     [ -x /usr/bin/chromium ] || need+=(chromium)
+    command -v node >/dev/null 2>&1 || need+=(nodejs npm)
     dpkg -s fonts-noto-cjk >/dev/null 2>&1 || need+=(fonts-noto-cjk)
     compgen -G "/usr/lib/postgresql/*/bin/pg_ctl" >/dev/null || need+=(postgresql)
     if [ "${#need[@]}" -gt 0 ]; then
@@ -26,6 +28,12 @@ if command -v apt-get >/dev/null 2>&1; then
         $SUDO apt-get update -q
         $SUDO apt-get install -y -q "${need[@]}"
     fi
+fi
+
+# Pyodide (CPython compiled to WebAssembly, what JupyterLite runs) under Node.js, for
+# tests/test_pyodide.py: the pinned npm package, installed once into tests/pyodide/node_modules.
+if [ ! -f tests/pyodide/node_modules/pyodide/pyodide.mjs ] && command -v npm >/dev/null 2>&1; then
+    npm ci --prefix tests/pyodide --no-audit --no-fund --loglevel=error
 fi
 
 boot="${PYTHON:-$(command -v python3 || command -v python || true)}"

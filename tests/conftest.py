@@ -9,6 +9,7 @@ its browser tests. Deselect them locally with ``-m "not browser"``.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -43,18 +44,27 @@ def pytest_configure(config: pytest.Config) -> None:
     """Register the markers (also declared in pyproject.toml, repeated so any config works)."""
     config.addinivalue_line("markers", "browser: real headless Chromium tests (Playwright driving Debian's chromium)")
     config.addinivalue_line("markers", "slow: long property or simulation tests")
+    config.addinivalue_line("markers", "pyodide: the engine in Pyodide under Node.js (tests/pyodide_runner.py)")
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    """Skip (locally) or fail (under CI) a browser test when the browser cannot run."""
-    if item.get_closest_marker("browser") is None:
-        return
-    problem = _browser_problem()
-    if problem is None:
-        return
-    if _under_ci():
-        pytest.fail(f"browser test cannot run under CI: {problem}", pytrace=False)
-    pytest.skip(f"browser test skipped: {problem}")
+    """Skip (locally) or fail (under CI) a browser or Pyodide test when what it needs is missing."""
+    for marker, find_problem in (("browser", _browser_problem), ("pyodide", _pyodide_problem)):
+        if item.get_closest_marker(marker) is None:
+            continue
+        problem = find_problem()
+        if problem is None:
+            continue
+        if _under_ci():
+            pytest.fail(f"{marker} test cannot run under CI: {problem}", pytrace=False)
+        pytest.skip(f"{marker} test skipped: {problem}")
+
+
+def _pyodide_problem() -> str | None:
+    sys.path.insert(0, str(REPO_ROOT / "tests"))
+    from pyodide_runner import pyodide_problem
+
+    return pyodide_problem()
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -46,6 +46,7 @@ UNSHIPPED = re.compile(r"FACTS\.md|MAP\.md|RULES\.md|RULES §|DESIGN\.md|DESIGN 
 #: (the tests too, but for the two that name these files to look for them).
 SHIPPED_CODE = sorted(p for folder in ("typhoon_edu", "scripts", "benchmarks", "binder", "tests") for p in (ROOT / folder).rglob("*")
                       if p.is_file() and p.suffix in (".py", ".toml", ".md", "") and "__pycache__" not in p.parts
+                      and "node_modules" not in p.parts
                       and p not in LESSON_CODE + LESSON_CATALOGS
                       and p.name not in ("test_lesson_content.py", "test_rules_doc.py"))
 
