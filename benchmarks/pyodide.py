@@ -5,7 +5,7 @@
 Needs ``node`` and the pinned ``pyodide`` npm package (``npm ci --prefix tests/pyodide``).
 
 The same code runs in both interpreters: random play-outs of a 4-player game with manual dice,
-as in ``benchmarks/engine.py`` (one decision = one applied action, chance outcomes included),
+``benchmarks/engine.py``'s own loop (one decision = one applied action, chance outcomes included),
 with the event log on and in search mode. The rows take turns in slices of ``--slice`` seconds
 (one Pyodide interpreter is kept running between its slices) until each has had ``--seconds``;
 time is the wall clock inside each interpreter, while the other one waits. Then clones/s of a
@@ -26,6 +26,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from pyodide_runner import PyodideSession, pyodide_problem  # noqa: E402
 
@@ -35,22 +36,10 @@ import json, random, time
 from typhoon_edu.engine.game import Game
 from typhoon_edu.ai.bots import GreedyBot
 from typhoon_edu.ai.mcts import MCTSBot
+from engine import PLAYERS, typhoon_playouts
 
-PLAYERS = ["Taiwan", "Japan", "Korea", "Philippines"]
-
-def _playouts(log):
-    seed = 0
-    while True:
-        seed += 1
-        g = Game.new(PLAYERS, seed=seed, dice="manual")
-        g._log = log
-        rng = random.Random(seed)
-        while not g.is_over:
-            acts = g.legal_actions()
-            g.apply(acts[int(rng.random() * len(acts))])
-            yield
-
-_streams = {True: _playouts(True), False: _playouts(False)}
+# benchmarks/engine.py's own play-out loop, so both benchmarks time the very same thing
+_streams = {True: typhoon_playouts(True), False: typhoon_playouts(False)}
 
 def playout_slice(log, seconds):
     """Decisions made in about ``seconds`` of play-outs, and the seconds taken."""

@@ -1,5 +1,5 @@
 // Run Python code in Pyodide (CPython compiled to WebAssembly, as JupyterLite runs it) under Node.js,
-// with this checkout's typhoon_edu package and tests/golden_games.py on its path.
+// with this checkout's typhoon_edu package, tests/golden_games.py and benchmarks/engine.py on its path.
 //
 //   node tests/pyodide/run.mjs REPO_ROOT FILE.py     run FILE.py, print its RESULT (a string) and exit
 //   node tests/pyodide/run.mjs REPO_ROOT --serve     read JSON lines {"code": "..."} on stdin, run each in
@@ -35,9 +35,11 @@ function copyTree(src, dst) {
 }
 
 copyTree(path.join(root, "typhoon_edu"), "/checkout/typhoon_edu");
-py.FS.mkdirTree("/checkout/tests");
-py.FS.writeFile("/checkout/tests/golden_games.py", fs.readFileSync(path.join(root, "tests", "golden_games.py")));
-py.runPython("import sys; sys.path[:0] = ['/checkout', '/checkout/tests']");
+for (const [folder, file] of [["tests", "golden_games.py"], ["benchmarks", "engine.py"]]) {
+  py.FS.mkdirTree(`/checkout/${folder}`);
+  py.FS.writeFile(`/checkout/${folder}/${file}`, fs.readFileSync(path.join(root, folder, file)));
+}
+py.runPython("import sys; sys.path[:0] = ['/checkout', '/checkout/tests', '/checkout/benchmarks']");
 
 function run(code) {
   py.globals.set("RESULT", null);
