@@ -254,13 +254,18 @@ def test_projector_and_two_devices(server: tuple[VoilaProcess, RoomStore], chrom
     assert room.seat("Japan").revoked
 
 
+def open_one_computer_game(page: Page, proc: VoilaProcess, lang: str) -> None:
+    """Open the teacher's address on ``page`` and start a one-computer room of Mei and Ken (no devices)."""
+    page.goto(teacher_url(proc), timeout=180_000)
+    setup_room(page, lang, ("Mei", "Ken"), devices=False)
+    expect(page.locator(".typhoon-projector-game")).to_be_visible(timeout=60_000)
+
+
 def one_computer_to_first_hand(chromium_browser: Browser, proc: VoilaProcess, lang: str) -> tuple[Page, dict[str, str]]:
     """A laptop page at the teacher's address, a one-computer room of Mei and Ken, played (placements and
     aims) up to the first decision that needs a person's hand; returns the page and that state."""
     page = new_page(chromium_browser, LAPTOP)
-    page.goto(teacher_url(proc))
-    setup_room(page, lang, ("Mei", "Ken"), devices=False)
-    expect(page.locator(".typhoon-projector-game")).to_be_visible(timeout=60_000)
+    open_one_computer_game(page, proc, lang)
     for n, cell in enumerate(((8, 8), (11, 7), (14, 9)), start=1):
         wait_state(page, lambda s: s.get("busy") == "0" and s.get("who") == "Taiwan", what="Taiwan's placement")
         tap_cell(page, cell, 56)
@@ -284,9 +289,7 @@ def test_one_computer_room_shows_no_code_and_gives_a_phone_no_seat(server: tuple
     proc, store = server
     lang = proc.lang
     projector = new_page(chromium_browser, PROJECTOR)
-    projector.goto(teacher_url(proc), timeout=180_000)
-    setup_room(projector, lang, ("Mei", "Ken"), devices=False)
-    expect(projector.locator(".typhoon-projector-game")).to_be_visible(timeout=60_000)
+    open_one_computer_game(projector, proc, lang)
     expect(projector.locator(".typhoon-room-chip")).to_have_count(0)
     shot(projector, "one-computer-no-code", lang)
     code = room_of(store).code

@@ -12,15 +12,14 @@ Screenshots: ``artifacts/screenshots/touch-classplay-<moment>-<lang>.png``.
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser
 
 from typhoon_edu.classroom.store import RoomStore
 from typhoon_edu.server.serve import VoilaProcess
 
 from .harness import save_screenshot
 from .langs import flow_langs
-from .teacher_page import teacher_url
-from .test_classroom_browser import PROJECTOR, open_class, room_of, setup_room, wait_state
+from .test_classroom_browser import PROJECTOR, open_class, open_one_computer_game, room_of, wait_state
 from .touch_helpers import mouse_events, touch_cell, touch_page
 
 pytestmark = pytest.mark.browser
@@ -57,9 +56,7 @@ def test_whiteboard_places_storms_by_touch(server: tuple[VoilaProcess, RoomStore
     proc, store = server
     lang = proc.lang
     board = touch_page(chromium_browser, PROJECTOR)
-    board.goto(teacher_url(proc), timeout=180_000)
-    setup_room(board, lang, ("Mei", "Ken"), devices=False)
-    expect(board.locator(".typhoon-projector-game")).to_be_visible(timeout=60_000)
+    open_one_computer_game(board, proc, lang)
     for n, cell in enumerate(CELLS, start=1):
         wait_state(board, lambda s: s.get("busy") == "0" and s.get("who") == "Taiwan", what="Taiwan's placement")
         touch_cell(board, ".typhoon-board canvas", cell, 56)
