@@ -9,7 +9,8 @@ Pyodide included (docs/engine_speed.md). These tests start Pyodide under Node.js
 * the engine and the bots import nothing beyond the standard library (no NumPy, no widgets);
 * a game saved here loads there with the same digest and legal actions, plays on there, and the
   save it makes there loads here and matches the same game played on here;
-* bad input is refused there with the same messages as here, and changes nothing.
+* bad input is refused there with the same messages as here, and changes nothing;
+* the hard bot (a seeded flat Monte Carlo search, floating-point scores) makes the same choices.
 
 Like the browser tests, they are skipped on a machine without ``node`` and the pinned ``pyodide``
 npm package, and fail under CI (``CI=true``), where ``scripts/test.sh`` installs both.
@@ -38,7 +39,7 @@ pytestmark = pytest.mark.pyodide
 ROOT = Path(__file__).resolve().parent.parent
 
 # Run in both interpreters: from a saved game (SAVE), the legal actions, what bad input is told,
-# and the game played on to its end with seeded random choices.
+# and the game played on to its end with seeded random choices; the hard bot's choices.
 CROSS = '''
 import json, random
 from typhoon_edu import Game, IllegalActionError
@@ -60,6 +61,21 @@ def cross(save):
     out["end"] = g.digest()
     out["save"] = g.to_json()
     return out
+
+def hard_bot_choices():
+    # the hard bot (60 play-outs, seed 1) at six positions of a GreedyBot game where a player has a choice
+    from typhoon_edu.ai.bots import GreedyBot
+    from typhoon_edu.ai.mcts import MCTSBot
+    g = Game.new(["Taiwan", "Japan", "Korea", "Philippines"], seed=100)
+    bots = [GreedyBot(seed=100 + i) for i in range(4)]
+    choices, k = [], 0
+    while not g.is_over and len(choices) < 6:
+        if len(g.legal_actions()) > 1 and not g.phase.startswith("roll_"):
+            k += 1
+            if k % 6 == 0:
+                choices.append(MCTSBot(seed=1, iterations=60).choose(g).notation)
+        g.apply(bots[g.players.index(g.current_player)].choose(g))
+    return choices
 '''
 
 IN_PYODIDE = CROSS + '''
@@ -71,6 +87,7 @@ RESULT = json.dumps({
     "version": sys.version.split()[0],
     "golden": generate(),
     "cross": cross(SAVE),
+    "hard_bot": hard_bot_choices(),
     "heavy": sorted(m for m in ("numpy", "ipywidgets", "ipycanvas", "pytest") if m in sys.modules),
 })
 '''
@@ -88,10 +105,14 @@ def _saved_game() -> str:
     return g.to_json()
 
 
-def _cross_here(save: str) -> dict[str, Any]:
+def _here(name: str, *args: Any) -> Any:
     space: dict[str, Any] = {}
     exec(CROSS, space)  # the very code the Pyodide side runs
-    return space["cross"](save)  # type: ignore[no-any-return]
+    return space[name](*args)
+
+
+def _cross_here(save: str) -> dict[str, Any]:
+    return _here("cross", save)  # type: ignore[no-any-return]
 
 
 @pytest.fixture(scope="module")
@@ -131,6 +152,12 @@ def test_a_save_file_crosses_between_cpython_and_pyodide(pyodide: dict[str, Any]
     back = Game.from_json(there["save"])
     assert back.digest() == here["end"] and back.is_over
     assert back.history == Game.from_json(here["save"]).history
+
+
+def test_the_hard_bot_chooses_the_same_in_pyodide(pyodide: dict[str, Any]) -> None:
+    here = _here("hard_bot_choices")
+    assert len(here) == 6 and len(set(here)) > 1
+    assert pyodide["hard_bot"] == here
 
 
 def test_bad_input_is_refused_the_same_way_and_changes_nothing(pyodide: dict[str, Any], save: str) -> None:

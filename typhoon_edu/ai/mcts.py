@@ -231,6 +231,27 @@ def _one_ply(game: Game, seat: int, actions: Sequence[Action]) -> list[float]:
     return out
 
 
+_HASH_MODULUS = (1 << 61) - 1  # sys.hash_info.modulus of a 64-bit CPython
+
+
+def stream_of(x: float) -> random.Random:
+    """A generator seeded from the number ``x`` in [0, 1) exactly as ``random.Random(x)`` on 64-bit CPython.
+
+    ``Random(x)`` seeds a float by its ``hash()``, whose modulus is 2**61 - 1 on 64-bit builds but
+    2**31 - 1 on 32-bit ones: Pyodide (WebAssembly) is 32-bit, so the same seed gave the search
+    other play-outs there, and other choices. This computes the 64-bit hash of ``x`` (the algorithm
+    of the Python docs' "Hashing of numeric types") so that every platform draws the same numbers
+    and the bot plays as it always has on 64-bit CPython.
+
+    >>> x = random.Random(7).random()
+    >>> stream_of(x).random() == random.Random(hash(x)).random()  # on 64-bit CPython
+    True
+    """
+    m, n = x.as_integer_ratio()
+    h = abs(m) % _HASH_MODULUS * pow(n, _HASH_MODULUS - 2, _HASH_MODULUS) % _HASH_MODULUS
+    return random.Random(h)
+
+
 def _greedy(game: Game, seat: int, actions: Sequence[Action], rng: random.Random) -> Action:
     vals = _one_ply(game, seat, actions)
     top = max(vals)
@@ -433,7 +454,7 @@ class MCTSBot:
             return actions[int(self.rng.random() * len(actions))]
         seat = game.players.index(player)
         self._follow(game, seat)
-        rng = random.Random(self.rng.random())
+        rng = stream_of(self.rng.random())
         deadline = time.perf_counter() + self.time_limit if self.time_limit is not None else None
         if self.mode == "flat":
             return self._flat(game, seat, actions, rng, deadline)
@@ -534,7 +555,7 @@ class MCTSBot:
         for a in include:
             if a not in actions:
                 raise ValueError(f"{a.notation!r} is not a legal action now")
-        rng = random.Random(self.rng.random())
+        rng = stream_of(self.rng.random())
         deadline = time.perf_counter() + self.time_limit if self.time_limit is not None else None
         return self._analyse(game, seat, actions, rng, deadline, tuple(include), outlook=True)
 
@@ -565,11 +586,11 @@ class MCTSBot:
             if deadline is not None and n > 0 and time.perf_counter() >= deadline:
                 break
             d = self.determinize(game, seat, rng)
-            stream = rng.random()
+            draw = rng.random()
             for j, a in enumerate(cand):
                 c = d.clone()
                 c.apply(a)
-                tot[j] += self._rollout(c, seat, random.Random(stream))
+                tot[j] += self._rollout(c, seat, stream_of(draw))
                 if outlook:
                     for k, h in enumerate(hp_outlook(c)):
                         hp_sum[j][k] += h
