@@ -30,6 +30,7 @@ from playwright.sync_api import Browser, Page, expect
 from typhoon_edu import i18n
 from typhoon_edu.engine.rules import load_rules
 from typhoon_edu.ui.classplay.screens import RING_LABEL_SCALE, RING_RATIO
+from typhoon_edu.ui.classplay.viewdata import d
 from typhoon_edu.ui.compass_ring import ring_scene
 from typhoon_edu.ui.scene import Text
 
@@ -196,6 +197,9 @@ def test_a_real_room(server, chromium_browser: Browser) -> None:
     projector.goto(teacher_url(proc))
     expect(projector.locator(".typhoon-setup-start")).to_be_visible(timeout=120_000)
     projector.locator(".typhoon-lang button").nth(0 if lang == "zh-TW" else 1).click()
+    # the form is relabelled in the room's language before it is filled in: a click on a toggle whose
+    # buttons the relabelling is replacing can be lost (CI, 4 Dec: "choose regions" never took)
+    expect(projector.locator(".typhoon-setup-start")).to_contain_text(d("setup.start", lang), timeout=30_000)
     long_names = ("Mei-Ling Fitzgerald-Chen the Third", "王小明和他最要好的朋友們")
     setup_room(projector, lang, long_names, devices=True)
     hrefs = join_links(projector)
