@@ -10,8 +10,8 @@ with the event log on and in search mode. The rows take turns in slices of ``--s
 (one Pyodide interpreter is kept running between its slices) until each has had ``--seconds``;
 time is the wall clock inside each interpreter, while the other one waits. Then clones/s of a
 mid-game position, and the hard bot's decision time (``MCTSBot``, its default 120 play-outs) at
-``--bot-positions`` positions of a GreedyBot game, each position searched in CPython and in
-Pyodide in turn.
+``--bot-positions`` positions of a GreedyBot game (``tests/golden_games.py``), each position
+searched in CPython and in Pyodide in turn.
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ from pyodide_runner import PyodideSession, pyodide_problem  # noqa: E402
 SETUP = '''
 import json, random, time
 from typhoon_edu.engine.game import Game
-from typhoon_edu.ai.bots import GreedyBot
 from typhoon_edu.ai.mcts import MCTSBot
 from engine import PLAYERS, typhoon_playouts
+from golden_games import choice_positions
 
 # benchmarks/engine.py's own play-out loop, so both benchmarks time the very same thing
 _streams = {True: typhoon_playouts(True), False: typhoon_playouts(False)}
@@ -71,19 +71,6 @@ def clone_slice(seconds):
         if t >= seconds:
             return [n, t]
 
-def bot_positions(count):
-    """``count`` positions of a GreedyBot game (seed 100) where the player has a real choice."""
-    g = Game.new(PLAYERS, seed=100)
-    bots = [GreedyBot(seed=100 + i) for i in range(4)]
-    found, k = [], 0
-    while not g.is_over and len(found) < count:
-        if len(g.legal_actions()) > 1 and not g.phase.startswith("roll_"):
-            k += 1
-            if k % 8 == 0:
-                found.append(g.to_json())
-        g.apply(bots[g.players.index(g.current_player)].choose(g))
-    return found
-
 def bot_decision(save):
     """Seconds the hard bot takes to choose at a saved position (its default play-outs, seed 1)."""
     g = Game.from_json(save)
@@ -112,8 +99,7 @@ def main(argv: list[str] | None = None) -> None:
     exec(SETUP, here)  # noqa: S102 - the benchmark's own code, the same text Pyodide runs
     there = PyodideSession()
     try:
-        there.run(SETUP + "\nimport sys\nRESULT = sys.version.split()[0]")
-        there_version = there.run("RESULT = sys.version.split()[0]")
+        there_version = there.run(SETUP + "\nimport sys\nRESULT = sys.version.split()[0]")
 
         def remote(call: str) -> Any:
             return json.loads(there.run(f"RESULT = json.dumps({call})"))
@@ -138,7 +124,7 @@ def main(argv: list[str] | None = None) -> None:
                 acc[0] += n
                 acc[1] += t
         bot: dict[str, list[float]] = {"cpython": [], "pyodide": []}
-        for save in here["bot_positions"](args.bot_positions):
+        for save in [g.to_json() for g in here["choice_positions"](args.bot_positions, every=8)]:
             bot["cpython"].append(here["bot_decision"](save))
             bot["pyodide"].append(remote(f"bot_decision({save!r})"))
     finally:

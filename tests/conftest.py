@@ -61,7 +61,8 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 def _pyodide_problem() -> str | None:
-    sys.path.insert(0, str(REPO_ROOT / "tests"))
+    if str(REPO_ROOT / "tests") not in sys.path:
+        sys.path.insert(0, str(REPO_ROOT / "tests"))
     from pyodide_runner import pyodide_problem
 
     return pyodide_problem()

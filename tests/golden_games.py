@@ -1,5 +1,7 @@
 """The golden games' recipes: fixed seeds, bots and dice, and the summary each game is checked by.
 
+Also fixed positions of a GreedyBot game (:func:`choice_positions`) to compare the hard bot at.
+
 Plain Python (no pytest), so the same games can be played wherever the engine runs:
 ``tests/test_golden.py`` checks them on this interpreter and ``tests/test_pyodide.py`` in Pyodide.
 """
@@ -85,3 +87,23 @@ def generate() -> dict[str, dict[str, Any]]:
     for name, case in MANUAL_CASES.items():
         table[name] = summary(manual_game(*case))
     return table
+
+
+def choice_positions(count: int, every: int, seed: int = 100) -> list[Game]:
+    """Fixed positions to compare the hard bot at: every ``every``-th decision with a real choice (no die
+    roll) of a 4-player GreedyBot game (``seed``), up to ``count`` of them (copies, with their history).
+
+    >>> [g.phase for g in choice_positions(2, every=6)]
+    ['attack', 'move_choose']
+    """
+    g = Game.new(["Taiwan", "Japan", "Korea", "Philippines"], seed=seed)
+    bots = [GreedyBot(seed=seed + i) for i in range(4)]
+    found: list[Game] = []
+    k = 0
+    while not g.is_over and len(found) < count:
+        if len(g.legal_actions()) > 1 and not g.phase.startswith("roll_"):
+            k += 1
+            if k % every == 0:
+                found.append(g.clone(keep_log=True))
+        g.apply(bots[g.players.index(g.current_player)].choose(g))
+    return found

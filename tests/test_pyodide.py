@@ -63,19 +63,10 @@ def cross(save):
     return out
 
 def hard_bot_choices():
-    # the hard bot (60 play-outs, seed 1) at six positions of a GreedyBot game where a player has a choice
-    from typhoon_edu.ai.bots import GreedyBot
+    # the hard bot (60 play-outs, seed 1) at six fixed positions of a GreedyBot game
+    from golden_games import choice_positions
     from typhoon_edu.ai.mcts import MCTSBot
-    g = Game.new(["Taiwan", "Japan", "Korea", "Philippines"], seed=100)
-    bots = [GreedyBot(seed=100 + i) for i in range(4)]
-    choices, k = [], 0
-    while not g.is_over and len(choices) < 6:
-        if len(g.legal_actions()) > 1 and not g.phase.startswith("roll_"):
-            k += 1
-            if k % 6 == 0:
-                choices.append(MCTSBot(seed=1, iterations=60).choose(g).notation)
-        g.apply(bots[g.players.index(g.current_player)].choose(g))
-    return choices
+    return [MCTSBot(seed=1, iterations=60).choose(g).notation for g in choice_positions(6, every=6)]
 '''
 
 IN_PYODIDE = CROSS + '''
