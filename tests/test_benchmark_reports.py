@@ -1,4 +1,5 @@
-"""``benchmarks/mcts.py --report``: a hard-bot run split into parts is reported as one, each game once."""
+"""Benchmarks' own checks: ``benchmarks/mcts.py --report`` (a run split into parts is reported as one, each game
+once) and ``benchmarks/kernel_cpu.py``'s bad arguments."""
 
 from __future__ import annotations
 
@@ -38,3 +39,18 @@ def test_a_file_that_is_not_a_run_is_named(tmp_path: Path) -> None:
     assert out.returncode != 0 and f"{bad}:1: not a line written by --jsonl" in out.stderr
     missing = _report(tmp_path / "nope.jsonl")
     assert missing.returncode == 2 and "no such file" in missing.stderr
+
+
+def _kernel_cpu(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(ROOT / "benchmarks" / "kernel_cpu.py"), *args],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+
+
+def test_kernel_cpu_names_a_bad_argument_before_starting_a_server() -> None:
+    """``benchmarks/kernel_cpu.py``: a bad count or commit is named and nothing is started."""
+    rounds = _kernel_cpu("--rounds", "0")
+    assert rounds.returncode == 2 and "--rounds must be at least 1, not 0" in rounds.stderr
+    settle = _kernel_cpu("--settle", "-1")
+    assert settle.returncode == 2 and "--settle and --timeout must be positive" in settle.stderr
+    ref = _kernel_cpu("--baseline", "no-such-ref-xyz", "--rounds", "1")
+    assert ref.returncode == 1 and "--baseline no-such-ref-xyz: not a commit of this repository" in ref.stderr

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
 import socket
 import subprocess
 import sys
+import textwrap
 import time
 import urllib.error
 import urllib.request
 import uuid
 from pathlib import Path
+from typing import Any
 
 import psutil
 import pytest
@@ -603,24 +606,100 @@ def test_page_query_reads_a_request_kernels_environment(monkeypatch: pytest.Monk
     assert page_query() == {"seat": "tok+en", "join": "K7PM"}
 
 
+class _VoilaQueryServer:
+    """A stand-in for Voilà's ``voila/query/<kernel id>`` websocket on loopback: sends each connection ``message``."""
+
+    def __init__(self, message: str) -> None:
+        import threading
+
+        from websockets.sync.server import serve as ws_serve
+
+        self.paths: list[str] = []
+
+        def handler(connection: Any) -> None:
+            self.paths.append(connection.request.path)
+            connection.send(message)
+
+        self.server = ws_serve(handler, "127.0.0.1", 0)
+        self.port = self.server.socket.getsockname()[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def env(self, kernel: str = "k-1") -> dict[str, str]:
+        return {"VOILA_PREHEAT": "True", "VOILA_APP_IP": "127.0.0.1", "VOILA_APP_PORT": str(self.port),
+                "VOILA_SERVER_URL": "/", "VOILA_KERNEL_ID": kernel}
+
+    def __enter__(self) -> _VoilaQueryServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.thread.join(timeout=10)
+
+
 def test_page_query_waits_for_the_request_in_a_preheated_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
-    import voila.utils
+    request = {"QUERY_STRING": "seat=abc&lang=en", "SCRIPT_NAME": "/", "PATH_INFO": ""}
+    with _VoilaQueryServer(json.dumps(request)) as server:
+        for name, value in server.env("kernel-7").items():
+            monkeypatch.setenv(name, value)
+        for name in request:  # what the request writes into os.environ is undone after the test (setenv
+            monkeypatch.setenv(name, "")  # remembers the value before): a QUERY_STRING left behind would
+            monkeypatch.delenv(name)  # make later tests' pages think Voilà served them
+        assert page_query() == {"seat": "abc", "lang": "en"}
+        assert page_query() == {"seat": "abc", "lang": "en"}  # the second call does not wait again
+        assert server.paths == ["/voila/query/kernel-7"]  # Voilà's websocket for this kernel, asked once
+        assert os.environ["SCRIPT_NAME"] == "/"  # every variable of the request, as Voilà's helper sets them
 
-    calls: list[int] = []
 
-    def fake_get_query_string(url: str | None = None) -> str:
-        calls.append(1)
-        # What Voilà's wait_for_request does; set through monkeypatch so that it is undone after
-        # the test (a QUERY_STRING left behind made later tests' pages think Voilà served them).
-        monkeypatch.setenv("QUERY_STRING", "seat=abc")
-        return "seat=abc"
+@pytest.mark.parametrize("message", ["not json", "[1, 2]"])
+def test_a_preheated_kernel_with_a_garbled_request_says_so_and_gets_no_query(
+        message: str, caplog: pytest.LogCaptureFixture) -> None:
+    from typhoon_edu.ui.query import wait_for_voila_request
 
-    monkeypatch.delenv("QUERY_STRING", raising=False)
-    monkeypatch.setenv("VOILA_PREHEAT", "True")
-    monkeypatch.setattr(voila.utils, "get_query_string", fake_get_query_string)
-    assert page_query() == {"seat": "abc"}
-    assert page_query() == {"seat": "abc"}  # the second call does not wait again
-    assert calls == [1]
+    with _VoilaQueryServer(message) as server:
+        env = server.env()
+        with caplog.at_level("WARNING", logger="typhoon_edu.ui.query"):
+            assert wait_for_voila_request(env) is False
+    assert "QUERY_STRING" not in env
+    assert f"127.0.0.1:{server.port}/voila/query/k-1" in caplog.text
+
+
+def test_a_preheated_kernel_whose_server_is_gone_says_so_and_gets_no_query(caplog: pytest.LogCaptureFixture) -> None:
+    from typhoon_edu.ui.query import page_query
+
+    with socket.socket() as probe:  # a loopback port with nothing listening on it
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {"VOILA_PREHEAT": "True", "VOILA_APP_IP": "127.0.0.1", "VOILA_APP_PORT": str(port), "VOILA_KERNEL_ID": "k"}
+    with caplog.at_level("WARNING", logger="typhoon_edu.ui.query"):
+        assert page_query(env) == {}
+    assert "got no page request" in caplog.text and "ConnectionRefusedError" in caplog.text
+
+
+def test_a_page_kernel_does_not_import_voila(tmp_path: Path) -> None:
+    """Voilà's package (jupyter_server, jsonschema's format grammars) cost a preheated kernel more CPU than the page's
+    own set-up: the page's code waits for its request without it (typhoon_edu/ui/query.py)."""
+    code = textwrap.dedent("""
+        import json, os, sys, threading
+        from websockets.sync.server import serve
+        def handler(c):
+            c.send(json.dumps({"QUERY_STRING": "join=K7PM"}))
+        server = serve(handler, "127.0.0.1", 0)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        os.environ.update(VOILA_PREHEAT="True", VOILA_APP_IP="127.0.0.1", VOILA_KERNEL_ID="k",
+                          VOILA_APP_PORT=str(server.socket.getsockname()[1]))
+        os.environ.pop("QUERY_STRING", None)
+        from typhoon_edu.ui.classplay import launch, preload
+        from typhoon_edu.ui.query import page_query
+        preload()
+        assert page_query() == {"join": "K7PM"}, page_query()
+        heavy = sorted(m for m in ("voila", "jupyter_server", "jsonschema", "lark") if m in sys.modules)
+        assert not heavy, f"a page's kernel imported {heavy}"
+        server.shutdown()
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
+    assert done.returncode == 0, done.stderr[-3000:]
 
 
 def test_parse_query_keeps_the_first_value_and_blank_names() -> None:

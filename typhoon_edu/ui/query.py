@@ -6,9 +6,12 @@ two ways:
 
 * a kernel started *for* the request gets it in its environment (``QUERY_STRING``, CGI style);
 * a **preheated** kernel ran the notebook *before* anyone asked for the page, so its environment
-  cannot hold it. Voilà's :func:`voila.utils.get_query_string` makes the notebook wait (a websocket
-  to the server's ``voila/query/<kernel id>``) until the request that takes this kernel arrives,
-  then puts the request's variables into ``os.environ``.
+  cannot hold it. :func:`wait_for_voila_request` makes the notebook wait (a websocket to the
+  server's ``voila/query/<kernel id>``) until the request that takes this kernel arrives, then puts
+  the request's variables into ``os.environ``, as Voilà's own ``voila.utils.get_query_string``
+  does, without importing Voilà in the kernel: its package imports jupyter_server and jsonschema,
+  whose format checkers compile a grammar at import. That doubled the CPU time of every page's kernel
+  (about 5.5 of 10 CPU-seconds on a slow day, ``benchmarks/kernel_cpu.py``).
 
 :func:`page_query` does whichever applies, so the notebook does not need to know how it is served.
 In a preheated kernel the call **blocks until a browser opens the page**: call it after the
@@ -21,13 +24,15 @@ so the set-up is still done ahead of time.
 
 from __future__ import annotations
 
+import json
+import logging
 import os
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from urllib.parse import parse_qsl
 
 __all__ = ["CLASS_SERVER_ENV_VAR", "PUBLIC_URL_ENV_VAR", "QUERY_ENV_VAR", "on_class_server", "page_device", "page_query",
-           "parse_query", "public_url"]
+           "parse_query", "public_url", "voila_query_url", "wait_for_voila_request"]
 
 #: The CGI variable in which Voilà hands the query string (without ``?``) to the kernel.
 QUERY_ENV_VAR = "QUERY_STRING"
@@ -38,6 +43,9 @@ PUBLIC_URL_ENV_VAR = "TYPHOON_EDU_PUBLIC_URL"
 CLASS_SERVER_ENV_VAR = "TYPHOON_EDU_CLASS_SERVER"
 
 _PREHEAT_ENV_VAR = "VOILA_PREHEAT"
+#: Seconds to open the websocket to Voilà (as Voilà's own helper); the wait for the request itself has no limit.
+_OPEN_TIMEOUT = 5.0
+_log = logging.getLogger(__name__)
 
 #: This kernel's own id, for a page on the class server whose query has no device id (never the case with
 #: ``typhoon-edu serve``, which always adds one): what it keeps is then this kernel's, never another device's.
@@ -70,8 +78,8 @@ def page_query(environ: Mapping[str, str] | None = None) -> dict[str, str]:
       every later call returns the same at once).
     * Plain Jupyter (or any kernel Voilà did not start): ``{}``.
 
-    ``environ`` replaces ``os.environ`` for the lookup (tests); waiting for a preheated kernel's
-    request always goes through ``os.environ``, where Voilà writes the request's variables.
+    ``environ`` replaces ``os.environ`` (tests): a preheated kernel's request is written into it
+    when it can be written to, else into ``os.environ``.
 
     >>> page_query({"QUERY_STRING": "seat=abc"})
     {'seat': 'abc'}
@@ -81,10 +89,60 @@ def page_query(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     env = os.environ if environ is None else environ
     raw = env.get(QUERY_ENV_VAR)
     if raw is None and env.get(_PREHEAT_ENV_VAR) == "True":
-        from voila.utils import get_query_string
-
-        raw = get_query_string()  # blocks until the request that takes this kernel arrives
+        wait_for_voila_request(env if isinstance(env, MutableMapping) else None)  # blocks until the page's request
+        raw = env.get(QUERY_ENV_VAR)
     return parse_query(raw or "")
+
+
+def voila_query_url(environ: Mapping[str, str]) -> str:
+    """The websocket on which Voilà sends a preheated kernel its request (from the variables Voilà gives the kernel).
+
+    >>> voila_query_url({"VOILA_APP_PORT": "8866", "VOILA_KERNEL_ID": "k1"})
+    'ws://127.0.0.1:8866/voila/query/k1'
+    >>> voila_query_url({"VOILA_APP_IP": "::1", "VOILA_APP_PORT": "9000", "VOILA_SERVER_URL": "/class/",
+    ...                  "VOILA_KERNEL_ID": "k2"})
+    'ws://[::1]:9000/class/voila/query/k2'
+    """
+    host = environ.get("VOILA_APP_IP", "127.0.0.1")
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"  # an IPv6 address
+    base = environ.get("VOILA_WS_BASE_URL", environ.get("VOILA_SERVER_URL", "/"))
+    return (f"{environ.get('VOILA_WS_PROTOCOL', 'ws')}://{host}:{environ.get('VOILA_APP_PORT', '8866')}{base}"
+            f"voila/query/{environ.get('VOILA_KERNEL_ID', '')}")
+
+
+def wait_for_voila_request(environ: MutableMapping[str, str] | None = None) -> bool:
+    """In a preheated Voilà kernel, wait for the page request that takes it and put its variables into ``environ``.
+
+    ``environ`` is ``os.environ`` unless given. Returns whether the request came. Voilà's own helper
+    (``voila.utils.wait_for_request``) does the same, but importing it costs a kernel more CPU than
+    everything else it does before its page (module docstring). When the server cannot be reached,
+    this says so in the log and returns False, as Voilà's helper warns and goes on: the page then
+    gets an empty query (the projector page, never a seat).
+
+    >>> wait_for_voila_request({"VOILA_PREHEAT": "False"})  # not a preheated kernel: nothing to wait for
+    False
+    """
+    env = os.environ if environ is None else environ
+    if env.get(_PREHEAT_ENV_VAR) != "True":
+        return False
+    from websockets.exceptions import WebSocketException
+    from websockets.sync.client import connect
+
+    url = voila_query_url(env)
+    try:
+        with connect(url, open_timeout=_OPEN_TIMEOUT) as websocket:
+            message = websocket.recv()
+        request = json.loads(message)
+    except (OSError, TimeoutError, WebSocketException, ValueError) as exc:
+        _log.warning("this preheated kernel got no page request from %s (%s: %s)", url, type(exc).__name__, exc)
+        return False
+    if not isinstance(request, dict):
+        _log.warning("this preheated kernel got a page request that is not a JSON object from %s", url)
+        return False
+    for name, value in request.items():
+        env[str(name)] = str(value)
+    return True
 
 
 def public_url(environ: Mapping[str, str] | None = None) -> str | None:
