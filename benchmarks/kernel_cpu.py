@@ -10,7 +10,7 @@ Each server is started as ``typhoon-edu serve`` starts it (:class:`typhoon_edu.s
 preheated pool) on ``notebooks/dashboard.ipynb``. Once its pool is full and every kernel has been
 idle for ``--settle`` seconds (each kernel has run the notebook up to the point where it waits for
 its page), the CPU seconds (user + system) of each kernel process and of the server are read, and
-the server is stopped. With ``--baseline``, that commit's ``typhoon_edu`` and ``notebooks`` are
+the server is stopped. Also reported: when the server first answered, and when its pool was full and idle. With ``--baseline``, that commit's ``typhoon_edu`` and ``notebooks`` are
 extracted (``git archive``) and put first on ``PYTHONPATH`` for its servers and their kernels, and
 the two checkouts' servers alternate, so whatever else the machine does weighs on both alike.
 
@@ -48,6 +48,7 @@ class Checkout:
     kernels: list[float] = field(default_factory=list)
     servers: list[float] = field(default_factory=list)
     fills: list[float] = field(default_factory=list)
+    readies: list[float] = field(default_factory=list)
 
 
 def extract(ref: str, into: Path) -> Checkout:
@@ -75,6 +76,7 @@ def measure(checkout: Checkout, pool: int, settle: float, timeout: float, logs: 
     server.start()
     try:
         server.wait_ready(timeout=timeout)
+        checkout.readies.append(time.monotonic() - start)
         assert server.process is not None
         main = psutil.Process(server.process.pid)
         last: dict[int, float] = {}
@@ -120,10 +122,11 @@ def main(argv: list[str] | None = None) -> int:
             for checkout in checkouts:
                 measure(checkout, args.pool, args.settle, args.timeout, Path(tmp))
         print(f"{'version':<22}{'kernels':>8}{'kernel CPU s: median':>22}{'min':>7}{'max':>7}"
-              f"{'server CPU s':>14}{'pool full after s':>19}")
+              f"{'server CPU s':>14}{'answers after s':>17}{'pool full after s':>19}")
         for c in checkouts:
             print(f"{c.label:<22}{len(c.kernels):>8}{statistics.median(c.kernels):>22.2f}{min(c.kernels):>7.2f}"
-                  f"{max(c.kernels):>7.2f}{statistics.median(c.servers):>14.2f}{statistics.median(c.fills):>19.1f}")
+                  f"{max(c.kernels):>7.2f}{statistics.median(c.servers):>14.2f}{statistics.median(c.readies):>17.1f}"
+                  f"{statistics.median(c.fills):>19.1f}")
         if args.baseline:
             new, old = checkouts
             print(f"kernel CPU, this checkout / {args.baseline}: "

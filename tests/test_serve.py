@@ -732,6 +732,19 @@ def test_the_server_does_not_import_the_command_and_the_command_loads_no_voila()
     assert done.returncode == 0, done.stderr
 
 
+def test_the_server_process_starts_without_compiling_the_iri_grammar() -> None:
+    """typhoon_edu/server/lean_start.py: the Voilà process imports jupyter_server and Voilà without rfc3987_syntax's lark
+    grammar (70 % of its start-up CPU), and jsonschema's other format checkers stay."""
+    code = ("import sys, typhoon_edu.server.voila_app, jsonschema; "
+            "assert 'jupyter_server.serverapp' in sys.modules and 'jupyter_events.logger' in sys.modules, 'not imported'; "
+            "assert 'lark' not in sys.modules, 'the IRI grammar was compiled'; "
+            "checks = jsonschema.FormatChecker().checkers; "
+            "assert 'iri' not in checks and 'email' in checks and 'date-time' in checks, sorted(checks)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
 def test_serve_tells_its_kernels_they_are_on_the_class_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Lesson 07's class round goes through the room store only on the class server: serve says so to every kernel
     (and a plain Voilà or JupyterLab kernel is not told, so its one-screen round stays)."""

@@ -41,6 +41,9 @@ import sys
 from collections.abc import Collection
 from typing import Any
 
+from . import lean_start  # noqa: F401 - before jupyter_server and Voilà are imported (see its docstring)
+
+# isort: split
 from jupyter_core.utils import ensure_async
 from jupyter_server.utils import url_path_join
 from tornado.httputil import HTTPServerRequest

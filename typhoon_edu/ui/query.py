@@ -10,8 +10,8 @@ two ways:
   server's ``voila/query/<kernel id>``) until the request that takes this kernel arrives, then puts
   the request's variables into ``os.environ``, as Voilà's own ``voila.utils.get_query_string``
   does, without importing Voilà in the kernel: its package imports jupyter_server and jsonschema,
-  whose format checkers compile a grammar at import. That doubled the CPU time of every page's kernel
-  (about 5.5 of 10 CPU-seconds on a slow day, ``benchmarks/kernel_cpu.py``).
+  whose format checkers compile a grammar at import. That made every preheated kernel five times as
+  costly (10.6 CPU-seconds against 2.1 on a slow day, ``benchmarks/kernel_cpu.py``).
 
 :func:`page_query` does whichever applies, so the notebook does not need to know how it is served.
 In a preheated kernel the call **blocks until a browser opens the page**: call it after the
