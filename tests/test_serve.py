@@ -732,10 +732,12 @@ def test_the_server_does_not_import_the_command_and_the_command_loads_no_voila()
     assert done.returncode == 0, done.stderr
 
 
-def test_the_server_process_starts_without_compiling_the_iri_grammar() -> None:
-    """typhoon_edu/server/lean_start.py: the Voilà process imports jupyter_server and Voilà without rfc3987_syntax's lark
-    grammar (70 % of its start-up CPU), and jsonschema's other format checkers stay."""
-    code = ("import sys, typhoon_edu.server.voila_app, jsonschema; "
+@pytest.mark.parametrize("module", ["typhoon_edu.server.voila_app", "typhoon_edu.server.lab_app"])
+def test_the_server_process_starts_without_compiling_the_iri_grammar(module: str) -> None:
+    """typhoon_edu/server/lean_start.py: the Voilà process (and JupyterLab for ``typhoon-edu lessons``) imports
+    jupyter_server without rfc3987_syntax's lark grammar (70 % of its start-up CPU), and jsonschema's other format
+    checkers stay."""
+    code = (f"import sys, {module}, jsonschema; "
             "assert 'jupyter_server.serverapp' in sys.modules and 'jupyter_events.logger' in sys.modules, 'not imported'; "
             "assert 'lark' not in sys.modules, 'the IRI grammar was compiled'; "
             "checks = jsonschema.FormatChecker().checkers; "

@@ -88,7 +88,7 @@ def build_lab_command(root: Path, *, port: int, token: str, python: str | None =
 
     >>> cmd = build_lab_command(Path("/l"), port=8871, token="abc", python="python", as_root=False)
     >>> cmd[:3], "--ServerApp.ip=localhost" in cmd, "--IdentityProvider.token=abc" in cmd
-    (['python', '-m', 'jupyterlab'], True, True)
+    (['python', '-m', 'typhoon_edu.server.lab_app'], True, True)
     >>> "--ServerApp.allow_root=True" in build_lab_command(Path("/l"), port=1, token="x", as_root=True)
     True
     """
@@ -97,7 +97,7 @@ def build_lab_command(root: Path, *, port: int, token: str, python: str | None =
     if as_root is None:
         as_root = hasattr(os, "geteuid") and os.geteuid() == 0
     cmd = [
-        python or sys.executable, "-m", "jupyterlab",
+        python or sys.executable, "-m", "typhoon_edu.server.lab_app",  # JupyterLab, lean (see that module)
         f"--ServerApp.root_dir={root}",
         f"--ServerApp.port={port}",
         "--ServerApp.port_retries=0",  # the printed URL is the one served
