@@ -66,6 +66,12 @@ def banner(page: Page) -> dict[str, str]:
     return page.locator(".typhoon-state").first.evaluate("e => Object.assign({}, e.dataset)")
 
 
+def page_messages(page: Page) -> list[str]:
+    """What the page says to its user besides the banner (status line, problems, notes), for a failure's message."""
+    return page.locator(".typhoon-message, .typhoon-problem, .typhoon-status, .typhoon-note").evaluate_all(
+        "els => els.map(e => e.innerText.trim()).filter(t => t)")
+
+
 def wait_state(page: Page, ok: Any, timeout: float = 60.0, what: str = "state") -> dict[str, str]:
     deadline = time.monotonic() + timeout
     while True:
@@ -75,7 +81,8 @@ def wait_state(page: Page, ok: Any, timeout: float = 60.0, what: str = "state") 
                 return s
         if time.monotonic() > deadline:
             raise AssertionError(f"{what} not reached in {timeout:.0f} s; the page shows "
-                                 f"{banner(page) if page.locator('.typhoon-state').count() else 'no banner'}")
+                                 f"{banner(page) if page.locator('.typhoon-state').count() else 'no banner'}; "
+                                 f"its messages: {page_messages(page)}")
         page.wait_for_timeout(100)
 
 
