@@ -140,6 +140,9 @@ def test_voila_process_serves_the_notebook_with_the_language(tmp_path: Path) -> 
             page = response.read().decode()
         assert response.status == 200 and "smoke" in page.lower()
     assert server.process is not None and server.process.poll() is not None  # stopped on exit
+    # the readiness probe and the page load leave no refusal in the log the teacher's terminal shows
+    refused = [line for line in (tmp_path / "voila.log").read_text().splitlines() if re.search(r"\b4\d\d (GET|POST|HEAD) ", line)]
+    assert not refused, refused
 
 
 @pytest.mark.parametrize("sigint", ["default", "ignored"])

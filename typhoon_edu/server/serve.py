@@ -131,8 +131,10 @@ IOPUB_TIMEOUT = 60
 #: Seconds a kernel may take to start and answer (Voilà's default is 60 s).
 KERNEL_STARTUP_TIMEOUT = 120
 
-#: A cheap URL path that Voilà answers once it listens, without running the notebook.
-READY_PROBE_PATH = "voila/static/extension.js"
+#: A cheap URL path that Voilà answers once it listens, without running the notebook: a 7 KB stylesheet of Voilà's
+#: base template, which every template extends. (It was ``extension.js``, which Voilà refuses with a 403 that
+#: printed a warning in the teacher's terminal at every start.)
+READY_PROBE_PATH = "voila/static/materialcolors.css"
 
 _PACKAGE_DIR = Path(__file__).resolve().parent.parent
 _DASHBOARD_NAME = "dashboard.ipynb"
