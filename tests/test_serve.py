@@ -38,6 +38,7 @@ from typhoon_edu.server import network
 from typhoon_edu.server import serve as serve_module
 from typhoon_edu.server.serve import (
     LANG_ENV_VAR,
+    READY_PROBE_PATH,
     ServeError,
     VoilaProcess,
     build_voila_command,
@@ -183,10 +184,8 @@ def test_serve_command_line_prints_the_url_and_stops_on_interrupt(sigint: str, t
             if line.startswith("Typhoon Alert dashboard: "):
                 url = line.split(": ", 1)[1].strip()
         assert url is not None and re.fullmatch(r"http://127\.0\.0\.1:\d+/\?teacher=[A-Za-z0-9_-]{32}", url), url
-        with urllib.request.urlopen(url.split("?")[0] + "voila/static/extension.js", timeout=30) as response:
-            assert response.status < 500
-    except urllib.error.HTTPError as err:  # 403 for static files is still "served"
-        assert err.code < 500
+        with urllib.request.urlopen(url.split("?")[0] + READY_PROBE_PATH, timeout=30) as response:
+            assert response.status == 200
     finally:
         proc.send_signal(signal.SIGINT)
         try:
