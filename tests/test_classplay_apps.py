@@ -6,6 +6,7 @@ person would (buttons, taps) and checks what every other page shows after its ne
 
 from __future__ import annotations
 
+from html import escape
 from pathlib import Path
 
 import ipywidgets as widgets
@@ -14,9 +15,11 @@ import pytest
 from typhoon_edu import i18n
 from typhoon_edu.classroom.store import RoomStore, sqlite_url
 from typhoon_edu.engine.game import CHANCE
+from typhoon_edu.ui.classplay.model import seat_label
 from typhoon_edu.ui.classplay.projector import ProjectorApp
 from typhoon_edu.ui.classplay.seat import SeatApp
 from typhoon_edu.ui.classplay.setup import SetupChoices
+from typhoon_edu.ui.classplay.tables import seat_infos
 from typhoon_edu.ui.classplay.viewdata import SeatChoice
 
 
@@ -129,6 +132,42 @@ def test_two_phones_racing_on_one_decision_exactly_one_wins(store: RoomStore) ->
     twin.sync()
     assert twin.room.seq == mei.room.seq == 1
     assert [a.notation for a in store.actions(projector.room.id)] == ["place 8,8"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_tap_on_the_map_that_chooses_nothing_says_why(store: RoomStore, lang: str) -> None:
+    """A tap is never met with silence: not this team's turn, or a decision made with the buttons, is said (#class play)."""
+    projector, phones = open_class(store, lang=lang)
+    mei, ken = phones["Taiwan"], phones["Japan"]
+    room_id = projector.room.id
+
+    def tap(phone: SeatApp, cell: tuple[int, int]) -> str:
+        phone.message.value = ""
+        phone._board_click(*phone.board.geometry.cell_centre(*cell))
+        return phone.message.value
+
+    # Taiwan places the first storms: Japan's map chooses nothing, and says whose turn it is
+    mei_label = seat_label(seat_infos(ken.room), "Taiwan", lang)
+    assert "Mei" in mei_label
+    said = tap(ken, (8, 8))
+    assert said == f"<div class='typhoon-message-ok'>{escape(i18n.t('classplay.seat.not_your_turn', lang, player=mei_label))}</div>"
+    assert store.actions(room_id) == []
+    # Taiwan's tap on a free cell places a storm (nothing to explain)
+    assert tap(mei, (8, 8)) == "" and len(store.actions(room_id)) == 1
+    # play on until Taiwan decides with buttons; its tap on the map then says so
+    for _ in range(60):
+        settle(projector, phones)
+        table = mei.decisions.table
+        if table is not None and table.current_player == "Taiwan" and not mei.decisions.highlight_cells() \
+                and mei.decisions.buttons():
+            break
+        if not any(play_person(p) for p in phones.values()):
+            projector.advance()
+    else:
+        pytest.fail("Taiwan never had a decision made with buttons")
+    n = len(store.actions(room_id))
+    assert tap(mei, (0, 0)) == f"<div class='typhoon-message-ok'>{i18n.t('classplay.seat.use_buttons', lang)}</div>"
+    assert len(store.actions(room_id)) == n  # nothing was played
 
 
 def test_revoked_phone_stops_and_says_why(store: RoomStore) -> None:

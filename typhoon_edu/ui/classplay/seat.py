@@ -307,8 +307,22 @@ class SeatApp:
         if action is None:
             if self.decisions.highlight_cells():
                 self._say(d("error.bad_cell", self.lang, cell=i18n.cell_label(cell, self.lang)))
+            else:
+                self._say_why_the_map_is_not_for_now()
             return
         self.decide(action)
+
+    def _say_why_the_map_is_not_for_now(self) -> None:
+        """A tap on the map when no cell is to be chosen: say whose turn it is, or that this one is for the buttons."""
+        table, room = self.decisions.table, self.room
+        if table is None or room is None or table.is_over or not room.is_open:
+            return
+        who = table.current_player
+        if who == self.region:
+            self._say(i18n.t("classplay.seat.use_buttons", self.lang), error=False)
+        elif who is not None and who != CHANCE:
+            player = seat_label(seat_infos(room), who, self.lang)
+            self._say(i18n.t("classplay.seat.not_your_turn", self.lang, player=player), error=False)
 
     # ------------------------------------------------------------------ deciding
     def decide(self, action: Action | str | None) -> bool:
