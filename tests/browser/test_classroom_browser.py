@@ -196,6 +196,13 @@ def test_projector_and_two_devices(server: tuple[VoilaProcess, RoomStore], chrom
     wait_state(mei, lambda s: s.get("mine") == "1" and s.get("busy") == "0", what="Taiwan's phone to decide")
     shot(mei, "phone-place", lang)
     assert mei.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], "the phone page is wider than the phone"
+    # a tap on Japan's map while Taiwan decides is answered on Japan's phone, and plays nothing
+    wait_state(wang, lambda s: s.get("who") == "Taiwan" and s.get("busy") == "0", what="Japan's phone to wait")
+    tap_cell(wang, (8, 8), 40)
+    expect(wang.locator(".typhoon-message-ok")).to_contain_text(i18n.t("classplay.seat.not_your_turn", lang,
+                                                                       player="X").split("X")[-1].strip()[:6])
+    shot(wang, "phone-not-your-turn", lang)
+    assert banner(wang)["seq"] == "0"
 
     # Taiwan's phone places the three storms by tapping the map; every view follows
     delays = []
