@@ -144,6 +144,7 @@ def test_voila_process_serves_the_notebook_with_the_language(tmp_path: Path) -> 
     # the readiness probe and the page load leave no refusal in the log the teacher's terminal shows
     refused = [line for line in (tmp_path / "voila.log").read_text().splitlines() if re.search(r"\b4\d\d (GET|POST|HEAD) ", line)]
     assert not refused, refused
+    assert "is not trusted" not in (tmp_path / "voila.log").read_text()  # voila_app.QuietTrust
 
 
 @pytest.mark.parametrize("sigint", ["default", "ignored"])

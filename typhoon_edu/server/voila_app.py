@@ -195,6 +195,22 @@ class GuardedKernelWebsocketHandler(VoilaKernelWebsocketHandler):
         return WebsocketHandler.write_message(self, message, binary)
 
 
+class QuietTrust(logging.Filter):
+    """Drops jupyter_server's "Notebook … is not trusted", logged at every page load of the class server.
+
+    Trust only decides whether a notebook's *saved* outputs may show HTML and run scripts in
+    JupyterLab; Voilà runs the notebook afresh for each page and shows what it makes, so for the
+    dashboard the warning says nothing a teacher can act on, in the terminal they watch.
+
+    >>> record = logging.LogRecord("x", logging.WARNING, "", 0, "Notebook %s is not trusted", ("d.ipynb",), None)
+    >>> QuietTrust().filter(record), QuietTrust().filter(logging.makeLogRecord({"msg": "Kernel started"}))
+    (False, True)
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.msg != "Notebook %s is not trusted"
+
+
 class TyphoonVoila(Voila):
     """Voilà with a Host check and a working closing-tab shutdown (see the module's docstring)."""
 
@@ -223,6 +239,7 @@ class TyphoonVoila(Voila):
 
     def init_settings(self) -> dict[str, Any]:
         settings: dict[str, Any] = super().init_settings()
+        self.log.addFilter(QuietTrust())  # the contents manager logs through this app's logger
         # The cookie is only ever needed by this site's own page, so no other site may send it.
         settings["xsrf_cookie_kwargs"] = {"samesite": "Strict"}
         self.kernel_budget = KernelBudget(self.max_kernels, self.max_kernels_per_client, self.connect_grace)
