@@ -38,7 +38,7 @@ from typhoon_edu.ui.geometry import BoardGeometry
 from .harness import save_screenshot
 from .langs import flow_langs
 from .teacher_page import teacher_url
-from .touch_helpers import touch_page
+from .touch_helpers import still_box, touch_page
 
 pytestmark = pytest.mark.browser
 
@@ -90,8 +90,7 @@ def tap_cell(page: Page, cell: tuple[int, int], cell_px: int) -> None:
     """Tap a cell of the page's board, as a finger would (the canvas is scaled by CSS)."""
     canvas = page.locator(".typhoon-board canvas").first
     canvas.scroll_into_view_if_needed()
-    box = canvas.bounding_box()
-    assert box is not None
+    box = still_box(page, canvas)
     width = canvas.evaluate("c => c.width")
     cx, cy = BoardGeometry.for_rules(RULES, cell_px).cell_centre(*cell)
     scale = box["width"] / width

@@ -47,12 +47,24 @@ def mouse_events(page: Page) -> int:
     return int(page.evaluate("window.__teMouse || 0"))
 
 
+def still_box(page: Page, element: Any, tries: int = 25) -> dict[str, float]:
+    """The element's box once it has stopped moving (the same in two looks 0.2 s apart), as a person looks before
+    tapping: the page may still be laying out what came with the state the test waited for."""
+    box = element.bounding_box()
+    for _ in range(tries):
+        page.wait_for_timeout(200)
+        again = element.bounding_box()
+        if again == box and box is not None:
+            return box
+        box = again
+    raise AssertionError(f"the element kept moving for {tries * 0.2:.0f} s (last box {box})")
+
+
 def cell_point(page: Page, selector: str, cell: tuple[int, int], cell_px: int) -> tuple[float, float]:
     """The page coordinates of the centre of ``cell`` on the board canvas ``selector`` (scaled by CSS)."""
     canvas = page.locator(selector).first
     canvas.scroll_into_view_if_needed()
-    box: Any = canvas.bounding_box()
-    assert box is not None, f"{selector} is not shown"
+    box = still_box(page, canvas)
     width = canvas.evaluate("c => c.width")
     cx, cy = BoardGeometry.for_rules(RULES, cell_px).cell_centre(*cell)
     scale = box["width"] / width

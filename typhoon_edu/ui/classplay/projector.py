@@ -546,7 +546,6 @@ class ProjectorApp:
         state = {"seq": room.seq, "phase": table.phase, "who": who or "", "busy": int(busy), "person": int(b.person),
                  "paused": int(room.paused), "devices": int(self.devices), "revealed": self.revealed or "",
                  "view": view_digest(room)}
-        self.game.banner.value = banner_html(b, state)
         key = room_state(room)
         self.status.seen(key)
         if room.paused:
@@ -554,6 +553,7 @@ class ProjectorApp:
         self._render_decision(table, seats, busy)
         self.drawer.render()
         self._highlight()
+        self.game.banner.value = banner_html(b, state)  # last, as on a team's device (SeatApp.render)
 
     def _hand_up(self, up: bool) -> None:
         """One computer, a hand lifted: the side column gives the hand its whole height (ring and log fold away)."""

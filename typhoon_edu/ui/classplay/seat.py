@@ -253,10 +253,6 @@ class SeatApp:
         state = {"seq": table.seq, "phase": table.phase, "who": "" if over else table.current_player or "",
                  "busy": int(busy), "mine": int(mine), "paused": int(view.paused), "open": int(room.is_open),
                  "view": view_digest(room)}
-        self.banner.value = banner_html(b, state)
-        if mine and not busy and not view.paused and self._rung != table.seq:
-            self._rung = table.seq
-            self.link.ring()  # this device must decide: a sound and a vibration (unless muted)
         if exact or self.pacer.idle:
             self.stage.hp_now = dict(table.hp)
             self.hp.value = hp_panel_html(self.rules, table.hp, seats, lang, table.active)
@@ -275,6 +271,12 @@ class SeatApp:
         self.coach.show_for(room, self.region, mine=view.my_turn and not busy and not over)
         self._show_countdown(mine and not busy and not over)
         self._highlight()
+        # The banner last: once it says "your turn", everything above the map has its new size, so the map
+        # stays where it is when the team reaches for it (the widgets' updates reach the page in this order).
+        self.banner.value = banner_html(b, state)
+        if mine and not busy and not view.paused and self._rung != table.seq:
+            self._rung = table.seq
+            self.link.ring()  # this device must decide: a sound and a vibration (unless muted)
 
     def _show_countdown(self, mine: bool) -> None:
         """This team's seconds left while it must decide (the teacher's timer), or why its turn was played."""
