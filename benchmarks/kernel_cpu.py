@@ -10,7 +10,8 @@ Each server is started as ``typhoon-edu serve`` starts it (:class:`typhoon_edu.s
 preheated pool) on ``notebooks/dashboard.ipynb``. Once its pool is full and every kernel has been
 idle for ``--settle`` seconds (each kernel has run the notebook up to the point where it waits for
 its page), the CPU seconds (user + system) of each kernel process and of the server are read, and
-the server is stopped. Also reported: when the server first answered, and when its pool was full and idle. With ``--baseline``, that commit's ``typhoon_edu`` and ``notebooks`` are
+the server is stopped; also reported are when the server first answered and when its pool was full
+and idle. With ``--baseline``, that commit's ``typhoon_edu`` and ``notebooks`` are
 extracted (``git archive``) and put first on ``PYTHONPATH`` for its servers and their kernels, and
 the two checkouts' servers alternate, so whatever else the machine does weighs on both alike.
 

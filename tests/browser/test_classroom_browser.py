@@ -33,6 +33,8 @@ from typhoon_edu.classroom.store import RoomStore
 from typhoon_edu.classroom.teachers import local_teacher
 from typhoon_edu.engine.rules import load_rules
 from typhoon_edu.server.serve import VoilaProcess
+from typhoon_edu.ui.classplay.model import seat_label
+from typhoon_edu.ui.classplay.tables import seat_infos
 from typhoon_edu.ui.geometry import BoardGeometry
 
 from .harness import save_screenshot
@@ -198,8 +200,9 @@ def test_projector_and_two_devices(server: tuple[VoilaProcess, RoomStore], chrom
     # a tap on Japan's map while Taiwan decides is answered on Japan's phone, and plays nothing
     wait_state(wang, lambda s: s.get("who") == "Taiwan" and s.get("busy") == "0", what="Japan's phone to wait")
     tap_cell(wang, (8, 8), 40)
-    expect(wang.locator(".typhoon-message-ok")).to_contain_text(i18n.t("classplay.seat.not_your_turn", lang,
-                                                                       player="X").split("X")[-1].strip()[:6])
+    mei_label = seat_label(seat_infos(room_of(store)), "Taiwan", lang)
+    expect(wang.locator(".typhoon-message-ok")).to_have_text(
+        i18n.t("classplay.seat.not_your_turn", lang, player=mei_label))
     shot(wang, "phone-not-your-turn", lang)
     assert banner(wang)["seq"] == "0"
 

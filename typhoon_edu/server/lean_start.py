@@ -1,4 +1,5 @@
-"""Imported first by the class server's Voilà process (:mod:`typhoon_edu.server.voila_app`): what it can start without.
+"""Imported first by the class server's Voilà process (:mod:`typhoon_edu.server.voila_app`) and by the lessons'
+JupyterLab (:mod:`typhoon_edu.server.lab_app`): what they can start without.
 
 jupyter_server's event logger imports jsonschema, and jsonschema, when the package ``rfc3987_syntax`` is
 installed (jupyter_events asks for it), compiles that package's IRI grammar with lark at import to check
@@ -6,7 +7,7 @@ the ``iri`` and ``iri-reference`` formats. That took about 70 % of the server's 
 (py-spy, 4 Dec 2026: 7.4 of 10.3 s on a slow day), and no schema of jupyter_server, jupyter_events or
 Voilà uses those formats. So the server process marks the package as absent before anything imports
 jsonschema; jsonschema guards that import and simply does not register the two checkers. Nothing
-else is changed. It applies to whichever process imports this module before jsonschema: the server's,
+else is changed. It applies to whichever process imports this module before jsonschema: those two,
 and a test process that imports :mod:`~typhoon_edu.server.voila_app` (harmless there too, for the same
 reason); the pages' kernels and the ``typhoon-edu`` command never import it.
 
