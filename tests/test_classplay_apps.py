@@ -20,7 +20,7 @@ from typhoon_edu.ui.classplay.projector import ProjectorApp
 from typhoon_edu.ui.classplay.seat import SeatApp
 from typhoon_edu.ui.classplay.setup import SetupChoices
 from typhoon_edu.ui.classplay.tables import seat_infos
-from typhoon_edu.ui.classplay.viewdata import SeatChoice
+from typhoon_edu.ui.classplay.viewdata import SeatChoice, d
 
 
 def all_text(w: widgets.Widget) -> str:
@@ -168,6 +168,38 @@ def test_a_tap_on_the_map_that_chooses_nothing_says_why(store: RoomStore, lang: 
     n = len(store.actions(room_id))
     assert tap(mei, (0, 0)) == f"<div class='typhoon-message-ok'>{i18n.t('classplay.seat.use_buttons', lang)}</div>"
     assert len(store.actions(room_id)) == n  # nothing was played
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_tap_on_the_projector_map_that_chooses_nothing_says_why(store: RoomStore, lang: str) -> None:
+    """The projector's map answers a tap that chooses nothing with the banner's advice, with devices and without."""
+    def tap(app: ProjectorApp, cell: tuple[int, int]) -> str:
+        app.message.value = ""
+        app._board_click(*app.game.board.geometry.cell_centre(*cell))
+        return app.message.value
+
+    def says(app: ProjectorApp, detail: str) -> str:
+        return f"<div class='typhoon-message-ok'>{escape(i18n.t('classplay.map_idle', lang, why=detail))}</div>"
+
+    # with devices: Taiwan places the first storm on its phone, so the projector's map chooses nothing
+    projector, phones = open_class(store, lang=lang)
+    projector.show_board()
+    mei_label = seat_label(seat_infos(projector.room), "Taiwan", lang)
+    assert tap(projector, (8, 8)) == says(projector, i18n.t("classplay.banner.on_device", lang, player=mei_label))
+    assert store.actions(projector.room.id) == []
+    # a paused game says so
+    projector.room.pause()
+    assert tap(projector, (8, 8)) == f"<div class='typhoon-message-error'>{escape(i18n.t('classplay.paused', lang))}</div>"
+    projector.room.resume()
+    # one computer: on a decision made with the buttons, the tap points to them
+    app = ProjectorApp(lang=lang, store=store, fullscreen=False)
+    room = app.start(seat_choices(devices=False))
+    for cell in ((8, 8), (11, 7), (14, 9)):
+        assert app.decide(app.decisions.cell_action(cell))
+    assert room.game.phase == "setup_aim" and app.decisions.buttons() and not app.decisions.highlight_cells()
+    n = len(store.actions(room.id))
+    assert tap(app, (0, 0)) == says(app, d("banner.person_detail", lang))
+    assert len(store.actions(room.id)) == n  # nothing was played
 
 
 def test_revoked_phone_stops_and_says_why(store: RoomStore) -> None:

@@ -205,6 +205,12 @@ def test_projector_and_two_devices(server: tuple[VoilaProcess, RoomStore], chrom
         i18n.t("classplay.seat.not_your_turn", lang, player=mei_label))
     shot(wang, "phone-not-your-turn", lang)
     assert banner(wang)["seq"] == "0"
+    # and a tap on the projector's map says where the decision is made
+    tap_cell(projector, (8, 8), 40)
+    expect(projector.locator(".typhoon-message-ok")).to_have_text(i18n.t(
+        "classplay.map_idle", lang, why=i18n.t("classplay.banner.on_device", lang, player=mei_label)))
+    shot(projector, "projector-map-idle", lang)
+    assert banner(projector)["seq"] == "0"
 
     # Taiwan's phone places the three storms by tapping the map; every view follows
     delays = []

@@ -632,8 +632,22 @@ class ProjectorApp:
         if action is None:
             if self.decisions.highlight_cells():
                 self._say(d("error.bad_cell", self.lang, cell=i18n.cell_label(cell, self.lang)))
+            else:
+                self._say_why_the_map_is_not_for_now()
             return
         self.decide(action)
+
+    def _say_why_the_map_is_not_for_now(self) -> None:
+        """A tap on the map when no cell is to be chosen: say what the class does now instead (the banner's advice)."""
+        room = self.room
+        if room is None or self.screen != "game":
+            return
+        if room.paused:
+            self._say(i18n.t("classplay.paused", self.lang))  # as the standing pause message says it
+            return
+        b = banner(public_table(room), seat_infos(room), self.lang, devices=self.devices)
+        if b.detail:
+            self._say(i18n.t("classplay.map_idle", self.lang, why=b.detail), error=False)
 
     def _say(self, text: str, error: bool = True) -> None:
         self.status.say(text, error)
