@@ -551,6 +551,37 @@ def test_a_signal_to_serve_stops_voila_and_every_kernel(tmp_path: Path, sig: int
         run.stop()
 
 
+def test_a_signal_while_a_preheated_kernel_starts_stops_it_too(tmp_path: Path) -> None:
+    """Ctrl+C while the pool refills: the kernel still starting is stopped too, and the server exits cleanly.
+
+    jupyter_server refuses to shut down a kernel that has not finished starting (a 404), which ended
+    Voilà's stop in a traceback, exit code 1, and kernels left to notice on their own that the server was
+    gone; a kernel interrupted while still importing printed a KeyboardInterrupt traceback.
+    """
+    notebook = write_probe_notebook(tmp_path)
+    run = ServeRun(["--lang", "en", "--notebook", str(notebook)]).start()
+    try:
+        wait_until(lambda: len(kernels_of(run)) >= 1, 60, what="the preheated kernel")
+        first = set(kernels_of(run))
+        _, _, page = http_request(run.port, "/")  # takes the preheated kernel: the pool starts another
+        assert probe_values(page), "the page ran"
+        wait_until(lambda: set(kernels_of(run)) - first, 60, interval=0.02, what="the refill kernel's process")
+        below = run.processes()
+        code = run.signal(signal.SIGTERM, timeout=60)  # at once, while that kernel starts
+        output = run.output_after_exit()
+        assert code == 0 and "Kernel does not exist" not in output and "KeyboardInterrupt" not in output, output
+        assert "still starting, to stop them cleanly" in output, output  # it was caught starting
+        psutil.wait_procs(below, timeout=10)
+        survivors = [p for p in below if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+        assert not survivors, [p.cmdline() for p in survivors]
+    finally:
+        run.stop()
+
+
+def kernels_of(run: ServeRun) -> list[int]:
+    return [p.pid for p in run.processes() if "ipykernel" in " ".join(p.cmdline())]
+
+
 def test_a_killed_serve_takes_voila_down_with_it(tmp_path: Path) -> None:
     """SIGKILL cannot be caught: Voilà learns of its parent's death (Linux PDEATHSIG) and stops its kernels."""
     if not sys.platform.startswith("linux"):
