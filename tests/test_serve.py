@@ -140,11 +140,17 @@ def test_voila_process_serves_the_notebook_with_the_language(tmp_path: Path) -> 
         with urllib.request.urlopen(server.url, timeout=60) as response:
             page = response.read().decode()
         assert response.status == 200 and "smoke" in page.lower()
+        # the page's kernel talks to the server encrypted: its connection file carries CurveZMQ keys
+        where = re.search(r"Storing connection files in (\S+?)\.?$", (tmp_path / "voila.log").read_text(), re.M)
+        assert where, (tmp_path / "voila.log").read_text()
+        files = list(Path(where.group(1)).glob("*.json"))
+        assert files and all("curve_secretkey" in json.loads(f.read_text()) for f in files), files
     assert server.process is not None and server.process.poll() is not None  # stopped on exit
     # the readiness probe and the page load leave no refusal in the log the teacher's terminal shows
     refused = [line for line in (tmp_path / "voila.log").read_text().splitlines() if re.search(r"\b4\d\d (GET|POST|HEAD) ", line)]
     assert not refused, refused
     assert "is not trusted" not in (tmp_path / "voila.log").read_text()  # voila_app.QuietTrust
+    assert "without encryption" not in (tmp_path / "voila.log").read_text()  # ipykernel's warning over plain TCP
 
 
 @pytest.mark.parametrize("sigint", ["default", "ignored"])

@@ -107,6 +107,8 @@ def build_lab_command(root: Path, *, port: int, token: str, python: str | None =
         # No prompt about news and no calls out to the internet: a class's screen shows the lesson only.
         "--LabApp.news_url=None",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        # Kernels talk to JupyterLab encrypted (CurveZMQ), as the class server's do (serve.build_voila_command).
+        "--MappingKernelManager.transport_encryption=auto",
     ]
     if as_root:  # JupyterLab refuses root without it (CI machines and containers run as root)
         cmd.append("--ServerApp.allow_root=True")

@@ -343,6 +343,9 @@ def build_voila_command(
         f"--MappingKernelManager.cull_interval={cull_interval}",
         "--MappingKernelManager.cull_connected=False",
         "--MappingKernelManager.cull_busy=False",
+        # The server and its kernels talk over loopback TCP: encrypted (CurveZMQ keys made per kernel),
+        # where ipykernel would otherwise warn at every start that anyone on this computer could listen.
+        "--MappingKernelManager.transport_encryption=auto",
         # A class opening at once (see the module docstring for the measurements behind these).
         f"--VoilaExecutor.iopub_timeout={IOPUB_TIMEOUT}",
         f"--VoilaExecutor.startup_timeout={KERNEL_STARTUP_TIMEOUT}",
