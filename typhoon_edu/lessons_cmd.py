@@ -94,6 +94,8 @@ def build_lab_command(root: Path, *, port: int, token: str, python: str | None =
     """
     if not 0 < port < 65536:
         raise LessonsError("port", value=port)
+    from .server.serve import encryption_args
+
     if as_root is None:
         as_root = hasattr(os, "geteuid") and os.geteuid() == 0
     cmd = [
@@ -107,8 +109,7 @@ def build_lab_command(root: Path, *, port: int, token: str, python: str | None =
         # No prompt about news and no calls out to the internet: a class's screen shows the lesson only.
         "--LabApp.news_url=None",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        # Kernels talk to JupyterLab encrypted (CurveZMQ), as the class server's do (serve.build_voila_command).
-        "--MappingKernelManager.transport_encryption=auto",
+        *encryption_args(),  # kernels talk to JupyterLab encrypted, as the class server's do
     ]
     if as_root:  # JupyterLab refuses root without it (CI machines and containers run as root)
         cmd.append("--ServerApp.allow_root=True")

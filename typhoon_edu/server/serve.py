@@ -343,9 +343,6 @@ def build_voila_command(
         f"--MappingKernelManager.cull_interval={cull_interval}",
         "--MappingKernelManager.cull_connected=False",
         "--MappingKernelManager.cull_busy=False",
-        # The server and its kernels talk over loopback TCP: encrypted (CurveZMQ keys made per kernel),
-        # where ipykernel would otherwise warn at every start that anyone on this computer could listen.
-        "--MappingKernelManager.transport_encryption=auto",
         # A class opening at once (see the module docstring for the measurements behind these).
         f"--VoilaExecutor.iopub_timeout={IOPUB_TIMEOUT}",
         f"--VoilaExecutor.startup_timeout={KERNEL_STARTUP_TIMEOUT}",
@@ -353,6 +350,7 @@ def build_voila_command(
         f"--TyphoonVoila.check_host={check_host}",
     ]
     cmd += [f"--TyphoonVoila.extra_hosts={host}" for host in extra_hosts]
+    cmd += encryption_args()
     if preheat:
         cmd += ["--preheat_kernel=True", f"--pool_size={pool_size}", f"--VoilaKernelManager.fill_delay={fill_delay}"]
     if not open_browser:
@@ -361,6 +359,24 @@ def build_voila_command(
     replaced = {arg.split("=", 1)[0] for arg in extra_args if arg.startswith("--") and "=" in arg}
     cmd = [arg for arg in cmd if arg.split("=", 1)[0] not in replaced] + list(extra_args)
     return cmd
+
+
+def encryption_args() -> list[str]:
+    """The option that makes jupyter_server encrypt each kernel's messages (CurveZMQ keys per kernel).
+
+    The server and its kernels talk over loopback TCP; in plain text, ipykernel warns at every start
+    that anyone on this computer could listen. Left out where pyzmq was built without CurveZMQ
+    (jupyter_client would then refuse to start a kernel).
+
+    >>> import zmq
+    >>> encryption_args() == (["--MappingKernelManager.transport_encryption=auto"] if zmq.has("curve") else [])
+    True
+    """
+    try:
+        import zmq
+    except ImportError:
+        return []
+    return ["--MappingKernelManager.transport_encryption=auto"] if zmq.has("curve") else []
 
 
 def build_voila_env(
