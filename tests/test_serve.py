@@ -145,6 +145,10 @@ def test_voila_process_serves_the_notebook_with_the_language(tmp_path: Path) -> 
         assert where, (tmp_path / "voila.log").read_text()
         files = list(Path(where.group(1)).glob("*.json"))
         assert files and all("curve_secretkey" in json.loads(f.read_text()) for f in files), files
+        # and over Unix sockets in that private folder, where there are no ports to lose (serve.ipc_args)
+        if os.name != "nt":
+            assert {json.loads(f.read_text())["transport"] for f in files} == {"ipc"}
+            assert str(where.group(1)).startswith("/tmp/voila_") and (Path(where.group(1)).stat().st_mode & 0o077) == 0
     assert server.process is not None and server.process.poll() is not None  # stopped on exit
     # the readiness probe and the page load leave no refusal in the log the teacher's terminal shows
     refused = [line for line in (tmp_path / "voila.log").read_text().splitlines() if re.search(r"\b4\d\d (GET|POST|HEAD) ", line)]
@@ -582,6 +586,40 @@ def test_a_signal_while_a_preheated_kernel_starts_stops_it_too(tmp_path: Path) -
         assert not survivors, [p.cmdline() for p in survivors]
     finally:
         run.stop()
+
+
+def test_a_signal_with_the_pool_waiting_ends_the_busy_kernel_at_once(tmp_path: Path) -> None:
+    """A preheated kernel waits, busy, for its page's request: a stop ends it outright, without ipykernel's traceback.
+
+    Interrupted and asked to shut down at once, such a kernel's reply raced ipykernel's closing of its
+    sockets: ``ERROR | Exception in message handler`` and a traceback in the teacher's terminal.
+    """
+    notebook = write_probe_notebook(tmp_path)
+    run = ServeRun(["--lang", "en", "--notebook", str(notebook)]).start()
+    try:
+        wait_until(lambda: waiting_for_a_page(run), 90, what="the preheated kernel to wait for its page")
+        below = run.processes()
+        code = run.signal(signal.SIGTERM, timeout=60)
+        output = run.output_after_exit()
+        assert code == 0 and "Stopping 1 busy kernel(s) at once" in output, output
+        assert "Exception in message handler" not in output and "Traceback" not in output, output
+        psutil.wait_procs(below, timeout=10)
+        survivors = [p for p in below if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+        assert not survivors, [p.cmdline() for p in survivors]
+    finally:
+        run.stop()
+
+
+def waiting_for_a_page(run: ServeRun) -> bool:
+    """A kernel holds a connection to the server: its notebook waits for its page's request (ui.query)."""
+    for pid in kernels_of(run):
+        try:
+            connections = psutil.Process(pid).net_connections(kind="tcp")
+        except psutil.Error:
+            continue
+        if any(c.raddr and c.raddr.port == run.port and c.status == psutil.CONN_ESTABLISHED for c in connections):
+            return True
+    return False
 
 
 def kernels_of(run: ServeRun) -> list[int]:

@@ -1,4 +1,5 @@
-"""Before the class server stops its kernels: let those still starting finish, drop pool refills not begun.
+"""Before the class server stops its kernels: let those still starting finish, drop pool refills not begun,
+stop busy kernels at once.
 
 When the teacher presses Ctrl+C, Voilà's ``stop`` asks its kernel manager to shut every kernel down.
 Two kinds of kernel were not ready for that:
@@ -17,6 +18,13 @@ Two kinds of kernel were not ready for that:
 :func:`settle_kernels` waits, for at most ``timeout`` seconds, for the kernels being started; then it
 cancels the pool refills that have not started a kernel yet and leaves the manager with only what
 can be stopped cleanly.
+
+A third kind stopped noisily: a **busy** kernel, above all a preheated one, which runs the dashboard up
+to where it waits for its page. jupyter_client interrupts it and asks it to shut down at once; the
+interrupted cell's reply then races ipykernel's own closing of its sockets, and ipykernel logged
+``ERROR | Exception in message handler`` with a traceback (about one stop in three under load).
+:func:`stop_busy_kernels` ends those kernels outright instead (jupyter_client's ``now=True``): what
+they were running is being thrown away in any case, and the room store's writes are transactions.
 """
 
 from __future__ import annotations
@@ -25,6 +33,8 @@ import asyncio
 import logging
 import warnings
 from typing import Any
+
+from jupyter_core.utils import ensure_async
 
 STOP_SETTLE = 6.0
 """Seconds the server waits, when it stops, for kernels still starting (then it stops them anyway)."""
@@ -137,3 +147,38 @@ def _cancel_refills(km: Any, log: logging.Logger) -> int:
         # a refill cancelled in its delay never awaits the coroutine it was handed
         warnings.filterwarnings("ignore", message="coroutine .* was never awaited", category=RuntimeWarning)
     return cancelled
+
+
+async def stop_busy_kernels(km: Any, log: logging.Logger | None = None) -> list[str]:
+    """Stop at once (``now=True``: no shutdown request to race) every kernel jupyter_server marks busy.
+
+    Returns their ids; a kernel that cannot be stopped is logged and left to Voilà's own stop.
+
+    >>> class Kernel:
+    ...     def __init__(self, state): self.execution_state = state
+    >>> class Manager:
+    ...     kernels, stopped = {"a": Kernel("idle"), "b": Kernel("busy")}, []
+    ...     def list_kernel_ids(self): return list(self.kernels)
+    ...     def get_kernel(self, kernel_id): return self.kernels[kernel_id]
+    ...     async def shutdown_kernel(self, kernel_id, now=False): self.stopped.append((kernel_id, now))
+    >>> km = Manager()
+    >>> asyncio.run(stop_busy_kernels(km)), km.stopped
+    (['b'], [('b', True)])
+    """
+    log = log or logging.getLogger(__name__)
+    busy = []
+    for kernel_id in km.list_kernel_ids():
+        try:
+            if getattr(km.get_kernel(kernel_id), "execution_state", "") == "busy":
+                busy.append(kernel_id)
+        except KeyError:  # stopped meanwhile
+            continue
+    if not busy:
+        return busy
+    log.info("Stopping %d busy kernel(s) at once", len(busy))
+    results = await asyncio.gather(*(ensure_async(km.shutdown_kernel(kernel_id, now=True)) for kernel_id in busy),
+                                   return_exceptions=True)
+    for kernel_id, result in zip(busy, results, strict=True):
+        if isinstance(result, Exception):
+            log.warning("Could not stop busy kernel %s at once (%s); it is stopped with the others", kernel_id, result)
+    return busy

@@ -350,7 +350,7 @@ def build_voila_command(
         f"--TyphoonVoila.check_host={check_host}",
     ]
     cmd += [f"--TyphoonVoila.extra_hosts={host}" for host in extra_hosts]
-    cmd += encryption_args()
+    cmd += encryption_args() + ipc_args()
     if preheat:
         cmd += ["--preheat_kernel=True", f"--pool_size={pool_size}", f"--VoilaKernelManager.fill_delay={fill_delay}"]
     if not open_browser:
@@ -377,6 +377,25 @@ def encryption_args() -> list[str]:
     except ImportError:
         return []
     return ["--MappingKernelManager.transport_encryption=auto"] if zmq.has("curve") else []
+
+
+def ipc_args() -> list[str]:
+    """Kernels reached over Unix sockets in Voilà's own private folder, where the system has them (not Windows).
+
+    Over loopback TCP, jupyter_client picks free ports for a kernel and the kernel binds them a moment
+    later; another process may take one in between, and the kernel then dies at start
+    (``Address already in use``) while its page waits two minutes for it. Sockets in a folder only
+    the teacher's account can open have no ports to lose, and nobody else on the computer can reach
+    them. The folder is put in ``/tmp`` itself: a Unix socket's path must stay under about 100 bytes,
+    which macOS's long per-user temporary folder would exceed.
+
+    >>> import os
+    >>> ipc_args() == ([] if os.name == "nt" else ["--KernelManager.transport=ipc", "--Voila.connection_dir_root=/tmp"])
+    True
+    """
+    if os.name == "nt" or not os.path.isdir("/tmp"):
+        return []
+    return ["--KernelManager.transport=ipc", "--Voila.connection_dir_root=/tmp"]
 
 
 def build_voila_env(

@@ -26,8 +26,9 @@
   ``--TyphoonVoila.max_kernels_per_client`` per client address (a page saying so beyond that), and a
   kernel whose page never connects is stopped ``--TyphoonVoila.connect_grace`` seconds after it was
   sent (:mod:`typhoon_edu.server.kernel_budget`).
-* **A clean stop** while kernels are starting: Voilà's ``stop`` waits for them, and drops pool
-  refills still waiting out their delay, before it stops every kernel (:mod:`typhoon_edu.server.kernel_settle`).
+* **A clean stop** while kernels are starting: Voilà's ``stop`` waits for them, drops pool refills
+  still waiting out their delay, and ends busy kernels at once, before it stops every other kernel
+  (:mod:`typhoon_edu.server.kernel_settle`).
 * **Kernel websocket frames checked** before jupyter_server's and Voilà's parsers see them
   (:mod:`typhoon_edu.server.websocket_guard`, :class:`GuardedKernelWebsocketHandler`).
 
@@ -62,7 +63,7 @@ from voila.tornado.kernel_websocket_handler import (
 )
 
 from .kernel_budget import KernelBudget
-from .kernel_settle import STOP_SETTLE, settle_kernels
+from .kernel_settle import STOP_SETTLE, settle_kernels, stop_busy_kernels
 from .network import host_allowed, machine_hosts
 from .page_handlers import BUDGET_SETTING, JoinPageHandler, PageHandler, track_page_kernels
 from .page_query import DEVICE_COOKIE, JOIN_CODE_PATTERN
@@ -280,13 +281,14 @@ class TyphoonVoila(Voila):
         super().listen()
 
     def stop(self) -> None:
-        """Stop the kernels as Voilà does, once those still starting are up (:mod:`.kernel_settle`)."""
+        """Stop the kernels as Voilà does, once those still starting are up and the busy ones ended (:mod:`.kernel_settle`)."""
         # On the server's own loop, where the kernels' tasks and message streams live (jupyter_core's
         # run_sync, which Voilà's stop uses, would make a new loop, on which they never move).
         loop = getattr(getattr(self, "ioloop", None), "asyncio_loop", None)
         try:
             if loop is not None and not loop.is_closed() and not loop.is_running():
                 loop.run_until_complete(settle_kernels(self.kernel_manager, STOP_SETTLE, self.log))
+                loop.run_until_complete(stop_busy_kernels(self.kernel_manager, self.log))
         except Exception:  # noqa: BLE001 - stopping goes on whatever happened here
             self.log.warning("Could not wait for the kernels still starting", exc_info=True)
         try:
