@@ -1,5 +1,5 @@
 """Before the class server stops its kernels: let those still starting finish, drop pool refills not begun,
-stop busy kernels at once.
+stop busy and preheated kernels at once.
 
 When the teacher presses Ctrl+C, Voilà's ``stop`` asks its kernel manager to shut every kernel down.
 Two kinds of kernel were not ready for that:
@@ -22,9 +22,12 @@ can be stopped cleanly.
 A third kind stopped noisily: a **busy** kernel, above all a preheated one, which runs the dashboard up
 to where it waits for its page. jupyter_client interrupts it and asks it to shut down at once; the
 interrupted cell's reply then races ipykernel's own closing of its sockets, and ipykernel logged
-``ERROR | Exception in message handler`` with a traceback (about one stop in three under load).
-:func:`stop_busy_kernels` ends those kernels outright instead (jupyter_client's ``now=True``): what
-they were running is being thrown away in any case, and the room store's writes are transactions.
+``ERROR | Exception in message handler`` with a traceback (about one stop in three under load). A
+preheated kernel that has only just answered is idle for a moment before the pool has it run the
+dashboard, and the interrupt then reached the dashboard's first cell (``KeyboardInterrupt caught in
+kernel``). :func:`stop_at_once` ends the busy kernels and every preheated kernel outright instead
+(jupyter_client's ``now=True``): what they were running is being thrown away in any case, a preheated
+kernel holds no one's game, and the room store's writes are transactions.
 """
 
 from __future__ import annotations
@@ -149,36 +152,54 @@ def _cancel_refills(km: Any, log: logging.Logger) -> int:
     return cancelled
 
 
-async def stop_busy_kernels(km: Any, log: logging.Logger | None = None) -> list[str]:
-    """Stop at once (``now=True``: no shutdown request to race) every kernel jupyter_server marks busy.
+def _preheated(km: Any) -> list[str]:
+    """The ids of the kernels in Voilà's pools (finished pool tasks; their pages have not come yet)."""
+    ids = []
+    for task in _pool_tasks(km):
+        if task.done() and not task.cancelled() and task.exception() is None:
+            result = task.result()
+            if isinstance(result, dict) and result.get("kernel_id"):
+                ids.append(result["kernel_id"])
+    return ids
+
+
+async def stop_at_once(km: Any, log: logging.Logger | None = None) -> list[str]:
+    """Stop at once (``now=True``: no interrupt, no shutdown request to race) the busy and the preheated kernels.
 
     Returns their ids; a kernel that cannot be stopped is logged and left to Voilà's own stop.
 
     >>> class Kernel:
     ...     def __init__(self, state): self.execution_state = state
     >>> class Manager:
-    ...     kernels, stopped = {"a": Kernel("idle"), "b": Kernel("busy")}, []
+    ...     kernels, stopped = {"a": Kernel("idle"), "b": Kernel("busy"), "c": Kernel("idle")}, []
+    ...     _pools = {}
     ...     def list_kernel_ids(self): return list(self.kernels)
     ...     def get_kernel(self, kernel_id): return self.kernels[kernel_id]
     ...     async def shutdown_kernel(self, kernel_id, now=False): self.stopped.append((kernel_id, now))
+    >>> async def check(km):
+    ...     spare = asyncio.get_running_loop().create_future()
+    ...     spare.set_result({"kernel_id": "c"})  # a finished pool task: kernel "c" waits for its page
+    ...     km._pools = {"dashboard.ipynb": [spare]}
+    ...     return await stop_at_once(km)
     >>> km = Manager()
-    >>> asyncio.run(stop_busy_kernels(km)), km.stopped
-    (['b'], [('b', True)])
+    >>> asyncio.run(check(km)), km.stopped
+    (['b', 'c'], [('b', True), ('c', True)])
     """
     log = log or logging.getLogger(__name__)
-    busy = []
+    preheated = set(_preheated(km))
+    chosen = []
     for kernel_id in km.list_kernel_ids():
         try:
-            if getattr(km.get_kernel(kernel_id), "execution_state", "") == "busy":
-                busy.append(kernel_id)
+            if kernel_id in preheated or getattr(km.get_kernel(kernel_id), "execution_state", "") == "busy":
+                chosen.append(kernel_id)
         except KeyError:  # stopped meanwhile
             continue
-    if not busy:
-        return busy
-    log.info("Stopping %d busy kernel(s) at once", len(busy))
-    results = await asyncio.gather(*(ensure_async(km.shutdown_kernel(kernel_id, now=True)) for kernel_id in busy),
+    if not chosen:
+        return chosen
+    log.info("Stopping %d busy or preheated kernel(s) at once", len(chosen))
+    results = await asyncio.gather(*(ensure_async(km.shutdown_kernel(kernel_id, now=True)) for kernel_id in chosen),
                                    return_exceptions=True)
-    for kernel_id, result in zip(busy, results, strict=True):
+    for kernel_id, result in zip(chosen, results, strict=True):
         if isinstance(result, Exception):
-            log.warning("Could not stop busy kernel %s at once (%s); it is stopped with the others", kernel_id, result)
-    return busy
+            log.warning("Could not stop kernel %s at once (%s); it is stopped with the others", kernel_id, result)
+    return chosen

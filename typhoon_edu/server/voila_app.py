@@ -63,7 +63,7 @@ from voila.tornado.kernel_websocket_handler import (
 )
 
 from .kernel_budget import KernelBudget
-from .kernel_settle import STOP_SETTLE, settle_kernels, stop_busy_kernels
+from .kernel_settle import STOP_SETTLE, settle_kernels, stop_at_once
 from .network import host_allowed, machine_hosts
 from .page_handlers import BUDGET_SETTING, JoinPageHandler, PageHandler, track_page_kernels
 from .page_query import DEVICE_COOKIE, JOIN_CODE_PATTERN
@@ -288,7 +288,7 @@ class TyphoonVoila(Voila):
         try:
             if loop is not None and not loop.is_closed() and not loop.is_running():
                 loop.run_until_complete(settle_kernels(self.kernel_manager, STOP_SETTLE, self.log))
-                loop.run_until_complete(stop_busy_kernels(self.kernel_manager, self.log))
+                loop.run_until_complete(stop_at_once(self.kernel_manager, self.log))
         except Exception:  # noqa: BLE001 - stopping goes on whatever happened here
             self.log.warning("Could not wait for the kernels still starting", exc_info=True)
         try:
