@@ -553,8 +553,7 @@ def test_a_signal_to_serve_stops_voila_and_every_kernel(tmp_path: Path, sig: int
         assert len(below) >= 3  # Voilà and at least two kernels
         code = run.signal(sig, timeout=60)
         assert code == 0
-        survivors = [p for p in below if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
-        assert not survivors, [p.cmdline() for p in survivors]
+        assert_all_ended(below, timeout=0)
         assert port_is_free(port)
         assert "Stopping the dashboard" in run.output_after_exit()
     finally:
@@ -573,10 +572,12 @@ def test_a_signal_while_a_preheated_kernel_starts_stops_it_too(tmp_path: Path) -
     # signal comes (on a fast machine a kernel answered before the signal was handled, and nothing was caught).
     run = ServeRun(["--lang", "en", "--notebook", str(notebook)], env=slow_kernels(tmp_path, 1.5)).start()
     try:
-        wait_until(lambda: len(kernels_of(run)) >= 1, 60, what="the preheated kernel")
+        # the pool must be filled: a page that comes earlier gets a kernel of its own, and no refill starts
+        run.wait_for(r"Kernel pool of probe\.ipynb is filled", 60)
         first = set(kernels_of(run))
         _, _, page = http_request(run.port, "/")  # takes the preheated kernel: the pool starts another
         assert probe_values(page), "the page ran"
+        run.wait_for(r"Using pre-heated kernel", 10)
         wait_until(lambda: set(kernels_of(run)) - first, 60, interval=0.02, what="the refill kernel's process")
         below = run.processes()
         code = run.signal(signal.SIGTERM, timeout=60)  # at once, while that kernel starts
@@ -585,9 +586,7 @@ def test_a_signal_while_a_preheated_kernel_starts_stops_it_too(tmp_path: Path) -
         assert "still starting, to stop them cleanly" in output, output  # it was caught starting
         # then it was ended outright: an interrupt would reach the dashboard's first cell in it
         assert re.search(r"Stopping [12] busy or preheated kernel\(s\) at once", output), output
-        psutil.wait_procs(below, timeout=10)
-        survivors = [p for p in below if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
-        assert not survivors, [p.cmdline() for p in survivors]
+        assert_all_ended(below, timeout=10)
     finally:
         run.stop()
 
@@ -607,9 +606,7 @@ def test_a_signal_with_the_pool_waiting_ends_the_busy_kernel_at_once(tmp_path: P
         output = run.output_after_exit()
         assert code == 0 and "Stopping 1 busy or preheated kernel(s) at once" in output, output
         assert "Exception in message handler" not in output and "Traceback" not in output, output
-        psutil.wait_procs(below, timeout=10)
-        survivors = [p for p in below if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
-        assert not survivors, [p.cmdline() for p in survivors]
+        assert_all_ended(below, timeout=10)
     finally:
         run.stop()
 
@@ -639,6 +636,13 @@ def slow_kernels(tmp_path: Path, seconds: float) -> dict[str, str]:
     return {"PYTHONPATH": path}
 
 
+def assert_all_ended(below: list[psutil.Process], timeout: float) -> None:
+    """Every process that was below the server has ended (within ``timeout`` s; zombies count as ended)."""
+    psutil.wait_procs(below, timeout=timeout)
+    survivors = [p for p in below if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+    assert not survivors, [p.cmdline() for p in survivors]
+
+
 def kernels_of(run: ServeRun) -> list[int]:
     return [p.pid for p in run.processes() if "ipykernel" in " ".join(p.cmdline())]
 
@@ -651,9 +655,7 @@ def test_a_killed_serve_takes_voila_down_with_it(tmp_path: Path) -> None:
     try:
         port = run.port
         run.signal(signal.SIGKILL, timeout=30)
-        psutil.wait_procs(below, timeout=60)
-        survivors = [p for p in below if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
-        assert not survivors, [p.cmdline() for p in survivors]
+        assert_all_ended(below, timeout=60)
         wait_until(lambda: port_is_free(port), 30, what="port free")
     finally:
         run.stop()
