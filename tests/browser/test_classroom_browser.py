@@ -40,7 +40,7 @@ from typhoon_edu.ui.geometry import BoardGeometry
 from .harness import save_screenshot
 from .langs import flow_langs
 from .teacher_page import teacher_url
-from .touch_helpers import still_box, touch_page
+from .touch_helpers import seen_box, still_box, touch_page
 
 pytestmark = pytest.mark.browser
 
@@ -210,6 +210,11 @@ def test_projector_and_two_devices(server: tuple[VoilaProcess, RoomStore], chrom
     expect(projector.locator(".typhoon-message-ok")).to_have_text(i18n.t(
         "classplay.map_idle", lang, why=i18n.t("classplay.banner.on_device", lang, player=mei_label)))
     shot(projector, "projector-map-idle", lang)
+    for size in (LAPTOP, PHONE):  # the answer is seen where it is said, whatever the screen
+        projector.set_viewport_size(size)
+        seen_box(projector, projector.locator(".typhoon-message-ok"))
+        shot(projector, "projector-map-idle", lang)
+    projector.set_viewport_size(PROJECTOR)
     assert banner(projector)["seq"] == "0"
 
     # Taiwan's phone places the three storms by tapping the map; every view follows

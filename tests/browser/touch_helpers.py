@@ -60,6 +60,34 @@ def still_box(page: Page, element: Any, tries: int = 25) -> dict[str, float]:
     raise AssertionError(f"the element kept moving for {tries * 0.2:.0f} s (last box {box})")
 
 
+SEEN_JS = """e => { const r = e.getBoundingClientRect();
+  const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+  return at !== null && (at === e || e.contains(at)); }"""
+
+
+def seen_box(page: Page, element: Any) -> dict[str, float]:
+    """The box of ``element`` once scrolled into the window and still, checked to be what a person sees there.
+
+    A bounding box inside the window is not enough: a parent that shrank to nothing, or something laid over
+    the element, hides it while its box stays where it was. So the middle of the box must hit the element
+    itself (``document.elementFromPoint``), as a finger or an eye would.
+    """
+    element.scroll_into_view_if_needed()
+    box = still_box(page, element)
+    size = page.viewport_size or {"width": 0, "height": 0}
+    inside = box["x"] >= -1 and box["y"] >= -1 and box["x"] + box["width"] <= size["width"] + 1 \
+        and box["y"] + box["height"] <= size["height"] + 1
+    assert inside, f"{element} reaches out of the {size['width']}x{size['height']} window: {box}"
+    assert element.evaluate(SEEN_JS), f"{element} is covered or cut at {size['width']}x{size['height']}: {box}"
+    return box
+
+
+def touch_tap(page: Page, element: Any) -> None:
+    """Tap the middle of ``element`` with a finger, once a person could see it (:func:`seen_box`)."""
+    box = seen_box(page, element)
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
 def cell_point(page: Page, selector: str, cell: tuple[int, int], cell_px: int) -> tuple[float, float]:
     """The page coordinates of the centre of ``cell`` on the board canvas ``selector`` (scaled by CSS)."""
     canvas = page.locator(selector).first

@@ -125,14 +125,19 @@ CSS = """
 /* ---- a narrow window (a phone opening the projector page): one column that scrolls ---- */
 @media (max-width: 900px) {
   .typhoon-fullscreen { overflow-y: auto; }
-  .typhoon-stage { flex-direction: column; }
-  .typhoon-side { overflow: visible; min-width: 0; }
+  /* every part at its own height, one under the other: a shrinking box would hide the decisions and the
+     answers to a tap (tests/browser/test_classplay_portrait.py) */
+  .typhoon-stage { flex-direction: column; flex: 0 0 auto; }
+  .typhoon-side { overflow: visible; min-width: 0; flex: 0 0 auto; }
+  .typhoon-decide-box { flex: 0 0 auto !important; overflow-y: visible; }
+  .typhoon-log-box { flex: 0 0 auto !important; }
+  .typhoon-log { min-height: 6rem; max-height: 45vh; }
   .typhoon-projector .typhoon-board canvas { width: 100% !important; height: auto !important; max-width: 100% !important; }
   .typhoon-header { flex-wrap: wrap; }
   .typhoon-header > .widget-hbox:first-child { flex-wrap: wrap !important; min-width: 0; }
   .typhoon-status { display: none; }
   .typhoon-hp-name { flex-basis: 9em; }
-  .typhoon-instruments .typhoon-compass { width: 12rem; flex-basis: 12rem; }
+  .typhoon-instruments .typhoon-compass { width: min(22rem, 55vw); flex-basis: min(22rem, 55vw); }
 }
 
 /* ---- the results: a winner the back row can read ---- */
