@@ -25,7 +25,22 @@ pytestmark = pytest.mark.browser
 SIZES = ({"width": 1920, "height": 1080}, {"width": 1366, "height": 768}, {"width": 390, "height": 844})
 
 
-def shots(page: Page, screen: str, lang: str, *, fit: bool = False) -> None:
+#: Every control a person can reach, scrolled into the middle of the window one by one: the middle of its box must
+#: hit the control itself (``elementFromPoint``), so a control squeezed to nothing by a shrinking parent, or
+#: covered by another part, is found; ``within`` narrows the search to a part laid over the rest on purpose.
+HIDDEN_CONTROLS_JS = """within => [...document.querySelectorAll(
+    `${within} button, ${within} select, ${within} input, ${within} a`)]
+  .filter(e => e.checkVisibility({visibilityProperty: true, opacityProperty: true}) && !e.closest('.typhoon-log'))
+  .filter(e => { e.scrollIntoView({block: 'center', inline: 'center'});
+    const r = e.getBoundingClientRect();
+    const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    return !(at && (at === e || e.contains(at) || at.contains(e) && at.tagName === 'LABEL')); })
+  .map(e => `${e.tagName.toLowerCase()} "${(e.innerText || e.value || e.getAttribute('aria-label') || '').trim()
+    .slice(0, 40)}" in .${(e.closest('[class*=typhoon-]') || e).className.split(' ')
+    .find(c => c.startsWith('typhoon-')) || '?'}`)"""
+
+
+def shots(page: Page, screen: str, lang: str, *, fit: bool = False, within: str = ".typhoon-app") -> None:
     for size in SIZES:
         page.set_viewport_size(size)
         page.wait_for_timeout(400)
@@ -38,7 +53,10 @@ def shots(page: Page, screen: str, lang: str, *, fit: bool = False) -> None:
         assert right <= size["width"] + 1, f"{screen}: a control reaches {right:.0f} px in a {size['width']} px window"
         if fit and size["width"] >= 1366:
             check_fit(page)
+        hidden = page.evaluate(HIDDEN_CONTROLS_JS, within)
+        assert not hidden, f"{screen} at {size['width']}x{size['height']}: controls no one can see or tap: {hidden}"
     page.set_viewport_size(SIZES[0])
+    page.wait_for_timeout(200)
 
 
 @pytest.mark.parametrize("server", ["en", "zh-TW"], indirect=True)
@@ -87,7 +105,7 @@ def test_every_screen_at_every_size(server, chromium_browser: Browser) -> None:
     projector.locator(".typhoon-teacher-button").click()
     expect(projector.locator(".typhoon-teacher")).to_be_visible()
     problems["teacher"] = run_axe(projector)
-    shots(projector, "teacher", lang)
+    shots(projector, "teacher", lang, within=".typhoon-teacher")  # the drawer lies over the side column
     projector.locator(".typhoon-teacher-end").click()
     expect(projector.locator(".typhoon-results-screen")).to_be_visible(timeout=30_000)
     expect(projector.locator(".typhoon-results")).to_contain_text(i18n.t("classplay.results.ended", lang))
