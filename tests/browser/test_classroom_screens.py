@@ -20,6 +20,7 @@ from .harness import save_screenshot
 from .teacher_page import teacher_url
 from .test_a11y_axe import describe, run_axe, save_report
 from .test_classroom_browser import check_fit, new_page, setup_room
+from .touch_helpers import HIT_JS
 
 pytestmark = pytest.mark.browser
 
@@ -31,16 +32,13 @@ SIZES = ({"width": 1920, "height": 1080}, {"width": 1366, "height": 768}, {"widt
 #: Every control a person can reach, scrolled into the middle of the window one by one: the middle of its box must
 #: hit the control itself (``elementFromPoint``), so a control squeezed to nothing by a shrinking parent, or
 #: covered by another part, is found; ``within`` narrows the search to a part laid over the rest on purpose.
-HIDDEN_CONTROLS_JS = """within => [...document.querySelectorAll(
-    `${within} button, ${within} select, ${within} input, ${within} a`)]
-  .filter(e => e.checkVisibility({visibilityProperty: true, opacityProperty: true}) && !e.closest('.typhoon-log'))
-  .filter(e => { e.scrollIntoView({block: 'center', inline: 'center'});
-    const r = e.getBoundingClientRect();
-    const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-    return !(at && (at === e || e.contains(at) || at.contains(e) && at.tagName === 'LABEL')); })
-  .map(e => `${e.tagName.toLowerCase()} "${(e.innerText || e.value || e.getAttribute('aria-label') || '').trim()
-    .slice(0, 40)}" in .${(e.closest('[class*=typhoon-]') || e).className.split(' ')
-    .find(c => c.startsWith('typhoon-')) || '?'}`)"""
+HIDDEN_CONTROLS_JS = """within => { const hits = """ + HIT_JS + """;
+  return [...document.querySelectorAll(`${within} button, ${within} select, ${within} input, ${within} a`)]
+    .filter(e => e.checkVisibility({visibilityProperty: true, opacityProperty: true}) && !e.closest('.typhoon-log'))
+    .filter(e => { e.scrollIntoView({block: 'center', inline: 'center'}); return !hits(e); })
+    .map(e => `${e.tagName.toLowerCase()} "${(e.innerText || e.value || e.getAttribute('aria-label') || '').trim()
+      .slice(0, 40)}" in .${(e.closest('[class*=typhoon-]') || e).className.split(' ')
+      .find(c => c.startsWith('typhoon-')) || '?'}`); }"""
 
 
 def shots(page: Page, screen: str, lang: str, *, fit: bool = False, within: str = ".typhoon-app") -> None:

@@ -60,9 +60,11 @@ def still_box(page: Page, element: Any, tries: int = 25) -> dict[str, float]:
     raise AssertionError(f"the element kept moving for {tries * 0.2:.0f} s (last box {box})")
 
 
-SEEN_JS = """e => { const r = e.getBoundingClientRect();
+#: Whether the middle of element ``e``'s box, as it lies in the window now, hits ``e`` itself (or a part of it, or the
+#: label wrapped around a checkbox): a JavaScript function, shared by :func:`seen_box` and the screens test.
+HIT_JS = """e => { const r = e.getBoundingClientRect();
   const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-  return at !== null && (at === e || e.contains(at)); }"""
+  return at !== null && (at === e || e.contains(at) || (at.tagName === 'LABEL' && at.contains(e))); }"""
 
 
 def seen_box(page: Page, element: Any) -> dict[str, float]:
@@ -78,7 +80,7 @@ def seen_box(page: Page, element: Any) -> dict[str, float]:
     inside = box["x"] >= -1 and box["y"] >= -1 and box["x"] + box["width"] <= size["width"] + 1 \
         and box["y"] + box["height"] <= size["height"] + 1
     assert inside, f"{element} reaches out of the {size['width']}x{size['height']} window: {box}"
-    assert element.evaluate(SEEN_JS), f"{element} is covered or cut at {size['width']}x{size['height']}: {box}"
+    assert element.evaluate(HIT_JS), f"{element} is covered or cut at {size['width']}x{size['height']}: {box}"
     return box
 
 
