@@ -102,7 +102,7 @@ def voila() -> Iterator[VoilaFactory]:
             preheat=preheat,
             show_tracebacks=True,
             env=full_env,
-            log_path=LOG_DIR / f"voila-{slugify(path.stem)}-{lang}-{next(_counter)}.log",
+            log_path=LOG_DIR / f"voila-{slugify(path.stem)}-{lang}-{os.getpid()}-{next(_counter)}.log",
         )
         started.append(server)
         server.start()
@@ -135,7 +135,7 @@ def jupyter_server() -> Iterator[Callable[..., JupyterServerProcess]]:
         server = JupyterServerProcess(
             root_dir=Path(root_dir),
             python=python or sys.executable,
-            log_path=LOG_DIR / f"jupyter-server-{next(_counter)}.log",
+            log_path=LOG_DIR / f"jupyter-server-{os.getpid()}-{next(_counter)}.log",
         )
         started.append(server)
         server.start()

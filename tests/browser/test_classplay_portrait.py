@@ -1,10 +1,10 @@
 """One computer in portrait: a class passes a tablet (or a phone) around and plays on the projector page.
 
 Below 900 px the projector page becomes one column that scrolls. Every part a player needs there
-must be seen, not only be inside the window: the map, the answer to a tap on the map, the decision
-buttons, the curtain, the hand and its pass button. Each is checked with ``seen_box`` (the middle of
-its box hits the element itself) and tapped with ``page.touchscreen.tap``; the page must see no
-mouse event on its canvases. A tablet (768×1024) in zh-TW and a phone (390×844) in English by
+must be seen, not only be inside the window: the setup form (filled by taps, see ``setup_room``),
+the map, the answer to a tap on the map, the decision buttons, the curtain, the hand and its pass
+button. Each is checked with ``seen_box`` (the middle of its box hits the element itself) and tapped
+with ``page.touchscreen.tap``; the page must see no mouse event on its canvases. A tablet (768×1024) in zh-TW and a phone (390×844) in English by
 default; both languages with ``TYPHOON_EDU_ALL_LANGS=1``.
 Screenshots: ``artifacts/screenshots/portrait-<moment>-<size>-<lang>.png``.
 """

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from typhoon_edu import i18n
 from typhoon_edu.classroom.rooms import Room
@@ -40,7 +40,7 @@ from typhoon_edu.ui.geometry import BoardGeometry
 from .harness import save_screenshot
 from .langs import flow_langs
 from .teacher_page import teacher_url
-from .touch_helpers import seen_box, still_box, touch_page
+from .touch_helpers import seen_box, still_box, touch_page, touch_tap
 
 pytestmark = pytest.mark.browser
 
@@ -117,19 +117,45 @@ def check_fit(page: Page) -> None:
 
 
 def setup_room(projector: Page, lang: str, names: tuple[str, str], devices: bool) -> None:
-    """Three seats: two persons (Taiwan, Japan) and a medium bot (Korea); regions chosen."""
+    """Three seats: two persons (Taiwan, Japan) and a medium bot (Korea); regions chosen.
+
+    On a touch page (a whiteboard, a tablet) the form is filled as a finger would: every button and box is
+    seen, then tapped (:func:`touch_tap`), and names are typed after a tap on their box. A tapped ``<select>``
+    opens the device's own picker, which is not part of the page; its choice is then set with ``select_option``.
+    """
     expect(projector.locator(".typhoon-setup-start")).to_be_visible(timeout=120_000)
-    projector.locator(".typhoon-seat-count button", has_text="3").click()
-    projector.locator(".typhoon-regions button").nth(1).click()
+    touch = bool(projector.evaluate("navigator.maxTouchPoints > 0"))
+
+    def press(element: Locator) -> None:
+        if touch:
+            touch_tap(projector, element)
+        else:
+            element.click()
+
+    press(projector.locator(".typhoon-seat-count button", has_text="3"))
+    press(projector.locator(".typhoon-regions button").nth(1))
     for i, region in enumerate(("Taiwan", "Japan", "Korea")):
-        projector.locator(f".typhoon-seat-region-{i} select").select_option(label=i18n.region_name(RULES, region, lang))
-    projector.locator(".typhoon-seat-kind-2 select").select_option(index=2)  # medium
+        menu = projector.locator(f".typhoon-seat-region-{i} select")
+        if touch:
+            touch_tap(projector, menu)
+        menu.select_option(label=i18n.region_name(RULES, region, lang))
+    menu = projector.locator(".typhoon-seat-kind-2 select")
+    if touch:
+        touch_tap(projector, menu)
+    menu.select_option(index=2)  # medium
     for i, name in enumerate(names):
-        projector.locator(f".typhoon-seat-name-{i} input").fill(name)
-        projector.locator(f".typhoon-seat-name-{i} input").press("Tab")
-    projector.locator(".typhoon-hands-mode button").nth(0 if devices else 1).click()
+        box = projector.locator(f".typhoon-seat-name-{i} input")
+        if touch:
+            touch_tap(projector, box)
+            expect(box).to_be_focused()
+            projector.keyboard.type(name)
+        else:
+            box.fill(name)
+            box.press("Tab")
+        expect(box).to_have_value(name)
+    press(projector.locator(".typhoon-hands-mode button").nth(0 if devices else 1))
     projector.wait_for_timeout(400)  # the kernel takes the form's values
-    projector.locator(".typhoon-setup-start").click()
+    press(projector.locator(".typhoon-setup-start"))
 
 
 def join_links(projector: Page, count: int = 2) -> dict[str, str]:

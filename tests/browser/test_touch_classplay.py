@@ -5,6 +5,7 @@
   more action (one tap = one action, never two) and the projector shows it.
 * One computer on a touch whiteboard: the projector's own board takes the placements by touch.
 
+In both, the teacher's setup form is filled by taps too (``setup_room`` on a touch page).
 Both languages. The pages count mouse events on canvases and must see none.
 Screenshots: ``artifacts/screenshots/touch-classplay-<moment>-<lang>.png``.
 """
