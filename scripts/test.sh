@@ -56,21 +56,39 @@ if [ "$#" -gt 0 ]; then
     exec "$venv_python" -m pytest --durations=20 "$@"
 fi
 
-# The whole suite runs as two streams at once: the real-browser tests in this process, one after
-# another (each keeps Chromium, a Voila server and its kernels busy, and times its pages), and every
-# other test beside them in two pytest-xdist workers (a file's tests stay together, `--dist loadfile`,
-# so a notebook's cells run in order in one kernel), whose report is printed when both are done.
-# PYTEST_ADDOPTS reaches both streams: give them no shared output file (say, one --junitxml).
+# The whole suite runs as two streams at once, so that it fits in about a quarter of an hour on 2 cores:
+# * the real-browser tests, one after another in this process (each keeps Chromium, a Voila server and its
+#   kernels busy, and times its pages), all but the LATE files below;
+# * every other test, in two pytest-xdist workers (a file's tests stay together, `--dist loadfile`, so a
+#   notebook's cells run in order in one kernel), and then the LATE browser files, one after another.
+# LATE holds lesson browser tests worth about 5 minutes, which balances the two streams (measure with
+# --durations=0 when moving files); each stream's report is printed when both are done.
+# PYTEST_ADDOPTS reaches every run: give them no shared output file (say, one --junitxml).
+late=(tests/browser/test_a11y_keyboard.py tests/browser/test_lessons_browser.py
+      tests/browser/test_touch_lessons.py tests/browser/test_lessons_lab_browser.py)
+skip_late=()
+for file in "${late[@]}"; do skip_late+=(--ignore="$file"); done
 others_log=artifacts/logs/pytest-not-browser.log
-"$venv_python" -m pytest -m "not browser" -n 2 --dist loadfile --durations=20 >"$others_log" 2>&1 &
-others=$!
-trap 'kill "$others" 2>/dev/null || true' EXIT
+late_log=artifacts/logs/pytest-browser-late.log
+rm -f artifacts/logs/second-stream.rc
+(
+    others_rc=0
+    "$venv_python" -m pytest -m "not browser" -n 2 --dist loadfile --durations=20 >"$others_log" 2>&1 || others_rc=$?
+    late_rc=0
+    "$venv_python" -m pytest -m browser --durations=10 "${late[@]}" >"$late_log" 2>&1 || late_rc=$?
+    echo "$others_rc $late_rc" >artifacts/logs/second-stream.rc
+) &
+second=$!
+trap 'kill "$second" 2>/dev/null || true' EXIT
 browser_rc=0
-"$venv_python" -m pytest -m browser --durations=20 || browser_rc=$?
-others_rc=0
-wait "$others" || others_rc=$?
+"$venv_python" -m pytest -m browser --durations=20 "${skip_late[@]}" || browser_rc=$?
+wait "$second" || true
 trap - EXIT
+read -r others_rc late_rc <artifacts/logs/second-stream.rc || { others_rc=1; late_rc=1; }
 printf '\n=== every test but the browser tests (%s) ===\n' "$others_log"
 cat "$others_log"
-printf '\nbrowser tests: exit code %s; every other test: exit code %s\n' "$browser_rc" "$others_rc"
-[ "$browser_rc" -eq 0 ] && [ "$others_rc" -eq 0 ]
+printf '\n=== the lesson browser tests run after them (%s) ===\n' "$late_log"
+cat "$late_log"
+printf '\nbrowser tests: exit code %s; every other test: exit code %s; lesson browser tests: exit code %s\n' \
+    "$browser_rc" "$others_rc" "$late_rc"
+[ "$browser_rc" -eq 0 ] && [ "$others_rc" -eq 0 ] && [ "$late_rc" -eq 0 ]
