@@ -2,6 +2,8 @@
 
 In both languages, a projector at 1920×1080 and 1366×768 and two phones at 390×844:
 
+* at 1920×1080 the lobby's cards share one row above its button, each QR code at least 320 px
+  and every word at least 20 px (``check_lobby``);
 * at 1920×1080 the HP names and numbers and the "what happens now" line are at least 28 px, the log
   22 px, the compass ring's names 18 px (canvas text: its font size times the canvas's scale), the
   die 160 px; at both projector sizes everything fits and a shortened text carries its whole text
@@ -95,6 +97,46 @@ def check_back_row(page: Page) -> dict[str, float]:
     need = {"hp name": 28, "hp value": 28, "now": 28, "log": 22, "compass": 18, "die": 160}
     small = {k: round(v, 1) for k, v in found.items() if v < need[k]}
     assert not small, f"too small for the back row: {small} (need {need})"
+    return found
+
+
+def check_lobby(page: Page, teams: int) -> dict[str, float]:
+    """The lobby at 1920×1080, as the room sees it before joining: every team's card on one row above the
+    button, nothing to scroll, each QR code at least 320 px (to scan from a seat, not only at the wall) and the
+    words to read at least 20 px (how to join 22 px, the address and code on the cards 24 px, the room code 64 px)."""
+    cards = page.locator(".typhoon-join-card")
+    expect(cards).to_have_count(teams)
+    page.wait_for_timeout(300)
+    boxes = [cards.nth(i).bounding_box() for i in range(teams)]
+    assert all(b is not None for b in boxes)
+    assert len({round(b["y"]) for b in boxes if b}) == 1, f"the join cards do not share one row: {boxes}"
+    go = page.locator(".typhoon-lobby-go").bounding_box()
+    assert go is not None and go["y"] + go["height"] <= 1080 + 1, f"the button is below the window: {go}"
+    scroll = page.evaluate("[document.scrollingElement.scrollHeight, document.scrollingElement.scrollWidth]")
+    assert scroll[0] <= 1080 + 1 and scroll[1] <= 1920 + 1, f"the lobby scrolls: {scroll}"
+    found = {
+        "qr": min(page.evaluate("[...document.querySelectorAll('.typhoon-join-qr svg')]"
+                                ".map(e => e.getBoundingClientRect().width)") or [0.0]),
+        "room code": min(font_sizes(page, ".typhoon-lobby-head .typhoon-room-chip")),
+        "how": min(font_sizes(page, ".typhoon-lobby-head div")),
+        "card head": min(font_sizes(page, ".typhoon-join-head b")),
+        "small print": min(font_sizes(page, ".typhoon-join-typed")),
+        "address": min(font_sizes(page, ".typhoon-join-card-address")),
+        "card code": min(font_sizes(page, ".typhoon-join-card-code")),
+    }
+    need = {"qr": 320, "room code": 64, "how": 22, "card head": 20, "small print": 20, "address": 24, "card code": 24}
+    small = {k: round(v, 1) for k, v in found.items() if v < need[k]}
+    assert not small, f"the lobby is too small for the back row: {small} (need {need})"
+    # five teams, the most a game seats: copies of the first card, laid out by the same styles, then removed
+    five = page.evaluate("""n => { const first = document.querySelector('.typhoon-join-card');
+        const copies = []; for (let i = 0; i < n; i++) { copies.push(first.parentNode.appendChild(first.cloneNode(true))); }
+        const all = [...document.querySelectorAll('.typhoon-join-card')].map(c => c.getBoundingClientRect());
+        const qr = [...document.querySelectorAll('.typhoon-join-qr svg')].map(e => e.getBoundingClientRect().width);
+        const go = document.querySelector('.typhoon-lobby-go').getBoundingClientRect();
+        copies.forEach(c => c.remove());
+        return {rows: new Set(all.map(r => Math.round(r.y))).size, qr: Math.min(...qr), bottom: go.bottom}; }""",
+                         5 - teams)
+    assert five["rows"] == 1 and five["qr"] >= need["qr"] and five["bottom"] <= 1080 + 1, f"five teams' cards: {five}"
     return found
 
 
@@ -203,6 +245,8 @@ def test_a_real_room(server, chromium_browser: Browser) -> None:
     long_names = ("Mei-Ling Fitzgerald-Chen the Third", "王小明和他最要好的朋友們")
     setup_room(projector, lang, long_names, devices=True)
     hrefs = join_links(projector)
+    check_lobby(projector, 2)
+    shot(projector, "lobby", lang)
     mei, ken = phone_page(chromium_browser, hrefs["Taiwan"]), phone_page(chromium_browser, hrefs["Japan"])
 
     # the phones open in the room's language, not the server's

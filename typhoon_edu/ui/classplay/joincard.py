@@ -32,7 +32,8 @@ def qr_svg(url: str, scale: int = 4) -> str:
 
 
 #: The lobby's own styles: the room code and the typed address are read from the back row
-#: (the room code at least 64 px at 1920×1080; the address and code on every card in large type).
+#: (the room code at least 64 px at 1920×1080; the address and code on every card in large type), and on a
+#: projector's width each card's QR code is as large as the row allows.
 JOIN_CSS = """<style>
 .typhoon-lobby-head .typhoon-room-chip { font-size: max(64px, 4.6rem); line-height: 1.05; letter-spacing: .08em;
   padding: .05em .3em; display: inline-block; vertical-align: middle; }
@@ -41,6 +42,15 @@ JOIN_CSS = """<style>
   overflow-wrap: anywhere; }
 .typhoon-join-card-address { font-size: 1.55rem; }
 .typhoon-join-card-code { font-size: 2.2rem; letter-spacing: .08em; }
+@media (min-width: 1700px) {
+  /* a projector: the cards share the row (up to 26rem each, so two to five teams fit on one row above the
+     button), which makes every QR code larger, to be scanned from further back; the small print grows too */
+  .typhoon-lobby-head div { font-size: 1.4rem; }
+  .typhoon-join-grid .widget-html-content { gap: 1.2rem; }
+  .typhoon-join-card { width: auto; flex: 1 1 0; min-width: 16.5rem; max-width: 26rem; }
+  .typhoon-join-head { font-size: 1.4rem; }
+  .typhoon-join-typed { font-size: 1.3rem; }
+}
 </style>"""
 
 

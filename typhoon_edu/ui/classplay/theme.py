@@ -157,7 +157,8 @@ CSS = """
 
 /* ---- joining: the lobby's cards ---- */
 .typhoon-join-grid .widget-html-content { display: flex; flex-wrap: wrap; gap: .8rem; }
-.typhoon-join-card { border: 4px solid #0ea5e9; border-radius: 12px; padding: .5rem .7rem; width: 16.5rem; background: #fff; }
+.typhoon-join-card { border: 4px solid #0ea5e9; border-radius: 12px; padding: .5rem .7rem; width: 16.5rem; background: #fff;
+  box-shadow: 0 0 0 1px #64748b; }  /* the ring shows a card whose region colour is pale (Japan) */
 .typhoon-join-card.typhoon-joined { opacity: .7; border-style: dashed; }
 .typhoon-join-head { font-size: 1.1rem; margin-bottom: .2rem; }
 .typhoon-join-qr svg { width: 100%; height: auto; display: block; }
