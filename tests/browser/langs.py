@@ -1,7 +1,7 @@
 """Which languages a browser test runs in.
 
 Every screen is checked in both languages by the tests whose result depends on the text: the
-class-play screens at four sizes (``test_classroom_screens.py``), the back row's type sizes
+class-play screens at five sizes (``test_classroom_screens.py``), the back row's type sizes
 (``test_classroom_backrow.py``), every lesson (``test_lessons_browser.py``, ``test_lesson07_browser.py``,
 ``test_risk_browser.py``) and axe on every lesson (``test_a11y_axe.py``, lessons 01-06 there in one
 language and in the other on the pages the Tab walk of ``test_a11y_keyboard.py`` opens); the catalogs

@@ -1,9 +1,9 @@
-"""Every class-play screen at 1920×1080, 1366×768, 768×1024 and 390×844, in both languages, with screenshots.
+"""Every class-play screen at 1920×1080, 1366×768, 1024×768, 768×1024 and 390×844, in both languages, with screenshots.
 
 Setup, lobby, game and teacher's drawer, results; the join page and a seat page on a phone. At
 each size the page must not be wider than the window (nothing cut at the side), every control must be
 seen where it lies (scrolled into view, the middle of its box hits it), and the projector's game
-screen must fit the window at the two projector sizes (its parts measured).
+screen must fit the window at the three projector sizes (its parts measured).
 axe-core runs on each screen too (no serious or critical violations; see test_a11y_axe.py).
 Screenshots: ``artifacts/screenshots/screens-<screen>-<size>-<lang>.png``; axe reports:
 ``artifacts/axe/axe-classplay-<screen>-<lang>.json``.
@@ -24,9 +24,10 @@ from .touch_helpers import HIT_JS
 
 pytestmark = pytest.mark.browser
 
-#: The projector's two sizes, a tablet held upright (a seat's or the one computer's), a phone.
-SIZES = ({"width": 1920, "height": 1080}, {"width": 1366, "height": 768}, {"width": 768, "height": 1024},
-         {"width": 390, "height": 844})
+#: The projector's two sizes and an older projector's (XGA, still common in classrooms), a tablet held upright (a
+#: seat's or the one computer's), a phone.
+SIZES = ({"width": 1920, "height": 1080}, {"width": 1366, "height": 768}, {"width": 1024, "height": 768},
+         {"width": 768, "height": 1024}, {"width": 390, "height": 844})
 
 
 #: Every control a person can reach, scrolled into the middle of the window one by one: the middle of its box must
@@ -52,7 +53,7 @@ def shots(page: Page, screen: str, lang: str, *, fit: bool = False, within: str 
             .filter(e => e.offsetParent !== null && !e.closest('.typhoon-log'))
             .map(e => e.getBoundingClientRect().right))""")
         assert right <= size["width"] + 1, f"{screen}: a control reaches {right:.0f} px in a {size['width']} px window"
-        if fit and size["width"] >= 1366:
+        if fit and size["width"] >= 1024:
             check_fit(page)
         hidden = page.evaluate(HIDDEN_CONTROLS_JS, within)
         assert not hidden, f"{screen} at {size['width']}x{size['height']}: controls no one can see or tap: {hidden}"

@@ -84,10 +84,11 @@ CSS = """
 .typhoon-hp-row.typhoon-active .typhoon-hp-name::before { content: "▶ "; color: #d97706; }
 .typhoon-hp-row.typhoon-out .typhoon-hp-name { text-decoration: line-through; color: #64748b; }
 .typhoon-instruments { display: flex; align-items: center; gap: .6rem; }
-.typhoon-instruments .typhoon-compass { width: 22rem; flex: 0 0 22rem; }
+/* the compass gives way (down to 10rem) before the die does: at 1024×768 (an older projector) both stay in view */
+.typhoon-instruments .typhoon-compass { width: 22rem; flex: 0 1 22rem; min-width: 10rem; }
 .typhoon-instruments .typhoon-compass canvas { width: 100% !important; height: auto !important; }
 .typhoon-instruments .typhoon-compass .widget-html-content { font-size: .85rem; line-height: 1.2; }
-.typhoon-bigdie { flex: 1 1 auto; }
+.typhoon-bigdie { flex: 1 0 auto; }
 .typhoon-bigdie .typhoon-die-svg { width: 6.5rem; height: 6.5rem; }
 .typhoon-now .widget-html-content { min-height: 1.6em; }
 .typhoon-now-text { font-size: 1.1rem; font-weight: bold; color: #1d4ed8; }
