@@ -175,7 +175,7 @@ def test_join_cards_show_the_short_join_address_and_the_code_in_large_type(store
     app = ProjectorApp(lang="en", store=store, fullscreen=False, public_url="http://192.168.1.23:8866/")
     room = app.start(choices())
     cards = app.join_cards()
-    assert cards.count('<div class="typhoon-join-card-address">192.168.1.23:8866/join</div>') == 2
+    assert cards.count('<div class="typhoon-join-card-address">192.168.1.23:8866/<wbr>join</div>') == 2
     assert cards.count(f'<div class="typhoon-join-card-code">{room.code}</div>') == 2
     assert "max(64px" in app.lobby.head.value  # the room code's size (measured in the browser test)
 

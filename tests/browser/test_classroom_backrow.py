@@ -2,8 +2,9 @@
 
 In both languages, a projector at 1920×1080 and 1366×768 and two phones at 390×844:
 
-* at 1920×1080 the lobby's cards share one row above its button, each QR code at least 320 px
-  and every word at least 20 px (``check_lobby``);
+* the lobby's cards share one row above its button at 1920×1080, 1366×768 and 1024×768, for two
+  teams and for five, each QR code at least 320 px at 1920×1080 and every word there at least 20 px
+  (``check_lobby``);
 * at 1920×1080 the HP names and numbers and the "what happens now" line are at least 28 px, the log
   22 px, the compass ring's names 18 px (canvas text: its font size times the canvas's scale), the
   die 160 px; at both projector sizes everything fits and a shortened text carries its whole text
@@ -100,23 +101,44 @@ def check_back_row(page: Page) -> dict[str, float]:
     return found
 
 
+#: The lobby's layout once ``n`` copies of the first card are added (to see five teams, the most a game seats, with
+#: the same styles), measured before the copies are removed: rows of cards, the smallest QR code, the button's
+#: bottom edge and the page's scroll size.
+LOBBY_LAYOUT_JS = """n => { const first = document.querySelector('.typhoon-join-card');
+  const copies = []; for (let i = 0; i < n; i++) { copies.push(first.parentNode.appendChild(first.cloneNode(true))); }
+  const cards = [...document.querySelectorAll('.typhoon-join-card')].map(c => c.getBoundingClientRect());
+  const qr = [...document.querySelectorAll('.typhoon-join-qr svg')].map(e => e.getBoundingClientRect().width);
+  const go = document.querySelector('.typhoon-lobby-go').getBoundingClientRect();
+  const page = document.scrollingElement;
+  const found = {teams: cards.length, rows: new Set(cards.map(r => Math.round(r.y))).size, qr: Math.min(...qr),
+                 bottom: go.bottom, height: page.scrollHeight, width: page.scrollWidth};
+  copies.forEach(c => c.remove());
+  return found; }"""
+
+#: The smallest QR code (px) the lobby must give two teams and five at each projector size: at 1920×1080 large
+#: enough to scan from a seat; at the smaller sizes as large as one row of cards and the window's height allow.
+LOBBY_QR = {(1920, 1080): (320, 320), (1366, 768): (230, 200), (1024, 768): (230, 140)}
+
+
 def check_lobby(page: Page, teams: int) -> dict[str, float]:
-    """The lobby at 1920×1080, as the room sees it before joining: every team's card on one row above the
-    button, nothing to scroll, each QR code at least 320 px (to scan from a seat, not only at the wall) and the
-    words to read at least 20 px (how to join 22 px, the address and code on the cards 24 px, the room code 64 px)."""
-    cards = page.locator(".typhoon-join-card")
-    expect(cards).to_have_count(teams)
-    page.wait_for_timeout(300)
-    boxes = [cards.nth(i).bounding_box() for i in range(teams)]
-    assert all(b is not None for b in boxes)
-    assert len({round(b["y"]) for b in boxes if b}) == 1, f"the join cards do not share one row: {boxes}"
-    go = page.locator(".typhoon-lobby-go").bounding_box()
-    assert go is not None and go["y"] + go["height"] <= 1080 + 1, f"the button is below the window: {go}"
-    scroll = page.evaluate("[document.scrollingElement.scrollHeight, document.scrollingElement.scrollWidth]")
-    assert scroll[0] <= 1080 + 1 and scroll[1] <= 1920 + 1, f"the lobby scrolls: {scroll}"
+    """The lobby as the room sees it before joining, at each projector size (the page is left at 1920×1080):
+    every team's card on one row above the button, nothing to scroll, with two teams and with five, and QR codes
+    no smaller than :data:`LOBBY_QR`; at 1920×1080 the words at least 20 px (how to join 22 px, the address and
+    code on the cards 24 px, the room code 64 px). Returns the sizes found at 1920×1080."""
+    expect(page.locator(".typhoon-join-card")).to_have_count(teams)
+    for (width, height), qr_needs in LOBBY_QR.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(400)
+        for extra, qr_need in zip((0, 5 - teams), qr_needs, strict=True):
+            got = page.evaluate(LOBBY_LAYOUT_JS, extra)
+            fits = got["rows"] == 1 and got["bottom"] <= height + 1 and got["height"] <= height + 1 \
+                and got["width"] <= width + 1
+            assert fits and got["qr"] >= qr_need, \
+                f"the lobby at {width}x{height}: {got} (need one row above the button, no scrolling, QR >= {qr_need})"
+    page.set_viewport_size(PROJECTOR)
+    page.wait_for_timeout(400)
     found = {
-        "qr": min(page.evaluate("[...document.querySelectorAll('.typhoon-join-qr svg')]"
-                                ".map(e => e.getBoundingClientRect().width)") or [0.0]),
+        "qr": float(page.evaluate(LOBBY_LAYOUT_JS, 0)["qr"]),
         "room code": min(font_sizes(page, ".typhoon-lobby-head .typhoon-room-chip")),
         "how": min(font_sizes(page, ".typhoon-lobby-head div")),
         "card head": min(font_sizes(page, ".typhoon-join-head b")),
@@ -127,16 +149,6 @@ def check_lobby(page: Page, teams: int) -> dict[str, float]:
     need = {"qr": 320, "room code": 64, "how": 22, "card head": 20, "small print": 20, "address": 24, "card code": 24}
     small = {k: round(v, 1) for k, v in found.items() if v < need[k]}
     assert not small, f"the lobby is too small for the back row: {small} (need {need})"
-    # five teams, the most a game seats: copies of the first card, laid out by the same styles, then removed
-    five = page.evaluate("""n => { const first = document.querySelector('.typhoon-join-card');
-        const copies = []; for (let i = 0; i < n; i++) { copies.push(first.parentNode.appendChild(first.cloneNode(true))); }
-        const all = [...document.querySelectorAll('.typhoon-join-card')].map(c => c.getBoundingClientRect());
-        const qr = [...document.querySelectorAll('.typhoon-join-qr svg')].map(e => e.getBoundingClientRect().width);
-        const go = document.querySelector('.typhoon-lobby-go').getBoundingClientRect();
-        copies.forEach(c => c.remove());
-        return {rows: new Set(all.map(r => Math.round(r.y))).size, qr: Math.min(...qr), bottom: go.bottom}; }""",
-                         5 - teams)
-    assert five["rows"] == 1 and five["qr"] >= need["qr"] and five["bottom"] <= 1080 + 1, f"five teams' cards: {five}"
     return found
 
 

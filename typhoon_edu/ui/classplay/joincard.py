@@ -8,7 +8,7 @@ an ``<a class="typhoon-join-link" data-region="…">`` so that tests (and people
 ...                       short_url="127.0.0.1:8866/join", code="K7Q2M", lang="en", joined=False)
 >>> 'class="typhoon-join-link"' in card and 'data-region="Taiwan"' in card and "<svg" in card
 True
->>> '<div class="typhoon-join-card-address">127.0.0.1:8866/join</div>' in card
+>>> '<div class="typhoon-join-card-address">127.0.0.1:8866/<wbr>join</div>' in card
 True
 >>> qr_svg("http://x/?seat=1").startswith("<svg")
 True
@@ -33,21 +33,27 @@ def qr_svg(url: str, scale: int = 4) -> str:
 
 #: The lobby's own styles: the room code and the typed address are read from the back row
 #: (the room code at least 64 px at 1920×1080; the address and code on every card in large type), and on a
-#: projector's width each card's QR code is as large as the row allows.
+#: projector every team's card shares one row, each QR code as large as the row and the window allow.
 JOIN_CSS = """<style>
 .typhoon-lobby-head .typhoon-room-chip { font-size: max(64px, 4.6rem); line-height: 1.05; letter-spacing: .08em;
   padding: .05em .3em; display: inline-block; vertical-align: middle; }
+.typhoon-lobby-head div { line-height: 1.35; }
 .typhoon-join-typed { font-size: 1rem; color: #334155; margin-top: .3rem; }
 .typhoon-join-card-address, .typhoon-join-card-code { font-weight: 800; color: #0f172a; line-height: 1.15;
   overflow-wrap: anywhere; }
 .typhoon-join-card-address { font-size: 1.55rem; }
 .typhoon-join-card-code { font-size: 2.2rem; letter-spacing: .08em; }
+@media (min-width: 901px) {
+  /* a projector, whatever its size: every team's card on one row above the button (five teams at 1366 or 1024
+     px wide wrapped onto a second row, below the window), each card as wide as the row allows, up to 26rem, and
+     no taller than the window leaves (so its QR code is as large as it can be, to be scanned from a seat) */
+  .typhoon-join-grid .widget-html-content { flex-wrap: nowrap; }
+  .typhoon-join-card { width: auto; flex: 1 1 0; min-width: 0; max-width: min(26rem, calc(100vh - 31rem)); }
+}
 @media (min-width: 1700px) {
-  /* a projector: the cards share the row (up to 26rem each, so two to five teams fit on one row above the
-     button), which makes every QR code larger, to be scanned from further back; the small print grows too */
+  /* the back row reads the small print too */
   .typhoon-lobby-head div { font-size: 1.4rem; }
   .typhoon-join-grid .widget-html-content { gap: 1.2rem; }
-  .typhoon-join-card { width: auto; flex: 1 1 0; min-width: 16.5rem; max-width: 26rem; }
   .typhoon-join-head { font-size: 1.4rem; }
   .typhoon-join-typed { font-size: 1.3rem; }
 }
@@ -72,6 +78,6 @@ def join_card_html(*, region: str, label: str, url: str, short_url: str, code: s
                f'rel="noopener">{escape(i18n.t("classplay.join.open", lang))}</a>' if url else "")
             + f'<div class="typhoon-join-by-code" title="{escape(typed)}">'
             f'<div class="typhoon-join-typed">{escape(i18n.t("classplay.join.no_camera", lang))}</div>'
-            f'<div class="typhoon-join-card-address">{escape(short_url)}</div>'
+            f'<div class="typhoon-join-card-address">{escape(short_url).replace("/", "/<wbr>")}</div>'
             f'<div class="typhoon-join-typed">{escape(i18n.t("classplay.join.and_type", lang))}</div>'
             f'<div class="typhoon-join-card-code">{escape(code)}</div></div></div>')
