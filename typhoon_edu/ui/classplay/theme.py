@@ -164,8 +164,7 @@ CSS = """
 .typhoon-join-head { font-size: 1.1rem; margin-bottom: .2rem; }
 .typhoon-join-qr svg { width: 100%; height: auto; display: block; }
 .typhoon-join-card .typhoon-join-head, .typhoon-join-card a { line-height: 1.3; }
-.typhoon-join-typed { line-height: 1.3; }
-.typhoon-join-typed { font-size: .85rem; color: #334155; }
+.typhoon-join-typed { line-height: 1.3; }  /* its size and colour: joincard.JOIN_CSS, with the lobby's other type */
 .typhoon-join-link { font-weight: bold; }
 
 /* ---- one computer: the curtain between players ---- */
