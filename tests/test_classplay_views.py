@@ -18,6 +18,7 @@ from typhoon_edu.ui.classplay.joincard import join_card_html
 from typhoon_edu.ui.classplay.model import SeatInfo, action_groups, banner, hand_cards, private_decision
 from typhoon_edu.ui.classplay.pacer import Pacer, Stage
 from typhoon_edu.ui.classplay.table import Table
+from typhoon_edu.ui.classplay.viewdata import d
 from typhoon_edu.ui.guard import Problems
 from typhoon_edu.ui.scene import dynamic_scene
 from typhoon_edu.ui.state import BoardState, TyphoonView
@@ -177,6 +178,56 @@ def test_decision_panel_buttons_act_and_failures_reach_the_person():
     panel.on_action = lambda a: 1 / 0
     buttons[0].click()
     assert "division by zero" in problems.message
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_every_cell_the_map_offers_is_also_a_button_laid_out_as_on_the_map(lang):
+    """A phone's map cell is about 20 px wide: each cell a tap may choose is also a button, by zone."""
+    g = Game.new(["Taiwan", "Japan", "Korea"], seed=2)
+    chosen = []
+    panel = DecisionPanel(Problems(lambda: lang), on_action=chosen.append)
+    panel.render(Table.for_seat(g, "Taiwan"), people(g), lang)
+    picks = [b for b in panel.buttons() if "typhoon-cell-pick" in b._dom_classes]
+    cells = panel.highlight_cells()
+    assert len(cells) == 12 and [b.description for b in picks] == [i18n.cell_label(c, lang) for c in cells]
+    assert all(f"typhoon-cell-{x}-{y}" in b._dom_classes for b, (x, y) in zip(picks, cells, strict=True))
+    blocks = panel.groups.children[0].children[-1].children
+    assert len(blocks) == len(RULES.map.zones)  # one block per generation zone, named as on the map
+    for block, zone in zip(blocks, RULES.map.zones, strict=True):
+        label, grid = block.children
+        assert i18n.t("board.zone_short", lang, n=zone.index + 1) in label.value
+        x0, y0 = min(x for x, _ in zone.cells), min(y for _, y in zone.cells)
+        width = max(x for x, _ in zone.cells) - x0 + 1
+        assert grid.layout.grid_template_columns == f"repeat({width}, auto)"
+        # each button sits where its cell lies in the zone (a 2 x 2 zone: two rows of two)
+        for x, y in zone.cells:
+            assert grid.children[(y - y0) * width + x - x0].description == i18n.cell_label((x, y), lang)
+    picks[5].click()
+    assert [a.notation for a in chosen] == [f"place {cells[5][0]},{cells[5][1]}"]
+    assert d("game.or_cell", lang) in str([w.value for w in panel.groups.children[0].children if hasattr(w, "value")])
+    g.apply(chosen[0])  # that zone has its storm: its block goes, the others stay
+    panel.render(Table.for_seat(g, "Taiwan"), people(g), lang)
+    names = [b.children[0].value for b in panel.groups.children[0].children[-1].children]
+    assert len(names) == 2 and not any(i18n.t("board.zone_short", lang, n=2) in n for n in names)
+
+
+def test_a_cell_card_offers_its_cell_buttons_only_once_it_is_picked():
+    g = played(1, 0)
+    while not g.is_over and not any(a.kind == "play" and a.cell is not None for a in g.legal_actions()):
+        g.apply(GreedyBot(3).choose(g))
+    who = g.current_player
+    card = next(a.card for a in g.legal_actions() if a.kind == "play" and a.cell is not None)
+    chosen = []
+    panel = DecisionPanel(Problems(lambda: "en"), on_action=chosen.append)
+    panel.render(Table.for_seat(g, who), people(g), "en")
+    assert not [b for b in panel.buttons() if "typhoon-cell-pick" in b._dom_classes]
+    next(b for b in panel.buttons() if f"typhoon-pick-card-{card}" in b._dom_classes).click()
+    panel.render(Table.for_seat(g, who), people(g), "en")
+    picks = [b for b in panel.buttons() if "typhoon-cell-pick" in b._dom_classes]
+    want = [a for a in g.legal_actions() if a.kind == "play" and a.card == card]
+    assert [b.description for b in picks] == [i18n.cell_label(a.cell, "en") for a in want]
+    picks[-1].click()
+    assert chosen == [want[-1]]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])

@@ -1,7 +1,8 @@
 """Class play with fingers: phones and a touch whiteboard place storms by touch alone (no mouse).
 
 * Devices: a projector and two phones, every context with ``has_touch``. Taiwan's phone places
-  three storms with ``page.touchscreen.tap``; after each tap the room store holds exactly one
+  three storms with ``page.touchscreen.tap``: two on the map, the last on its cell's button (at
+  least 44 x 44 px, where a map cell is about 20 px); after each tap the room store holds exactly one
   more action (one tap = one action, never two) and the projector shows it.
 * One computer on a touch whiteboard: the projector's own board takes the placements by touch.
 
@@ -21,7 +22,7 @@ from typhoon_edu.server.serve import VoilaProcess
 from .harness import save_screenshot
 from .langs import flow_langs
 from .test_classroom_browser import PROJECTOR, open_class, open_one_computer_game, room_of, wait_state
-from .touch_helpers import mouse_events, touch_cell, touch_page
+from .touch_helpers import mouse_events, seen_box, touch_cell, touch_page, touch_tap
 
 pytestmark = pytest.mark.browser
 
@@ -37,7 +38,13 @@ def test_phones_place_storms_by_touch(server: tuple[VoilaProcess, RoomStore], ch
     mei = phones["Taiwan"]
     for n, cell in enumerate(CELLS, start=1):
         wait_state(mei, lambda s: s.get("mine") == "1" and s.get("busy") == "0", what="Taiwan's phone to decide")
-        touch_cell(mei, ".typhoon-board canvas", cell, 40)
+        if n < len(CELLS):
+            touch_cell(mei, ".typhoon-board canvas", cell, 40)
+        else:  # the last by the cell's button: a fingertip's target, not the map's 20 px cell
+            button = mei.locator(f".typhoon-cell-{cell[0]}-{cell[1]}").first
+            box = seen_box(mei, button)
+            assert box["width"] >= 44 and box["height"] >= 44, f"the cell button is {box} on a phone"
+            touch_tap(mei, button)
         wait_state(mei, lambda s, n=n: int(s["seq"]) >= n, what=f"the phone's own move {n}")
         wait_state(projector, lambda s, n=n: int(s["seq"]) >= n, timeout=10, what=f"the projector to show move {n}")
         mei.wait_for_timeout(800)  # time for a second action, if one tap made two

@@ -122,6 +122,7 @@ class DecisionPanel(widgets.VBox):
             card = group.key.removeprefix("card:")
             if group.key == "place" or self.pending_card == card:
                 parts.append(widgets.HTML(f"<b class='typhoon-tap-map'>→ {escape(d('game.click_map', lang))}</b>"))
+                parts.extend(self._cell_rows(group, lang))
             else:
                 parts.append(self._button(["typhoon-act", f"typhoon-pick-{group.key.replace(':', '-')}"], "info",
                                           d("game.pick_cell", lang), lambda k=card: self._pick(k)))
@@ -133,6 +134,36 @@ class DecisionPanel(widgets.VBox):
         box.add_class("typhoon-group")
         box.add_class(f"typhoon-group-{group.key.replace(':', '-')}")
         return box
+
+    def _cell_rows(self, group: ActionGroup, lang: str) -> list[widgets.Widget]:
+        """The map's choices again as buttons: a fingertip-sized target on a phone (a cell of the map is
+        about 20 px wide there) and a short way for a keyboard. Each generation zone's buttons are laid
+        out as its cells lie on the map (a cell that cannot be chosen leaves a gap), under its name."""
+        assert self.table is not None
+        zones = self.table.rules.map.zones
+        zone_of = {cell: z.index for z in zones for cell in z.cells}
+        picks: dict[int, dict[tuple[int, int], widgets.Button]] = {}
+        for c in group.choices:
+            x, y = c.action.cell or (0, 0)
+            b = self._button(["typhoon-act", "typhoon-cell-pick", f"typhoon-cell-{x}-{y}"], "", c.label,
+                             lambda a=c.action: self.on_action(a))
+            picks.setdefault(zone_of.get((x, y), len(zones)), {})[(x, y)] = b
+        blocks: list[widgets.Widget] = []
+        for z, buttons in sorted(picks.items()):
+            cells = zones[z].cells if z < len(zones) else tuple(buttons)
+            x0, y0 = min(x for x, _ in cells), min(y for _, y in cells)
+            width = max(x for x, _ in cells) - x0 + 1
+            slots: list[widgets.Widget] = []
+            for y in range(y0, max(y for _, y in cells) + 1):
+                slots += [buttons.get((x, y)) or widgets.HTML("") for x in range(x0, x0 + width)]
+            grid = widgets.GridBox(slots, layout=widgets.Layout(grid_template_columns=f"repeat({width}, auto)",
+                                                                grid_gap="4px"))
+            name = i18n.t("board.zone_short", lang, n=z + 1) if z < len(zones) else ""
+            block = widgets.VBox([widgets.HTML(f"<span class='typhoon-cell-zone'>{escape(name)}</span>"), grid])
+            block.add_class("typhoon-cell-block")
+            blocks.append(block)
+        return [widgets.HTML(f"<div class='typhoon-cell-or'>{escape(d('game.or_cell', lang))}</div>"),
+                widgets.HBox(blocks, layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))]
 
     def _pick(self, card: str) -> None:
         self.pending_card = card

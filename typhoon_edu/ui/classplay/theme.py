@@ -26,6 +26,10 @@ CSS = """
 .typhoon-app .widget-hbox { gap: .5em; }
 .typhoon-app .typhoon-big-button { font-size: 1.25em; min-height: 2.6em; font-weight: bold; }
 .typhoon-app .typhoon-act { margin: 2px 4px 2px 0; }
+.typhoon-app .typhoon-cell-or { margin-top: .3em; }
+.typhoon-app .typhoon-cell-zone { font-weight: bold; }
+.typhoon-app .typhoon-cell-block { margin-right: 1em; }
+.typhoon-app .typhoon-cell-pick { min-width: 4.2em; margin: 0; font-variant-numeric: tabular-nums; }
 .typhoon-app .typhoon-group { border: 2px solid #cbd5e1; border-radius: 8px; padding: 4px 8px; margin: 3px 0;
   background: #f8fafc; }
 .typhoon-app .typhoon-panel { border: 1px solid #e2e8f0; border-radius: 8px; padding: 4px 8px; }
@@ -188,6 +192,7 @@ CSS = """
 .typhoon-seat .typhoon-seat-head .widget-html-content { font-size: 1.25rem; font-weight: bold; }
 .typhoon-seat .typhoon-board canvas { width: 100% !important; height: auto !important; }
 .typhoon-seat .typhoon-act button, .typhoon-seat .typhoon-act { min-height: 2.8rem; font-size: 1.05rem; }
+.typhoon-seat .typhoon-cell-pick { min-width: 3.2rem; }  /* a fingertip: 45 x 51 px at least */
 .typhoon-seat .widget-hbox { flex-wrap: wrap; }
 .typhoon-seat .typhoon-log { max-height: 12rem; }
 .typhoon-seat .typhoon-banner-head { font-size: 1.15rem; }
