@@ -124,7 +124,7 @@ class TeacherDrawer:
             kind = widgets.Dropdown(options=[(self._kind_name(k, lang), k) for k in KINDS], value=s.kind,
                                     description=f"<b>{escape(seat_label(infos, s.region, lang))}</b>",
                                     description_allow_html=True, style={"description_width": "13em"},
-                                    layout=widgets.Layout(width="24em"))
+                                    layout=widgets.Layout(width="24em", max_width="100%"))  # a phone: no wider than the drawer
             kind.add_class(f"typhoon-teacher-kind-{s.region.replace(' ', '_')}")
             app.problems.observe(kind, lambda c, r=s.region: self.set_kind(r, c["new"]), where="seat kind")
             parts: list[widgets.Widget] = [kind]

@@ -144,6 +144,10 @@ CSS = """
   .typhoon-hp-name { flex-basis: 9em; }
   .typhoon-instruments .typhoon-compass { width: min(22rem, 55vw); flex-basis: min(22rem, 55vw); }
 }
+@media (max-width: 480px) {
+  /* a phone as the teacher's device: the seat's name gives the menu room for its longest choice */
+  .typhoon-teacher .widget-dropdown > .widget-label { width: 10em !important; }
+}
 
 /* ---- the results: a winner the back row can read ---- */
 .typhoon-results-head { text-align: center; margin: .4rem 0 .8rem; }
