@@ -33,25 +33,33 @@ def qr_svg(url: str, scale: int = 4) -> str:
 
 #: The lobby's own styles: the room code and the typed address are read from the back row
 #: (the room code at least 64 px at 1920×1080; the address and code on every card in large type), and on a
-#: projector every team's card shares one row, each QR code as large as the row and the window allow.
+#: projector every team's card shares one row, each QR code as large as the row's width and the window's height
+#: that is left allow.
 JOIN_CSS = """<style>
 .typhoon-lobby-head .typhoon-room-chip { font-size: max(64px, 4.6rem); line-height: 1.05; letter-spacing: .08em;
   padding: .05em .3em; display: inline-block; vertical-align: middle; }
 .typhoon-lobby-head div { line-height: 1.35; }
 .typhoon-join-typed { font-size: 1rem; color: #334155; margin-top: .3rem; }
+.typhoon-join-head span { white-space: nowrap; }  /* "scan to join" (掃描加入) is never split */
 .typhoon-join-card-address, .typhoon-join-card-code { font-weight: 800; color: #0f172a; line-height: 1.15;
   overflow-wrap: anywhere; }
 .typhoon-join-card-address { font-size: 1.55rem; }
 .typhoon-join-card-code { font-size: 2.2rem; letter-spacing: .08em; }
 @media (min-width: 901px) {
   /* a projector, whatever its size: every team's card on one row above the button (five teams at 1366 or 1024
-     px wide wrapped onto a second row, below the window), each card as wide as the row allows, up to 26rem, and
-     no taller than the window leaves (so its QR code is as large as it can be, to be scanned from a seat) */
-  .typhoon-join-grid .widget-html-content { flex-wrap: nowrap; }
-  .typhoon-join-card { width: auto; flex: 1 1 0; min-width: 0; max-width: min(26rem, calc(100vh - 31rem)); }
+     px wide wrapped onto a second row, below the window), each card as wide as the row allows, up to 26rem; the
+     row takes the window's height that is left, and each QR code as much of it as its card's width allows (to be
+     scanned from a seat), never less than 9rem (a short window scrolls the lobby instead) */
+  .typhoon-lobby > .typhoon-join-grid { flex: 1 1 auto !important; min-height: 0; display: flex; }
+  .typhoon-join-grid .widget-html-content { flex-wrap: nowrap; height: 100%; align-items: stretch; }
+  .typhoon-join-grid .typhoon-join-card { width: auto; flex: 1 1 0; min-width: 0; max-width: 26rem; display: flex;
+    flex-direction: column; }
+  .typhoon-join-qr { flex: 1 1 auto; min-height: 9rem; display: flex; justify-content: center; }
+  .typhoon-join-qr svg { height: 100%; width: auto; max-width: 100%; }
 }
 @media (min-width: 1700px) {
-  /* the back row reads the small print too */
+  /* the back row reads the small print too; the cards may be wider (two teams' QR codes ~510 px at 1920x1080) */
+  .typhoon-join-grid .typhoon-join-card { max-width: 34rem; }
   .typhoon-lobby-head div { font-size: 1.4rem; }
   .typhoon-join-grid .widget-html-content { gap: 1.2rem; }
   .typhoon-join-head { font-size: 1.4rem; }
