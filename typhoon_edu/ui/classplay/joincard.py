@@ -31,11 +31,19 @@ def qr_svg(url: str, scale: int = 4) -> str:
                                                                    omitsize=True)
 
 
-#: The lobby's own styles: the room code and the typed address are read from the back row
-#: (the room code at least 64 px at 1920×1080; the address and code on every card in large type), and on a
-#: projector every team's card shares one row, each QR code as large as the row's width and the window's height
+#: The lobby's own styles, all of them (the cards' boxes and type): the room code and the typed address are read
+#: from the back row (the room code at least 64 px at 1920×1080; the address and code on every card in large type),
+#: and on a projector every team's card shares one row, each QR code as large as the row's width and the window's height
 #: that is left allow.
 JOIN_CSS = """<style>
+.typhoon-join-grid .widget-html-content { display: flex; flex-wrap: wrap; gap: .8rem; }
+.typhoon-join-card { border: 4px solid #0ea5e9; border-radius: 12px; padding: .5rem .7rem; width: 16.5rem; background: #fff;
+  box-shadow: 0 0 0 1px #64748b; }  /* the ring shows a card whose region colour is pale (Japan) */
+.typhoon-join-card.typhoon-joined { opacity: .7; border-style: dashed; }
+.typhoon-join-head { font-size: 1.1rem; margin-bottom: .2rem; }
+.typhoon-join-qr svg { width: 100%; height: auto; display: block; }
+.typhoon-join-card .typhoon-join-head, .typhoon-join-card a, .typhoon-join-typed { line-height: 1.3; }
+.typhoon-join-link { font-weight: bold; }
 .typhoon-lobby-head .typhoon-room-chip { font-size: max(64px, 4.6rem); line-height: 1.05; letter-spacing: .08em;
   padding: .05em .3em; display: inline-block; vertical-align: middle; }
 .typhoon-lobby-head div { line-height: 1.35; }

@@ -164,16 +164,7 @@ CSS = """
   overflow-y: auto; z-index: 70; background: #f8fafc; border: 3px solid #0f172a; border-radius: 10px; padding: .5rem .8rem;
   box-shadow: 0 10px 30px rgba(15,23,42,.35); }
 
-/* ---- joining: the lobby's cards ---- */
-.typhoon-join-grid .widget-html-content { display: flex; flex-wrap: wrap; gap: .8rem; }
-.typhoon-join-card { border: 4px solid #0ea5e9; border-radius: 12px; padding: .5rem .7rem; width: 16.5rem; background: #fff;
-  box-shadow: 0 0 0 1px #64748b; }  /* the ring shows a card whose region colour is pale (Japan) */
-.typhoon-join-card.typhoon-joined { opacity: .7; border-style: dashed; }
-.typhoon-join-head { font-size: 1.1rem; margin-bottom: .2rem; }
-.typhoon-join-qr svg { width: 100%; height: auto; display: block; }
-.typhoon-join-card .typhoon-join-head, .typhoon-join-card a { line-height: 1.3; }
-.typhoon-join-typed { line-height: 1.3; }  /* its size and colour: joincard.JOIN_CSS, with the lobby's other type */
-.typhoon-join-link { font-weight: bold; }
+/* ---- joining: the lobby's cards: all their styles are joincard.JOIN_CSS ---- */
 
 /* ---- one computer: the curtain between players ---- */
 .typhoon-curtain { position: fixed; inset: 0; z-index: 90; background: #0f172a; display: flex; align-items: center;
