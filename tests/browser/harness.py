@@ -89,6 +89,32 @@ _INNER_OVERFLOW_JS = """
 #: Tallest screenshot taken by :func:`save_screenshot` (pixels), so a runaway page cannot eat memory.
 MAX_SCREENSHOT_HEIGHT = 8000
 
+# Every visible control whose box sticks out sideways past a box that clips it (an ancestor whose ``overflow-x``
+# is not ``visible``: the teacher's drawer, a scrolling column; up to the first fixed box, which the boxes around it
+# do not clip): its edge, or a menu's arrow, is cut off there. Up to 3 px is let pass: ipywidgets gives every control
+# a 2 px margin, so a full-width button lies 2 px past its box, which no one sees (the edge is its flat background).
+_CLIPPED_CONTROLS_JS = """within => [...document.querySelectorAll(
+    ['button', 'select', 'input', 'a'].map(tag => `${within} ${tag}`).join(', '))]
+  .filter(e => e.checkVisibility({visibilityProperty: true, opacityProperty: true}) && !e.closest('.typhoon-log'))
+  .flatMap(e => { const r = e.getBoundingClientRect(); const out = [];
+    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+      const st = getComputedStyle(a);
+      if (st.overflowX === 'visible') { if (st.position === 'fixed') break; continue; }
+      const b = a.getBoundingClientRect(), left = b.left + a.clientLeft, right = left + a.clientWidth;
+      if (r.right > right + 3 || r.left < left - 3)
+        out.push(`${e.tagName.toLowerCase()} "${(e.innerText || e.value || '').trim().slice(0, 30)}" `
+          + `[${Math.round(r.left)}, ${Math.round(r.right)}] in .${[...a.classList].join('.') || a.tagName} `
+          + `[${Math.round(left)}, ${Math.round(right)}]`);
+      if (st.position === 'fixed') break;  // the boxes around a fixed one do not clip it
+    }
+    return out.slice(0, 1); })"""
+
+
+def clipped_controls(page: Page, within: str = "body") -> list[str]:
+    """The visible controls (buttons, menus, inputs, links) inside ``within`` whose box sticks out sideways past
+    a box that clips it, each described with both boxes' left and right edges; empty when every one is whole."""
+    return list(page.evaluate(_CLIPPED_CONTROLS_JS, within))
+
 
 def save_screenshot(page: Page, name: str, *, full_page: bool = True, directory: Path | None = None) -> Path:
     """Save a PNG of ``page`` as ``artifacts/screenshots/<name>.png`` and return its path.

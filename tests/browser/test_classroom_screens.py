@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from typhoon_edu import i18n
 
-from .harness import save_screenshot
+from .harness import clipped_controls, save_screenshot
 from .teacher_page import teacher_url
 from .test_a11y_axe import describe, run_axe, save_report
 from .test_classroom_browser import check_fit, new_page, setup_room
@@ -42,26 +42,6 @@ HIDDEN_CONTROLS_JS = """within => { const hits = """ + HIT_JS + """;
       .find(c => c.startsWith('typhoon-')) || '?'}`); }"""
 
 
-#: Every visible control whose box sticks out sideways past a box that clips it (an ancestor whose ``overflow-x``
-#: is not ``visible``: the teacher's drawer, a scrolling column; up to the first fixed box, which the boxes around it
-#: do not clip): its edge, or a menu's arrow, is cut off there. Up to 3 px is let pass: ipywidgets gives every control
-#: a 2 px margin, so a full-width button lies 2 px past its box, which no one sees (the edge is its flat background).
-CLIPPED_CONTROLS_JS = """() => [...document.querySelectorAll(
-    '.typhoon-app button, .typhoon-app select, .typhoon-app input, .typhoon-app a')]
-  .filter(e => e.checkVisibility({visibilityProperty: true, opacityProperty: true}) && !e.closest('.typhoon-log'))
-  .flatMap(e => { const r = e.getBoundingClientRect(); const out = [];
-    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
-      const st = getComputedStyle(a);
-      if (st.overflowX === 'visible') { if (st.position === 'fixed') break; continue; }
-      const b = a.getBoundingClientRect(), left = b.left + a.clientLeft, right = left + a.clientWidth;
-      if (r.right > right + 3 || r.left < left - 3)
-        out.push(`${e.tagName.toLowerCase()} "${(e.innerText || e.value || '').trim().slice(0, 30)}" `
-          + `[${Math.round(r.left)}, ${Math.round(r.right)}] in .${[...a.classList].join('.') || a.tagName} `
-          + `[${Math.round(left)}, ${Math.round(right)}]`);
-      if (st.position === 'fixed') break;  // the boxes around a fixed one do not clip it
-    }
-    return out.slice(0, 1); })"""
-
 def shots(page: Page, screen: str, lang: str, *, fit: bool = False, within: str = ".typhoon-app") -> None:
     for size in SIZES:
         page.set_viewport_size(size)
@@ -75,7 +55,7 @@ def shots(page: Page, screen: str, lang: str, *, fit: bool = False, within: str 
         assert right <= size["width"] + 1, f"{screen}: a control reaches {right:.0f} px in a {size['width']} px window"
         if fit and size["width"] >= 1024:
             check_fit(page)
-        clipped = page.evaluate(CLIPPED_CONTROLS_JS)
+        clipped = clipped_controls(page, ".typhoon-app")
         assert not clipped, f"{screen} at {size['width']}x{size['height']}: controls cut off at a side: {clipped}"
         hidden = page.evaluate(HIDDEN_CONTROLS_JS, within)
         assert not hidden, f"{screen} at {size['width']}x{size['height']}: controls no one can see or tap: {hidden}"

@@ -22,7 +22,7 @@ from typhoon_edu.server.serve import VoilaProcess
 from typhoon_edu.ui.lessons import bank
 from typhoon_edu.ui.quiz import option_order
 
-from .harness import REPO_ROOT, VIEWPORTS, assert_canvas_not_blank, canvas_stats
+from .harness import REPO_ROOT, VIEWPORTS, assert_canvas_not_blank, canvas_stats, clipped_controls
 
 pytestmark = pytest.mark.browser
 
@@ -128,6 +128,8 @@ def test_lesson_renders_in_voila(
         box = page.locator(canvas_selector).first.bounding_box()
         assert box is not None and min(200, width - 60) < box["width"] <= width, (viewport, box)
         assert page.evaluate("document.documentElement.scrollWidth") <= width + 1, f"the page is wider than a {viewport}"
+        clipped = clipped_controls(page)
+        assert not clipped, f"lesson {lesson} on a {viewport}: controls cut off at a side: {clipped}"
         page.mouse.move(0, 0)
         page.evaluate("window.scrollTo(0, 0)")
         path = screenshot(page, f"lesson-{lesson}-{lang}-{viewport}")

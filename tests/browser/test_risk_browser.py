@@ -18,7 +18,7 @@ from typhoon_edu.engine.rules import load_rules
 from typhoon_edu.server.serve import VoilaProcess
 from typhoon_edu.ui import palette
 
-from .harness import REPO_ROOT, assert_canvas_not_blank, canvas_pixel
+from .harness import REPO_ROOT, assert_canvas_not_blank, canvas_pixel, clipped_controls
 
 pytestmark = pytest.mark.browser
 
@@ -62,6 +62,8 @@ def test_risk_lesson_in_voila(
     expect(quiz).to_contain_text(i18n.t("risk.quiz.meaning.prompt", lang))
     screenshot(page, f"risk-{lang}-{viewport}-first-screen", full_page=False)
     screenshot(page, f"risk-{lang}-{viewport}")
+    clipped = clipped_controls(page)
+    assert not clipped, f"lesson 05 on a {viewport}: controls cut off at a side: {clipped}"
 
     # One prediction round: only westward stops, predict the Philippines, run.
     explorer = page.locator(".risk-explorer")

@@ -815,6 +815,15 @@ def forget_sheets() -> None:
     _SHEETS.clear()
 
 
+#: A long option wraps onto more lines inside its button instead of running past the lesson's edge on a phone
+#: ("they merge into one storm, one level above the stronger" was cut off at 390 px).
+_PREDICTION_CSS = """<style>
+.prediction-choice { flex-wrap: wrap; }
+.prediction-choice .widget-toggle-button { white-space: normal; height: auto; max-width: calc(100% - 4px);
+  min-height: var(--jp-widgets-inline-height); line-height: 1.3; padding-top: 4px; padding-bottom: 4px; }
+</style>"""
+
+
 class Prediction(widgets.VBox):
     """Predict, then look: the student picks an answer and locks it in before the lesson shows the result.
 
@@ -855,8 +864,8 @@ class Prediction(widgets.VBox):
                              f"{escape(self.prompt())}</div>")
         kwargs.setdefault("layout", widgets.Layout(width="100%", border_left=f"6px solid {SAVED}", padding="0 .6em",
                                                    margin=".4em 0"))
-        super().__init__(children=[self.problems.widget, title, self.sheet.name_box(), self.choice, widgets.HBox([self.lock]),
-                                   self.status],
+        super().__init__(children=[widgets.HTML(_PREDICTION_CSS), self.problems.widget, title, self.sheet.name_box(),
+                                   self.choice, widgets.HBox([self.lock]), self.status],
                          **kwargs)
         self.add_class("prediction")
         self.sheet.on_student(self.problems.guard(lambda _s: self._restore(), f"prediction {self.key}"))
