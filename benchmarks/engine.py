@@ -1,6 +1,7 @@
 """Engine speed and memory: random playouts, clones, peak memory; OpenSpiel's Python games alongside.
 
     python benchmarks/engine.py [--seconds 5] [--no-openspiel] [--baseline GIT-REF]
+    python benchmarks/engine.py --breakdown 200    # where a decision's time goes: listing, applying, the loop
 
 Every game is played the same way: at each node take the legal actions (or, at a chance node,
 the chance outcomes), pick one uniformly at random, apply it. A "decision" is one applied
@@ -178,12 +179,80 @@ def peak_memory_kib() -> float:
     return peak / 1024
 
 
+#: What each part of ``--breakdown`` times, per decision (search mode: no event log).
+BREAKDOWN = (
+    ("list + apply", "the benchmark's loop: legal_actions(), then apply() of the recorded choice"),
+    ("apply alone", "apply() with its legality list already made (the chosen action only): no listing, no scan"),
+    ("replay loop", "the same loop doing neither (a new game per play-out, the recorded actions walked)"),
+)
+
+
+def breakdown(games: int, repeats: int = 5) -> dict[str, float]:
+    """Nanoseconds per decision of each part of :data:`BREAKDOWN`, the best of ``repeats`` (CPU time).
+
+    The play-outs are recorded first (seeds 1..games, random choices as in :func:`typhoon_playouts`) and
+    then replayed; "list + apply" minus "apply alone" is what listing the legal actions and finding the
+    chosen one among them cost.
+    """
+    recorded = []
+    for seed in range(1, games + 1):
+        g = Game.new(PLAYERS, seed=seed, dice="manual")
+        g._log = False
+        rng = random.Random(seed)
+        chosen = []
+        while not g.is_over:
+            acts = g.legal_actions()
+            chosen.append(acts[int(rng.random() * len(acts))])
+            g.apply(chosen[-1])
+        recorded.append((seed, chosen))
+    decisions = sum(len(c) for _, c in recorded)
+
+    def run(part: str) -> None:
+        for seed, chosen in recorded:
+            g = Game.new(PLAYERS, seed=seed, dice="manual")
+            g._log = False
+            for a in chosen:
+                if part == "list + apply":
+                    g.legal_actions()
+                    g.apply(a)
+                elif part == "apply alone":
+                    g._legal = (a,)
+                    g.apply(a)
+                else:
+                    g._legal = (a,)
+
+    best = {name: float("inf") for name, _ in BREAKDOWN}
+    for _ in range(repeats):
+        for name, _ in BREAKDOWN:  # interleaved, so every part samples the same conditions
+            t0 = time.process_time()
+            run(name)
+            best[name] = min(best[name], time.process_time() - t0)
+    return {name: best[name] / decisions * 1e9 for name in best}
+
+
+def _game_count(text: str) -> int:
+    """A number of play-outs for ``--breakdown``: a whole number from 1 up."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of games; give a whole number from 1 up, e.g. 200")
+    return int(text)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=5.0, help="CPU seconds per row (and for the clone rate)")
     ap.add_argument("--no-openspiel", action="store_true")
     ap.add_argument("--baseline", metavar="GIT-REF", help="also measure this commit's engine (e.g. main), side by side")
+    ap.add_argument("--breakdown", type=_game_count, metavar="GAMES",
+                    help="only time where a decision's time goes (list + apply, apply alone, the loop) over GAMES play-outs")
     args = ap.parse_args()
+    if args.breakdown:
+        parts = breakdown(args.breakdown)
+        for name, what in BREAKDOWN:
+            print(f"{name:<14} {parts[name]:8,.0f} ns/decision  ({what})")
+        listing = parts["list + apply"] - parts["apply alone"]
+        print(f"listing the legal actions and finding the chosen one: {listing:,.0f} ns/decision, "
+              f"{listing / parts['list + apply']:.0%} of the loop's time")
+        return
     rows = [Row("typhoon-edu (event log on)", typhoon_playouts(log=True)),
             Row("typhoon-edu (search mode, no log)", typhoon_playouts(log=False))]
     classes = [Game]

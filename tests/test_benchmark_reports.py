@@ -1,5 +1,5 @@
 """Benchmarks' own checks: ``benchmarks/mcts.py --report`` (a run split into parts is reported as one, each game
-once) and ``benchmarks/kernel_cpu.py``'s bad arguments."""
+once), ``benchmarks/engine.py --breakdown`` and ``benchmarks/kernel_cpu.py``'s bad arguments."""
 
 from __future__ import annotations
 
@@ -54,3 +54,19 @@ def test_kernel_cpu_names_a_bad_argument_before_starting_a_server() -> None:
     assert settle.returncode == 2 and "--settle and --timeout must be positive" in settle.stderr
     ref = _kernel_cpu("--baseline", "no-such-ref-xyz", "--rounds", "1")
     assert ref.returncode == 1 and "--baseline no-such-ref-xyz: not a commit of this repository" in ref.stderr
+
+
+def test_engine_breakdown_names_its_parts_and_refuses_a_bad_count() -> None:
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, str(ROOT / "benchmarks" / "engine.py"), *args],
+                              capture_output=True, text=True, timeout=300)
+
+    out = run("--breakdown", "2")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    parts = {line.split("  ")[0].strip(): line for line in lines[:3]}
+    assert list(parts) == ["list + apply", "apply alone", "replay loop"], lines
+    assert all(" ns/decision" in line for line in parts.values())
+    assert lines[3].startswith("listing the legal actions and finding the chosen one: ") and "% of the loop's time" in lines[3]
+    bad = run("--breakdown", "0")
+    assert bad.returncode == 2 and "'0' is not a number of games; give a whole number from 1 up" in bad.stderr

@@ -9,7 +9,7 @@ says why and how it is fixed). Checked here, in Voilà, in both languages:
 * every canvas on the page, once focused (a click focuses it), lets Tab, Shift+Tab and Esc out;
 * the mouse-only tasks have a keyboard way: lesson 02's landing puzzle, lesson 03's sandbox and a
   class-play phone's board take arrow keys and Enter, with a visible cursor; the live region says
-  where the cursor is;
+  where the cursor is; the phone's cell buttons are reached with Tab and pressed with Enter;
 * in JupyterLab, every lesson (01–07, both languages) lets Tab, Shift+Tab and Esc out of every map, and Tab from the map (or the first control) reaches the
   lesson's last control.
 
@@ -166,6 +166,24 @@ def test_phone_places_a_storm_by_keyboard(server: tuple[VoilaProcess, RoomStore]
     wait_state(projector, lambda s: int(s["seq"]) >= 1, timeout=15, what="the projector to show the placement")
     mei.wait_for_timeout(800)
     assert room_of(store).seq == 1, "one Enter made more than one action"
+    # the next storm by a cell's button: Tab from the top of the page reaches it, Enter presses it
+    wait_state(mei, lambda s: s.get("mine") == "1" and s.get("busy") == "0" and int(s["seq"]) >= 1,
+               what="Taiwan's second placement")
+    mei.evaluate("() => document.activeElement && document.activeElement.blur()")
+    on_cell = "() => document.activeElement.classList.contains('typhoon-cell-pick')"
+    for _ in range(40):
+        mei.keyboard.press("Tab")
+        if mei.evaluate(on_cell):
+            break
+    else:
+        pytest.fail(f"Tab did not reach a cell's button in 40 presses; the focus is on {focused(mei)}")
+    cell = mei.evaluate("() => [...document.activeElement.classList].find(c => /^typhoon-cell-\\d/.test(c))")
+    mei.keyboard.press("Enter")
+    wait_state(projector, lambda s: int(s["seq"]) >= 2, timeout=15, what="the projector to show the second placement")
+    mei.wait_for_timeout(800)
+    room = room_of(store)
+    assert room.seq == 2, "one Enter on a cell's button made more or less than one action"
+    assert cell == "typhoon-cell-{}-{}".format(*room.game.typhoons[-1].eye), (cell, room.game.typhoons[-1].eye)
     for page in (projector, *phones.values()):
         page.context.close()
 
