@@ -110,6 +110,41 @@ _CLIPPED_CONTROLS_JS = """within => [...document.querySelectorAll(
     return out.slice(0, 1); })"""
 
 
+# Every visible button whose own text is cut short inside it (ipywidgets keeps a button's text on one line and
+# ends it with "…"): the text is wider than the button's inside.
+_CUT_SHORT_JS = """within => [...document.querySelectorAll(`${within} button`)]
+  .filter(e => e.checkVisibility({visibilityProperty: true, opacityProperty: true}) && !e.closest('.typhoon-log'))
+  .filter(e => e.scrollWidth > e.clientWidth + 1)
+  .map(e => `button "${(e.innerText || '').trim().slice(0, 50)}": text ${e.scrollWidth} px in ${e.clientWidth} px`)"""
+
+
+def cut_short_controls(page: Page, within: str = "body") -> list[str]:
+    """The visible buttons inside ``within`` whose text does not fit in them (cut short with "…"), each with the
+    text's width and the button's; empty when every label shows whole."""
+    return list(page.evaluate(_CUT_SHORT_JS, within))
+
+
+# Every visible table cell, paragraph or list item with a sentence in it (20 characters or more) squeezed into a
+# column narrower than six of its letters, and every table wider than the box it lies in (the glossary's words,
+# kept on one line, pushed its meanings past a phone's edge, a few letters a line).
+_SQUEEZED_JS = """within => [
+  ...[...document.querySelectorAll(`${within} td, ${within} p, ${within} li`)]
+    .filter(e => e.checkVisibility() && (e.innerText || '').trim().length >= 20)
+    .filter(e => e.clientWidth < 6 * parseFloat(getComputedStyle(e).fontSize))
+    .map(e => `${e.tagName.toLowerCase()} "${e.innerText.trim().slice(0, 40)}" is ${e.clientWidth} px wide`),
+  ...[...document.querySelectorAll(`${within} table`)]
+    .filter(e => e.checkVisibility() && e.parentElement)
+    .filter(e => e.getBoundingClientRect().width > e.parentElement.clientWidth + 1)
+    .map(e => `table "${e.innerText.trim().slice(0, 40)}" is ${Math.round(e.getBoundingClientRect().width)} px `
+      + `wide in ${e.parentElement.clientWidth} px`)]"""
+
+
+def squeezed_text(page: Page, within: str = "body") -> list[str]:
+    """The visible table cells, paragraphs and list items inside ``within`` whose text runs in a column too
+    narrow to read (under six letters wide), and the tables wider than their box; empty when none is."""
+    return list(page.evaluate(_SQUEEZED_JS, within))
+
+
 def clipped_controls(page: Page, within: str = "body") -> list[str]:
     """The visible controls (buttons, menus, inputs, links) inside ``within`` whose box sticks out sideways past
     a box that clips it, each described with both boxes' left and right edges; empty when every one is whole."""

@@ -590,7 +590,7 @@ class Quiz(widgets.VBox):
         head = [widgets.HTML(f"<h3 style='margin:.4em 0'>{escape(title)}</h3>")] if title else []
         kwargs.setdefault("layout", widgets.Layout(width="100%"))
         super().__init__(children=[*head, self.problems.widget, self.sheet.name_box(), *self.items, self.score,
-                                   self.sheet.widget], **kwargs)
+                                   self.sheet.widget, widgets.HTML(_CHOICES_CSS)], **kwargs)
         self.questions = list(questions)
         self.picture = picture
         for item in self.items:
@@ -815,12 +815,14 @@ def forget_sheets() -> None:
     _SHEETS.clear()
 
 
-#: A long option wraps onto more lines inside its button instead of running past the lesson's edge on a phone
-#: ("they merge into one storm, one level above the stronger" was cut off at 390 px).
-_PREDICTION_CSS = """<style>
+#: A long option wraps onto more lines inside its button instead of being cut short ("Because storms always grow
+#: when they stand still, eve…") or running past the lesson's edge on a phone ("they merge into one storm, one
+#: level above the stronger" was cut off at 390 px): ipywidgets keeps a button's text on one line.
+_CHOICES_CSS = """<style>
 .prediction-choice { flex-wrap: wrap; }
-.prediction-choice .widget-toggle-button { white-space: normal; height: auto; max-width: calc(100% - 4px);
+.prediction-choice .widget-toggle-button, .quiz-option { white-space: normal; height: auto; max-width: calc(100% - 4px);
   min-height: var(--jp-widgets-inline-height); line-height: 1.3; padding-top: 4px; padding-bottom: 4px; }
+.quiz-option { text-align: left; }
 </style>"""
 
 
@@ -864,8 +866,8 @@ class Prediction(widgets.VBox):
                              f"{escape(self.prompt())}</div>")
         kwargs.setdefault("layout", widgets.Layout(width="100%", border_left=f"6px solid {SAVED}", padding="0 .6em",
                                                    margin=".4em 0"))
-        super().__init__(children=[widgets.HTML(_PREDICTION_CSS), self.problems.widget, title, self.sheet.name_box(),
-                                   self.choice, widgets.HBox([self.lock]), self.status],
+        super().__init__(children=[self.problems.widget, title, self.sheet.name_box(), self.choice, widgets.HBox([self.lock]),
+                                   self.status, widgets.HTML(_CHOICES_CSS)],
                          **kwargs)
         self.add_class("prediction")
         self.sheet.on_student(self.problems.guard(lambda _s: self._restore(), f"prediction {self.key}"))

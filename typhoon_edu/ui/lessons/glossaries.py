@@ -40,7 +40,9 @@ def terms(lesson: str, lang: str = "en") -> list[tuple[str, str, str]]:
 def glossary(lesson: str, lang: str = "en") -> Rendered:
     """The lesson's glossary as a small table (static HTML: it reads the same on GitHub)."""
     # text-align is set on every cell: JupyterLab's and Voilà's table styles would right-align them
-    rows = "".join(f"<tr><td style='padding:.2em .6em;vertical-align:top;text-align:left;white-space:nowrap'><b>{escape(w)}</b> "
+    # the word's column is at most a third of a phone's width: kept on one line it left the meaning a few
+    # pixels, one letter a line
+    rows = "".join(f"<tr><td style='padding:.2em .6em;vertical-align:top;text-align:left;width:33%'><b>{escape(w)}</b> "
                    f"<span style='color:#475569'>({escape(o)})</span></td>"
                    f"<td style='padding:.2em .6em;text-align:left'>{escape(m)}</td></tr>" for w, m, o in terms(lesson, lang))
     return Rendered(f"<details open class='glossary'><summary style='font-weight:bold;font-size:1.1em'>"
