@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from typhoon_edu import i18n
 
-from .harness import clipped_controls, save_screenshot
+from .harness import clipped_controls, cut_short_controls, save_screenshot, squeezed_text
 from .teacher_page import teacher_url
 from .test_a11y_axe import describe, run_axe, save_report
 from .test_classroom_browser import check_fit, new_page, setup_room
@@ -57,6 +57,8 @@ def shots(page: Page, screen: str, lang: str, *, fit: bool = False, within: str 
             check_fit(page)
         clipped = clipped_controls(page, ".typhoon-app")
         assert not clipped, f"{screen} at {size['width']}x{size['height']}: controls cut off at a side: {clipped}"
+        cut = cut_short_controls(page, ".typhoon-app") + squeezed_text(page, ".typhoon-app")
+        assert not cut, f"{screen} at {size['width']}x{size['height']}: text cut short or squeezed: {cut}"
         hidden = page.evaluate(HIDDEN_CONTROLS_JS, within)
         assert not hidden, f"{screen} at {size['width']}x{size['height']}: controls no one can see or tap: {hidden}"
     page.set_viewport_size(SIZES[0])

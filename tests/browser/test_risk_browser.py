@@ -18,7 +18,14 @@ from typhoon_edu.engine.rules import load_rules
 from typhoon_edu.server.serve import VoilaProcess
 from typhoon_edu.ui import palette
 
-from .harness import REPO_ROOT, assert_canvas_not_blank, canvas_pixel, clipped_controls
+from .harness import (
+    REPO_ROOT,
+    assert_canvas_not_blank,
+    canvas_pixel,
+    clipped_controls,
+    cut_short_controls,
+    squeezed_text,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -64,6 +71,8 @@ def test_risk_lesson_in_voila(
     screenshot(page, f"risk-{lang}-{viewport}")
     clipped = clipped_controls(page)
     assert not clipped, f"lesson 05 on a {viewport}: controls cut off at a side: {clipped}"
+    cut = cut_short_controls(page) + squeezed_text(page)
+    assert not cut, f"lesson 05 on a {viewport}: text cut short or squeezed: {cut}"
 
     # One prediction round: only westward stops, predict the Philippines, run.
     explorer = page.locator(".risk-explorer")
