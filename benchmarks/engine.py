@@ -45,6 +45,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from typhoon_edu import Game  # noqa: E402
+from typhoon_edu.engine.actions import Action  # noqa: E402
 
 PLAYERS = ["Taiwan", "Japan", "Korea", "Philippines"]
 # OpenSpiel's sequential pure-Python games (the simultaneous-move ones need joint actions).
@@ -194,12 +195,12 @@ def breakdown(games: int, repeats: int = 5) -> dict[str, float]:
     then replayed; "list + apply" minus "apply alone" is what listing the legal actions and finding the
     chosen one among them cost.
     """
-    recorded = []
+    recorded: list[tuple[int, list[Action]]] = []
     for seed in range(1, games + 1):
         g = Game.new(PLAYERS, seed=seed, dice="manual")
         g._log = False
         rng = random.Random(seed)
-        chosen = []
+        chosen: list[Action] = []
         while not g.is_over:
             acts = g.legal_actions()
             chosen.append(acts[int(rng.random() * len(acts))])

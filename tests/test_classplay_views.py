@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 
+import ipywidgets as widgets
 import pytest
 
 from typhoon_edu import Game, i18n
@@ -202,13 +203,40 @@ def test_every_cell_the_map_offers_is_also_a_button_laid_out_as_on_the_map(lang)
         # each button sits where its cell lies in the zone (a 2 x 2 zone: two rows of two)
         for x, y in zone.cells:
             assert grid.children[(y - y0) * width + x - x0].description == i18n.cell_label((x, y), lang)
+    zone = {cell: z.index for z in RULES.map.zones for cell in z.cells}
+    assert all(b.tooltip == f"{i18n.t('board.zone_short', lang, n=zone[c] + 1)} {i18n.cell_label(c, lang)}"
+               for b, c in zip(picks, cells, strict=True))  # a screen reader hears the zone too
     picks[5].click()
     assert [a.notation for a in chosen] == [f"place {cells[5][0]},{cells[5][1]}"]
     assert d("game.or_cell", lang) in str([w.value for w in panel.groups.children[0].children if hasattr(w, "value")])
     g.apply(chosen[0])  # that zone has its storm: its block goes, the others stay
     panel.render(Table.for_seat(g, "Taiwan"), people(g), lang)
     names = [b.children[0].value for b in panel.groups.children[0].children[-1].children]
-    assert len(names) == 2 and not any(i18n.t("board.zone_short", lang, n=2) in n for n in names)
+    gone = i18n.t("board.zone_short", lang, n=zone[cells[5]] + 1)
+    assert len(names) == 2 and not any(gone in n for n in names)
+
+
+def test_cell_buttons_follow_a_zone_of_any_shape(tmp_path):
+    """An L-shaped zone leaves a gap where its bounding box has no cell; scattered cells keep their places."""
+    import shutil
+
+    from typhoon_edu.engine.rules import DATA_DIR
+
+    data = tmp_path / "data"
+    shutil.copytree(DATA_DIR, data)
+    text = (data / "map.toml").read_text(encoding="utf-8")
+    zones = "".join(f'[[zones]]\nmark = "{i}"\ncells = [{cells}]\nname_en = "z{i}"\nname_zh = "z{i}"\n\n'
+                    for i, cells in ((1, "[8, 8], [8, 9], [9, 9]"), (2, "[11, 7], [13, 9]"), (3, "[14, 9]")))
+    (data / "map.toml").write_text(text[: text.index("\n[[zones]]") + 1] + zones, encoding="utf-8")
+    g = Game.new(["Taiwan", "Japan", "Korea"], seed=2, rules=load_rules(data))
+    panel = DecisionPanel(Problems(lambda: "en"), on_action=lambda a: None)
+    panel.render(Table.for_seat(g, "Taiwan"), people(g), "en")
+    grids = [b.children[1] for b in panel.groups.children[0].children[-1].children]
+    labels = [[w.description if isinstance(w, widgets.Button) else None for w in grid.children] for grid in grids]
+    assert labels == [["(8, 8)", None, "(8, 9)", "(9, 9)"],  # the L: (9, 8) is no cell of the zone
+                      ["(11, 7)", None, None] + [None] * 3 + [None, None, "(13, 9)"],  # a 3 x 3 box, two corners
+                      ["(14, 9)"]]
+    assert [g.layout.grid_template_columns for g in grids] == ["repeat(2, auto)", "repeat(3, auto)", "repeat(1, auto)"]
 
 
 def test_a_cell_card_offers_its_cell_buttons_only_once_it_is_picked():

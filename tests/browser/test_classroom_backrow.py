@@ -113,19 +113,24 @@ LOBBY_LAYOUT_JS = """n => { const first = document.querySelector('.typhoon-join-
   const go = document.querySelector('.typhoon-lobby-go').getBoundingClientRect();
   const page = document.scrollingElement;
   const found = {teams: cards.length, rows: new Set(cards.map(r => Math.round(r.y))).size, qr: Math.min(...qr),
-                 bottom: go.bottom, height: page.scrollHeight, width: page.scrollWidth};
+                 bottom: go.bottom, height: page.scrollHeight, width: page.scrollWidth,
+                 // > 0: a card, or the words that spill out of it, run under the button
+                 under: Math.max(...[...document.querySelectorAll('.typhoon-join-card')].map(c => Math.max(
+                   c.getBoundingClientRect().bottom, c.lastElementChild.getBoundingClientRect().bottom))) - go.top};
   copies.forEach(c => c.remove());
   return found; }"""
 
 #: The smallest QR code (px, its quiet zone included) the lobby must give two teams and five at each projector size:
 #: at 1920×1080 large enough to scan from a seat; at the smaller sizes as large as one row of cards and the window's
 #: height allow. (With the window's height shared by a formula, not by the layout, two teams got 242 px at 1366×768.)
-LOBBY_QR = {(1920, 1080): (450, 320), (1366, 768): (320, 200), (1024, 768): (290, 140)}
+LOBBY_QR = {(1920, 1080): (450, 320), (1366, 768): (320, 200), (1024, 768): (290, 140),
+            (1366, 640): (200, 150)}  # the last: a 1366x768 projector with the browser's bars shown
 
 
 def check_lobby(page: Page, teams: int) -> dict[str, float]:
     """The lobby as the room sees it before joining, at each projector size (the page is left at 1920×1080):
-    every team's card on one row above the button, nothing to scroll, with two teams and with five, and QR codes
+    every team's card on one row above the button (none under it), nothing to scroll, with two teams and with five,
+    and in a window too short for it no card under the button (the lobby scrolls instead); QR codes
     no smaller than :data:`LOBBY_QR`; at 1920×1080 the words at least 20 px (how to join 22 px, the address and
     code on the cards 24 px, the room code 64 px). Returns the sizes found at 1920×1080."""
     expect(page.locator(".typhoon-join-card")).to_have_count(teams)
@@ -135,9 +140,15 @@ def check_lobby(page: Page, teams: int) -> dict[str, float]:
         for extra, qr_need in zip((0, 5 - teams), qr_needs, strict=True):
             got = page.evaluate(LOBBY_LAYOUT_JS, extra)
             fits = got["rows"] == 1 and got["bottom"] <= height + 1 and got["height"] <= height + 1 \
-                and got["width"] <= width + 1
+                and got["width"] <= width + 1 and got["under"] <= 1
             assert fits and got["qr"] >= qr_need, \
                 f"the lobby at {width}x{height}: {got} (need one row above the button, no scrolling, QR >= {qr_need})"
+    # a window too short for the lobby (a small laptop's browser): the lobby scrolls, and no card runs under the button
+    page.set_viewport_size({"width": 1024, "height": 520})
+    page.wait_for_timeout(400)
+    for extra in (0, 5 - teams):
+        got = page.evaluate(LOBBY_LAYOUT_JS, extra)
+        assert got["rows"] == 1 and got["under"] <= 1, f"the lobby at 1024x520: {got} (need one row, no card under the button)"
     page.set_viewport_size(PROJECTOR)
     page.wait_for_timeout(400)
     found = {

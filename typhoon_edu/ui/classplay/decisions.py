@@ -2,7 +2,8 @@
 
 It draws a :class:`~typhoon_edu.ui.classplay.table.Table` (a seat's own view, or the projector's
 public one) and reports what the person chose through ``on_action(action)``; a card whose target
-is a cell is chosen first (``pending_card``) and then played by a tap on a highlighted map cell.
+is a cell is chosen first (``pending_card``) and then played by a tap on a highlighted map cell, or on that
+cell's button (every cell the map offers is also a button, laid out by generation zone as on the map).
 Every button goes through the view's :class:`~typhoon_edu.ui.guard.Problems`, so a failure is
 told to the person.
 
@@ -144,10 +145,15 @@ class DecisionPanel(widgets.VBox):
         zone_of = {cell: z.index for z in zones for cell in z.cells}
         picks: dict[int, dict[tuple[int, int], widgets.Button]] = {}
         for c in group.choices:
-            x, y = c.action.cell or (0, 0)
+            if c.action.cell is None:  # not a cell's choice (a map-pick group holds none today)
+                continue
+            x, y = c.action.cell
+            z = zone_of.get((x, y), len(zones))
             b = self._button(["typhoon-act", "typhoon-cell-pick", f"typhoon-cell-{x}-{y}"], "", c.label,
                              lambda a=c.action: self.on_action(a))
-            picks.setdefault(zone_of.get((x, y), len(zones)), {})[(x, y)] = b
+            # a screen reader hears the zone with the cell (the zone's name is a separate line on the screen)
+            b.tooltip = f"{self._zone_name(z, len(zones), lang)} {c.label}".strip()
+            picks.setdefault(z, {})[(x, y)] = b
         blocks: list[widgets.Widget] = []
         for z, buttons in sorted(picks.items()):
             cells = zones[z].cells if z < len(zones) else tuple(buttons)
@@ -158,12 +164,17 @@ class DecisionPanel(widgets.VBox):
                 slots += [buttons.get((x, y)) or widgets.HTML("") for x in range(x0, x0 + width)]
             grid = widgets.GridBox(slots, layout=widgets.Layout(grid_template_columns=f"repeat({width}, auto)",
                                                                 grid_gap="4px"))
-            name = i18n.t("board.zone_short", lang, n=z + 1) if z < len(zones) else ""
+            name = self._zone_name(z, len(zones), lang)
             block = widgets.VBox([widgets.HTML(f"<span class='typhoon-cell-zone'>{escape(name)}</span>"), grid])
             block.add_class("typhoon-cell-block")
             blocks.append(block)
         return [widgets.HTML(f"<div class='typhoon-cell-or'>{escape(d('game.or_cell', lang))}</div>"),
                 widgets.HBox(blocks, layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))]
+
+    @staticmethod
+    def _zone_name(z: int, zones: int, lang: str) -> str:
+        """Zone ``z``'s short name ("Zone 2"), or nothing for the cells in no zone (index ``zones``)."""
+        return i18n.t("board.zone_short", lang, n=z + 1) if z < zones else ""
 
     def _pick(self, card: str) -> None:
         self.pending_card = card

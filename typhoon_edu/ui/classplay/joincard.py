@@ -57,12 +57,15 @@ JOIN_CSS = """<style>
   /* a projector, whatever its size: every team's card on one row above the button (five teams at 1366 or 1024
      px wide wrapped onto a second row, below the window), each card as wide as the row allows, up to 26rem; the
      row takes the window's height that is left, and each QR code as much of it as its card's width allows (to be
-     scanned from a seat), never less than 9rem (a short window scrolls the lobby instead) */
-  .typhoon-lobby > .typhoon-join-grid { flex: 1 1 auto !important; min-height: 0; display: flex; }
+     scanned from a seat), never less than 9rem. The code's box counts as 9rem tall in a card's smallest height (its
+     own height is 0 plus what it is given), so the row is never lower than its cards' words and a 9rem code: in a
+     short window the lobby scrolls, and no card's words run under the button */
+  .typhoon-lobby > .typhoon-join-grid { flex: 1 1 auto !important; display: flex; }
   .typhoon-join-grid .widget-html-content { flex-wrap: nowrap; height: 100%; align-items: stretch; }
   .typhoon-join-grid .typhoon-join-card { width: auto; flex: 1 1 0; min-width: 0; max-width: 26rem; display: flex;
     flex-direction: column; }
-  .typhoon-join-qr { flex: 1 1 auto; min-height: 9rem; display: flex; justify-content: center; }
+  .typhoon-join-grid .typhoon-join-qr { flex: 1 1 0; height: 0; min-height: 9rem; overflow: hidden; display: flex;
+    justify-content: center; }
   .typhoon-join-qr svg { height: 100%; width: auto; max-width: 100%; }
 }
 @media (min-width: 1700px) {

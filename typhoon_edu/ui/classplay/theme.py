@@ -146,7 +146,10 @@ CSS = """
 }
 @media (max-width: 480px) {
   /* a phone as the teacher's device: the seat's name gives the menu room for its longest choice */
-  .typhoon-teacher .widget-dropdown > .widget-label { width: 10em !important; }
+  .typhoon-teacher .widget-dropdown { height: auto; align-items: center; }
+  .typhoon-teacher .widget-dropdown > select { height: 2.6rem; }  /* a fingertip's height, not the line's */
+  .typhoon-teacher .widget-dropdown > .widget-label { width: 10em !important; height: auto; white-space: normal;
+    line-height: 1.2; overflow-wrap: anywhere; }  /* a long name wraps instead of ending in "…" */
 }
 
 /* ---- the results: a winner the back row can read ---- */
