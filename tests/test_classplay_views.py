@@ -239,6 +239,31 @@ def test_cell_buttons_follow_a_zone_of_any_shape(tmp_path):
     assert [g.layout.grid_template_columns for g in grids] == ["repeat(2, auto)", "repeat(3, auto)", "repeat(1, auto)"]
 
 
+def test_a_new_decision_closes_the_last_ones_widgets():
+    """Each decision's boxes, texts and gaps are closed when the next is drawn: none is left in the kernel."""
+    from ipywidgets.widgets.widget import _instances
+
+    g = Game.new(["Taiwan", "Japan", "Korea"], seed=2)
+    panel = DecisionPanel(Problems(lambda: "en"), on_action=lambda a: None)
+    panel.render(Table.for_seat(g, "Taiwan"), people(g), "en")
+
+    def tree(w):
+        return [w, *[x for c in getattr(w, "children", ()) for x in tree(c)]]
+
+    first = [w for row in panel.groups.children for w in tree(row)]
+    assert len(first) > 20 and all(w.comm is not None for w in first)  # 12 cell buttons, their gaps, boxes, texts
+    live = len(_instances)
+    for a in ("place 8,8", "place 11,7"):
+        g.apply(a)
+        panel.render(Table.for_seat(g, "Taiwan"), people(g), "en")
+    assert all(w.comm is None for w in first)
+    assert len(_instances) < live  # fewer cells to choose: fewer widgets, nothing piles up
+    live = len(_instances)
+    for n in range(5):  # the same decision drawn again and again (a new note each time): the same count
+        panel.render(Table.for_seat(g, "Taiwan"), people(g), "en", note=f"note {n}")
+        assert len(_instances) == live + 3  # the note's text, its layout and its style
+
+
 def test_a_cell_card_offers_its_cell_buttons_only_once_it_is_picked():
     g = played(1, 0)
     while not g.is_over and not any(a.kind == "play" and a.cell is not None for a in g.legal_actions()):

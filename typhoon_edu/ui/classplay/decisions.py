@@ -40,6 +40,17 @@ from .table import Table
 from .viewdata import ActionGroup, d
 
 
+def _close_tree(widget: widgets.Widget) -> None:
+    """Close ``widget``, its own layout and style, and every widget inside it (``Widget.close`` closes that one
+    alone; closing twice does nothing). Only for widgets made here: their layouts and styles are never shared."""
+    for child in getattr(widget, "children", ()):
+        _close_tree(child)
+    for part in (getattr(widget, "layout", None), getattr(widget, "style", None)):
+        if isinstance(part, widgets.Widget):
+            part.close()
+    widget.close()
+
+
 class DecisionPanel(widgets.VBox):
     """The hand (when the table has one) and the pending decision's buttons."""
 
@@ -82,7 +93,9 @@ class DecisionPanel(widgets.VBox):
         if not busy:
             for group in action_groups(table, seats, lang):
                 rows.append(self._group_widget(group, lang))
-        self.groups.children = rows
+        old, self.groups.children = self.groups.children, tuple(rows)
+        for w in old:  # the last decision's boxes, texts and gaps: closed, not left in the kernel and the page
+            _close_tree(w)
         self.hand_html.value = self._hand_html(table, lang) if self.show_hand else ""
 
     def buttons(self) -> list[widgets.Button]:
