@@ -151,6 +151,14 @@ def clipped_controls(page: Page, within: str = "body") -> list[str]:
     return list(page.evaluate(_CLIPPED_CONTROLS_JS, within))
 
 
+
+def unreadable(page: Page, within: str = "body") -> list[str]:
+    """Everything inside ``within`` a person could not read or reach whole: controls cut off at a side
+    (:func:`clipped_controls`), buttons whose text is cut short (:func:`cut_short_controls`) and squeezed text or
+    too-wide tables (:func:`squeezed_text`); empty when there is none."""
+    return clipped_controls(page, within) + cut_short_controls(page, within) + squeezed_text(page, within)
+
+
 def save_screenshot(page: Page, name: str, *, full_page: bool = True, directory: Path | None = None) -> Path:
     """Save a PNG of ``page`` as ``artifacts/screenshots/<name>.png`` and return its path.
 

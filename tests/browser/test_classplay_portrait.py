@@ -18,7 +18,7 @@ from typhoon_edu import i18n
 from typhoon_edu.classroom.store import RoomStore
 from typhoon_edu.server.serve import VoilaProcess
 
-from .harness import clipped_controls, save_screenshot
+from .harness import save_screenshot, unreadable
 from .langs import LANGS, every_language
 from .test_classroom_browser import PHONE, banner, cards_in, open_one_computer_game, room_of, wait_state
 from .touch_helpers import mouse_events, seen_box, touch_cell, touch_page, touch_tap
@@ -31,11 +31,11 @@ CASES = [(lang, size) for size in (TABLET, PHONE) for lang in LANGS] if every_la
 
 
 def shot(page: Page, moment: str, lang: str) -> None:
-    """A screenshot of this moment, and no control cut off at a side (:func:`clipped_controls`)."""
+    """A screenshot of this moment, and nothing cut off or squeezed (:func:`~.harness.unreadable`)."""
     size = page.viewport_size or {"width": 0, "height": 0}
     save_screenshot(page, f"portrait-{moment}-{size['width']}x{size['height']}-{lang}", full_page=False)
-    clipped = clipped_controls(page, ".typhoon-app")
-    assert not clipped, f"{moment} at {size['width']}x{size['height']}: controls cut off at a side: {clipped}"
+    problems = unreadable(page, ".typhoon-app")
+    assert not problems, f"{moment} at {size['width']}x{size['height']}: cut off or squeezed: {problems}"
 
 
 @pytest.mark.parametrize(("server", "size"), CASES, indirect=["server"],

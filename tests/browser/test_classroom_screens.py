@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from typhoon_edu import i18n
 
-from .harness import clipped_controls, cut_short_controls, save_screenshot, squeezed_text
+from .harness import save_screenshot, unreadable
 from .teacher_page import teacher_url
 from .test_a11y_axe import describe, run_axe, save_report
 from .test_classroom_browser import check_fit, new_page, setup_room
@@ -55,10 +55,8 @@ def shots(page: Page, screen: str, lang: str, *, fit: bool = False, within: str 
         assert right <= size["width"] + 1, f"{screen}: a control reaches {right:.0f} px in a {size['width']} px window"
         if fit and size["width"] >= 1024:
             check_fit(page)
-        clipped = clipped_controls(page, ".typhoon-app")
-        assert not clipped, f"{screen} at {size['width']}x{size['height']}: controls cut off at a side: {clipped}"
-        cut = cut_short_controls(page, ".typhoon-app") + squeezed_text(page, ".typhoon-app")
-        assert not cut, f"{screen} at {size['width']}x{size['height']}: text cut short or squeezed: {cut}"
+        problems = unreadable(page, ".typhoon-app")
+        assert not problems, f"{screen} at {size['width']}x{size['height']}: cut off or squeezed: {problems}"
         hidden = page.evaluate(HIDDEN_CONTROLS_JS, within)
         assert not hidden, f"{screen} at {size['width']}x{size['height']}: controls no one can see or tap: {hidden}"
     page.set_viewport_size(SIZES[0])

@@ -84,9 +84,7 @@ class DecisionPanel(widgets.VBox):
         if shape == self._shape:
             return
         self._shape = shape
-        for b in self._buttons:
-            b.close()
-        self._buttons = []
+        self._buttons = []  # the old ones are closed with their rows, below
         rows: list[widgets.Widget] = []
         if note:
             rows.append(widgets.HTML(f"<div class='typhoon-wait'><i>{escape(note)}</i></div>"))
