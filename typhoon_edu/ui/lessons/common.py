@@ -143,8 +143,34 @@ def bar_chart_svg(
     return "\n".join(parts)
 
 
+def min_width(text: str) -> str:
+    """The CSS that keeps a table cell holding ``text`` readable on a phone, where a table is squeezed to fit.
+
+    No column gets narrower than two characters (left to the browser, a phone set 熱帶低壓 one character a
+    line), and a cell with a phrase in it (20 characters or more) no narrower than six letters. A table that
+    then needs more room than the screen scrolls sideways (:func:`scroll_box`).
+
+    >>> min_width("3"), min_width("tropical depression (CWA)")
+    ('min-width:2em', 'min-width:6em')
+    """
+    return "min-width:6em" if len(text) >= 20 else "min-width:2em"
+
+
+def scroll_box(table: str, label: str) -> str:
+    """``table`` in a box that scrolls sideways when it is wider than the screen (a phone), instead of being cut off.
+
+    The box is a named region in the Tab order, so a keyboard (arrow keys) or a screen reader reaches it too;
+    ``label`` names it (the table's caption or its column names).
+
+    >>> scroll_box("<table></table>", "Levels").startswith("<div class='typhoon-table-scroll' role='region' tabindex='0'")
+    True
+    """
+    return (f"<div class='typhoon-table-scroll' role='region' tabindex='0' aria-label='{escape(label)}'"
+            f" style='overflow-x:auto;max-width:100%'>{table}</div>")
+
+
 def html_table(header: Sequence[str], rows: Iterable[Sequence[Any]], *, caption: str = "") -> str:
-    """A plain, readable HTML table (cells are escaped).
+    """A plain, readable HTML table (cells are escaped), in a box that scrolls sideways on a narrow screen.
 
     >>> html_table(["a"], [[1]]).count("<td")
     1
@@ -154,11 +180,12 @@ def html_table(header: Sequence[str], rows: Iterable[Sequence[Any]], *, caption:
     out = [f"<table style='{style}'>"]
     if caption:
         out.append(f"<caption style='text-align:left;font-weight:bold;padding:.2em 0'>{escape(caption)}</caption>")
-    out.append("<tr>" + "".join(f"<th style='{cell};background:#e2e8f0'>{escape(str(h))}</th>" for h in header) + "</tr>")
+    out.append("<tr>" + "".join(f"<th style='{cell};{min_width(str(h))};background:#e2e8f0'>{escape(str(h))}</th>"
+                                for h in header) + "</tr>")
     for row in rows:
-        out.append("<tr>" + "".join(f"<td style='{cell}'>{escape(str(v))}</td>" for v in row) + "</tr>")
+        out.append("<tr>" + "".join(f"<td style='{cell};{min_width(str(v))}'>{escape(str(v))}</td>" for v in row) + "</tr>")
     out.append("</table>")
-    return "".join(out)
+    return scroll_box("".join(out), caption or " · ".join(str(h) for h in header))
 
 
 class Rendered:

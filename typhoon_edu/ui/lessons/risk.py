@@ -47,6 +47,11 @@ from typhoon_edu.ui.hp_track import CSS_PATTERNS
 from typhoon_edu.ui.scene import COMPASS16, Circle, Line, Rect, Shape, Text
 from typhoon_edu.ui.svg import shapes_to_svg
 
+from .common import min_width, scroll_box
+
+#: The spread table's columns (keys of ``risk.spread.col_*``).
+SPREAD_COLUMNS = ("n", "groups", "low", "high", "spread", "theory", "ratio")
+
 RING_ROLL = "chained"  # the indicator stays where it stopped, as in a real game (the rulebook's compass ring)
 EXPLORER_TRACKS = 20_000  # enough for error bars narrower than the differences students look for
 BASELINE_SEED = 2024
@@ -471,18 +476,19 @@ def spread_table_html(rows: Sequence[SpreadRow], lang: str = "en") -> str:
     >>> html.count("<tr"), "×" in html
     (3, True)
     """
-    th = "".join(f"<th style='padding:.2em .6em;text-align:right'>{escape(i18n.t(f'risk.spread.col_{c}', lang))}</th>"
-                 for c in ("n", "groups", "low", "high", "spread", "theory", "ratio"))
+    th = "".join(f"<th style='padding:.2em .6em;text-align:right;{min_width(h)}'>{escape(h)}</th>"
+                 for h in (i18n.t(f"risk.spread.col_{c}", lang) for c in SPREAD_COLUMNS))
     body = []
     prev: SpreadRow | None = None
     for row in rows:
         ratio = f"{prev.spread / row.spread:.1f}×" if prev is not None and row.spread > 0 else "–"
         cells = (f"{row.n:,}", f"{row.groups:,}", f"{row.low:.3f}", f"{row.high:.3f}", f"{row.spread:.4f}", f"{row.expected_spread:.4f}", ratio)
-        body.append("<tr>" + "".join(f"<td style='padding:.2em .6em;text-align:right;font-variant-numeric:tabular-nums'>{c}</td>"
+        body.append("<tr>" + "".join(f"<td style='padding:.2em .6em;text-align:right;font-variant-numeric:tabular-nums;min-width:2em'>{c}</td>"
                                      for c in cells) + "</tr>")
         prev = row
-    return (f"<table class='risk-spread-table' style='border-collapse:collapse;font-size:1.05em'><tr>{th}</tr>"
-            + "".join(body) + "</table>")
+    table = (f"<table class='risk-spread-table' style='border-collapse:collapse;font-size:1.05em'><tr>{th}</tr>"
+             + "".join(body) + "</table>")
+    return scroll_box(table, " · ".join(i18n.t(f"risk.spread.col_{c}", lang) for c in SPREAD_COLUMNS))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -525,17 +531,18 @@ def real_world_html(stats: TrackStats, rules: Rules | None = None, lang: str = "
     """
     rows = real_world_rows(stats, rules, lang)
     cols = ("region", "game", "record", "source")
-    th = "".join(f"<th style='padding:.3em .6em;text-align:left;border-bottom:2px solid {palette.INK}'>"
-                 f"{escape(i18n.t(f'risk.real.col_{c}', lang))}</th>" for c in cols)
+    th = "".join(f"<th style='padding:.3em .6em;text-align:left;border-bottom:2px solid {palette.INK};{min_width(h)}'>"
+                 f"{escape(h)}</th>" for h in (i18n.t(f"risk.real.col_{c}", lang) for c in cols))
     body = []
     for r in rows:
         game = i18n.t("risk.real.game_cell", lang, pct=round(r.game_hit * 100), rank=r.game_rank)
-        cells = (f"<b>{escape(r.name)}</b>", escape(game), escape(r.record), f"<i>{escape(r.source)}</i>")
-        body.append("<tr>" + "".join(f"<td style='padding:.3em .6em;vertical-align:top;border-bottom:1px solid #cbd5e1'>{c}</td>"
-                                     for c in cells) + "</tr>")
+        cells = ((r.name, "<b>{}</b>"), (game, "{}"), (r.record, "{}"), (r.source, "<i>{}</i>"))
+        body.append("<tr>" + "".join(f"<td style='padding:.3em .6em;vertical-align:top;border-bottom:1px solid #cbd5e1;"
+                                     f"{min_width(text)}'>{markup.format(escape(text))}</td>" for text, markup in cells) + "</tr>")
     note = f"<p style='margin:.4em 0;color:#334155'>{escape(i18n.t('risk.real.note', lang))}</p>"
+    table = f"<table style='border-collapse:collapse;font-size:1.02em;margin-top:.3em'><tr>{th}</tr>{''.join(body)}</table>"
     return (f"<div class='risk-real-world'><b style='font-size:1.15em'>{escape(i18n.t('risk.real.title', lang))}</b>"
-            f"<table style='border-collapse:collapse;font-size:1.02em;margin-top:.3em'><tr>{th}</tr>{''.join(body)}</table>{note}</div>")
+            f"{scroll_box(table, i18n.t('risk.real.title', lang))}{note}</div>")
 
 
 class HTMLPanel(widgets.HTML):
