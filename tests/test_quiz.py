@@ -13,6 +13,7 @@ from typhoon_edu.ui.lessons import bank
 from typhoon_edu.ui.lessons.compass import long_run_shares, one_roll_stops, replay_rulebook
 from typhoon_edu.ui.lessons.pathing import km_per_cell, landing_cell
 from typhoon_edu.ui.quiz import (
+    AnswerSheet,
     Feedback,
     Question,
     QuestionWidget,
@@ -294,3 +295,13 @@ def test_two_pages_saving_one_sheet_at_once_never_damage_it(tmp_path):
     data = json.loads((tmp_path / "Mei-compass.json").read_text(encoding="utf-8"))
     assert len({e["answer"] for e in data["entries"]}) == 1 and len(data["entries"]) == 40
     assert sorted(p.name for p in tmp_path.iterdir()) == ["Mei-compass.json"]
+
+
+@pytest.mark.parametrize(("lang", "one", "two"), [("en", "1 answer so far", "2 answers so far"),
+                                                  ("zh-TW", "目前有 1 個回答", "目前有 2 個回答")])
+def test_the_answer_count_under_the_link_reads_right_for_one_answer_and_more(lang, one, two):
+    sheet = AnswerSheet(lang, filename="compass", store=None)
+    sheet.add("Q1?", "E", True)
+    assert one in sheet.widget.value and "1 answers" not in sheet.widget.value
+    sheet.add("Q2?", "N", False)
+    assert two in sheet.widget.value

@@ -127,8 +127,9 @@ def cut_short_controls(page: Page, within: str = "body") -> list[str]:
 # Every visible table cell, paragraph or list item with a sentence in it (20 characters or more) squeezed into a
 # column narrower than six of its letters (the glossary's words, kept on one line, pushed its meanings past a
 # phone's edge, a few letters a line); every table cell whose words run one character a line (a phone squeezed
-# 熱帶低壓 into a column one Chinese character wide); and every table wider than the box it lies in, or cut off
-# by a box that clips it, unless that box scrolls sideways and the keyboard reaches it (tabindex).
+# 熱帶低壓 into a column one Chinese character wide); every table wider than the box it lies in, or cut off
+# by a box that clips it, unless that box scrolls sideways, the keyboard reaches it (tabindex) and it shows
+# whole itself; and every paragraph or list item cut off at a side.
 _SQUEEZED_JS = """within => {
   const scroller = e => { const st = getComputedStyle(e);
     return (st.overflowX === 'auto' || st.overflowX === 'scroll') && e.tabIndex >= 0; };
@@ -136,17 +137,17 @@ _SQUEEZED_JS = """within => {
     return new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top))).size; };
   const inner = e => { const st = getComputedStyle(e);
     return e.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight); };
-  const cutOff = t => { const r = t.getBoundingClientRect();
+  const cutOff = t => { let r = t.getBoundingClientRect();
     for (let a = t.parentElement; a && a !== document.body; a = a.parentElement) {
       const st = getComputedStyle(a);
       if (st.overflowX === 'visible') continue;
-      if (scroller(a)) return null;
+      if (scroller(a)) { r = a.getBoundingClientRect(); continue; }  // what it hides, it scrolls to; it must show whole
       const b = a.getBoundingClientRect(), left = b.left + a.clientLeft, right = left + a.clientWidth;
-      if (r.right > right + 1 || r.left < left - 1)
+      if (r.right > right + 3 || r.left < left - 3)  // 3 px: a widget's own margin (see _CLIPPED_CONTROLS_JS)
         return `cut off at [${Math.round(left)}, ${Math.round(right)}] by .${[...a.classList].join('.') || a.tagName}`;
     }
     const vw = document.documentElement.clientWidth;
-    return r.right > vw + 1 || r.left < -1 ? `past the window's edges [0, ${vw}]` : null; };
+    return r.right > vw + 3 || r.left < -3 ? `past the window's edges [0, ${vw}]` : null; };
   return [
   ...[...document.querySelectorAll(`${within} td, ${within} p, ${within} li`)]
     .filter(e => e.checkVisibility() && (e.innerText || '').trim().length >= 20)
@@ -163,14 +164,19 @@ _SQUEEZED_JS = """within => {
         out.push(`table "${e.innerText.trim().slice(0, 40)}" is ${w} px wide in ${e.parentElement.clientWidth} px`);
       const cut = cutOff(e);
       if (cut) out.push(`table "${e.innerText.trim().slice(0, 40)}" (${w} px) is ${cut}`);
-      return out.slice(0, 1); })];
+      return out.slice(0, 1); }),
+  ...[...document.querySelectorAll(`${within} p, ${within} li`)]
+    .filter(e => e.checkVisibility() && !e.closest('table') && (e.innerText || '').trim().length > 0)
+    .flatMap(e => { const cut = cutOff(e);
+      return cut ? [`${e.tagName.toLowerCase()} "${e.innerText.trim().slice(0, 40)}" is ${cut}`] : []; })];
 }"""
 
 
 def squeezed_text(page: Page, within: str = "body") -> list[str]:
     """The visible table cells, paragraphs and list items inside ``within`` whose text runs in a column too
     narrow to read (a sentence under six letters wide, a cell's words one character a line), and the tables wider
-    than their box or cut off, unless they lie in a sideways scroll box the keyboard reaches; empty when none is."""
+    than their box or cut off, unless they lie in a sideways scroll box the keyboard reaches, and the paragraphs
+    cut off at a side; empty when none is."""
     return list(page.evaluate(_SQUEEZED_JS, within))
 
 

@@ -78,3 +78,14 @@ def test_the_lessons_tables_pass_on_a_phone(page: Page, lang: str) -> None:
     assert page.evaluate("document.activeElement.className") == "typhoon-table-scroll"
     page.keyboard.press("ArrowRight")
     page.wait_for_function("document.querySelector('.typhoon-table-scroll').scrollLeft > 0")
+
+
+@pytest.mark.parametrize("viewport", ["phone"])
+def test_a_scroll_box_cut_off_itself_and_a_cut_paragraph_are_found(page: Page) -> None:
+    # as lesson 05 was: the widget's box grew to the table's width, so the scroll box never scrolled and the
+    # paragraph under it ran past the output area's edge
+    wide = f"<div style='width:max-content'>{levels_table_html('en')}<p>{'a long note, ' * 30}</p></div>"
+    _show(page, FRAME.format(wide), "en")
+    found = squeezed_text(page)
+    assert any(f.startswith('table "Level') and "cut off" in f for f in found), found
+    assert any(f.startswith('p "a long note') and "cut off" in f for f in found), found

@@ -32,7 +32,7 @@ def _cell_pixel(x: int, y: int) -> tuple[int, int]:
     return MARGIN + x * CELL + 6, MARGIN + y * CELL + 6
 
 
-@pytest.mark.parametrize("viewport", ["laptop", "projector"])
+@pytest.mark.parametrize("viewport", ["laptop", "projector", "phone"])
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_risk_lesson_in_voila(
     voila: Callable[..., VoilaProcess],

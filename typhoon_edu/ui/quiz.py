@@ -782,7 +782,8 @@ class AnswerSheet:
         else:
             self.status.value = f"<span style='color:#334155'>{escape(_lt('common.name_unsaved', self.lang, name=self.student))}</span>"
         label = escape(_lt("common.download", self.lang))
-        count = escape(_lt("common.download_count", self.lang, n=len(self.entries)))
+        n = len(self.entries)
+        count = escape(_lt("common.download_count_one" if n == 1 else "common.download_count", self.lang, n=n))
         style = ("display:inline-block;padding:.35em .9em;border-radius:4px;background:#1d4ed8;color:#ffffff;"
                  "text-decoration:none;font-weight:bold")
         self.widget.value = (f"<div style='margin:.6em 0'><a class='quiz-download-link' download='{escape(self.filename)}' "

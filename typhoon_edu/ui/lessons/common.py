@@ -156,17 +156,30 @@ def min_width(text: str) -> str:
     return "min-width:6em" if len(text) >= 20 else "min-width:2em"
 
 
+# An HTML widget's boxes would not get narrower than the table in them (a flex item's smallest width is its
+# content's), so the scroll box never scrolled and the page cut the table off; shadows at a side show that
+# more of the table lies that way (they scroll with the table: the Lea Verou scrolling-shadows technique).
+_SCROLL_BOX_CSS = (
+    ".widget-html:has(.typhoon-table-scroll),.widget-html-content:has(.typhoon-table-scroll){min-width:0}"
+    ".typhoon-table-scroll{overflow-x:auto;max-width:100%;"
+    "background:linear-gradient(to right,#fff 30%,rgba(255,255,255,0)) left/2.5em 100% no-repeat local,"
+    "linear-gradient(to left,#fff 30%,rgba(255,255,255,0)) right/2.5em 100% no-repeat local,"
+    "radial-gradient(farthest-side at 0 50%,rgba(15,23,42,.35),rgba(15,23,42,0)) left/1em 100% no-repeat scroll,"
+    "radial-gradient(farthest-side at 100% 50%,rgba(15,23,42,.35),rgba(15,23,42,0)) right/1em 100% no-repeat scroll}"
+)
+
+
 def scroll_box(table: str, label: str) -> str:
     """``table`` in a box that scrolls sideways when it is wider than the screen (a phone), instead of being cut off.
 
     The box is a named region in the Tab order, so a keyboard (arrow keys) or a screen reader reaches it too;
     ``label`` names it (the table's caption or its column names).
 
-    >>> scroll_box("<table></table>", "Levels").startswith("<div class='typhoon-table-scroll' role='region' tabindex='0'")
+    >>> "<div class='typhoon-table-scroll' role='region' tabindex='0' aria-label='Levels'>" in scroll_box("<table></table>", "Levels")
     True
     """
-    return (f"<div class='typhoon-table-scroll' role='region' tabindex='0' aria-label='{escape(label)}'"
-            f" style='overflow-x:auto;max-width:100%'>{table}</div>")
+    return (f"<style>{_SCROLL_BOX_CSS}</style><div class='typhoon-table-scroll' role='region' tabindex='0'"
+            f" aria-label='{escape(label)}'>{table}</div>")
 
 
 def html_table(header: Sequence[str], rows: Iterable[Sequence[Any]], *, caption: str = "") -> str:

@@ -298,7 +298,8 @@ class RegionReach(LessonBox):
         # predict first: the counts stay hidden until the prediction is locked in
         self.prediction = Prediction("real", "reach", lang, options=("a", "b", "c", "d", "e", "f"),
                                      reveal=[self.km, self.view, self.summary])
-        super().__init__([self.problems.widget, heading(lt("real.part_reach", lang)), note(lt("real.part_reach_note", lang)),
+        # its title, "4. Which regions did real storms reach?", is the notebook's own heading just above
+        super().__init__([self.problems.widget, note(lt("real.part_reach_note", lang)),
                           self.prediction, self.km, self.view, self.summary],
                          snapshot=lambda: self.view.value + self.summary.value)
         self.update(REACH_KM)
@@ -367,7 +368,7 @@ def mountains(lang: str = "en") -> LessonBox:
     svg = mountains_svg(lang)
     body = widgets.HBox([widgets.HTML(f"<div style='max-width:560px'>{svg}</div>"), widgets.HTML(table)],
                         layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
-    parts = [heading(lt("real.part_mountains", lang)), note(lt("real.part_mountains_note", lang)), body,
+    parts = [note(lt("real.part_mountains_note", lang)), body,  # titled by the notebook's heading just above
              widgets.HTML(f"<div style='font-size:.95em;color:#334155;max-width:60em'>{escape(lt('real.mountains_source', lang))}</div>")]
     return LessonBox(parts, snapshot=lambda: f"<div>{svg}{table}</div>", svg=lambda: svg)
 

@@ -49,6 +49,18 @@ from typhoon_edu.ui.svg import shapes_to_svg
 
 from .common import min_width, scroll_box
 
+#: The quiz's answers wrap inside their own line (the circle before the words), each at least a fingertip high
+#: on a phone. ipywidgets gives every radio label one fixed line's height, so on a phone a long answer ran over
+#: the next ones and a tap on it chose another answer.
+_RADIO_CSS = """<style>
+.risk-quiz-choice, .risk-quiz-choice .widget-radio-box { height: auto; }
+.risk-quiz-choice .widget-radio-box label { height: auto; min-height: 2.2em; line-height: 1.3; white-space: normal;
+  display: flex; flex-direction: row-reverse; justify-content: flex-end; align-items: center; gap: .45em;
+  padding: .15em 0; }
+.risk-quiz-choice .widget-radio-box input { flex: 0 0 auto; margin: 0; }
+@media (max-width: 600px) { .risk-quiz-choice .widget-radio-box label { min-height: 44px; } }
+</style>"""
+
 #: The spread table's columns (keys of ``risk.spread.col_*``).
 SPREAD_COLUMNS = ("n", "groups", "low", "high", "spread", "theory", "ratio")
 
@@ -651,7 +663,7 @@ class QuizView(widgets.VBox):
                                       len(self.questions) + 1, problems=self.problems)
         self.explain.on_answer(lambda item: self.sheet.add(item.question.prompt(self.lang), item.given, None,
                                                            key="quiz.risk.explain", value=item.value))
-        rows += [self.explain, self.score, self.sheet.widget]
+        rows += [self.explain, self.score, self.sheet.widget, widgets.HTML(_RADIO_CSS)]
         kwargs.setdefault("layout", widgets.Layout(width="100%"))
         super().__init__(children=[self.problems.widget, *rows], **kwargs)
         self.add_class("risk-quiz")
@@ -986,8 +998,9 @@ class SpreadDemo(widgets.VBox):
         self.region = widgets.Dropdown(options=[(i18n.region_name(self.rules, k, self.lang), k) for k in self.rules.regions],
                                        value=region, description=i18n.t("risk.spread.region", self.lang),
                                        style={"description_width": "auto"})
+        # never narrower than its words (on a phone it goes under the menu instead: the row wraps)
         self.again = widgets.Button(description=i18n.t("risk.spread.again", self.lang), icon="refresh",
-                                    layout=widgets.Layout(width="auto"))
+                                    layout=widgets.Layout(width="auto", flex="0 0 auto"))
         self.again.add_class("risk-again")
         self.chart = widgets.HTML(layout=widgets.Layout(width="100%", max_width="820px"))
         self.table = widgets.HTML()
@@ -997,7 +1010,8 @@ class SpreadDemo(widgets.VBox):
         self.problems.on_click(self.again, lambda _b: self.rerun(new_seed=True), where="many runs: again")
         self.problems.observe(self.region, lambda _c: self.rerun(), where="many runs: region")
         kwargs.setdefault("layout", widgets.Layout(width="100%"))
-        super().__init__(children=[self.problems.widget, widgets.HBox([self.region, self.again]), self.chart, self.table,
+        super().__init__(children=[self.problems.widget, widgets.HBox([self.region, self.again],
+                                                                            layout=widgets.Layout(flex_flow="row wrap")), self.chart, self.table,
                                    self.summary], **kwargs)
         self.add_class("risk-spread")
         self.rerun()
