@@ -287,6 +287,20 @@ def test_a_phone_opens_in_the_rooms_language_and_keeps_its_own_choice(tmp_path: 
     assert again.lang == "zh-TW" and i18n.t("classplay.attention.sound", "zh-TW") == again.sound.description
 
 
+def test_the_sound_switch_says_whether_it_is_on_in_the_devices_language(tmp_path: Path) -> None:
+    from typhoon_edu.ui.classplay.seat import SeatApp
+
+    projector, _phones = _class(tmp_path, "en")
+    phone = SeatApp(lang="en", store=projector.store, token=projector.drawer.app.room.reissue_token("Japan"))
+    assert (phone.sound.description, phone.sound.icon) == ("Sound on", "bell")
+    phone.sound.value = False
+    assert (phone.sound.description, phone.sound.icon) == ("Sound off", "bell-slash") and phone.link.muted
+    phone.lang_toggle.value = "zh-TW"
+    assert phone.sound.description == "聲音：關"
+    phone.link.muted = False  # the browser's stored choice, given back after a reload
+    assert phone.sound.value and phone.sound.description == "聲音：開"
+
+
 def test_a_device_is_called_once_per_decision_and_not_when_muted(tmp_path: Path) -> None:
     projector, phones = _class(tmp_path, "en")
     mei, ken = phones["Taiwan"], phones["Japan"]

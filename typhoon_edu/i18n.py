@@ -17,6 +17,7 @@ KeyError: "no text for 'no.such.key' in language 'zh-TW'"
 
 from __future__ import annotations
 
+import re
 import string
 import sys
 from collections.abc import Iterable, Mapping
@@ -100,13 +101,25 @@ def t(key: str, lang: str = "en", /, **fmt: Any) -> str:
 
     >>> t("hp.value", "zh-TW", hp=12, max=30)
     '12 / 30'
+
+    In Chinese a space that set a filled-in Latin name apart goes when the name ends in a full-width mark:
+
+    >>> t("classplay.banner.on_device", "zh-TW", player="Mei（臺灣）")
+    'Mei（臺灣）在自己的裝置上做決定。'
     """
     code = normalize_lang(lang)
     try:
         text = catalog(code)[key]
     except KeyError:
         raise KeyError(f"no text for {key!r} in language {code!r}") from None
-    return text.format(**fmt) if fmt else text
+    if not fmt:
+        return text
+    text = text.format(**fmt)
+    return _SPACE_BY_FULL_WIDTH.sub("", text) if code == "zh-TW" else text
+
+
+#: Spaces after a full-width closing mark or before a full-width mark ("Mei（臺灣） 在" reads "Mei（臺灣）在").
+_SPACE_BY_FULL_WIDTH = re.compile(r"(?<=[）」』】〕，。：；！？、]) +| +(?=[（）「」『』【】〔〕，。：；！？、])")
 
 
 #: Events a game log leaves out: the next sentence tells the same in plainer words.

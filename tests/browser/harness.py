@@ -110,17 +110,39 @@ _CLIPPED_CONTROLS_JS = """within => [...document.querySelectorAll(
     return out.slice(0, 1); })"""
 
 
+# How many lines an element's own text runs to (an icon beside the words, a few pixels higher, is no line of its own).
+_LINES_JS = """e => {
+    const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT), rects = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const range = document.createRange(); range.selectNodeContents(node);
+      rects.push(...[...range.getClientRects()].filter(r => r.width > 0));
+    }
+    rects.sort((a, b) => a.top - b.top);
+    let n = 0, last = -Infinity;
+    for (const r of rects) if (r.top > last + r.height / 2) { n += 1; last = r.top; }
+    return n;
+  }"""
+
+
 # Every visible button whose own text is cut short inside it (ipywidgets keeps a button's text on one line and
 # ends it with "…"): the text is wider than the button's inside.
-_CUT_SHORT_JS = """within => [...document.querySelectorAll(`${within} button`)]
-  .filter(e => e.checkVisibility({visibilityProperty: true, opacityProperty: true}) && !e.closest('.typhoon-log'))
-  .filter(e => e.scrollWidth > e.clientWidth + 1)
-  .map(e => `button "${(e.innerText || '').trim().slice(0, 50)}": text ${e.scrollWidth} px in ${e.clientWidth} px`)"""
+# Also every button whose words wrap about one character a line (a teacher's phone showed 暫停 as 暫 over 停).
+_CUT_SHORT_JS = """within => {
+  const lines = LINES;
+  const shown = [...document.querySelectorAll(`${within} button`)]
+    .filter(e => e.checkVisibility({visibilityProperty: true, opacityProperty: true}) && !e.closest('.typhoon-log'));
+  return [
+  ...shown.filter(e => e.scrollWidth > e.clientWidth + 1)
+    .map(e => `button "${(e.innerText || '').trim().slice(0, 50)}": text ${e.scrollWidth} px in ${e.clientWidth} px`),
+  ...shown.filter(e => { const n = lines(e), text = (e.innerText || '').replace(/\\s+/g, '').length;
+      return n >= 2 && text / n < 2; })
+    .map(e => `button "${(e.innerText || '').trim().slice(0, 50)}": ${lines(e)} lines, a character or so each`)];
+}""".replace("LINES", _LINES_JS)
 
 
 def cut_short_controls(page: Page, within: str = "body") -> list[str]:
-    """The visible buttons inside ``within`` whose text does not fit in them (cut short with "…"), each with the
-    text's width and the button's; empty when every label shows whole."""
+    """The visible buttons inside ``within`` whose text does not fit in them (cut short with "…", or wrapped about
+    one character a line), each described; empty when every label shows whole."""
     return list(page.evaluate(_CUT_SHORT_JS, within))
 
 
@@ -133,8 +155,7 @@ def cut_short_controls(page: Page, within: str = "body") -> list[str]:
 _SQUEEZED_JS = """within => {
   const scroller = e => { const st = getComputedStyle(e);
     return (st.overflowX === 'auto' || st.overflowX === 'scroll') && e.tabIndex >= 0; };
-  const lines = e => { const range = document.createRange(); range.selectNodeContents(e);
-    return new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top))).size; };
+  const lines = LINES;
   const inner = e => { const st = getComputedStyle(e);
     return e.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight); };
   const cutOff = t => { let r = t.getBoundingClientRect();
@@ -169,7 +190,7 @@ _SQUEEZED_JS = """within => {
     .filter(e => e.checkVisibility() && !e.closest('table') && (e.innerText || '').trim().length > 0)
     .flatMap(e => { const cut = cutOff(e);
       return cut ? [`${e.tagName.toLowerCase()} "${e.innerText.trim().slice(0, 40)}" is ${cut}`] : []; })];
-}"""
+}""".replace("LINES", _LINES_JS)
 
 
 def squeezed_text(page: Page, within: str = "body") -> list[str]:
@@ -187,11 +208,31 @@ def clipped_controls(page: Page, within: str = "body") -> list[str]:
 
 
 
+# Every visible text the page shortens on purpose ("…" at its end: text-overflow or a line clamp) that is in fact
+# shortened: its words are wider or taller than its box (the projector showed "Korea (computer,…").
+_SHORTENED_JS = """within => [...document.querySelectorAll(`${within} *`)]
+  .filter(e => { const st = getComputedStyle(e);
+    return (st.textOverflow === 'ellipsis' || st.webkitLineClamp !== 'none') && e.checkVisibility()
+      && !e.closest('.typhoon-log') && e.tagName !== 'BUTTON'
+      && e.clientWidth > 0 && e.clientHeight > 0; })  // a label squeezed to nothing on purpose is for screen readers
+  .filter(e => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1)
+  .map(e => `"${(e.innerText || '').trim().slice(0, 40)}" is shortened with "…" (${e.scrollWidth}×${e.scrollHeight} px `
+    + `in ${e.clientWidth}×${e.clientHeight})`)"""
+
+
+def shortened_text(page: Page, within: str = "body") -> list[str]:
+    """The visible texts inside ``within`` (buttons aside: :func:`cut_short_controls`) that the page shortens with
+    "…" and that really are shortened; empty when every such text shows whole."""
+    return list(page.evaluate(_SHORTENED_JS, within))
+
+
 def unreadable(page: Page, within: str = "body") -> list[str]:
     """Everything inside ``within`` a person could not read or reach whole: controls cut off at a side
     (:func:`clipped_controls`), buttons whose text is cut short (:func:`cut_short_controls`) and squeezed text or
-    too-wide tables (:func:`squeezed_text`); empty when there is none."""
-    return clipped_controls(page, within) + cut_short_controls(page, within) + squeezed_text(page, within)
+    too-wide tables (:func:`squeezed_text`) and texts shortened with "…" (:func:`shortened_text`); empty when there
+    is none."""
+    return (clipped_controls(page, within) + cut_short_controls(page, within) + squeezed_text(page, within)
+            + shortened_text(page, within))
 
 
 def save_screenshot(page: Page, name: str, *, full_page: bool = True, directory: Path | None = None) -> Path:

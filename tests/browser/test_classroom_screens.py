@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from typhoon_edu import i18n
+from typhoon_edu.ui.colour_vision import contrast_ratio
 
 from .harness import save_screenshot, unreadable
 from .teacher_page import teacher_url
@@ -63,6 +64,26 @@ def shots(page: Page, screen: str, lang: str, *, fit: bool = False, within: str 
     page.wait_for_timeout(200)
 
 
+#: Each toggle group's chosen button's background and the background of the others beside it, as #rrggbb.
+_TOGGLE_COLOURS_JS = """() => [...document.querySelectorAll('.typhoon-app .widget-toggle-buttons')]
+  .filter(g => g.checkVisibility() && g.querySelector('button.mod-active'))
+  .map(g => { const hex = e => '#' + getComputedStyle(e).backgroundColor.match(/\\d+/g).slice(0, 3)
+      .map(v => (+v).toString(16).padStart(2, '0')).join('');
+    return [g.innerText.trim().replace(/\\s+/g, ' ').slice(0, 40), hex(g.querySelector('button.mod-active')),
+            [...g.querySelectorAll('button:not(.mod-active)')].map(hex)]; })"""
+
+
+def check_chosen_stands_out(page: Page) -> None:
+    """In every toggle group the chosen button differs from the others in lightness (a 3:1 contrast, WCAG's
+    figure for a control's state), so the choice shows without telling greys or colours apart."""
+    groups = page.evaluate(_TOGGLE_COLOURS_JS)
+    assert len(groups) >= 5, groups  # players, regions, where the hands are, rules, dice, speed, language
+    for text, chosen, others in groups:
+        for other in others:
+            ratio = contrast_ratio(chosen, other)
+            assert ratio >= 3, f"toggles {text!r}: the chosen one ({chosen}) against {other}: {ratio:.2f}:1"
+
+
 @pytest.mark.parametrize("server", ["en", "zh-TW"], indirect=True)
 def test_every_screen_at_every_size(server, chromium_browser: Browser) -> None:
     proc, store = server
@@ -77,6 +98,7 @@ def test_every_screen_at_every_size(server, chromium_browser: Browser) -> None:
     assert box is not None and full, "the start player's menu cuts its text"
     problems = {"setup": run_axe(projector)}
     shots(projector, "setup", lang)
+    check_chosen_stands_out(projector)
     setup_room(projector, lang, ("Mei", "Ken"), devices=True)
     expect(projector.locator("a.typhoon-join-link")).to_have_count(2, timeout=60_000)
     projector.wait_for_timeout(500)

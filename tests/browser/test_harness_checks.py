@@ -13,7 +13,7 @@ from playwright.sync_api import Page
 
 from typhoon_edu.ui.lessons.intensity import level_rows, levels_table_html
 
-from .harness import squeezed_text, unreadable
+from .harness import cut_short_controls, shortened_text, squeezed_text, unreadable
 
 pytestmark = pytest.mark.browser
 
@@ -89,3 +89,31 @@ def test_a_scroll_box_cut_off_itself_and_a_cut_paragraph_are_found(page: Page) -
     found = squeezed_text(page)
     assert any(f.startswith('table "Level') and "cut off" in f for f in found), found
     assert any(f.startswith('p "a long note') and "cut off" in f for f in found), found
+
+
+@pytest.mark.parametrize("viewport", ["phone"])
+def test_a_button_one_character_a_line_is_found(page: Page) -> None:
+    row = ("<div style='display:flex;width:200px'><button style='flex:1 1 0;min-width:0'>暫停</button>"
+           "<button style='flex:4 1 auto'>撤回上一個決定撤回上一個決定</button></div>")
+    _show(page, row, "zh-TW")
+    found = cut_short_controls(page)
+    assert any(f.startswith('button "暫') and "a character or so each" in f for f in found), found
+    _show(page, "<div style='display:flex;flex-wrap:wrap;width:200px'><button>暫停</button></div>", "zh-TW")
+    assert cut_short_controls(page) == []
+    # an icon beside a short word sits a few pixels higher; it is not a second line
+    icon = "<i style='display:inline-block;width:14px;height:18px;vertical-align:-6px'>&#x2022;</i>"
+    _show(page, f"<div style='display:flex;width:300px'><button style='flex:0 0 auto'>{icon} 提示</button></div>", "zh-TW")
+    assert cut_short_controls(page) == []
+
+
+def test_a_name_shortened_with_an_ellipsis_is_found(page: Page) -> None:
+    name = "<span style='display:block;width:{w};white-space:nowrap;overflow:hidden;text-overflow:ellipsis'>{t}</span>"
+    _show(page, name.format(w="120px", t="Korea (computer, hard)"), "en")
+    found = shortened_text(page)
+    assert len(found) == 1 and found[0].startswith('"Korea (computer, hard)" is shortened'), found
+    clamp = ("<span style='display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;overflow:hidden;"
+             "width:60px'>Korea (computer, hard) and more words</span>")
+    _show(page, clamp, "en")
+    assert len(shortened_text(page)) == 1
+    _show(page, name.format(w="300px", t="Korea (computer, hard)"), "en")  # room enough: whole
+    assert shortened_text(page) == []

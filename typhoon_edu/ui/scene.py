@@ -389,7 +389,7 @@ def _zone_labels(rules: Rules, geo: BoardGeometry, lang: str, role: str = "zone-
         # on the zone's top border, so a storm sitting in the zone does not hide the label
         px = sum(geo.cell_centre(*c)[0] for c in zone.cells) / len(zone.cells)
         py = geo.cell_origin(0, min(c[1] for c in zone.cells))[1]
-        out.append(Text(x=px, y=py, text=i18n.t("board.zone_short", lang, n=zone.index + 1), size=max(9.0, geo.cell * 0.24),
+        out.append(Text(x=px, y=py, text=i18n.t("board.zone_short", lang, n=zone.index + 1), size=max(9.0, geo.cell * 0.3),
                         fill="#14532d", bold=True, halo=palette.HALO, role=role, key=f"zone{zone.index + 1}"))
     return out
 

@@ -46,13 +46,23 @@ def _marker(shape: str, x: float, y: float, colour: str, r: float = 5.0) -> str:
 
 
 def hp_chart_svg(rules: Rules, players: Sequence[str], track: Sequence[Mapping[str, int]], lang: str = "en",
-                 names: Mapping[str, str] | None = None, width: int = 900, height: int = 360) -> str:
+                 names: Mapping[str, str] | None = None, width: int = 900, height: int = 360, *,
+                 narrow: bool = False) -> str:
     """A line chart of ``track`` (one ``{region: hp}`` per point in time) for ``players``.
 
-    ``names`` overrides how a region is labelled (e.g. ``"Mei (Taiwan)"``).
+    ``names`` overrides how a region is labelled (e.g. ``"Mei (Taiwan)"``). ``narrow``: the chart for a phone,
+    360 units wide so that its words show at about their size on a 390 px screen, with each line's name and
+    last HP listed under the chart instead of at its end.
+
+    >>> from typhoon_edu.engine.rules import load_rules
+    >>> svg = hp_chart_svg(load_rules(), ["Taiwan", "Japan"], [{"Taiwan": 30, "Japan": 50}], narrow=True)
+    >>> 'viewBox="0 0 360 ' in svg, svg.count('data-role="hp-legend"')
+    (True, 2)
     """
     names = dict(names or {})
-    left, right, top, bottom = 48, 290, 20, 44
+    if narrow:
+        width, height = 360, 260 + 22 * len(players)
+    left, right, top, bottom = (40, 14, 16, 40 + 22 * len(players)) if narrow else (48, 290, 20, 44)
     pw, ph = width - left - right, height - top - bottom
     top_hp = max([rules.regions[p].hp for p in players] + [10])
     n = max(len(track), 1)
@@ -73,7 +83,7 @@ def hp_chart_svg(rules: Rules, players: Sequence[str], track: Sequence[Mapping[s
         out.append(f'<text x="{left - 6}" y="{y:.1f}" font-size="13" text-anchor="end" dominant-baseline="central"'
                    f' fill="#334155">{hp}</text>')
     out.append(f'<line x1="{left}" y1="{top + ph}" x2="{left + pw}" y2="{top + ph}" stroke="{_OUTLINE}" stroke-width="2"/>')
-    out.append(f'<text x="{left + pw / 2:.1f}" y="{height - 10}" font-size="14" text-anchor="middle" fill="#334155">'
+    out.append(f'<text x="{left + pw / 2:.1f}" y="{top + ph + 30 if narrow else height - 10}" font-size="14" text-anchor="middle" fill="#334155">'
                f'{escape(i18n.t("dash.results.chart_x", lang))}</text>')
     out.append(f'<text x="12" y="{top + ph / 2:.1f}" font-size="14" text-anchor="middle" fill="#334155"'
                f' transform="rotate(-90 12 {top + ph / 2:.1f})">HP</text>')
@@ -95,6 +105,14 @@ def hp_chart_svg(rules: Rules, players: Sequence[str], track: Sequence[Mapping[s
         last = track[-1].get(p, region.hp) if track else region.hp
         label = f"{names.get(p) or i18n.region_name(rules, p, lang)} {last}"
         ends.append((pts[-1][1], label, MARKERS[k % len(MARKERS)] + "|" + palette.region_fill(region)))
+    if narrow:  # a legend under the chart, in seat order
+        for k, (_y, label, mark) in enumerate(ends):
+            shape, colour = mark.split("|")
+            y = top + ph + 56 + 22 * k
+            out.append(_marker(shape, left + 6, y, colour))
+            out.append(f'<text x="{left + 20}" y="{y:.1f}" font-size="14" font-weight="bold" dominant-baseline="central"'
+                       f' fill="#0f172a" data-role="hp-legend">{escape(label)}</text>')
+        ends = []
     # end labels, pushed apart so that regions with equal HP do not print on top of each other
     ends.sort()
     placed: list[float] = []

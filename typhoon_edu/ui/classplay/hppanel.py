@@ -38,7 +38,22 @@ def hp_panel_html(rules: Rules, hp: Mapping[str, int], seats: Seats, lang: str, 
         cls = "typhoon-hp-row" + (" typhoon-active" if key == active else "") + (" typhoon-out" if value <= 0 else "")
         name = seat_label(seats, key, lang)
         rows.append(f"<div class='{cls}' data-region='{escape(key)}' data-hp='{value}'>"
-                    f"<span class='typhoon-hp-name' title='{escape(name)}'>{escape(name)}</span>"
+                    f"<span class='typhoon-hp-name' title='{escape(name)}'>{_name_html(name)}</span>"
                     f"<span class='typhoon-hp-bar'><span class='typhoon-hp-fill' style='width:{pct:.1f}%;background:{fill}'>"
                     f"</span></span><span class='typhoon-hp-value'>{escape(text)}</span></div>")
     return "".join(rows)
+
+
+def _name_html(label: str) -> str:
+    """A seat's label with its bracketed part (the region, or "computer, hard") smaller, so that a long label
+    takes two lines at most on a narrow panel.
+
+    >>> _name_html("Korea (computer, hard)")
+    "Korea <span class='typhoon-hp-detail'>(computer, hard)</span>"
+    >>> _name_html("Mei（臺灣）"), _name_html("Taiwan")
+    ("Mei<span class='typhoon-hp-detail'>（臺灣）</span>", 'Taiwan')
+    """
+    cut = min((i for i in (label.find("("), label.find("（")) if i > 0), default=-1)
+    if cut < 0:
+        return escape(label)
+    return f"{escape(label[:cut])}<span class='typhoon-hp-detail'>{escape(label[cut:])}</span>"

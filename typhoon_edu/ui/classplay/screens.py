@@ -128,7 +128,7 @@ class ProjectorGameScreen:
         """Header, HP and status for ``table``; ``exact`` also puts board and ring exactly where the game is."""
         self.table, self.seats, self.stage.lang = table, seats, lang
         line = escape(status_line(table, seats, lang))
-        self.status.value = f"<span title='{line}'>{line}</span>"  # shortened on a small screen: whole on hover
+        self.status.value = f"<span title='{line}'>{line}</span>"  # wraps on a small screen (theme.py)
         self.stage.hp_now = dict(table.hp)
         self.hp.value = hp_panel_html(self.rules, table.hp, seats, lang, table.active)
         if exact:

@@ -98,6 +98,7 @@ class SeatApp:
         self.sound.add_class("typhoon-sound")
         self.problems.observe(self.sound, lambda c: setattr(self.link, "muted", not c["new"]), where="sound")
         self.link.observe(lambda c: setattr(self.sound, "value", not c["new"]), "muted")
+        self.sound.observe(lambda _c: self._label_sound(), "value")
         self._rung = -1  # the seq of the decision the device was last called to
         self.banner = widgets.HTML()
         self.banner.add_class("typhoon-banner-box")
@@ -175,12 +176,18 @@ class SeatApp:
         if lang in i18n.LANGS and lang != self.lang:
             self.set_lang(lang)
 
+    def _label_sound(self) -> None:
+        """The sound switch says what it is now ("Sound on" with a bell, "Sound off" with a struck bell)."""
+        on = bool(self.sound.value)
+        self.sound.description = i18n.t("classplay.attention.sound" if on else "classplay.attention.sound_off", self.lang)
+        self.sound.icon = "bell" if on else "bell-slash"
+
     def set_lang(self, lang: str) -> None:
         self.lang = i18n.normalize_lang(lang)
         if self.lang_toggle.value != self.lang:
             self.lang_toggle.value = self.lang
         self.link.set_lang(self.lang)
-        self.sound.description = i18n.t("classplay.attention.sound", self.lang)
+        self._label_sound()
         self.sound.tooltip = i18n.t("classplay.attention.sound_help", self.lang)
         self.stage.lang = self.lang
         self.board.set_lang(self.lang)

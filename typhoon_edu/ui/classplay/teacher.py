@@ -125,16 +125,21 @@ class TeacherDrawer:
                                     description=f"<b>{escape(seat_label(infos, s.region, lang))}</b>",
                                     description_allow_html=True, style={"description_width": "13em"},
                                     layout=widgets.Layout(width="24em", max_width="100%"))  # a phone: no wider than the drawer
+            kind.add_class("typhoon-teacher-kind")
             kind.add_class(f"typhoon-teacher-kind-{s.region.replace(' ', '_')}")
             app.problems.observe(kind, lambda c, r=s.region: self.set_kind(r, c["new"]), where="seat kind")
-            parts: list[widgets.Widget] = [kind]
+            head: list[widgets.Widget] = [kind]
+            parts: list[widgets.Widget] = []  # the seat's buttons, on their own line under its name and state
             if s.is_person and getattr(room, "devices", True):  # one computer: no device, no join link
                 state = "classplay.teacher.joined" if s.joined else "classplay.teacher.not_joined"
                 if s.revoked:
                     state = "classplay.teacher.revoked"
-                parts.append(widgets.HTML(f"<i>{escape(i18n.t(state, lang))}</i>"))
+                said = escape(i18n.t(state, lang))
                 if s.bound and not s.revoked:
-                    parts.append(widgets.HTML(f"<i>({escape(i18n.t('classplay.teacher.bound', lang))})</i>"))
+                    bound = escape(i18n.t("classplay.teacher.bound", lang))
+                    said += f"（{bound}）" if i18n.normalize_lang(lang) == "zh-TW" else f" ({bound})"
+                head.append(widgets.HTML(f"<i>{said}</i>"))
+                if s.bound and not s.revoked:
                     free = widgets.Button(icon="unlock", layout=widgets.Layout(width="auto"),
                                           description=i18n.t("classplay.teacher.reset_device", lang))
                     free.add_class(f"typhoon-teacher-reset-device-{s.region.replace(' ', '_')}")
@@ -152,7 +157,10 @@ class TeacherDrawer:
                 fresh.add_class(f"typhoon-teacher-new-link-{s.region.replace(' ', '_')}")
                 app.problems.on_click(fresh, lambda _b, r=s.region: self.new_link(r), where="new join link")
                 parts.append(fresh)
-            rows.append(widgets.HBox(parts, layout=widgets.Layout(align_items="center", flex_flow="row wrap")))
+            row = widgets.VBox([widgets.HBox(head, layout=widgets.Layout(align_items="center", flex_flow="row wrap")),
+                                widgets.HBox(parts, layout=widgets.Layout(flex_flow="row wrap"))])
+            row.add_class("typhoon-teacher-seat")
+            rows.append(row)
         self.seats.children = rows
 
     @staticmethod

@@ -23,7 +23,12 @@ CSS = """
 .typhoon-app .widget-button, .typhoon-app .jupyter-button { height: auto; min-height: var(--jp-widgets-inline-height);
   white-space: normal; line-height: 1.25; padding: 4px 12px; }
 .typhoon-app .widget-toggle-buttons .widget-toggle-button { width: auto; min-width: 5em; }
+.typhoon-app .widget-toggle-buttons .widget-toggle-button.mod-active { background: #1e3a8a; color: #fff; font-weight: bold;
+  box-shadow: inset 0 -3px 0 #f59e0b; }  /* the chosen one stands out in lightness too, not only in a shade of grey */
 .typhoon-app .widget-hbox { gap: .5em; }
+.typhoon-app a[href] { color: #1d4ed8; text-decoration: underline; text-underline-offset: 2px; }  /* a link looks like one */
+.typhoon-app .typhoon-own-link { display: inline-flex; align-items: center; min-height: 44px; margin-top: .3em;
+  padding: .2em .8em; border: 2px solid #1d4ed8; border-radius: 6px; font-weight: bold; }  /* a finger-sized target */
 .typhoon-app .typhoon-big-button { font-size: 1.25em; min-height: 2.6em; font-weight: bold; }
 .typhoon-app .typhoon-act { margin: 2px 4px 2px 0; }
 .typhoon-app .typhoon-cell-or { margin-top: .3em; }
@@ -54,7 +59,7 @@ CSS = """
 .typhoon-room-chip { background: #0f172a; color: #fff; border-radius: 6px; padding: .05em .5em; letter-spacing: .12em;
   font-family: ui-monospace, monospace; font-weight: bold; }
 .typhoon-status { min-width: 0; flex: 1 1 auto; }
-.typhoon-status .widget-html-content { color: #334155; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.typhoon-status .widget-html-content { color: #334155; white-space: normal; line-height: 1.2; }  /* wraps, never "…" */
 .typhoon-header > .widget-hbox { flex-wrap: nowrap !important; }
 .typhoon-header .typhoon-lang .widget-toggle-button { min-width: 4.5em !important; }
 .typhoon-header .widget-toggle-buttons { flex-wrap: nowrap; display: flex; }
@@ -79,8 +84,11 @@ CSS = """
 .typhoon-side > * { flex: 0 0 auto; }
 .typhoon-hp-panel .widget-html-content { font-size: .98rem; }
 .typhoon-hp-row { display: flex; align-items: center; gap: .5em; margin: .1em 0; }
-.typhoon-hp-name { flex: 0 1 14em; min-width: 0; font-weight: bold; white-space: nowrap; overflow: hidden;
-  text-overflow: ellipsis; }  /* a long name is shortened with "…", whole in its title (on hover) */
+.typhoon-hp-name { flex: 0 1 14em; min-width: 0; font-weight: bold; overflow: hidden; overflow-wrap: anywhere;
+  line-height: 1.1; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; }
+  /* a long name ("Korea (computer, hard)") takes a second line rather than losing its end to "…"; a name
+     longer than two lines ends with "…", whole in its title */
+.typhoon-hp-detail { font-size: .72em; font-weight: normal; }
 .typhoon-hp-bar { flex: 1 1 auto; height: 1.15em; border: 2px solid #0f172a; border-radius: 4px; background: #f8fafc;
   position: relative; overflow: hidden; }
 .typhoon-hp-fill { position: absolute; left: 0; top: 0; bottom: 0; }
@@ -128,6 +136,16 @@ CSS = """
 }
 
 /* ---- a narrow window (a phone opening the projector page): one column that scrolls ---- */
+@media (max-width: 1500px) {
+  /* a smaller projector (1366 or 1024 px): the header's line of round, turn, rules and pile, smaller, on one line
+     or two rather than losing its end to "…" */
+  .typhoon-status .widget-html-content { font-size: .85em; }
+}
+.typhoon-chart-narrow { display: none; }
+@media (max-width: 600px) {
+  .typhoon-chart-wide { display: none; }
+  .typhoon-chart-narrow { display: block; }
+}
 @media (max-width: 900px) {
   .typhoon-fullscreen { overflow-y: auto; }
   /* every part at its own height, one under the other: a shrinking box would hide the decisions and the
@@ -166,6 +184,14 @@ CSS = """
 .typhoon-teacher { position: fixed; top: 3.2rem; right: .7rem; width: min(34rem, 96vw); max-height: calc(100vh - 4rem);
   overflow-y: auto; z-index: 70; background: #f8fafc; border: 3px solid #0f172a; border-radius: 10px; padding: .5rem .8rem;
   box-shadow: 0 10px 30px rgba(15,23,42,.35); }
+/* a row of buttons wraps whole buttons onto the next line; a button never shrinks below its words (on a phone
+   the row squeezed 暫停 into one character a line) and wraps its words only when wider than the drawer */
+.typhoon-teacher .widget-hbox { flex-wrap: wrap; row-gap: .3rem; }
+.typhoon-teacher .typhoon-teacher-seat { border-top: 1px solid #cbd5e1; padding: .35rem 0; gap: .25rem; }
+.typhoon-teacher .typhoon-teacher-kind { height: auto; align-items: center; }
+.typhoon-teacher .typhoon-teacher-kind .widget-label { white-space: normal; overflow: visible; text-overflow: clip;
+  height: auto; line-height: 1.2; text-align: left; }  /* "Korea (computer, medium)" on two lines, not cut short */
+.typhoon-teacher button { flex: 0 0 auto; max-width: 100%; white-space: normal; height: auto; min-height: 2.4rem; }
 
 /* ---- joining: the lobby's cards: all their styles are joincard.JOIN_CSS ---- */
 
@@ -196,6 +222,7 @@ CSS = """
 .typhoon-seat .typhoon-banner-head { font-size: 1.15rem; }
 .typhoon-seat .typhoon-banner-detail { font-size: .95rem; }
 .typhoon-seat .typhoon-bigdie { flex: 0 0 auto; }
+.typhoon-sound, .typhoon-lang { flex: 0 0 auto; }  /* never narrower than their words (聲音 went one character a line) */
 .typhoon-seat .typhoon-bigdie .typhoon-die-svg { width: 4rem; height: 4rem; }
 .typhoon-seat .typhoon-die-caption { min-height: 0; font-size: .9rem; }
 .typhoon-hint { background: #ecfeff; border: 2px solid #0891b2; border-radius: 8px; padding: .3em .6em; }
