@@ -132,6 +132,14 @@ def test_crowded_board_labels_do_not_overlap_and_zone_labels_stay_on_top():
     assert len(tops) == 3 and shapes.index(tops[0]) > max(shapes.index(s) for s in shapes if s.role == "eye")
 
 
+def test_zone_labels_are_drawn_over_the_frames_of_the_cells_to_choose():
+    zone_cells = tuple(RULES.map.zones[0].cells)
+    shapes = dynamic_scene(RULES, BoardState(highlights=zone_cells), "en", 48)
+    frames = [i for i, s in enumerate(shapes) if s.role == "highlight"]
+    tops = [i for i, s in enumerate(shapes) if s.role == "zone-label-top"]
+    assert len(frames) == 2 * len(zone_cells) and len(tops) == 3 and min(tops) > max(frames)
+
+
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_a_cell_roll_that_picks_no_cell_says_roll_again_on_the_projector(lang):
     """Advanced setup, four free cells: a 5 is rolled again; the die and the 'now' line say so."""

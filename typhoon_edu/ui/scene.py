@@ -332,8 +332,6 @@ def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en
     taken: list[tuple[float, float, float, float]] = [_eye_box(ty, geo) for ty in state.typhoons]
     for ty in state.typhoons:
         shapes.extend(_typhoon_shapes(rules, ty, geo, lang, taken))
-    # zone names again on top: a storm sitting in a zone must not hide which zone it is
-    shapes.extend(_zone_labels(rules, geo, lang, role="zone-label-top"))
     for x, y in state.highlights:
         ox, oy = geo.cell_origin(x, y)
         lw = max(3.0, cell / 10)
@@ -341,6 +339,9 @@ def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en
                            role="highlight", key=f"{x},{y}"))
         shapes.append(Rect(x=ox + lw, y=oy + lw, w=cell - 2 * lw, h=cell - 2 * lw, stroke=palette.INK, line_width=1,
                            dash=(4, 3), role="highlight", key=f"{x},{y}"))
+    # zone names again, on top of all: neither a storm sitting in a zone nor the orange frames of the cells a
+    # player may choose must hide which zone it is
+    shapes.extend(_zone_labels(rules, geo, lang, role="zone-label-top"))
     return shapes
 
 
