@@ -4,6 +4,10 @@ Lesson 02's landing puzzle is answered with one tap, lesson 03's sandbox places 
 tap (a second action from the same tap would remove it again: the map's text would still say
 three storms). The page counts mouse events and must see none.
 Screenshots: ``artifacts/screenshots/touch-lesson-<nn>-<lang>.png``.
+
+On a phone (390x844, touch) every control of every lesson a finger taps is at least 44x44 CSS px (WCAG 2.5.5):
+buttons, menus, text fields, sliders' handles and checkboxes with their labels
+(``artifacts/screenshots/touch-targets-<nn>-<lang>.png``).
 """
 
 from __future__ import annotations
@@ -17,12 +21,23 @@ from typhoon_edu import i18n
 from typhoon_edu.server.serve import VoilaProcess
 
 from .harness import REPO_ROOT, assert_canvas_not_blank, save_screenshot
-from .langs import flow_langs
-from .touch_helpers import mouse_events, touch_cell, touch_page
+from .langs import flow_langs, lesson_cases
+from .touch_helpers import FINGER_PX, cut_pictures, mouse_events, small_targets, touch_cell, touch_page, touch_tap
 
 pytestmark = pytest.mark.browser
 
 TABLET = {"width": 1024, "height": 1366}
+PHONE = {"width": 390, "height": 844}
+#: Each lesson's notebook and what shows once the whole notebook has run (its quiz is near the end).
+LESSONS = {
+    "01": ("01_compass_rolls.ipynb", ".quiz-option"),
+    "02": ("02_grid_pathing.ipynb", ".quiz-option"),
+    "03": ("03_typhoon_intensity.ipynb", ".quiz-option"),
+    "04": ("04_full_game.ipynb", ".quiz-option"),
+    "05": ("05_which_coast_is_most_at_risk.ipynb", ".risk-quiz"),
+    "06": ("06_real_typhoons.ipynb", ".quiz-option"),
+    "07": ("07_forecast_challenge.ipynb", ".quiz-option"),
+}
 PUZZLE = {"en": "New puzzle", "zh-TW": "新題目"}
 
 
@@ -62,6 +77,55 @@ def test_sandbox_by_touch(voila: Callable[..., VoilaProcess], chromium_browser: 
     expect(sandbox).to_have_attribute("aria-label", _storms(4, lang))
     assert mouse_events(page) == 0
     save_screenshot(page, f"touch-lesson-03-{lang}", full_page=False)
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", flow_langs("zh-TW"))
+def test_landing_puzzle_by_the_cell_pad_on_a_phone(voila: Callable[..., VoilaProcess], chromium_browser: Browser,
+                                                   lang: str) -> None:
+    """A phone's map cells are about 21 px: the pad under the map (arrows, then "Choose this cell") answers the
+    puzzle with fingertip-sized taps; on a laptop the pad is not there (a click on the map does it)."""
+    from typhoon_edu.ui.lessons.pathing import landing_puzzles
+
+    server = voila(REPO_ROOT / "notebooks" / lang / "02_grid_pathing.ipynb", lang=lang, timeout=120)
+    page = touch_page(chromium_browser, PHONE, locale=lang)
+    page.goto(server.url, timeout=120_000)
+    expect(page.locator(".quiz-option").first).to_be_visible(timeout=120_000)
+    pad = page.locator(".te-cell-pad").first
+    expect(pad).to_be_visible()
+    touch_tap(page, page.get_by_role("button", name=PUZZLE[lang]))
+    puzzle = landing_puzzles(40, 0)[0]  # the lesson's first puzzle (seed 0)
+    dx, dy = puzzle.answer[0] - puzzle.start[0], puzzle.answer[1] - puzzle.start[1]
+    # the first tap shows the square on the storm's eye; then across, then down or up to the landing cell
+    taps = ["right", *(["right" if dx > 0 else "left"] * abs(dx)), *(["down" if dy > 0 else "up"] * abs(dy))]
+    for key in taps:
+        touch_tap(page, page.get_by_role("button", name=i18n.t(f"board.pad_{key}", lang)))
+        page.wait_for_timeout(150)
+    expect(pad).to_contain_text(i18n.cell_label(puzzle.answer, lang), timeout=15_000)
+    touch_tap(page, page.get_by_role("button", name=i18n.t("board.pad_choose", lang)))
+    expect(page.get_by_text(i18n.t("lesson.pathing.puzzle_score", lang, right=1, total=1))).to_be_visible(timeout=15_000)
+    save_screenshot(page, f"touch-lesson-02-pad-{lang}", full_page=False)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    expect(pad).to_be_hidden()
+    page.context.close()
+
+
+@pytest.mark.parametrize(("lesson", "lang"), lesson_cases(sorted(LESSONS)))
+def test_every_control_is_fingertip_sized_on_a_phone(voila: Callable[..., VoilaProcess], chromium_browser: Browser,
+                                                     lesson: str, lang: str) -> None:
+    """Every control a finger taps in the lesson's output is at least 44x44 px on a phone (WCAG 2.5.5)."""
+    notebook, ready = LESSONS[lesson]
+    server = voila(REPO_ROOT / "notebooks" / lang / notebook, lang=lang, timeout=120)
+    page = touch_page(chromium_browser, PHONE, locale=lang)
+    page.goto(server.url, timeout=120_000)
+    expect(page.locator(ready).first).to_be_visible(timeout=120_000)
+    page.wait_for_timeout(1500)  # the widgets drawn after the browser connected (maps, charts) settle
+    small, cut = small_targets(page), cut_pictures(page)
+    save_screenshot(page, f"touch-targets-{lesson}-{lang}")
+    assert not small and not cut, (
+        f"lesson {lesson} ({lang}) on a {PHONE['width']}x{PHONE['height']} phone: {len(small)} controls smaller than "
+        f"{FINGER_PX}x{FINGER_PX} px:\n" + "\n".join(small) + f"\n{len(cut)} maps, charts or map keys cut off:\n"
+        + "\n".join(cut))
     page.context.close()
 
 

@@ -84,6 +84,69 @@ def seen_box(page: Page, element: Any) -> dict[str, float]:
     return box
 
 
+#: WCAG 2.5.5 (target size): a control a finger taps is at least 44x44 CSS px.
+FINGER_PX = 44
+
+# Every visible control inside ``within`` a finger taps (buttons, menus, text fields, [role=button], sliders' handles,
+# a <details>' summary, a link set apart like a button (a link inside a sentence is exempt); a checkbox or radio
+# button counts as the label around it, which a tap on its words ticks too) whose box is narrower or lower than
+# ``min`` px, described with its size. The class-play app that lesson 04 embeds (.typhoon-app) has its own checks
+# (test_touch_classplay.py, test_classroom_screens.py).
+_SMALL_TARGETS_JS = """([within, min]) => {
+  const seen = new Set(), out = [];
+  const taps = 'button, select, input, textarea, [role=button], [role=slider], summary, a[href]';
+  for (const root of document.querySelectorAll(within))
+    for (let e of root.querySelectorAll(taps)) {
+      if (e.closest('.typhoon-app') || e.type === 'hidden') continue;
+      if (e.tagName === 'A' && getComputedStyle(e).display === 'inline') continue;  // WCAG's "inline" exception
+      if (e.matches('input[type=checkbox], input[type=radio]') && e.closest('label')) e = e.closest('label');
+      if (seen.has(e) || !e.checkVisibility({visibilityProperty: true, opacityProperty: true})) continue;
+      seen.add(e);
+      const r = e.getBoundingClientRect();
+      if (r.width < min - 0.5 || r.height < min - 0.5) {
+        const name = (e.getAttribute('aria-label') || e.innerText || e.value || e.title || '').trim().replace(/\\s+/g, ' ');
+        const where = e.closest('[class*="lesson"], [class*="quiz"], [class*="forecast"], [class*="real"], [class*="risk"]');
+        out.push(`${e.tagName.toLowerCase()}${e.type ? '[' + e.type + ']' : ''} "${name.slice(0, 30)}" `
+          + `${Math.round(r.width)}x${Math.round(r.height)} px` + (where ? ` in .${[...where.classList].slice(-1)[0]}` : ''));
+      }
+    }
+  return out;
+}"""
+
+
+def small_targets(page: Page, within: str = ".jp-OutputArea-output", minimum: int = FINGER_PX) -> list[str]:
+    """The visible controls inside ``within`` smaller than ``minimum`` x ``minimum`` CSS px (too small for a
+    fingertip, WCAG 2.5.5), each described with its size; empty when every one is big enough."""
+    return list(page.evaluate(_SMALL_TARGETS_JS, [within, minimum]))
+
+
+# Every visible map, chart or picture (canvas, svg, img) and every entry of a map's key (.map-key, or any child of
+# lesson 06's or 07's key) inside ``within``
+# that sticks out sideways past a box that clips it (lesson 06's key ran 120 px past a phone's edge), unless that
+# box scrolls sideways and the keyboard reaches it (common.scroll_box), as harness.squeezed_text allows a table.
+_CUT_PICTURES_JS = """within => [...document.querySelectorAll(
+    ['canvas', 'svg', 'img', '.map-key', '.realmap-legend > *', '.forecast-legend > *'].map(tag => `${within} ${tag}`).join(', '))]
+  .filter(e => e.checkVisibility() && !e.closest('.typhoon-app') && !(e.parentElement && e.parentElement.closest('svg')))
+  .flatMap(e => { const r = e.getBoundingClientRect();
+    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+      const st = getComputedStyle(a);
+      if (st.overflowX === 'visible') continue;
+      if ((st.overflowX === 'auto' || st.overflowX === 'scroll') && a.tabIndex >= 0) return [];
+      const b = a.getBoundingClientRect(), left = b.left + a.clientLeft, right = left + a.clientWidth;
+      if (r.right > right + 3 || r.left < left - 3)
+        return [`${e.tagName.toLowerCase()}.${[...e.classList].slice(0, 2).join('.')} "${(e.textContent || '').trim().slice(0, 30)}" `
+          + `[${Math.round(r.left)}, ${Math.round(r.right)}] cut off by .${[...a.classList].slice(-1)[0] || a.tagName} `
+          + `[${Math.round(left)}, ${Math.round(right)}]`];
+    }
+    return []; })"""
+
+
+def cut_pictures(page: Page, within: str = ".jp-OutputArea-output") -> list[str]:
+    """The visible maps, charts, pictures and map-key entries inside ``within`` cut off at a side by a box that does
+    not scroll to them with the keyboard, each described with both boxes' edges; empty when all show whole."""
+    return list(page.evaluate(_CUT_PICTURES_JS, within))
+
+
 def touch_tap(page: Page, element: Any) -> None:
     """Tap the middle of ``element`` with a finger, once a person could see it (:func:`seen_box`)."""
     box = seen_box(page, element)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from html import escape
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
@@ -38,6 +39,7 @@ from .painter import paint
 from .scene import Shape, cursor_scene, dynamic_scene, path_cells, static_scene
 from .state import BoardState, PathPreview, TyphoonView, apply_event, typhoon_views
 from .svg import board_svg
+from .touch import touch_style
 
 if TYPE_CHECKING:
     from ..engine.rules import Rules
@@ -296,6 +298,12 @@ class BoardView(widgets.VBox):
         self.access.say(cell_text(self.rules, self.state, self.cursor, self.lang))
         return self.cursor
 
+    def hide_cursor(self) -> None:
+        """Take the keyboard cursor off the map (the next arrow key shows it again where it starts)."""
+        if self.cursor is not None:
+            self.cursor = None
+            self._draw_dynamic()
+
     def choose_cursor(self) -> Cell | None:
         """Choose the cell under the keyboard cursor: exactly what a tap on it does."""
         if self.cursor is None:
@@ -346,4 +354,70 @@ class BoardView(widgets.VBox):
         return data
 
 
-__all__ = ["BoardView", "TyphoonView"]
+class CellPad(widgets.VBox):
+    """A phone's way to choose a cell of ``board``: arrow buttons move the board's keyboard cursor (the square),
+    "Choose this cell" does what a tap on that cell does.
+
+    At a phone's width a map's cells are about 21 px, too small for a finger (WCAG 2.5.5 asks for 44 px), and a
+    map that scrolled sideways could not be panned by a finger (the canvas takes every touch as a tap). The pad's
+    buttons are fingertip-sized; it shows on a phone only (:data:`~typhoon_edu.ui.touch.TOUCH_CSS`). ``start``
+    says where the square appears the first time (default: where the board's keyboard cursor starts).
+
+    >>> board = BoardView(lang="en", cell=20)
+    >>> chosen = []
+    >>> board.on_cell_click(chosen.append)
+    >>> pad = CellPad(board, start=lambda: (3, 4))
+    >>> pad.move(1, 0), pad.move(1, 0), pad.choose(), chosen
+    ((3, 4), (4, 4), (4, 4), [(4, 4)])
+    >>> pad.where.value
+    'Cursor on (4, 4): Central China.'
+    """
+
+    def __init__(self, board: BoardView, start: Callable[[], Cell | None] | None = None) -> None:
+        lang = board.lang
+        self.board = board
+        self.start = start
+        self.arrows: dict[str, widgets.Button] = {}
+        for key, icon, step in (("left", "arrow-left", (-1, 0)), ("up", "arrow-up", (0, -1)), ("down", "arrow-down", (0, 1)),
+                                ("right", "arrow-right", (1, 0))):
+            button = widgets.Button(icon=icon, tooltip=i18n.t(f"board.pad_{key}", lang), layout=widgets.Layout(width="3.2em"))
+            button.add_class(f"te-pad-{key}")
+            board.problems.on_click(button, lambda _b, step=step: self.move(*step), where=f"cell pad: {key}")
+            self.arrows[key] = button
+        self.choose_button = widgets.Button(description=i18n.t("board.pad_choose", lang), icon="check", button_style="primary",
+                                            layout=widgets.Layout(width="auto"))
+        self.choose_button.add_class("te-pad-choose")
+        board.problems.on_click(self.choose_button, lambda _b: self.choose(), where="cell pad: choose")
+        #: where the square is, in words (the map says it to a screen reader already: this one is for the eye)
+        self.where = widgets.HTML(layout=widgets.Layout(min_height="1.6em"))
+        note = widgets.HTML(f"<span style='font-size:.95em;color:#334155'>{escape(i18n.t('board.pad_note', lang))}</span>")
+        row = widgets.HBox([*self.arrows.values(), self.choose_button], layout=widgets.Layout(flex_flow="row wrap",
+                                                                                              align_items="center"))
+        super().__init__(children=[note, row, self.where, touch_style()], layout=widgets.Layout(width="100%"))
+        self.add_class("te-cell-pad")
+
+    def move(self, dx: int, dy: int) -> Cell:
+        """Move the square by ``(dx, dy)`` cells; the first press shows it where it starts. Returns its cell."""
+        if self.board.cursor is None and self.start is not None:
+            first = self.start()
+            if first is not None:
+                self.board.cursor = (int(first[0]), int(first[1]))
+                dx = dy = 0
+        cell = self.board.move_cursor(dx, dy)
+        self.where.value = escape(cell_text(self.board.rules, self.board.state, cell, self.board.lang))
+        return cell
+
+    def choose(self) -> Cell | None:
+        """Choose the square's cell, as a tap on it would; the first press only shows the square."""
+        if self.board.cursor is None:
+            self.move(0, 0)
+            return None
+        return self.board.choose_cursor()
+
+    def reset(self) -> None:
+        """Take the square off the map (a new puzzle): the next press shows it at ``start`` again."""
+        self.board.hide_cursor()
+        self.where.value = ""
+
+
+__all__ = ["BoardView", "CellPad", "TyphoonView"]

@@ -209,7 +209,7 @@ function render({ model, el }) {
     }
   };
   // ipywidgets' Play shows four icon-only buttons with no name (axe: button-name): name them in
-  // the page's language, by their icon
+  // the page's language, by their icon; other icon-only buttons after their tooltip
   const namePlayButtons = () => {
     const names = model.get('button_names') || {};
     for (const button of document.querySelectorAll('.widget-play button:not([aria-label])')) {
@@ -217,6 +217,13 @@ function render({ model, el }) {
       const kind = icon && ['play', 'pause', 'stop', 'retweet', 'repeat'].find((k) => icon.classList.contains('fa-' + k));
       const name = kind && names[kind === 'retweet' ? 'repeat' : kind];
       if (name) { button.setAttribute('aria-label', name); button.title = name; }
+    }
+    // an icon-only button (the cell pad's arrows, lesson 07's) is named by its icon's glyph, a private-use
+    // character no screen reader can say: it is named after its tooltip instead
+    for (const button of document.querySelectorAll('button[title]:not([aria-label])')) {
+      if (!button.closest('.typhoon-app') && !button.textContent.trim() && button.title.trim()) {
+        button.setAttribute('aria-label', button.title);
+      }
     }
   };
   model.on('change:announce', say);

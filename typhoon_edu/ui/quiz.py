@@ -56,6 +56,7 @@ from .. import i18n
 from ..fileio import atomic_write_text
 from .buttons import legible
 from .guard import Problems
+from .touch import TOUCH_CSS
 
 Cell = tuple[int, int]
 KINDS = ("choice", "number", "cell", "text")
@@ -824,7 +825,7 @@ _CHOICES_CSS = """<style>
 .prediction-choice .widget-toggle-button, .quiz-option { white-space: normal; height: auto; max-width: calc(100% - 4px);
   min-height: var(--jp-widgets-inline-height); line-height: 1.3; padding-top: 4px; padding-bottom: 4px; }
 .quiz-option { text-align: left; }
-</style>"""
+</style>""" + TOUCH_CSS  # every control a fingertip high on a phone (touch.py): a quiz shown alone gets it too
 
 
 class Prediction(widgets.VBox):

@@ -39,6 +39,7 @@ from .painter import repaint
 from .scene import Circle, Line, Polygon, Rect, Shape, Text
 from .state import BoardState, TyphoonView
 from .svg import shapes_to_svg
+from .touch import touch_style
 
 if TYPE_CHECKING:
     from ..engine.rules import Rules
@@ -105,6 +106,15 @@ LABELS: dict[str, tuple[float, float]] = {
 }
 
 
+def _label_width(text: str, size: float) -> float:
+    """About how wide ``text`` is drawn at ``size`` px: a Chinese character a whole ``size``, other characters 0.62.
+
+    >>> _label_width("160°E", 12) < _label_width("東經 160°", 12)
+    True
+    """
+    return sum(size if ord(ch) >= 0x2E80 else 0.62 * size for ch in text)
+
+
 def static_scene(proj: Projection, lang: str = "en", rules: Rules | None = None, labels: bool = True) -> list[Shape]:
     """Sea, land (the 16 outlines), a 10° graticule with its values, and the regions' names.
 
@@ -129,7 +139,10 @@ def static_scene(proj: Projection, lang: str = "en", rules: Rules | None = None,
         x, _ = proj.xy(lon, proj.north)
         shapes.append(Line(points=((x, 0.0), (x, float(h))), stroke="#64748b", line_width=0.8, alpha=0.6, dash=(4, 4),
                            role="graticule"))
-        shapes.append(Text(x=x + 3, y=h - 4, text=lt("real.lon_label", lang, deg=lon), size=12, align="left",
+        text = lt("real.lon_label", lang, deg=lon)
+        # the last line's value goes on its left when it would run past the map's right edge (160°E was cut in two)
+        right = x + 3 + _label_width(text, 12) > w
+        shapes.append(Text(x=x - 3 if right else x + 3, y=h - 4, text=text, size=12, align="right" if right else "left",
                            baseline="bottom", fill="#334155", halo=palette.HALO, role="graticule-label"))
     for lat in range(int(math.ceil(proj.south / step) * step), int(proj.north) + 1, step):
         _, y = proj.xy(proj.west, lat)
@@ -231,6 +244,19 @@ def track_scene(storm: Storm, index: int, proj: Projection, *, fixes: Sequence[F
     return shapes
 
 
+def legend_item(picture: str, text: str) -> str:
+    """One entry of a map's key: its picture (SVG) and its words (escaped here), kept together.
+
+    The words of a long entry wrap beside the picture when the line is shorter than they are, instead of running
+    past the box's edge: on a phone, "30-kt winds (JMA's strong-wind radius) reach this far" was cut off.
+
+    >>> legend_item("<svg></svg>", "a < b")
+    "<span class='map-key' style='display:inline-flex;align-items:center;gap:.3em;max-width:100%;margin-right:.8em;vertical-align:middle'><span style='flex:none;display:inline-flex'><svg></svg></span><span>a &lt; b</span></span>"
+    """
+    return ("<span class='map-key' style='display:inline-flex;align-items:center;gap:.3em;max-width:100%;margin-right:.8em;"
+            f"vertical-align:middle'><span style='flex:none;display:inline-flex'>{picture}</span><span>{escape(text)}</span></span>")
+
+
 def legend_html(lang: str = "en") -> str:
     """The key: each class with its colour and dot size, and the two wind radii.
 
@@ -244,11 +270,11 @@ def legend_html(lang: str = "en") -> str:
         r = CLASS_RADIUS[c]
         dot = (f"<svg width='22' height='22' style='vertical-align:middle'><circle cx='11' cy='11' r='{r + 1}' "
                f"fill='{CLASS_COLOUR[c]}' stroke='{palette.INK}' stroke-width='1.3'/></svg>")
-        items.append(f"<span style='white-space:nowrap;margin-right:.8em'>{dot} {escape(lt(f'real.class_{c}', lang))}</span>")
+        items.append(legend_item(dot, lt(f"real.class_{c}", lang)))
     for colour, key in ((R30_COLOUR, "real.legend_r30"), (R50_COLOUR, "real.legend_r50")):
         ring = (f"<svg width='22' height='22' style='vertical-align:middle'><circle cx='11' cy='11' r='8' fill='none' "
                 f"stroke='{colour}' stroke-width='2.5'/></svg>")
-        items.append(f"<span style='white-space:nowrap;margin-right:.8em'>{ring} {escape(lt(key, lang))}</span>")
+        items.append(legend_item(ring, lt(key, lang)))
     return "<div class='realmap-legend' style='font-size:1em;line-height:1.9'>" + "".join(items) + "</div>"
 
 
@@ -342,12 +368,14 @@ class RealStormMap(widgets.VBox):
         board_box = widgets.VBox([widgets.HTML(f"<b>{escape(lt('real.board_title', lang))}</b>"), self.board,
                                   widgets.HTML(f"<div style='font-size:.95em;max-width:32em'>{escape(lt('real.board_note', lang, **geo_fmt(rules)))}</div>")],
                                  layout=widgets.Layout(flex="1 1 300px", min_width="260px", max_width="540px"))
-        map_box = widgets.VBox([self.canvas, self.access, self.legend, self.source], layout=widgets.Layout(flex="3 1 480px", min_width="300px"))
+        # no smallest width of its own: a phone narrower than 300 px + its margins would cut the map and its key off
+        map_box = widgets.VBox([self.canvas, self.access, self.legend, self.source], layout=widgets.Layout(flex="3 1 480px", min_width="0"))
         controls = widgets.HBox([self.choose, self.play], layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         kwargs.setdefault("layout", widgets.Layout(width="100%"))
         super().__init__(children=[self.problems.widget, controls, self.slider, self.info,
                                    widgets.HBox([map_box, board_box], layout=widgets.Layout(flex_flow="row wrap", width="100%",
-                                                                                             align_items="flex-start"))], **kwargs)
+                                                                                             align_items="flex-start")),
+                                   touch_style()], **kwargs)
         self.add_class("real-storm-map")
         self._static: list[Shape] | None = None
         self.storm = self.storms[0]
@@ -442,4 +470,4 @@ def real_map(lang: str = "en", storm: str = "Soudelor") -> RealStormMap:
 
 
 __all__ = ["CLASS_COLOUR", "LABELS", "geo_fmt", "storm_title", "TAIWAN_VIEW", "Projection", "RealStormMap", "board_state", "fix_class", "fix_html",
-           "legend_html", "real_map", "static_scene", "track_scene"]
+           "legend_html", "legend_item", "real_map", "static_scene", "track_scene"]

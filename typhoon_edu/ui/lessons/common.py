@@ -21,6 +21,7 @@ import ipywidgets as widgets
 
 from ... import i18n
 from .. import palette
+from ..touch import touch_style
 
 
 def lt(key: str, lang: str = "en", /, **fmt: Any) -> str:
@@ -291,13 +292,14 @@ class LessonBox(widgets.VBox):
     """A lesson part: a VBox whose saved output also carries a static HTML/SVG picture.
 
     ``snapshot()`` returns that picture (HTML, SVG allowed); it is what GitHub and nbviewer show
-    in place of the live widgets.
+    in place of the live widgets. Its last child is the phone's fingertip-sized controls' style
+    (:data:`~typhoon_edu.ui.touch.TOUCH_CSS`).
     """
 
     def __init__(self, children: Sequence[widgets.Widget], snapshot: Callable[[], str], svg: Callable[[], str] | None = None,
                  **kwargs: Any) -> None:
         kwargs.setdefault("layout", widgets.Layout(width="100%"))
-        super().__init__(children=list(children), **kwargs)
+        super().__init__(children=[*children, touch_style()], **kwargs)
         self._snapshot = snapshot
         self._svg = svg
         reset_canvas_manager_on_ready(self)

@@ -46,7 +46,7 @@ from .. import palette
 from ..guard import Problems
 from ..painter import repaint
 from ..quiz import AnswerSheet, Question, Quiz, lesson_sheet
-from ..realmap import Projection, static_scene, storm_title, track_scene
+from ..realmap import Projection, legend_item, static_scene, storm_title, track_scene
 from ..scene import Circle, Line, Polygon, Shape, Text
 from ..svg import shapes_to_svg
 from .common import LessonBox, Rendered, heading, html_table, lt, note
@@ -524,7 +524,7 @@ def legend_html(lang: str = "en") -> str:
              (f"<svg width='26' height='26' style='vertical-align:middle'><line x1='2' y1='13' x2='24' y2='13' "
               f"stroke='{ERROR_COLOUR}' stroke-width='2.5' stroke-dasharray='2 3'/></svg>", "forecast.legend_error")]
     return ("<div class='forecast-legend' style='font-size:1em;line-height:1.9'>"
-            + "".join(f"<span style='white-space:nowrap;margin-right:.8em'>{pic} {escape(lt(k, lang))}</span>" for pic, k in items)
+            + "".join(legend_item(pic, lt(k, lang)) for pic, k in items)
             + "</div>")
 
 

@@ -354,7 +354,7 @@ class IntensitySandbox(LessonBox):
     """Place storms on the map by clicking, then move them all and watch damage, landfall, growth and merges."""
 
     def __init__(self, lang: str = "en", seed: int | None = 0, rules: Rules | None = None, cell: int = 44) -> None:
-        from ..board import BoardView
+        from ..board import BoardView, CellPad
         from ..hp_track import HPTrack
 
         lang = i18n.normalize_lang(lang)
@@ -384,7 +384,8 @@ class IntensitySandbox(LessonBox):
         self.hp = HPTrack(r, hp=self.model.hp, lang=lang, regions=PLAYERS)
         self.board.on_cell_click(self.problems.guard(self.click, "sandbox: click"))
         side = widgets.VBox([self.hp, self.log_view], layout=widgets.Layout(flex="1 1 300px", min_width="280px"))
-        main = widgets.VBox([self.board], layout=widgets.Layout(flex="3 1 560px"))
+        self.pad = CellPad(self.board)  # a phone's cells are too small for a finger: arrows and "Choose this cell"
+        main = widgets.VBox([self.board, self.pad], layout=widgets.Layout(flex="3 1 560px"))
         parts = [self.problems.widget, heading(lt("intensity.part_sandbox", lang)), note(lt("intensity.part_sandbox_note", lang)),
                  self.level, widgets.HBox([self.direction, self.hold, go, clear], layout=widgets.Layout(flex_flow="row wrap")),
                  self.message, widgets.HBox([main, side], layout=widgets.Layout(flex_flow="row wrap", width="100%"))]

@@ -426,7 +426,7 @@ class PathingLesson(LessonBox):
     """Step cycles, the rulebook paths animated on the board, landing-cell puzzles, staircases, km and days."""
 
     def __init__(self, lang: str = "en", seed: int = 0, rules: Rules | None = None, cell: int = 44) -> None:
-        from ..board import BoardView
+        from ..board import BoardView, CellPad
 
         lang = i18n.normalize_lang(lang)
         r = _rules(rules)
@@ -457,9 +457,11 @@ class PathingLesson(LessonBox):
         self.puzzle: Puzzle | None = None
         self.score = [0, 0]
         self.board.on_cell_click(self.problems.guard(self.guess, "pathing lesson: guess"))
+        # a phone's cells are about 21 px: arrows and "Choose this cell" answer instead, from the storm's eye
+        self.pad = CellPad(self.board, start=lambda: self.puzzle.start if self.puzzle is not None else None)
         part2 = [heading(lt("pathing.part_board", lang)), note(lt("pathing.part_board_note", lang)),
                  widgets.HBox([*buttons, self.puzzle_button, self.reveal_button], layout=widgets.Layout(flex_flow="row wrap")),
-                 self.info, self.board]
+                 self.info, self.board, self.pad]
         # 3. staircase against diagonal
         self.stair_dir = widgets.Dropdown(options=[(f"{k} {i18n.direction_name(r, k, lang)}", k) for k in COMPASS16], value="NNW",
                                           description=lt("pathing.direction", lang), style={"description_width": "initial"},
@@ -511,6 +513,7 @@ class PathingLesson(LessonBox):
         self.puzzle = p
         self.reveal_button.disabled = False
         self.board.skip()
+        self.pad.reset()
         self.board.highlight(())
         self.board.show(BoardState(typhoons=(TyphoonView(1, p.start, 1, p.direction),)))
         name = i18n.direction_name(self.rules, p.direction, self.lang)

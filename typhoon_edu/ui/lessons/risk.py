@@ -46,6 +46,7 @@ from typhoon_edu.ui.heatmap import HeatMapView, heatmap_svg
 from typhoon_edu.ui.hp_track import CSS_PATTERNS
 from typhoon_edu.ui.scene import COMPASS16, Circle, Line, Rect, Shape, Text
 from typhoon_edu.ui.svg import shapes_to_svg
+from typhoon_edu.ui.touch import TOUCH_CSS, touch_style
 
 from .common import min_width, scroll_box
 
@@ -59,7 +60,7 @@ _RADIO_CSS = """<style>
   padding: .15em 0; }
 .risk-quiz-choice .widget-radio-box input { flex: 0 0 auto; margin: 0; }
 @media (max-width: 600px) { .risk-quiz-choice .widget-radio-box label { min-height: 44px; } }
-</style>"""
+</style>""" + TOUCH_CSS
 
 #: The spread table's columns (keys of ``risk.spread.col_*``).
 SPREAD_COLUMNS = ("n", "groups", "low", "high", "spread", "theory", "ratio")
@@ -868,7 +869,7 @@ class RiskExplorer(widgets.VBox):
             layout=widgets.Layout(flex="1 1 330px", min_width="300px", max_width="560px", padding="0 0 0 1em"))
         top = widgets.HBox([self.map, controls], layout=widgets.Layout(flex_flow="row wrap", width="100%", align_items="flex-start"))
         kwargs.setdefault("layout", widgets.Layout(width="100%"))
-        super().__init__(children=[self.problems.widget, top, self.ranking], **kwargs)
+        super().__init__(children=[self.problems.widget, top, self.ranking, touch_style()], **kwargs)
         self.add_class("risk-explorer")
         self._settings_changed()
 
@@ -1012,7 +1013,7 @@ class SpreadDemo(widgets.VBox):
         kwargs.setdefault("layout", widgets.Layout(width="100%"))
         super().__init__(children=[self.problems.widget, widgets.HBox([self.region, self.again],
                                                                             layout=widgets.Layout(flex_flow="row wrap")), self.chart, self.table,
-                                   self.summary], **kwargs)
+                                   self.summary, touch_style()], **kwargs)
         self.add_class("risk-spread")
         self.rerun()
 
