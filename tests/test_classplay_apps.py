@@ -96,6 +96,7 @@ def test_a_whole_game_from_phones_keeps_every_view_on_the_same_game(store: RoomS
     for phone in phones.values():
         assert phone.room._game.digest() == digest and phone.room.seq == room.seq  # the test may look inside
     assert "Mei (Taiwan)" in all_text(projector.results.box)
+    assert projector.results.chart.value.count('data-role="hp-line"') == 2 * len(room.players)  # wide and narrow
 
 
 def test_the_projector_and_a_phone_hold_no_other_hand(store: RoomStore) -> None:

@@ -217,6 +217,24 @@ def test_after_the_end_no_phone_says_your_turn_or_offers_a_button(tmp_path: Path
 
 
 @pytest.mark.parametrize("lang", i18n.LANGS)
+def test_a_game_ended_before_any_damage_shows_no_empty_chart(tmp_path: Path, lang: str) -> None:
+    projector, _phones = _class(tmp_path, lang)
+    projector.drawer.end()
+    assert projector.screen == "results"
+    assert projector.results.chart.value == ""  # one point in an empty plot: the summary says no region was hit
+    assert projector.results.summary.value.startswith("<ul><li>")
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_your_turn_is_said_without_a_stray_space(tmp_path: Path, lang: str) -> None:
+    _projector, phones = _class(tmp_path, lang)
+    said = phones["Taiwan"].banner.value
+    words = i18n.t("classplay.seat.your_turn", lang)
+    assert words in said
+    assert (words + " " in said) == (lang == "en"), said
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
 def test_a_seat_given_away_and_back_clears_the_warning(tmp_path: Path, lang: str) -> None:
     from typhoon_edu.classroom.errors import NotAllowed
 

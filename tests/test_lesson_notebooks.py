@@ -153,3 +153,35 @@ def test_lesson_04_names_only_buttons_the_app_has(lang):
     assert labels, "the Try it section names the app's buttons"
     known = {v for v in i18n.catalog(lang).values()}
     assert labels <= known, f"lesson 04 ({lang}) names labels the app does not have: {sorted(labels - known)}"
+
+
+#: A line break between two Chinese characters or marks inside a paragraph: a browser shows it as a space
+#: ("造成多少損害、 為什麼"), which Chinese text does not have. Lists, quotes, headings and tables start their own lines.
+_CJK = r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]"
+_BROKEN_CHINESE = re.compile(rf"(?<={_CJK})\n(?![ \t]*(?:[-*+>#|]|\d+\.|\n))[ \t]*(?={_CJK})")
+
+
+def chinese_breaks(markdown: str) -> list[str]:
+    """The places in ``markdown`` (outside fenced code) where a line break splits Chinese text."""
+    out = []
+    for i, part in enumerate(markdown.split("```")):
+        if i % 2 == 0:
+            out += [f"{part[max(0, m.start() - 2):m.start()]}⏎{part[m.end():m.end() + 2]}" for m in _BROKEN_CHINESE.finditer(part)]
+    return out
+
+
+ZH_TEXTS = sorted((ROOT / "notebooks" / "zh-TW").glob("*.ipynb")) + sorted((ROOT / "docs").glob("*.zh-TW.md"))
+
+
+@pytest.mark.parametrize("path", ZH_TEXTS, ids=lambda p: p.name)
+def test_no_line_break_splits_chinese_text(path):
+    if path.suffix == ".ipynb":
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        text = "\n\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    else:
+        text = path.read_text(encoding="utf-8")
+    assert chinese_breaks(text) == [], f"{path.name}: join these lines (a browser shows each break as a space)"
+
+
+def test_the_chinese_line_break_check_finds_one():
+    assert chinese_breaks("新颱風往哪裡走、\n造成多少損害\n\n```\n程式\n碼\n```") == ["走、⏎造成"]

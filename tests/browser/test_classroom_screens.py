@@ -21,7 +21,7 @@ from .harness import save_screenshot, unreadable
 from .teacher_page import teacher_url
 from .test_a11y_axe import describe, run_axe, save_report
 from .test_classroom_browser import check_fit, new_page, setup_room
-from .touch_helpers import HIT_JS
+from .touch_helpers import HIT_JS, small_targets
 
 pytestmark = pytest.mark.browser
 
@@ -58,6 +58,9 @@ def shots(page: Page, screen: str, lang: str, *, fit: bool = False, within: str 
             check_fit(page)
         problems = unreadable(page, ".typhoon-app")
         assert not problems, f"{screen} at {size['width']}x{size['height']}: cut off or squeezed: {problems}"
+        if size["width"] <= 600:  # a phone: every control fingertip-sized
+            small = small_targets(page, ".typhoon-app", skip="")
+            assert not small, f"{screen} at {size['width']}x{size['height']}: smaller than a fingertip: {small}"
         hidden = page.evaluate(HIDDEN_CONTROLS_JS, within)
         assert not hidden, f"{screen} at {size['width']}x{size['height']}: controls no one can see or tap: {hidden}"
     page.set_viewport_size(SIZES[0])

@@ -92,12 +92,12 @@ FINGER_PX = 44
 # button counts as the label around it, which a tap on its words ticks too) whose box is narrower or lower than
 # ``min`` px, described with its size. The class-play app that lesson 04 embeds (.typhoon-app) has its own checks
 # (test_touch_classplay.py, test_classroom_screens.py).
-_SMALL_TARGETS_JS = """([within, min]) => {
+_SMALL_TARGETS_JS = """([within, min, skip]) => {
   const seen = new Set(), out = [];
   const taps = 'button, select, input, textarea, [role=button], [role=slider], summary, a[href]';
   for (const root of document.querySelectorAll(within))
     for (let e of root.querySelectorAll(taps)) {
-      if (e.closest('.typhoon-app') || e.type === 'hidden') continue;
+      if ((skip && e.closest(skip)) || e.type === 'hidden') continue;
       if (e.tagName === 'A' && getComputedStyle(e).display === 'inline') continue;  // WCAG's "inline" exception
       if (e.matches('input[type=checkbox], input[type=radio]') && e.closest('label')) e = e.closest('label');
       if (seen.has(e) || !e.checkVisibility({visibilityProperty: true, opacityProperty: true})) continue;
@@ -114,10 +114,12 @@ _SMALL_TARGETS_JS = """([within, min]) => {
 }"""
 
 
-def small_targets(page: Page, within: str = ".jp-OutputArea-output", minimum: int = FINGER_PX) -> list[str]:
+def small_targets(page: Page, within: str = ".jp-OutputArea-output", minimum: int = FINGER_PX,
+                  skip: str = ".typhoon-app") -> list[str]:
     """The visible controls inside ``within`` smaller than ``minimum`` x ``minimum`` CSS px (too small for a
-    fingertip, WCAG 2.5.5), each described with its size; empty when every one is big enough."""
-    return list(page.evaluate(_SMALL_TARGETS_JS, [within, minimum]))
+    fingertip, WCAG 2.5.5), each described with its size; empty when every one is big enough. Controls inside
+    ``skip`` are left out (by default the class-play app a lesson embeds, which test_classroom_screens checks)."""
+    return list(page.evaluate(_SMALL_TARGETS_JS, [within, minimum, skip]))
 
 
 # Every visible map, chart or picture (canvas, svg, img) and every entry of a map's key (.map-key, or any child of

@@ -53,6 +53,9 @@ JOIN_CSS = """<style>
   overflow-wrap: anywhere; }
 .typhoon-join-card-address { font-size: 1.55rem; }
 .typhoon-join-card-code { font-size: 2.2rem; letter-spacing: .08em; }
+@media (max-width: 600px) {
+  .typhoon-join-card { width: 100%; }  /* a phone: one card a row, as wide as the screen (its address on one line) */
+}
 @media (min-width: 901px) {
   /* a projector, whatever its size: every team's card on one row above the button (five teams at 1366 or 1024
      px wide wrapped onto a second row, below the window), each card as wide as the row allows, up to 26rem; the

@@ -107,11 +107,14 @@ class ResultsScreen:
                                f"<div class='typhoon-results-winners'>{crowned}</div></div>")
         labels = {p: seat_label(seats, p, lang) for p in room.players}
         players = list(room.players)
-        # one chart for a screen, one for a phone (its words at their size there); the style sheet shows one
-        self.chart.value = (f"<h3>{escape(d('results.chart_heading', lang))}</h3>"
-                            f"<div class='typhoon-chart-wide'>{hp_chart_svg(rules, players, room.hp_track, lang, labels)}</div>"
+        # one chart for a screen, one for a phone (its words at their size there); the style sheet shows one.
+        # No chart when no storm did damage: one point in an empty plot says nothing the summary does not
+        track = room.hp_track
+        self.chart.value = "" if all(point == track[0] for point in track) else (
+                            f"<h3>{escape(d('results.chart_heading', lang))}</h3>"
+                            f"<div class='typhoon-chart-wide'>{hp_chart_svg(rules, players, track, lang, labels)}</div>"
                             f"<div class='typhoon-chart-narrow'>"
-                            f"{hp_chart_svg(rules, players, room.hp_track, lang, labels, narrow=True)}</div>")
+                            f"{hp_chart_svg(rules, players, track, lang, labels, narrow=True)}</div>")
         self.summary.value = "<ul>" + "".join(f"<li>{escape(x)}</li>" for x in summary_lines(summary, seats, rules, lang)) \
             + "</ul>"
         self.hp.value = hp_panel_html(rules, room.game.hp, seats, lang)

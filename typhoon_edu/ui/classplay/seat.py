@@ -256,7 +256,8 @@ class SeatApp:
         if ended:
             b = type(b)(i18n.t("classplay.results.ended", lang), "", None, False)
         elif mine:
-            b = type(b)(i18n.t("classplay.seat.your_turn", lang) + " " + b.headline, b.detail, b.who, True)
+            gap = "" if i18n.normalize_lang(lang) == "zh-TW" else " "  # 輪到你了！ ends in a full-width mark
+            b = type(b)(i18n.t("classplay.seat.your_turn", lang) + gap + b.headline, b.detail, b.who, True)
         state = {"seq": table.seq, "phase": table.phase, "who": "" if over else table.current_player or "",
                  "busy": int(busy), "mine": int(mine), "paused": int(view.paused), "open": int(room.is_open),
                  "view": view_digest(room)}

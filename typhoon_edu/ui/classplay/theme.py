@@ -84,12 +84,12 @@ CSS = """
 .typhoon-side > * { flex: 0 0 auto; }
 .typhoon-hp-panel .widget-html-content { font-size: .98rem; }
 .typhoon-hp-row { display: flex; align-items: center; gap: .5em; margin: .1em 0; }
-.typhoon-hp-name { flex: 0 1 14em; min-width: 0; font-weight: bold; overflow: hidden; overflow-wrap: anywhere;
+.typhoon-hp-name { flex: 1 1 14em; min-width: 0; font-weight: bold; overflow: hidden; overflow-wrap: anywhere;
   line-height: 1.1; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; }
   /* a long name ("Korea (computer, hard)") takes a second line rather than losing its end to "…"; a name
      longer than two lines ends with "…", whole in its title */
 .typhoon-hp-detail { font-size: .72em; font-weight: normal; }
-.typhoon-hp-bar { flex: 1 1 auto; height: 1.15em; border: 2px solid #0f172a; border-radius: 4px; background: #f8fafc;
+.typhoon-hp-bar { flex: 0 1 12em; min-width: 4em; height: 1.15em; border: 2px solid #0f172a; border-radius: 4px; background: #f8fafc;
   position: relative; overflow: hidden; }
 .typhoon-hp-fill { position: absolute; left: 0; top: 0; bottom: 0; }
 .typhoon-hp-value { flex: 0 0 5.6em; font-variant-numeric: tabular-nums; font-weight: bold; text-align: right; }
@@ -160,12 +160,23 @@ CSS = """
   .typhoon-header > .widget-hbox:first-child { flex-wrap: wrap !important; min-width: 0; }
   .typhoon-status { display: none; }
   .typhoon-hp-name { flex-basis: 9em; }
+  .typhoon-hp-bar { flex: 1 1 3em; }  /* a narrow screen: the name keeps its 9em, the bar takes what is left */
   .typhoon-instruments .typhoon-compass { width: min(22rem, 55vw); flex-basis: min(22rem, 55vw); }
+}
+@media (max-width: 600px) {
+  /* a phone: every control at least a fingertip, 44 x 44 px (WCAG 2.5.5; ipywidgets draws them 32 px here) */
+  .typhoon-app button, .typhoon-app .jupyter-button, .typhoon-app .widget-text input,
+  .typhoon-app .widget-dropdown > select { min-height: 44px; }
+  .typhoon-app button, .typhoon-app .jupyter-button { min-width: 44px; }
+  .typhoon-app .widget-text, .typhoon-app .widget-dropdown, .typhoon-app .widget-toggle-buttons,
+  .typhoon-app .widget-checkbox { height: auto; min-height: 44px; }
+  .typhoon-app .widget-checkbox label { min-height: 44px; display: flex; align-items: center; }
+  .typhoon-app a.typhoon-join-link { display: inline-flex; align-items: center; min-height: 44px; }
 }
 @media (max-width: 480px) {
   /* a phone as the teacher's device: the seat's name gives the menu room for its longest choice */
   .typhoon-teacher .widget-dropdown { height: auto; align-items: center; }
-  .typhoon-teacher .widget-dropdown > select { height: 2.6rem; }  /* a fingertip's height, not the line's */
+  .typhoon-teacher .widget-dropdown > select { height: 2.75rem; }  /* a fingertip's height, not the line's */
   .typhoon-teacher .widget-dropdown > .widget-label { width: 10em !important; height: auto; white-space: normal;
     line-height: 1.2; overflow-wrap: anywhere; }  /* a long name wraps instead of ending in "…" */
 }
