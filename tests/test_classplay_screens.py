@@ -6,6 +6,7 @@ import ast
 import asyncio
 import threading
 import time
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -199,6 +200,19 @@ def test_pause_then_resume_leaves_no_stale_pause_notice(tmp_path: Path, lang: st
         phone.sync()
     assert paused not in _shown(projector)
     assert all(paused not in _shown(p) for p in phones.values()), "a phone still says the game is paused"
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_a_paused_phone_says_paused_not_your_turn(tmp_path: Path, lang: str) -> None:
+    projector, phones = _class(tmp_path, lang)
+    mei, your_turn = phones["Taiwan"], i18n.t("classplay.seat.your_turn", lang)
+    assert your_turn in mei.banner.value
+    projector.drawer.toggle_pause()
+    mei.sync()
+    assert your_turn not in mei.banner.value and escape(i18n.t("classplay.paused", lang)) in mei.banner.value
+    projector.drawer.toggle_pause()
+    mei.sync()
+    assert your_turn in mei.banner.value
 
 
 @pytest.mark.parametrize("lang", i18n.LANGS)

@@ -255,6 +255,8 @@ class SeatApp:
         mine = table.current_player == self.region and not over
         if ended:
             b = type(b)(i18n.t("classplay.results.ended", lang), "", None, False)
+        elif view.paused:  # not "your turn" while nobody may play: the pause, then what comes when it ends
+            b = type(b)(i18n.t("classplay.paused", lang), b.headline, b.who, False)
         elif mine:
             gap = "" if i18n.normalize_lang(lang) == "zh-TW" else " "  # 輪到你了！ ends in a full-width mark
             b = type(b)(i18n.t("classplay.seat.your_turn", lang) + gap + b.headline, b.detail, b.who, True)
