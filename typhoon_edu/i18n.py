@@ -112,10 +112,16 @@ def t(key: str, lang: str = "en", /, **fmt: Any) -> str:
         text = catalog(code)[key]
     except KeyError:
         raise KeyError(f"no text for {key!r} in language {code!r}") from None
-    if not fmt:
-        return text
-    text = text.format(**fmt)
-    return _SPACE_BY_FULL_WIDTH.sub("", text) if code == "zh-TW" else text
+    return tidy_spaces(text.format(**fmt), code) if fmt else text
+
+
+def tidy_spaces(text: str, lang: str) -> str:
+    """``text`` put together from pieces, without a space beside a full-width mark in Chinese (no change in English).
+
+    >>> tidy_spaces("輪到你了！ Mei（臺灣）：擲骰子", "zh-TW"), tidy_spaces("Your turn! Mei", "en")
+    ('輪到你了！Mei（臺灣）：擲骰子', 'Your turn! Mei')
+    """
+    return _SPACE_BY_FULL_WIDTH.sub("", text) if normalize_lang(lang) == "zh-TW" else text
 
 
 #: Spaces after a full-width closing mark or before a full-width mark ("Mei（臺灣） 在" reads "Mei（臺灣）在").

@@ -258,8 +258,8 @@ class SeatApp:
         elif view.paused:  # not "your turn" while nobody may play: the pause, then what comes when it ends
             b = type(b)(i18n.t("classplay.paused", lang), b.headline, b.who, False)
         elif mine:
-            gap = "" if i18n.normalize_lang(lang) == "zh-TW" else " "  # 輪到你了！ ends in a full-width mark
-            b = type(b)(i18n.t("classplay.seat.your_turn", lang) + gap + b.headline, b.detail, b.who, True)
+            said = i18n.tidy_spaces(i18n.t("classplay.seat.your_turn", lang) + " " + b.headline, lang)
+            b = type(b)(said, b.detail, b.who, True)
         state = {"seq": table.seq, "phase": table.phase, "who": "" if over else table.current_player or "",
                  "busy": int(busy), "mine": int(mine), "paused": int(view.paused), "open": int(room.is_open),
                  "view": view_digest(room)}
