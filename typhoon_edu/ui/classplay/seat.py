@@ -98,7 +98,7 @@ class SeatApp:
         self.sound.add_class("typhoon-sound")
         self.problems.observe(self.sound, lambda c: setattr(self.link, "muted", not c["new"]), where="sound")
         self.link.observe(lambda c: setattr(self.sound, "value", not c["new"]), "muted")
-        self.sound.observe(lambda _c: self._label_sound(), "value")
+        self.problems.observe(self.sound, lambda _c: self._label_sound(), where="sound label")
         self._rung = -1  # the seq of the decision the device was last called to
         self.banner = widgets.HTML()
         self.banner.add_class("typhoon-banner-box")
