@@ -132,6 +132,33 @@ def test_crowded_board_labels_do_not_overlap_and_zone_labels_stay_on_top():
     assert len(tops) == 3 and shapes.index(tops[0]) > max(shapes.index(s) for s in shapes if s.role == "eye")
 
 
+def _text_box(s):
+    """A drawn text's box, estimated on its own here (CJK glyphs one em wide, Latin 0.58 em)."""
+    width = sum(s.size if ord(ch) > 0x2E80 else s.size * 0.58 for ch in s.text)
+    top = {"top": s.y, "bottom": s.y - s.size * 1.15}.get(s.baseline, s.y - s.size * 0.575)
+    return (s.x - width / 2, top, s.x + width / 2, top + s.size * 1.15)
+
+
+def _overlap(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_storm_in_a_zone_keeps_its_badge_and_level_name_off_the_zone_name(lang):
+    """A storm on any cell of a generation zone (where every storm starts): neither its level badge nor its level
+    name lies under the zone's name, which is drawn over everything."""
+    for zone in RULES.map.zones:
+        for cell in zone.cells:
+            for level in (1, 3, 5):
+                shapes = dynamic_scene(RULES, BoardState(typhoons=(TyphoonView(1, cell, level, "N"),)), lang, 48)
+                names = [_text_box(s) for s in shapes if s.role == "zone-label-top"]
+                badge = next(s for s in shapes if s.role == "level-badge" and hasattr(s, "r"))
+                box = (badge.cx - badge.r, badge.cy - badge.r, badge.cx + badge.r, badge.cy + badge.r)
+                assert not any(_overlap(box, n) for n in names), (zone.index, cell, level, "badge")
+                for label in (s for s in shapes if s.role == "level-label"):
+                    assert not any(_overlap(_text_box(label), n) for n in names), (zone.index, cell, level, label.text)
+
+
 def test_zone_labels_are_drawn_over_the_frames_of_the_cells_to_choose():
     zone_cells = tuple(RULES.map.zones[0].cells)
     shapes = dynamic_scene(RULES, BoardState(highlights=zone_cells), "en", 48)

@@ -330,8 +330,11 @@ def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en
     if state.path is not None:
         shapes.extend(path_scene(rules, state.path, lang, cell))
     taken: list[tuple[float, float, float, float]] = [_eye_box(ty, geo) for ty in state.typhoons]
+    zone_labels = _zone_labels(rules, geo, lang, role="zone-label-top")
+    # the zone names are drawn over everything (below): a storm's level badge and level name keep clear of them
+    labels = [_text_box(t) for t in zone_labels]
     for ty in state.typhoons:
-        shapes.extend(_typhoon_shapes(rules, ty, geo, lang, taken))
+        shapes.extend(_typhoon_shapes(rules, ty, geo, lang, taken, labels))
     for x, y in state.highlights:
         ox, oy = geo.cell_origin(x, y)
         lw = max(3.0, cell / 10)
@@ -341,7 +344,7 @@ def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en
                            dash=(4, 3), role="highlight", key=f"{x},{y}"))
     # zone names again, on top of all: neither a storm sitting in a zone nor the orange frames of the cells a
     # player may choose must hide which zone it is
-    shapes.extend(_zone_labels(rules, geo, lang, role="zone-label-top"))
+    shapes.extend(zone_labels)
     return shapes
 
 
@@ -384,6 +387,15 @@ def _label_box(cx: float, y: float, text: str, size: float, below: bool) -> Box:
     return (cx - width / 2, y0, cx + width / 2, y1)
 
 
+def _text_box(t: Text) -> Box:
+    """The box a (centred) text takes, by its baseline; widths estimated as :func:`_label_box` does."""
+    if t.baseline == "middle":
+        x0, y0, x1, y1 = _label_box(t.x, t.y, t.text, t.size, True)
+        shift = (y1 - y0) / 2
+        return (x0, y0 - shift, x1, y1 - shift)
+    return _label_box(t.x, t.y, t.text, t.size, t.baseline == "top")
+
+
 def _zone_labels(rules: Rules, geo: BoardGeometry, lang: str, role: str = "zone-label") -> list[Shape]:
     out: list[Shape] = []
     for zone in rules.map.zones:
@@ -396,10 +408,11 @@ def _zone_labels(rules: Rules, geo: BoardGeometry, lang: str, role: str = "zone-
 
 
 def _typhoon_shapes(rules: Rules, ty: TyphoonView, geo: BoardGeometry, lang: str,
-                    taken: list[Box] | None = None) -> list[Shape]:
+                    taken: list[Box] | None = None, labels: Sequence[Box] = ()) -> list[Shape]:
     """A storm's arrow, eye, id and level. The level is a number badge (never colour alone); its name
-    goes under the eye, or above it, where no other storm or label is, and is left out when neither
-    place is free (the badge still tells the level)."""
+    goes under the eye, or above it, where no other storm, level name or zone name (``labels``) is, and is
+    left out when neither place is free (the badge still tells the level). The badge moves to another
+    corner of the eye when a zone name covers its usual one."""
     cell = geo.cell
     key = f"T{ty.id}"
     cx, cy = geo.cell_centre(*ty.eye)
@@ -414,14 +427,18 @@ def _typhoon_shapes(rules: Rules, ty: TyphoonView, geo: BoardGeometry, lang: str
     out.append(Circle(cx=cx, cy=cy, r=r, fill=colour, stroke=palette.INK, line_width=max(1.5, cell / 24), role="eye", key=key))
     out.append(Text(x=cx, y=cy, text=i18n.typhoon_label(ty.id, lang), size=max(9.0, cell * 0.28), bold=True,
                     fill=palette.text_colour_on(colour), role="typhoon-label", key=key))
-    bx, by, br = cx + r * 0.85, cy - r * 0.85, max(6.0, cell * 0.14)
+    br = max(6.0, cell * 0.14)
+    # the badge sits on the eye's upper right, or on another corner when a zone's name is there
+    corners = [(cx + sx * r * 0.85, cy + sy * r * 0.85) for sx, sy in ((1, -1), (-1, -1), (1, 1), (-1, 1))]
+    bx, by = next(((x, y) for x, y in corners if not any(_overlaps((x - br, y - br, x + br, y + br), b)
+                                                         for b in (labels or []))), corners[0])
     out.append(Circle(cx=bx, cy=by, r=br, fill="#ffffff", stroke=palette.INK, line_width=max(1.0, cell / 40),
                       role="level-badge", key=key))
     out.append(Text(x=bx, y=by, text=str(ty.level), size=br * 1.45, bold=True, fill=palette.INK, role="level-badge",
                     key=key))
     name = i18n.level_name(rules, ty.level, lang)
     size = max(8.0, cell * 0.2)
-    others = [b for b in (taken or []) if b != _eye_box(ty, geo)]
+    others = [b for b in (taken or []) if b != _eye_box(ty, geo)] + list(labels)
     for below in (True, False):
         y = cy + r + cell * 0.04 if below else cy - r - cell * 0.06
         box = _label_box(cx, y, name, size, below)
