@@ -228,6 +228,7 @@ def test_after_the_end_no_phone_says_your_turn_or_offers_a_button(tmp_path: Path
         assert i18n.t("classplay.results.ended", lang) in phone.banner.value
         assert not phone.decisions.buttons() and not phone.decisions.highlight_cells()
         assert phone.die_entry.layout.display == "none" and phone.coach.button.layout.display == "none"
+        assert phone.instruments.layout.display == "none", "the phone still shows its die after the end"
 
 
 @pytest.mark.parametrize("lang", i18n.LANGS)

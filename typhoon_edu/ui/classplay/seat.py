@@ -128,7 +128,8 @@ class SeatApp:
         from .coachbox import CoachBox
 
         self.coach = CoachBox(self.problems, lambda: self.lang)
-        instruments = widgets.HBox([self.die, self.now], layout=widgets.Layout(align_items="center"))
+        # the die and the "what happens now" line: hidden once the game is over (no die is waited for)
+        self.instruments = instruments = widgets.HBox([self.die, self.now], layout=widgets.Layout(align_items="center"))
         self.seat_box = widgets.VBox([self.banner, self.countdown, self.problems.widget, self.message, self.coach, self.decisions,
                                       self.die_entry,
                                       self.board, instruments, self.decisions.hand_html, self.hp, self.log])
@@ -273,6 +274,7 @@ class SeatApp:
             self.status.hold(i18n.t("classplay.paused", lang), key)
         self.die_entry.layout.display = None if (view.may_type_die and not busy and not view.paused
                                                  and not over) else "none"
+        self.instruments.layout.display = "none" if over and not busy else None
         note = ""
         if not over and table.current_player not in (self.region, None, CHANCE):
             note = i18n.t("classplay.seat.waiting", lang, player=seat_label(seats, table.current_player, lang))
@@ -373,6 +375,7 @@ class SeatApp:
             self._highlight()
         self.coach.show_for(None, "", mine=False)
         self.die_entry.layout.display = "none"
+        self.instruments.layout.display = "none"
         text = _error_text(exc, self.lang)
         seq = self.decisions.table.seq if self.decisions.table is not None else -1
         self.banner.value = banner_html(banner_lost(text), {"seq": seq, "who": "", "mine": 0, "busy": 0, "lost": 1})
