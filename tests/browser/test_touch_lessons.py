@@ -7,7 +7,8 @@ Screenshots: ``artifacts/screenshots/touch-lesson-<nn>-<lang>.png``.
 
 On a phone (390x844, touch) every control of every lesson a finger taps is at least 44x44 CSS px (WCAG 2.5.5):
 buttons, menus, text fields, sliders' handles and checkboxes with their labels
-(``artifacts/screenshots/touch-targets-<nn>-<lang>.png``).
+(``artifacts/screenshots/touch-targets-<nn>-<lang>.png``); every slider keeps a track to drag along and its whole
+label, and every text field shows its whole example (placeholder).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from typhoon_edu import i18n
 from typhoon_edu.server.serve import VoilaProcess
@@ -39,7 +40,32 @@ LESSONS = {
     "07": ("07_forecast_challenge.ipynb", ".quiz-option"),
 }
 PUZZLE = {"en": "New puzzle", "zh-TW": "新題目"}
+#: The shortest track a slider may keep on a phone, in CSS px: a finger drags its 44 px handle along at least this
+#: (lesson 02's and 03's speed sliders had shrunk to their handle beside "Skip", a 0 px track).
+MIN_TRACK_PX = 120
 
+# Every visible slider inside ``within`` whose track is shorter than ``min`` px or whose label is cut off, with its
+# sizes. The track is noUiSlider's bar (ipywidgets 8); the label is the slider's description.
+_SHORT_SLIDERS_JS = """([within, min]) => [...document.querySelectorAll(`${within} .widget-hslider`)]
+  .filter(s => s.checkVisibility() && !s.closest('.typhoon-app'))
+  .flatMap(s => { const track = s.querySelector('.noUi-target'), label = s.querySelector('.widget-label');
+    const width = track ? track.getBoundingClientRect().width : 0;
+    const cut = label !== null && label.scrollWidth > label.clientWidth + 1;
+    return width < min - 0.5 || cut ? [`slider "${label ? label.textContent : ''}": track ${Math.round(width)} px`
+      + (cut ? `, label cut (${label.scrollWidth} px in ${label.clientWidth})` : '')] : []; })"""
+
+# Every visible one-line text field inside ``within`` whose placeholder (its example, shown while it is empty) is wider
+# than the box's inside: the browser cuts it at the edge, and an input's scrollWidth does not count it, so the text
+# is measured in the placeholder's own font. A textarea wraps its placeholder and is left out.
+_CUT_PLACEHOLDERS_JS = """within => [...document.querySelectorAll(`${within} input[placeholder]`)]
+  .filter(i => i.checkVisibility() && !i.closest('.typhoon-app') && i.placeholder.trim().replace(/\\u200b/g, ''))
+  .flatMap(i => { const st = getComputedStyle(i), ph = getComputedStyle(i, '::placeholder');
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = `${ph.fontStyle} ${ph.fontWeight} ${ph.fontSize} ${ph.fontFamily}`;
+    const text = ctx.measureText(i.placeholder).width;
+    const inside = i.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight);
+    return text > inside + 0.5 ? [`text field "${i.placeholder}": ${Math.round(text)} px of text in ${Math.round(inside)} px`]
+      : []; })"""
 
 @pytest.mark.parametrize("lang", flow_langs("en"))
 def test_landing_puzzle_by_touch(voila: Callable[..., VoilaProcess], chromium_browser: Browser, lang: str) -> None:
@@ -113,7 +139,9 @@ def test_landing_puzzle_by_the_cell_pad_on_a_phone(voila: Callable[..., VoilaPro
 @pytest.mark.parametrize(("lesson", "lang"), lesson_cases(sorted(LESSONS)))
 def test_every_control_is_fingertip_sized_on_a_phone(voila: Callable[..., VoilaProcess], chromium_browser: Browser,
                                                      lesson: str, lang: str) -> None:
-    """Every control a finger taps in the lesson's output is at least 44x44 px on a phone (WCAG 2.5.5)."""
+    """Every control a finger taps in the lesson's output is at least 44x44 px on a phone (WCAG 2.5.5); every
+    slider keeps a track of at least :data:`MIN_TRACK_PX` and its whole label; every text field shows its whole
+    placeholder."""
     notebook, ready = LESSONS[lesson]
     server = voila(REPO_ROOT / "notebooks" / lang / notebook, lang=lang, timeout=120)
     page = touch_page(chromium_browser, PHONE, locale=lang)
@@ -121,12 +149,25 @@ def test_every_control_is_fingertip_sized_on_a_phone(voila: Callable[..., VoilaP
     expect(page.locator(ready).first).to_be_visible(timeout=120_000)
     page.wait_for_timeout(1500)  # the widgets drawn after the browser connected (maps, charts) settle
     small, cut = small_targets(page), cut_pictures(page)
+    squeezed = short_sliders(page) + cut_placeholders(page)
     save_screenshot(page, f"touch-targets-{lesson}-{lang}")
-    assert not small and not cut, (
+    assert not small and not cut and not squeezed, (
         f"lesson {lesson} ({lang}) on a {PHONE['width']}x{PHONE['height']} phone: {len(small)} controls smaller than "
         f"{FINGER_PX}x{FINGER_PX} px:\n" + "\n".join(small) + f"\n{len(cut)} maps, charts or map keys cut off:\n"
-        + "\n".join(cut))
+        + "\n".join(cut) + f"\n{len(squeezed)} sliders (track under {MIN_TRACK_PX} px or label cut) and text fields "
+        "whose placeholder is cut:\n" + "\n".join(squeezed))
     page.context.close()
+
+
+def short_sliders(page: Page, within: str = ".jp-OutputArea-output", minimum: int = MIN_TRACK_PX) -> list[str]:
+    """The visible sliders inside ``within`` whose track is shorter than ``minimum`` CSS px or whose label is cut
+    off, each described with its track's width; empty when every slider can be read and dragged."""
+    return list(page.evaluate(_SHORT_SLIDERS_JS, [within, minimum]))
+
+
+def cut_placeholders(page: Page, within: str = ".jp-OutputArea-output") -> list[str]:
+    """The visible one-line text fields inside ``within`` too narrow for their placeholder, each with both widths."""
+    return list(page.evaluate(_CUT_PLACEHOLDERS_JS, within))
 
 
 def _storms(n: int, lang: str) -> object:

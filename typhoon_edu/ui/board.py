@@ -45,6 +45,8 @@ if TYPE_CHECKING:
     from ..engine.rules import Rules
 
 SECONDS_PER_FRAME = 0.45  # at speed 1: slow enough to follow each step on a projector
+#: The width the animation's speed slider asks for (its label, track and number) before Skip wraps under it.
+SPEED_BASIS = "20em"
 
 
 class BoardView(widgets.VBox):
@@ -71,11 +73,15 @@ class BoardView(widgets.VBox):
         canvas.add_class(target)
         access = MapAccess(target=target, roledescription=i18n.t("maptext.roledescription", lang))
         lang = i18n.normalize_lang(lang)
+        # the slider asks for SPEED_BASIS of the row: where the row has less room beside Skip (a phone), Skip wraps
+        # under it and the slider keeps a track a finger can drag instead of shrinking to its handle
         speed = widgets.FloatSlider(value=1.0, min=0.25, max=4.0, step=0.25, description=i18n.t("anim.speed", lang),
-                                    layout=widgets.Layout(width="auto", flex="1 1 auto"))
+                                    layout=widgets.Layout(width="auto", flex=f"1 1 {SPEED_BASIS}"))
+        speed.add_class("te-anim-speed")
         skip = widgets.Button(description=i18n.t("anim.skip", lang), icon="forward", disabled=True)
         status = widgets.HTML(layout=widgets.Layout(min_height="1.6em"))
-        bar = widgets.HBox([speed, skip], layout=widgets.Layout(width="100%", display="flex" if controls else "none"))
+        bar = widgets.HBox([speed, skip], layout=widgets.Layout(width="100%", flex_flow="row wrap", align_items="center",
+                                                                display="flex" if controls else "none"))
         kwargs.setdefault("layout", widgets.Layout(width="100%"))
         # a click whose callback fails is told here (or in the view's own area, when it passes one)
         self.problems = problems if problems is not None else Problems(lambda: self.lang)

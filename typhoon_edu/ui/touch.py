@@ -29,6 +29,8 @@ PHONE_MAX_PX = 600
 # boxes that ipywidgets makes exactly one line high (a menu's, a slider's) are freed to grow with what is in them.
 # A button laid out as a flex box (the die's Roll) keeps its words in the middle of its new height.
 # A slider's handle gets a 44 px box whose outer 12 px are a transparent border: the dot a person sees is 20 px.
+# The answer sheet's name field (22em, in every lesson) takes the whole line, less its margins: beside its label a
+# 22em box left its example ("first name and class, e.g. Mei 7B") cut off at the end.
 TOUCH_CSS = f"""<style>
 .jupyter-widgets.te-cell-pad {{ display: none; }}
 @media (max-width: {PHONE_MAX_PX}px) {{
@@ -42,6 +44,7 @@ TOUCH_CSS = f"""<style>
   .widget-hslider:not(.typhoon-app *) {{ --jp-widgets-slider-handle-size: {FINGER_PX}px; }}
   .widget-hslider .noUi-handle:not(.typhoon-app *) {{ border-width: 12px !important; border-color: transparent !important;
     background-clip: padding-box; box-shadow: inset 0 0 0 1px #64748b; }}
+  .widget-text.quiz-name:not(.typhoon-app *) {{ min-width: calc(100% - 2 * var(--jp-widgets-margin, 2px)); }}
   details.glossary > summary {{ min-height: {FINGER_PX}px; line-height: {FINGER_PX}px; }}
   a.quiz-download-link {{ display: inline-flex !important; align-items: center; min-height: {FINGER_PX}px;
     box-sizing: border-box; }}
