@@ -8,7 +8,8 @@ Screenshots: ``artifacts/screenshots/touch-lesson-<nn>-<lang>.png``.
 On a phone (390x844, touch) every control of every lesson a finger taps is at least 44x44 CSS px (WCAG 2.5.5):
 buttons, menus, text fields, sliders' handles and checkboxes with their labels
 (``artifacts/screenshots/touch-targets-<nn>-<lang>.png``); every slider keeps a track to drag along and its whole
-label, and every text field shows its whole example (placeholder).
+label, and every text field shows its whole example (placeholder). In lesson 07 no line ends between a number and
+its unit (``15.1 °N``, ``121 公里``) (``artifacts/screenshots/touch-units-07-<lang>.png``).
 """
 
 from __future__ import annotations
@@ -66,6 +67,30 @@ _CUT_PLACEHOLDERS_JS = """within => [...document.querySelectorAll(`${within} inp
     const inside = i.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight);
     return text > inside + 0.5 ? [`text field "${i.placeholder}": ${Math.round(text)} px of text in ${Math.round(inside)} px`]
       : []; })"""
+
+# Every number followed by a space and a unit in the visible text inside ``within`` (°N, °E, km, km/h, hPa, kt, h;
+# 度, 公里, 百帕, 節, 小時): how many there are, and those whose number ends one line and whose unit starts the
+# next (their tops differ), each with the last class of the nearest element around it that has one.
+_SPLIT_UNITS_JS = """within => { const split = [], units = /(\\d+(?:\\.\\d+)?)\\s(°[NE]|km\\/h|km\\b|hPa|kt\\b|h\\b|度|公里|百帕|節|小時)/g;
+  let pairs = 0;
+  for (const root of document.querySelectorAll(within)) {
+    const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      if (!n.parentElement.checkVisibility()) continue;
+      for (const m of n.data.matchAll(units)) {
+        const rect = (from, to) => { const r = document.createRange(); r.setStart(n, from); r.setEnd(n, to);
+                                     return r.getClientRects()[0]; };
+        const end = m.index + m[0].length, number = rect(m.index, m.index + m[1].length), unit = rect(end - m[2].length, end);
+        if (!number || !unit) continue;
+        pairs += 1;
+        if (Math.abs(number.top - unit.top) > 2)
+          split.push(`"${m[0]}" in .${[...(n.parentElement.closest('[class]') || root).classList].slice(-1)[0]}: `
+            + `number at y ${Math.round(number.top)}, unit at y ${Math.round(unit.top)}`);
+      }
+    }
+  }
+  return {pairs, split}; }"""
+
 
 @pytest.mark.parametrize("lang", flow_langs("en"))
 def test_landing_puzzle_by_touch(voila: Callable[..., VoilaProcess], chromium_browser: Browser, lang: str) -> None:
@@ -156,6 +181,31 @@ def test_every_control_is_fingertip_sized_on_a_phone(voila: Callable[..., VoilaP
         f"{FINGER_PX}x{FINGER_PX} px:\n" + "\n".join(small) + f"\n{len(cut)} maps, charts or map keys cut off:\n"
         + "\n".join(cut) + f"\n{len(squeezed)} sliders (track under {MIN_TRACK_PX} px or label cut) and text fields "
         "whose placeholder is cut:\n" + "\n".join(squeezed))
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_forecast_numbers_keep_their_units_on_a_phone(voila: Callable[..., VoilaProcess], chromium_browser: Browser,
+                                                      lang: str) -> None:
+    """Lesson 07 on a phone, once a guess is placed: in the briefing, the forecast's status, the sources and every
+    other text of the challenge, no line ends between a number and its unit ("15.1" then "°N" on the next line)."""
+    notebook, ready = LESSONS["07"]
+    server = voila(REPO_ROOT / "notebooks" / lang / notebook, lang=lang, timeout=120)
+    page = touch_page(chromium_browser, PHONE, locale=lang)
+    page.goto(server.url, timeout=120_000)
+    expect(page.locator(ready).first).to_be_visible(timeout=120_000)
+    typed = page.locator(".forecast-typed input").first
+    typed.fill("15.1, 117.3")
+    typed.press("Enter")
+    status = page.locator(".forecast-status").first
+    expect(status).to_contain_text("15.1", timeout=15_000)
+    status.scroll_into_view_if_needed()
+    found = page.evaluate(_SPLIT_UNITS_JS, ".forecast-challenge")
+    save_screenshot(page, f"touch-units-07-{lang}", full_page=False)
+    # the briefing (centre, pressure, wind, motion), the status (24 h: 15.1 °N, 117.3 °E) and the sources
+    assert found["pairs"] >= 10, f"only {found['pairs']} numbers with a unit found: the check did not look"
+    assert not found["split"], (f"lesson 07 ({lang}) on a {PHONE['width']} px phone: {len(found['split'])} numbers "
+                                "split from their unit:\n" + "\n".join(found["split"]))
     page.context.close()
 
 

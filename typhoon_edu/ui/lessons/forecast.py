@@ -425,6 +425,24 @@ def forecast_scene(rnd: ForecastRound, teams: Mapping[str, Mapping[int, LatLon]]
 
 # --- words -----------------------------------------------------------------------------------------------
 
+#: The space between a number and its unit (``15.1 °N``, ``121 km``, ``24 h``; ``121 公里``, ``15.1 度``) and, in
+#: Chinese, between 北緯/東經 and the number after it.
+_UNIT_GAP = re.compile(r"(?<=\d) (?=°[NE]|km/h|km\b|hPa|kt\b|h\b|度|公里|百帕|節|小時)|(?<=北緯|東經) (?=\d)")
+
+
+def keep_units(text: str) -> str:
+    """``text`` with a no-break space between each number and its unit, so that a narrow screen (a phone) never
+    ends a line between them (``15.1`` at the end of one line, ``°N`` at the start of the next).
+
+    >>> keep_units("24 h: 15.1 °N, 117 °E · 1005 hPa") == "24\u00a0h: 15.1\u00a0°N, 117\u00a0°E · 1005\u00a0hPa"
+    True
+    >>> keep_units("北緯 15.1 度、東經 117 度，差 121 公里") == "北緯\u00a015.1\u00a0度、東經\u00a0117\u00a0度，差 121\u00a0公里"
+    True
+    >>> keep_units("In the last 24 hours it moved 300 km")  # "hours" is a word of the sentence, not a unit
+    'In the last 24 hours it moved 300\xa0km'
+    """
+    return _UNIT_GAP.sub("\u00a0", text)
+
 
 def heading_name(bearing: float, lang: str = "en") -> str:
     """The nearest of 8 compass points, in words.
@@ -453,7 +471,7 @@ def briefing(case: Case, lang: str = "en") -> str:
         p = case.partner.six_hourly()[case.partner_index]
         lines.append(lt("forecast.partner", lang, storm=storm_title(case.partner, lang),
                         km=f"{great_circle_km(p.lat, p.lon, now.lat, now.lon):.0f}"))
-    return "<br>".join(escape(x) for x in lines)
+    return "<br>".join(escape(keep_units(x)) for x in lines)
 
 
 def case_label(case: Case, number: int, lang: str = "en") -> str:
@@ -498,7 +516,7 @@ def results_html(rows: Sequence[ResultRow], lang: str = "en") -> str:
     body = [(lt("forecast.lead_cell", lang, h=r.lead), f"{r.error_km:.0f}", f"{r.typical_km}",
              lt("forecast.yes" if r.inside else "forecast.no", lang), f"{r.straight_km:.0f}") for r in rows]
     return (f"<div class='forecast-results'>{html_table(header, body)}"
-            f"<p style='font-size:1.05em'><b>{escape(summary_text(rows, lang))}</b></p></div>")
+            f"<p style='font-size:1.05em'><b>{escape(keep_units(summary_text(rows, lang)))}</b></p></div>")
 
 
 def teams_html(case: Case, teams: Mapping[str, Mapping[int, LatLon]], revealed: bool, lang: str = "en") -> str:
@@ -649,7 +667,7 @@ class ForecastChallenge(LessonBox):
         self.team_view.add_class("forecast-teams")
         self.legend = widgets.HTML(legend_html(lang))
         source = widgets.HTML(f"<div style='font-size:.9em;color:#334155;max-width:60em'>{escape(lt('forecast.cone_note', lang))}"
-                              f"<br>{escape(lt('forecast.errors_source', lang))}</div>")
+                              f"<br>{escape(keep_units(lt('forecast.errors_source', lang)))}</div>")
         row = widgets.Layout(flex_flow="row wrap", align_items="center")
         keyboard = widgets.HBox([self.typed, self.place_button, *self.arrows.values()], layout=row)
         actions = widgets.HBox([self.reveal_button, self.again_button], layout=row)
@@ -851,7 +869,7 @@ class ForecastChallenge(LessonBox):
 
     def _update(self) -> None:
         self.status.value = (f"<div role='status' aria-live='polite' style='font-size:1.05em;margin:.3em 0'>"
-                             f"{escape(status_text(self.rnd))}</div>")
+                             f"{escape(keep_units(status_text(self.rnd)))}</div>")
         if self.lead.value != self.rnd.active:
             self.lead.value = self.rnd.active
         locked = self.rnd.revealed
