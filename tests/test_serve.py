@@ -712,9 +712,11 @@ class _VoilaQueryServer:
         from websockets.sync.server import serve as ws_serve
 
         self.paths: list[str] = []
+        self.keys: list[str | None] = []  # the query key each connection showed (typhoon_edu.server.query_socket)
 
         def handler(connection: Any) -> None:
             self.paths.append(connection.request.path)
+            self.keys.append(connection.request.headers.get("X-Typhoon-Query-Key"))
             connection.send(message)
 
         self.server = ws_serve(handler, "127.0.0.1", 0)
@@ -739,13 +741,24 @@ def test_page_query_waits_for_the_request_in_a_preheated_kernel(monkeypatch: pyt
     with _VoilaQueryServer(json.dumps(request)) as server:
         for name, value in server.env("kernel-7").items():
             monkeypatch.setenv(name, value)
+        monkeypatch.delenv("TYPHOON_EDU_QUERY_KEY", raising=False)
         for name in request:  # what the request writes into os.environ is undone after the test (setenv
             monkeypatch.setenv(name, "")  # remembers the value before): a QUERY_STRING left behind would
             monkeypatch.delenv(name)  # make later tests' pages think Voilà served them
         assert page_query() == {"seat": "abc", "lang": "en"}
         assert page_query() == {"seat": "abc", "lang": "en"}  # the second call does not wait again
         assert server.paths == ["/voila/query/kernel-7"]  # Voilà's websocket for this kernel, asked once
+        assert server.keys == [None]  # no key in this kernel's environment: none is shown
         assert os.environ["SCRIPT_NAME"] == "/"  # every variable of the request, as Voilà's helper sets them
+
+
+def test_a_preheated_kernel_shows_the_servers_query_key() -> None:
+    from typhoon_edu.ui.query import QUERY_KEY_ENV_VAR, wait_for_voila_request
+
+    with _VoilaQueryServer(json.dumps({"QUERY_STRING": "join=ABCDE"})) as server:
+        env = {**server.env(), QUERY_KEY_ENV_VAR: "the-key"}
+        assert wait_for_voila_request(env) is True
+    assert server.keys == ["the-key"] and env["QUERY_STRING"] == "join=ABCDE"
 
 
 @pytest.mark.parametrize("message", ["not json", "[1, 2]"])

@@ -179,3 +179,67 @@ def test_the_pool_grows_when_a_room_with_device_seats_is_created(tmp_path_factor
             assert "Preheated pool: 4 kernels (3 device seats waiting to join)" in log
     finally:
         store.close()
+
+
+# ------------------------------------------------------------------ the preheated kernels' query socket
+#: The query key given to the test server (``ensure_query_key`` keeps one already in the environment).
+_KEY = "test-query-key-" + "k" * 32
+
+
+@pytest.fixture(scope="module")
+def preheated_server(tmp_path_factory: pytest.TempPathFactory):
+    """serve's Voilà with a pool of 2 preheated kernels on the probe notebook, whose page shows the query it got."""
+    import os
+
+    from typhoon_edu.ui.query import QUERY_KEY_ENV_VAR
+
+    folder = tmp_path_factory.mktemp("preheated")
+    notebook = write_probe_notebook(folder)
+    env = {**os.environ, QUERY_KEY_ENV_VAR: _KEY}
+    with VoilaProcess(notebook, lang="en", preheat=True, pool_size=2, env=env, log_path=folder / "voila.log") as server:
+        server.wait_ready(timeout=90)
+        yield server
+
+
+def _query_socket(port: int, kernel: str, key: str | None, source: str = "127.0.0.2"):  # noqa: ANN202
+    from websockets.sync.client import connect
+
+    from typhoon_edu.ui.query import QUERY_KEY_HEADER
+
+    return connect(f"ws://127.0.0.1:{port}/voila/query/{kernel}", open_timeout=30, source_address=(source, 0),
+                   additional_headers={QUERY_KEY_HEADER: key} if key is not None else None)
+
+
+def test_the_query_socket_answers_only_the_servers_own_kernels(preheated_server: VoilaProcess) -> None:
+    """A student's device cannot open a preheated kernel's query socket (which carried the teacher's key), nor make
+    the pool's kernels miss their pages by opening and closing sockets under their ids (Voilà 0.5's handler let any
+    client replace a waiter, and a close removed another kernel's)."""
+    import uuid
+
+    from serve_helpers import probe_values
+
+    port = preheated_server.port
+    for key in (None, "guess", _KEY[:-1]):
+        with pytest.raises(InvalidStatus) as refused, _query_socket(port, str(uuid.uuid4()), key):
+            pass
+        assert refused.value.response.status_code == 403, key
+    # the review's attack, as a device without the key would make it: open, open again, close both, per kernel
+    for _ in range(2):
+        kernel = str(uuid.uuid4())
+        for _ in range(2):
+            with pytest.raises(InvalidStatus), _query_socket(port, kernel, None):
+                pass
+    # one of this server's kernels (it has the key) waits under its id: a second socket for that id is refused, and
+    # closing either leaves the others' waiters alone
+    kernel = str(uuid.uuid4())
+    with _query_socket(port, kernel, _KEY, source="127.0.0.1"):
+        with pytest.raises(InvalidStatus) as twice, _query_socket(port, kernel, _KEY, source="127.0.0.1"):
+            pass
+        assert twice.value.response.status_code == 409
+    # the pool's kernels still get their pages' requests: each page shows the query it was opened with
+    for code in ("ABCDE", "FGHJK"):
+        status, _, page = http_request(port, f"/?join={code}", timeout=60)
+        assert status == 200
+        seen = probe_values(page)
+        assert seen and seen[0]["preheated"] == "True" and seen[0]["query"].get("join") == code, seen  # type: ignore[union-attr]
+        assert _KEY not in page

@@ -29,6 +29,8 @@
 * **A clean stop** while kernels are starting: Voilà's ``stop`` waits for them, drops pool refills
   still waiting out their delay, and ends busy kernels at once, before it stops every other kernel
   (:mod:`typhoon_edu.server.kernel_settle`).
+* **The query socket for this server's kernels only**: a preheated kernel's ``voila/query/<id>`` socket needs the
+  server's key, held in the kernels' environment (:mod:`typhoon_edu.server.query_socket`).
 * **Kernel websocket frames checked** before jupyter_server's and Voilà's parsers see them
   (:mod:`typhoon_edu.server.websocket_guard`, :class:`GuardedKernelWebsocketHandler`).
 
@@ -55,6 +57,7 @@ from tornado.routing import Matcher, Rule
 from tornado.web import HTTPError, RequestHandler
 from traitlets import Bool, Float, Int, List, Unicode
 from voila.app import Voila
+from voila.request_info_handler import RequestInfoSocketHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import (
     VoilaKernelWebsocketHandler,
@@ -68,6 +71,7 @@ from .network import host_allowed, machine_hosts
 from .page_handlers import BUDGET_SETTING, JoinPageHandler, PageHandler, track_page_kernels
 from .page_query import DEVICE_COOKIE, JOIN_CODE_PATTERN
 from .pool_growth import GROWN_FILL_DELAY, WATCH_INTERVAL, WatchProblems, pool_target, waiting_device_seats
+from .query_socket import GuardedQuerySocket, ensure_query_key
 from .websocket_guard import KERNEL_WS_PROTOCOL, offers_v1, v1_frame_problem
 
 __all__ = [
@@ -242,6 +246,7 @@ class TyphoonVoila(Voila):
         return machine_hosts(self.extra_hosts)
 
     def init_settings(self) -> dict[str, Any]:
+        ensure_query_key()  # before the first kernel starts: each inherits it (server/query_socket.py)
         settings: dict[str, Any] = super().init_settings()
         self.log.addFilter(QuietTrust())  # the contents manager logs through this app's logger
         # The cookie is only ever needed by this site's own page, so no other site may send it.
@@ -261,6 +266,8 @@ class TyphoonVoila(Voila):
                 spec = (spec[0], PageHandler, *spec[2:])
             elif isinstance(spec, tuple) and len(spec) >= 2 and spec[1] is VoilaKernelWebsocketHandler:
                 spec = (spec[0], GuardedKernelWebsocketHandler, *spec[2:])
+            elif isinstance(spec, tuple) and len(spec) >= 2 and spec[1] is RequestInfoSocketHandler:
+                spec = (spec[0], GuardedQuerySocket, *spec[2:])
             handlers.append(spec)
         return handlers
 

@@ -31,7 +31,7 @@ import secrets
 from collections.abc import Mapping, MutableMapping
 from urllib.parse import parse_qsl
 
-__all__ = ["CLASS_SERVER_ENV_VAR", "PUBLIC_URL_ENV_VAR", "QUERY_ENV_VAR", "on_class_server", "page_device", "page_query",
+__all__ = ["CLASS_SERVER_ENV_VAR", "PUBLIC_URL_ENV_VAR", "QUERY_ENV_VAR", "QUERY_KEY_ENV_VAR", "QUERY_KEY_HEADER", "on_class_server", "page_device", "page_query",
            "parse_query", "public_url", "voila_query_url", "wait_for_voila_request"]
 
 #: The CGI variable in which Voilà hands the query string (without ``?``) to the kernel.
@@ -41,6 +41,11 @@ QUERY_ENV_VAR = "QUERY_STRING"
 PUBLIC_URL_ENV_VAR = "TYPHOON_EDU_PUBLIC_URL"
 #: Set to "1" by ``typhoon-edu serve`` only: a lesson runs on the class server (lesson 07's class round uses the store).
 CLASS_SERVER_ENV_VAR = "TYPHOON_EDU_CLASS_SERVER"
+
+#: Set by the class server (:mod:`typhoon_edu.server.query_socket`) and inherited by its kernels: the key a preheated
+#: kernel shows (in :data:`QUERY_KEY_HEADER`) to be told its page's request; no page ever sees it.
+QUERY_KEY_ENV_VAR = "TYPHOON_EDU_QUERY_KEY"
+QUERY_KEY_HEADER = "X-Typhoon-Query-Key"
 
 _PREHEAT_ENV_VAR = "VOILA_PREHEAT"
 #: Seconds to open the websocket to Voilà (as Voilà's own helper); the wait for the request itself has no limit.
@@ -130,8 +135,10 @@ def wait_for_voila_request(environ: MutableMapping[str, str] | None = None) -> b
     from websockets.sync.client import connect
 
     url = voila_query_url(env)
+    key = env.get(QUERY_KEY_ENV_VAR)
     try:
-        with connect(url, open_timeout=_OPEN_TIMEOUT) as websocket:
+        with connect(url, open_timeout=_OPEN_TIMEOUT,
+                     additional_headers={QUERY_KEY_HEADER: key} if key else None) as websocket:
             message = websocket.recv()
         request = json.loads(message)
     except (OSError, TimeoutError, WebSocketException, ValueError) as exc:
