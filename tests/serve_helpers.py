@@ -115,14 +115,15 @@ def kernel_exists(port: int, kernel_id: str) -> bool:
     return status == 200
 
 
-def v1_message(msg_type: str, content: Mapping[str, object], channel: str = "shell") -> tuple[bytes, str]:
+def v1_message(msg_type: str, content: Mapping[str, object], channel: str = "shell",
+               metadata: Mapping[str, object] | None = None) -> tuple[bytes, str]:
     """A kernel message as the page's v1 websocket sends it (one binary frame), and its msg_id."""
     from typhoon_edu.server.websocket_guard import v1_frame
 
     msg_id = uuid.uuid4().hex
     header = {"msg_id": msg_id, "msg_type": msg_type, "username": "test", "session": uuid.uuid4().hex,
               "date": "2026-01-01T00:00:00.000000Z", "version": "5.3"}
-    parts = [json.dumps(part).encode() for part in (header, {}, {}, dict(content))]
+    parts = [json.dumps(part).encode() for part in (header, {}, dict(metadata or {}), dict(content))]
     return v1_frame(parts, channel), msg_id
 
 

@@ -243,3 +243,66 @@ def test_the_query_socket_answers_only_the_servers_own_kernels(preheated_server:
         seen = probe_values(page)
         assert seen and seen[0]["preheated"] == "True" and seen[0]["query"].get("join") == code, seen  # type: ignore[union-attr]
         assert _KEY not in page
+
+
+# ------------------------------------------------------------------ a page's writes to its own widgets
+@pytest.fixture(scope="module")
+def class_server(tmp_path_factory: pytest.TempPathFactory):
+    """serve's Voilà on the class-play dashboard (kernels started per request), with a store of its own."""
+    from pathlib import Path
+
+    folder = tmp_path_factory.mktemp("classpage")
+    dashboard = Path(__file__).resolve().parent.parent / "notebooks" / "dashboard.ipynb"
+    with VoilaProcess(dashboard, lang="en", preheat=False, db=f"sqlite:///{folder / 'rooms.sqlite3'}",
+                      log_path=folder / "voila.log") as server:
+        server.wait_ready(timeout=120)
+        yield server
+
+
+def _comm_messages(ws, seconds: float) -> list[dict[str, object]]:  # noqa: ANN001
+    """The comm messages (their content) the kernel sends on ``ws`` within ``seconds`` (bounded in time)."""
+    import json
+
+    from typhoon_edu.server.websocket_guard import v1_frame_parts
+
+    out: list[dict[str, object]] = []
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            frame = ws.recv(timeout=left)
+        except TimeoutError:
+            break
+        parts = v1_frame_parts(frame)
+        if json.loads(parts[1]).get("msg_type") in ("comm_msg", "comm_open"):
+            out.append(json.loads(parts[4]))
+    return out
+
+
+def test_a_page_cannot_make_its_kernel_beat_without_pause(class_server: VoilaProcess) -> None:
+    """A student's page sets the heartbeat's ``interval`` to 0 over its own kernel websocket: the kernel ignores it
+    (it had sent ~5,400 messages a second, and the server buffered them for a gone page)."""
+    import uuid
+
+    from serve_helpers import v1_message
+
+    status, _, page = http_request(class_server.port, "/join", source="127.0.0.5", timeout=120)
+    assert status == 200
+    with kernel_socket(class_server.port, kernel_id_of(page)) as ws:
+        control = uuid.uuid4().hex
+        ws.send(v1_message("comm_open", {"comm_id": control, "target_name": "jupyter.widget.control", "data": {}},
+                           metadata={"version": "1.0.0"})[0])
+        ws.send(v1_message("comm_msg", {"comm_id": control, "data": {"method": "request_states"}})[0])
+        states: dict[str, dict[str, object]] = {}
+        for content in _comm_messages(ws, 20):
+            data = content.get("data") or {}
+            if isinstance(data, dict) and data.get("method") == "update_states":
+                states = {k: v.get("state", {}) for k, v in data["states"].items()}
+                break
+        heartbeat = [k for k, state in states.items() if "interval" in state and "beat" in state]
+        assert len(heartbeat) == 1, sorted(states)[:10]
+        before = sum(1 for c in _comm_messages(ws, 3) if c.get("comm_id") == heartbeat[0])
+        ws.send(v1_message("comm_msg", {"comm_id": heartbeat[0], "data": {
+            "method": "update", "state": {"interval": 0, "lost_after": 0, "muted": True}, "buffer_paths": []}})[0])
+        after = sum(1 for c in _comm_messages(ws, 3) if c.get("comm_id") == heartbeat[0])
+    assert 2 <= before <= 12, before  # a beat every 0.5 s
+    assert after <= 12, f"{after} heartbeat messages in 3 s after the page set interval=0"

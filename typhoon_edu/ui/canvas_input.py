@@ -44,6 +44,8 @@ import anywidget
 import traitlets
 from ipycanvas import MultiCanvas
 
+from .page_writes import PageMaySet
+
 #: A mouse press this soon after a touch tap, near it, is the same tap (seconds).
 TOUCH_MOUSE_WINDOW = 0.8
 #: "Near" for that purpose, in canvas pixels.
@@ -249,7 +251,7 @@ canvas.te-map-canvas:focus-visible { outline: 4px solid #1d4ed8; outline-offset:
 """
 
 
-class MapAccess(anywidget.AnyWidget):
+class MapAccess(PageMaySet, anywidget.AnyWidget):
     """The keyboard, the name and the live region of one map canvas (shown beside it, invisible).
 
     ``target`` is a CSS class given to the canvas (see :func:`new_map_class`); ``label`` its text

@@ -19,6 +19,8 @@ from urllib.parse import urlencode
 import anywidget
 import traitlets
 
+from ..page_writes import PageMaySet
+
 __all__ = ["PageAddress"]
 
 _ESM = r"""
@@ -47,7 +49,7 @@ export default { render };
 """
 
 
-class PageAddress(anywidget.AnyWidget):
+class PageAddress(PageMaySet, anywidget.AnyWidget):
     """An invisible widget that sets the query of the page's address (``query``: ``seat=…``)."""
 
     _esm = _ESM

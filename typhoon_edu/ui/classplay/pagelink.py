@@ -34,6 +34,7 @@ import anywidget
 import traitlets
 
 from ... import i18n
+from ..page_writes import PageMaySet
 
 log = logging.getLogger("typhoon_edu.ui")
 
@@ -137,8 +138,11 @@ def served_by_voila(environ: Any = None) -> bool:
     return "QUERY_STRING" in env or "VOILA_PREHEAT" in env
 
 
-class PageLink(anywidget.AnyWidget):
+class PageLink(PageMaySet, anywidget.AnyWidget):
     """The connection watch, the device's language and mute switch, and the attention signal."""
+
+    #: the device's own choices; the beat, its interval and the texts are the kernel's (module page_writes)
+    page_may_set = frozenset({"chosen_lang", "muted"})
 
     _esm = ESM
     _css = CSS

@@ -36,6 +36,7 @@ import ipywidgets as widgets
 import traitlets
 
 from ... import i18n
+from ..page_writes import PageMaySet
 
 #: The times a teacher can choose in the drawer, in seconds (0: no timer). The room accepts 0 or 10 to 600.
 CHOICES = (0, 30, 60, 90, 120, 180)
@@ -97,7 +98,7 @@ CSS = """
 """
 
 
-class Countdown(anywidget.AnyWidget):
+class Countdown(PageMaySet, anywidget.AnyWidget):
     """Seconds left for a decision, counted down by the browser, and a note above it (the time ran out).
 
     ``left`` < 0: no count. ``template`` holds ``{n}``. ``note`` "": no note.

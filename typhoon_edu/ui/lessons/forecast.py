@@ -44,6 +44,7 @@ from ...realdata.forecast_cases import (
 from ...realdata.stats import distance_km, places
 from .. import palette
 from ..guard import Problems
+from ..page_writes import PageMaySet
 from ..painter import repaint
 from ..quiz import AnswerSheet, Question, Quiz, lesson_sheet
 from ..realmap import Projection, legend_item, static_scene, storm_title, track_scene
@@ -575,7 +576,7 @@ def _leave_map_class() -> type | None:
     except ImportError:  # pragma: no cover - anywidget is a dependency; this keeps an old install working
         return None
 
-    class LeaveMapKeys(anywidget.AnyWidget):
+    class LeaveMapKeys(PageMaySet, anywidget.AnyWidget):
         """Tab, Shift+Tab and Esc leave the canvases inside ``selector``."""
 
         _esm = _LEAVE_MAP_ESM
