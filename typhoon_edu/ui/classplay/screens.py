@@ -14,7 +14,7 @@ import ipywidgets as widgets
 
 from ... import i18n
 from ..board import BoardView
-from ..compass_ring import CompassRing
+from ..compass_ring import LEGIBLE_PX, CompassRing
 from .bigdie import BigDie
 from .hppanel import hp_panel_html
 from .model import Seats, status_line
@@ -98,8 +98,10 @@ class ProjectorGameScreen:
         board_col = widgets.VBox([self.board, controls])
         board_col.add_class("typhoon-board-col")
         self.hp = html("typhoon-hp-panel")
-        # big stop names for the back row, in a wider box so "north-northwest" still fits beside the ring
-        self.ring = CompassRing(rules=rules, lang=lang, size=260, label_scale=RING_LABEL_SCALE, ratio=RING_RATIO)
+        # big stop names for the back row, in a wider box so "north-northwest" still fits beside the ring; where the
+        # ring is drawn small (this page on a phone) the page shows it without the names, which would be unreadable
+        self.ring = CompassRing(rules=rules, lang=lang, size=260, label_scale=RING_LABEL_SCALE, ratio=RING_RATIO,
+                                min_text_px=LEGIBLE_PX)
         self.ring.add_class("typhoon-compass")
         self.die = BigDie(lang=lang, size=110)
         instruments = widgets.HBox([self.ring, self.die])
