@@ -248,13 +248,14 @@ def test_the_query_socket_answers_only_the_servers_own_kernels(preheated_server:
 # ------------------------------------------------------------------ a page's writes to its own widgets
 @pytest.fixture(scope="module")
 def class_server(tmp_path_factory: pytest.TempPathFactory):
-    """serve's Voilà on the class-play dashboard (kernels started per request), with a store of its own."""
+    """serve's Voilà on the class-play dashboard (kernels started per request), with a store of its own; a kernel
+    idle for 6 s with no page connected is culled."""
     from pathlib import Path
 
     folder = tmp_path_factory.mktemp("classpage")
     dashboard = Path(__file__).resolve().parent.parent / "notebooks" / "dashboard.ipynb"
     with VoilaProcess(dashboard, lang="en", preheat=False, db=f"sqlite:///{folder / 'rooms.sqlite3'}",
-                      log_path=folder / "voila.log") as server:
+                      log_path=folder / "voila.log", cull_idle_timeout=6, cull_interval=1) as server:
         server.wait_ready(timeout=120)
         yield server
 
@@ -278,31 +279,76 @@ def _comm_messages(ws, seconds: float) -> list[dict[str, object]]:  # noqa: ANN0
     return out
 
 
+def _heartbeat(ws) -> str:  # noqa: ANN001
+    """The model id of the page's heartbeat (PageLink), asked of the kernel as a page's widget manager asks."""
+    import uuid
+
+    from serve_helpers import v1_message
+
+    control = uuid.uuid4().hex
+    ws.send(v1_message("comm_open", {"comm_id": control, "target_name": "jupyter.widget.control", "data": {}},
+                       metadata={"version": "1.0.0"})[0])
+    ws.send(v1_message("comm_msg", {"comm_id": control, "data": {"method": "request_states"}})[0])
+    states: dict[str, dict[str, object]] = {}
+    for content in _comm_messages(ws, 20):
+        data = content.get("data") or {}
+        if isinstance(data, dict) and data.get("method") == "update_states":
+            states = {k: v.get("state", {}) for k, v in data["states"].items()}
+            break
+    found = [k for k, state in states.items() if "interval" in state and "beat" in state]
+    assert len(found) == 1, sorted(states)[:10]
+    return found[0]
+
+
+def _say_here(ws, link: str) -> None:  # noqa: ANN001
+    """What the page's heartbeat sends its kernel: "I am here"."""
+    from serve_helpers import v1_message
+
+    ws.send(v1_message("comm_msg", {"comm_id": link, "data": {"method": "custom", "content": {"here": 0}}})[0])
+
+
 def test_a_page_cannot_make_its_kernel_beat_without_pause(class_server: VoilaProcess) -> None:
     """A student's page sets the heartbeat's ``interval`` to 0 over its own kernel websocket: the kernel ignores it
     (it had sent ~5,400 messages a second, and the server buffered them for a gone page)."""
-    import uuid
-
     from serve_helpers import v1_message
 
     status, _, page = http_request(class_server.port, "/join", source="127.0.0.5", timeout=120)
     assert status == 200
     with kernel_socket(class_server.port, kernel_id_of(page)) as ws:
-        control = uuid.uuid4().hex
-        ws.send(v1_message("comm_open", {"comm_id": control, "target_name": "jupyter.widget.control", "data": {}},
-                           metadata={"version": "1.0.0"})[0])
-        ws.send(v1_message("comm_msg", {"comm_id": control, "data": {"method": "request_states"}})[0])
-        states: dict[str, dict[str, object]] = {}
-        for content in _comm_messages(ws, 20):
-            data = content.get("data") or {}
-            if isinstance(data, dict) and data.get("method") == "update_states":
-                states = {k: v.get("state", {}) for k, v in data["states"].items()}
-                break
-        heartbeat = [k for k, state in states.items() if "interval" in state and "beat" in state]
-        assert len(heartbeat) == 1, sorted(states)[:10]
-        before = sum(1 for c in _comm_messages(ws, 3) if c.get("comm_id") == heartbeat[0])
-        ws.send(v1_message("comm_msg", {"comm_id": heartbeat[0], "data": {
+        heartbeat = _heartbeat(ws)
+        _say_here(ws, heartbeat)
+        before = sum(1 for c in _comm_messages(ws, 3) if c.get("comm_id") == heartbeat)
+        _say_here(ws, heartbeat)
+        ws.send(v1_message("comm_msg", {"comm_id": heartbeat, "data": {
             "method": "update", "state": {"interval": 0, "lost_after": 0, "muted": True}, "buffer_paths": []}})[0])
-        after = sum(1 for c in _comm_messages(ws, 3) if c.get("comm_id") == heartbeat[0])
+        after = sum(1 for c in _comm_messages(ws, 3) if c.get("comm_id") == heartbeat)
     assert 2 <= before <= 12, before  # a beat every 0.5 s
     assert after <= 12, f"{after} heartbeat messages in 3 s after the page set interval=0"
+
+
+def test_the_kernel_of_a_page_that_vanished_is_culled(class_server: VoilaProcess) -> None:
+    """A phone that leaves without a word (off the network: no closing beacon): its kernel stops ticking once the page
+    has been silent for SILENT_AFTER s, so the server culls it as idle (the ticks had kept it alive for ever). While
+    the page is there, it answers, and a silent kernel ticks again as soon as the page speaks."""
+    from serve_helpers import kernel_exists, wait_until
+
+    from typhoon_edu.ui.classplay.pagelink import SILENT_AFTER
+
+    status, _, page = http_request(class_server.port, "/join", source="127.0.0.6", timeout=120)
+    assert status == 200
+    kernel = kernel_id_of(page)
+    with kernel_socket(class_server.port, kernel) as ws:  # a raw socket: it answers the ticks only when told here
+        link = _heartbeat(ws)
+        _say_here(ws, link)
+        assert [c for c in _comm_messages(ws, 2) if c.get("comm_id") == link], "no tick while the page is there"
+        time.sleep(SILENT_AFTER)
+        _comm_messages(ws, 1)  # what was on its way
+        beats = [c for c in _comm_messages(ws, 2) if c.get("comm_id") == link]
+        assert not beats, f"{len(beats)} ticks after {SILENT_AFTER:.0f} s of silence"
+        _say_here(ws, link)
+        beats = [c for c in _comm_messages(ws, 2) if c.get("comm_id") == link]
+        assert beats, "the kernel did not tick again when the page spoke"
+    # the socket is gone without a word: after SILENT_AFTER s of silence and 6 s idle, the kernel is culled
+    assert kernel_exists(class_server.port, kernel)
+    wait_until(lambda: not kernel_exists(class_server.port, kernel), SILENT_AFTER + 40, interval=1,
+               what="the vanished page's kernel culled")

@@ -3,7 +3,9 @@
 A class-play page is drawn by its kernel; what only the browser can do lives here, in a few lines
 of JavaScript:
 
-- **Connection.** The kernel ticks ``beat`` every ``interval`` seconds. When no tick arrives for
+- **Connection.** The kernel ticks ``beat`` every ``interval`` seconds while the page answers (every
+  :data:`ACK_EVERY`-th tick; a kernel that hears nothing for :data:`SILENT_AFTER` s stops ticking, so the
+  kernel of a page that vanished is culled as idle). When no tick arrives for
   ``lost_after`` seconds the page says "connection lost — reconnecting…" with a *Reload* button
   (the ``<body data-typhoon-connection>`` attribute says ``lost``/``ok`` for tests); the notice goes
   away by itself when ticks come back. With ``reload_after`` > 0 (a seat's page, whose link opens
@@ -22,12 +24,17 @@ of JavaScript:
 1
 >>> link.tick(); link.beat
 1
+>>> link.listened_to   # just made: the page has SILENT_AFTER seconds to say it is there
+True
+>>> link.clock = lambda: link.heard + SILENT_AFTER + 1; link.listened_to
+False
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 import anywidget
@@ -43,6 +50,11 @@ INTERVAL = 0.5
 LOST_AFTER = 1.8
 #: Seconds a seat's page waits, connection lost, before it reloads itself (its link reopens the seat).
 RELOAD_AFTER = 8.0
+#: The page answers every ``ACK_EVERY``-th tick (and, while it hears none, says it is there every second); a kernel
+#: that hears nothing for ``SILENT_AFTER`` seconds stops ticking until it does. A tick is activity to the server, so a
+#: page that vanished without a word (a phone off the network) would otherwise keep its kernel from ever being culled.
+ACK_EVERY = 4
+SILENT_AFTER = 10.0
 
 ESM = r"""
 function store(key, value) {
@@ -92,12 +104,17 @@ function render({ model, el }) {
 
   let last = Date.now(), lostSince = 0, armed = model.get("beat") > 0, trying = false;
   document.body.dataset.typhoonConnection = "ok";
+  let said = 0;  // when this page last told its kernel it is there (Date.now())
+  const here = () => { said = Date.now(); try { model.send({ here: model.get("beat") }); } catch (e) { /* closed */ } };
   model.on("change:beat", () => {
     last = Date.now(); armed = true;
+    if (model.get("beat") % model.get("ack_every") === 0) here();
     if (lostSince) { lostSince = 0; box.hidden = true; document.body.dataset.typhoonConnection = "ok"; }
   });
+  here();
   const timer = setInterval(async () => {
     if (!armed || (Date.now() - last) / 1000 < model.get("lost_after")) return;
+    if (Date.now() - said > 1000) here();  // a kernel gone quiet (this page was asleep) starts ticking again
     if (!lostSince) { lostSince = Date.now(); box.hidden = false; document.body.dataset.typhoonConnection = "lost"; }
     const after = model.get("reload_after");
     if (after > 0 && (Date.now() - lostSince) / 1000 > after && !trying) {
@@ -156,11 +173,23 @@ class PageLink(PageMaySet, anywidget.AnyWidget):
     chosen_lang = traitlets.Unicode("").tag(sync=True)
     muted = traitlets.Bool(False).tag(sync=True)
     alert = traitlets.Int(0).tag(sync=True)
+    ack_every = traitlets.Int(ACK_EVERY).tag(sync=True)
 
     def __init__(self, mode: str = "seat", lang: str = "zh-TW", **kwargs: Any) -> None:
         super().__init__(mode=mode, reload_after=RELOAD_AFTER if mode == "seat" else 0.0, **kwargs)
         self._task: asyncio.Task[None] | None = None
+        self.clock = time.monotonic
+        self.heard = self.clock()  # when the page last said it is there (module constant SILENT_AFTER)
+        self.on_msg(lambda _w, _content, _buffers: self._hear())
         self.set_lang(lang)
+
+    def _hear(self) -> None:
+        self.heard = self.clock()
+
+    @property
+    def listened_to(self) -> bool:
+        """Whether a page has said it is there within :data:`SILENT_AFTER` seconds (else the kernel stops ticking)."""
+        return self.clock() - self.heard <= SILENT_AFTER
 
     def set_lang(self, lang: str) -> None:
         self.lost_text = i18n.t("classplay.connection.lost", lang)
@@ -192,11 +221,12 @@ class PageLink(PageMaySet, anywidget.AnyWidget):
     async def _run(self) -> None:
         while True:
             try:
-                self.tick()
+                if self.listened_to:  # a page that went silent gets no ticks until it speaks again
+                    self.tick()
             except Exception:  # noqa: BLE001 - a closed comm: the page is gone, stop ticking
                 log.info("the page's heartbeat stopped", exc_info=True)
                 return
             await asyncio.sleep(self.interval)
 
 
-__all__ = ["INTERVAL", "LOST_AFTER", "RELOAD_AFTER", "PageLink"]
+__all__ = ["ACK_EVERY", "INTERVAL", "LOST_AFTER", "RELOAD_AFTER", "SILENT_AFTER", "PageLink"]
