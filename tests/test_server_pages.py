@@ -212,3 +212,21 @@ def test_a_page_still_loading_keeps_its_kernel_and_one_that_left_does_not(tmp_pa
         assert kernel_exists(server.port, loading)
         assert not kernel_exists(server.port, left)
         wait_until(lambda: not kernel_exists(server.port, loading), 20, what="stopped once its browser went quiet")
+
+
+def test_devices_filling_the_server_do_not_lock_out_the_teachers_computer(tmp_path: Path) -> None:
+    """Students' devices hold every page kernel the server allows, their pages open: another device is refused,
+    but this computer (the teacher's projector) still gets its page."""
+    notebook = write_probe_notebook(tmp_path)
+    args = ["--TyphoonVoila.max_kernels=2", "--TyphoonVoila.max_kernels_per_client=2"]
+    with VoilaProcess(notebook, lang="en", preheat=False, extra_args=args, log_path=tmp_path / "voila.log") as server:
+        server.wait_ready(timeout=90)
+        first = kernel_id_of(http_request(server.port, "/", source=STUDENT)[2])
+        second = kernel_id_of(http_request(server.port, "/", source="127.0.0.3")[2])
+        with kernel_socket(server.port, first, timeout=150) as a, kernel_socket(server.port, second, timeout=150) as b:
+            kernel_info(a)
+            kernel_info(b)
+            status, _, _ = http_request(server.port, "/", source="127.0.0.4")
+            assert status == 503  # the room's devices are at the cap
+            status, _, page = http_request(server.port, "/")  # from 127.0.0.1: the teacher's computer
+            assert status == 200 and probe_values(page)

@@ -9,7 +9,8 @@ keeps (:mod:`typhoon_edu.server.voila_app`):
 * **A page request is admitted** only while its client address holds fewer than ``per_client``
   page kernels (this computer's own ``127.0.0.1`` and ``::1``, where the teacher's projector and
   tabs are, are not capped per client: see ``exempt``) and all pages together fewer than ``total`` (the preheated pool is not counted:
-  its size is fixed by ``serve``). At the cap, kernels whose page was open and has gone
+  its size is fixed by ``serve``). This computer is never refused for the total either: the room's devices,
+  however many, cannot lock the teacher out of the projector. At the cap, kernels whose page was open and has gone
   (a reloaded phone whose tab never said goodbye) make room, the client's own first, then the
   longest-gone; a kernel whose page is still connected is never taken. Otherwise the request is
   refused (the handler answers 503 with a page saying so, in both languages).
@@ -126,6 +127,8 @@ class KernelBudget:
         (True, ['k1'])
         >>> book.admit("c").refused
         'total'
+        >>> book.admit("127.0.0.1").refused is None  # the teacher's own computer: never locked out by the devices
+        True
         """
         evict: list[str] = []
         over = 0 if client in self.exempt else self.held_by(client) - self.per_client + 1
@@ -137,9 +140,9 @@ class KernelBudget:
         over = self.in_use() - len(evict) - self.total + 1
         if over > 0:
             others = [kid for kid in self._gone(lambda page: True) if kid not in evict]
-            if len(others) < over:
+            if len(others) < over and client not in self.exempt:
                 return Admission(None, client, refused="total")
-            evict += others[:over]
+            evict += others[:over]  # this computer is let in even when no gone page makes room
         for kernel_id in evict:
             self.forget(kernel_id)
         self.pending[client] += 1
