@@ -7,7 +7,7 @@ In both languages, a projector at 1920×1080 and 1366×768 and two phones at 390
   (``check_lobby``);
 * at 1920×1080 the HP names and numbers and the "what happens now" line are at least 28 px, the log
   22 px, the compass ring's names 18 px and its codes 17.5 px (canvas text: its font size times the
-  canvas's scale), the die 160 px; at both projector sizes everything fits and a shortened text
+  canvas's scale), the die 160 px, the header's round-and-turn line 20 px; at both projector sizes everything fits and a shortened text
   carries its whole text in a title (hover); the results crown the winner in large type;
 * pause, resume, a seat given away and back, the end of the game: every page says so within 2 s,
   and no stale notice stays (no "Your turn!" and no live button after the end);
@@ -81,6 +81,7 @@ def check_back_row(page: Page) -> dict[str, float]:
                    or [float(page.evaluate("parseFloat(getComputedStyle(document.querySelector("
                                            "'.typhoon-projector .typhoon-now .widget-html-content')).fontSize)"))]),
         "log": min(font_sizes(page, ".typhoon-projector .typhoon-log")),
+        "status": min(font_sizes(page, ".typhoon-projector .typhoon-status .widget-html-content")),
     }
     # the ring's stop names are canvas text: their font size in canvas pixels times the canvas's scale
     canvas = page.locator(".typhoon-compass canvas").first
@@ -99,7 +100,7 @@ def check_back_row(page: Page) -> dict[str, float]:
     found["die"] = min(die["width"], die["height"])
     # the codes inside the ring's circles 17.5 px: 18 px of the drawing, the most that fits the circles with the
     # names beside them (tests/test_compass_ring_layout.py)
-    need = {"hp name": 28, "hp value": 28, "now": 28, "log": 22, "compass": 18, "compass codes": 17.5, "die": 160}
+    need = {"hp name": 28, "hp value": 28, "now": 28, "log": 22, "compass": 18, "compass codes": 17.5, "die": 160, "status": 20}
     small = {k: round(v, 1) for k, v in found.items() if v < need[k]}
     assert not small, f"too small for the back row: {small} (need {need})"
     return found

@@ -59,7 +59,7 @@ CSS = """
 .typhoon-room-chip { background: #0f172a; color: #fff; border-radius: 6px; padding: .05em .5em; letter-spacing: .12em;
   font-family: ui-monospace, monospace; font-weight: bold; }
 .typhoon-status { min-width: 0; flex: 1 1 auto; }
-.typhoon-status .widget-html-content { color: #334155; white-space: normal; line-height: 1.2; }  /* wraps, never "…" */
+.typhoon-status .widget-html-content { color: #1e293b; white-space: normal; line-height: 1.2; }  /* wraps, never "…" */
 .typhoon-header > .widget-hbox { flex-wrap: nowrap !important; }
 .typhoon-header .typhoon-lang .widget-toggle-button { min-width: 4.5em !important; }
 .typhoon-header .widget-toggle-buttons { flex-wrap: nowrap; display: flex; }
@@ -131,6 +131,7 @@ CSS = """
   .typhoon-bigdie .typhoon-die-svg { width: 162px; height: 162px; }
   .typhoon-projector .typhoon-board canvas { max-width: 60vw !important; }
   .typhoon-projector .typhoon-die-caption { font-size: 20px; }
+  .typhoon-projector .typhoon-status .widget-html-content { font-size: 20px; }  /* round, turn, rules, pile */
   .typhoon-projector .typhoon-countdown .typhoon-timer-text, .typhoon-projector .typhoon-countdown .typhoon-timer-out {
     font-size: 30px; }
 }
