@@ -229,6 +229,7 @@ def test_after_the_end_no_phone_says_your_turn_or_offers_a_button(tmp_path: Path
         assert not phone.decisions.buttons() and not phone.decisions.highlight_cells()
         assert phone.die_entry.layout.display == "none" and phone.coach.button.layout.display == "none"
         assert phone.instruments.layout.display == "none", "the phone still shows its die after the end"
+        assert "typhoon-active" not in phone.hp.value, "the phone still marks whose turn it was"
 
 
 @pytest.mark.parametrize("lang", i18n.LANGS)

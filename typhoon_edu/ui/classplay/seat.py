@@ -266,7 +266,7 @@ class SeatApp:
                  "view": view_digest(room)}
         if exact or self.pacer.idle:
             self.stage.hp_now = dict(table.hp)
-            self.hp.value = hp_panel_html(self.rules, table.hp, seats, lang, table.active)
+            self.hp.value = hp_panel_html(self.rules, table.hp, seats, lang, None if over else table.active)
         if exact or (self.pacer.idle and not busy):
             self.board.skip()
             self.board.show(board_state_of(table.typhoons))
