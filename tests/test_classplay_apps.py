@@ -388,3 +388,33 @@ def test_the_projector_shows_the_room_code_only_when_teams_join_on_devices(store
     phones = ProjectorApp(lang="en", store=store, fullscreen=False, public_url="http://127.0.0.1:8866/")
     other = phones.start(seat_choices())
     assert other.code in phones.game.code.value  # teams join on their devices: the code is shown as before
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_a_page_typing_code_after_wrong_code_has_to_wait(store: RoomStore, lang: str, monkeypatch) -> None:
+    """A script sending the join page's widget messages cannot try thousands of room codes: after five wrong ones each
+    next code waits (nothing is looked up meanwhile, the right code included), and the wait is said in the language."""
+    import typhoon_edu.classroom.rooms as rooms_module
+    from typhoon_edu.classroom.tries import FREE
+
+    projector = ProjectorApp(lang=lang, store=store, fullscreen=False, public_url="http://127.0.0.1:8866/")
+    room = projector.start(seat_choices())
+    phone = SeatApp(lang=lang, store=store)
+    now = [100.0]
+    phone.join.tries.clock = lambda: now[0]
+    looked_up = []  # the codes looked up in the store (the join screen imports rooms.lobby when it looks)
+    original = rooms_module.lobby
+    monkeypatch.setattr(rooms_module, "lobby", lambda *a, **k: looked_up.append(a[1]) or original(*a, **k))
+    wrong = "ZZZZZ" if room.code != "ZZZZZ" else "YYYYY"
+    for _ in range(FREE + 1):
+        phone.join.code.value = ""
+        phone.join.code.value = wrong
+    assert len(looked_up) == FREE + 1 and not phone.join.seats.children
+    phone.join.code.value = room.code  # the right one, at once: it waits too
+    assert len(looked_up) == FREE + 1 and not phone.join.seats.children
+    said = i18n.t("classplay.join.wait", lang, n=2)
+    assert escape(said) in phone.join.message.value
+    now[0] += 2.0
+    phone.join.find()
+    assert looked_up[-1] == room.code and phone.join.seats.children  # found: the free seats are offered
+    assert phone.join.tries.wrong == 0

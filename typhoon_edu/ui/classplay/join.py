@@ -7,12 +7,14 @@ so a reload finds the seat again, and its personal link is shown too.
 
 from __future__ import annotations
 
+import math
 from html import escape
 from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
 from ... import i18n
+from ...classroom.tries import WrongCodes
 from .model import seat_label
 
 if TYPE_CHECKING:
@@ -38,6 +40,7 @@ class JoinScreen:
         self.box.add_class("typhoon-join")
         self._free: tuple[str, ...] = ()
         self._lobby = None
+        self.tries = WrongCodes()  # after a few wrong codes, each next one waits (classroom/tries.py)
 
     def render(self) -> None:
         lang = self.app.lang
@@ -59,13 +62,19 @@ class JoinScreen:
         from .projector import _error_text
 
         lang = self.app.lang
+        left = self.tries.wait()
+        if left > 0:  # nothing is looked up: a script cannot try code after code
+            self.show_error(i18n.t("classplay.join.wait", lang, n=math.ceil(left)))
+            return
         try:
             self._lobby = lobby(self.app.store, normalize_code(self.code.value))
         except (ClassroomError, ValueError) as exc:
+            self.tries.failed()
             self._lobby = None
             self.seats.children = []
             self.show_error(_error_text(exc, lang))
             return
+        self.tries.found()
         if not self._lobby.devices:  # one computer: no seat is a device's (say why none is offered)
             self.show_error(i18n.t("classroom.error.no_devices", lang))
         else:
