@@ -37,9 +37,10 @@ def test_bots_play_a_whole_game_narrated_in_both_languages():
 def test_a_person_chooses_from_numbered_actions_and_bad_input_is_explained(tmp_path):
     save = tmp_path / "game.json"
     code, text = run(["play", "--bots", "human,greedy,greedy", "--players", "Taiwan,Japan,Korea", "--seed", "2",
-                      "--save", str(save)], answers=["99", "x", "1", "q"])
+                      "--save", str(save)], answers=["99", "x", "²", "1", "q"])
     assert code == 0
     assert "“99” is not one of the choices" in text and "“x” is not one of the choices" in text
+    assert "“²” is not one of the choices" in text  # a digit int() cannot read: asked again, the game goes on
     assert "Taiwan placed T1" in text  # choice 1 was applied
     game = game_from_json(save.read_text())
     assert [a.notation for a in game.history] == ["place 8,8"]
@@ -47,9 +48,9 @@ def test_a_person_chooses_from_numbered_actions_and_bad_input_is_explained(tmp_p
 
 def test_manual_dice_rejects_bad_faces(tmp_path):
     code, text = run(["play", "--bots", "greedy", "--players", "Taiwan,Japan,Korea", "--seed", "1", "--dice", "manual"],
-                     answers=["0", "7", "three", "4", "q"])
+                     answers=["0", "7", "three", "³", "4", "q"])
     assert code == 0
-    assert text.count("is not a die face") == 3
+    assert text.count("is not a die face") == 4
     assert "moves 4 stops clockwise" in text
 
 
@@ -81,6 +82,32 @@ def test_simulate_prints_rates_with_intervals_and_writes_csv(tmp_path):
     assert "Win rate per region" in text and "Win rate per bot" in text and "%" in text
     rows = csv_path.read_text().splitlines()
     assert rows[0].startswith("seed,seat,region,bot") and len(rows) == 1 + 8 * 3
+
+
+@pytest.mark.parametrize("where", ["folder", "missing"])
+def test_simulate_says_at_once_when_its_csv_cannot_be_written(tmp_path, capsys, monkeypatch, where):
+    import typhoon_edu.cli as cli
+
+    played = []
+    monkeypatch.setattr(cli, "run_tournament", lambda *a, **k: played.append(a))
+    target = tmp_path if where == "folder" else tmp_path / "no" / "such" / "games.csv"
+    code, _ = run(["simulate", "3", "--csv", str(target)])
+    assert code == 2 and not played  # said before any game is played
+    err = capsys.readouterr().err
+    assert f"--csv: cannot write {target}" in err and "Traceback" not in err
+
+
+def test_a_csv_write_that_fails_after_the_games_is_a_message_not_a_traceback(tmp_path, capsys, monkeypatch):
+    from typhoon_edu.ai.tournament import TournamentResult
+
+    def refuse(self, path):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(TournamentResult, "write_csv", refuse)
+    code, _ = run(["simulate", "2", "--seed", "3", "--csv", str(tmp_path / "games.csv")])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "cannot write" in err and "Permission denied" in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize("argv, needle", [

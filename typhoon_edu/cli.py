@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -189,7 +190,7 @@ class TerminalGame:
                 except IllegalActionError as exc:
                     self.say(t("cli.error", lang, error=error_text(exc, lang)))
                     continue
-            if answer.isdigit() and 1 <= int(answer) <= len(actions):
+            if answer.isdecimal() and 1 <= int(answer) <= len(actions):  # not isdigit: "²" is a digit int() refuses
                 self.narrate(g.apply(actions[int(answer) - 1]))
                 return True
             self.say(t("cli.bad_choice", lang, text=answer, n=len(actions)))
@@ -203,7 +204,7 @@ class TerminalGame:
                 return False
             if answer in ("q", "quit"):
                 return False
-            if answer.isdigit() and 1 <= int(answer) <= 6:
+            if answer.isdecimal() and 1 <= int(answer) <= 6:
                 self.narrate(g.apply(int(answer)))
                 return True
             self.say(t("cli.bad_face", lang, text=answer))
@@ -336,14 +337,37 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     kinds = _seat_kinds(args.bots, seats, ["greedy"])
     if any(k in PEOPLE for k in kinds):
         raise CliError("people")
+    if args.csv:
+        _check_writable(args.csv)  # before the games: a long run's table is not lost to a mistyped folder
     res = run_tournament(args.games, kinds, seed=args.seed, players=players, variant=args.variant, jobs=args.jobs,
                          progress=_progress)
     for line in summary_lines(res, lang):
         out.write(line + "\n")
     if args.csv:
-        res.write_csv(args.csv)
+        try:
+            res.write_csv(args.csv)
+        except OSError as exc:
+            raise CliError("csv_write", path=args.csv, reason=os_reason(exc)) from None
         out.write(t("cli.sim_csv", lang, path=str(args.csv)) + "\n")
     return 0
+
+
+def _check_writable(path: str) -> None:
+    """Raise ``CliError("csv_write")`` unless ``path`` can be written (a new file made to find out is removed).
+
+    >>> _check_writable("/")
+    Traceback (most recent call last):
+    ...
+    typhoon_edu.cli.CliError: --csv: cannot write / (Is a directory)
+    """
+    existed = os.path.lexists(path)
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise CliError("csv_write", path=path, reason=os_reason(exc)) from None
+    if not existed:
+        os.remove(path)
 
 
 def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
