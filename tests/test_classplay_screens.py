@@ -21,6 +21,7 @@ from typhoon_edu.engine.rules import load_rules
 from typhoon_edu.ui.classplay.coachbox import CoachBox
 from typhoon_edu.ui.classplay.hosts import ResultsHost
 from typhoon_edu.ui.classplay.results import ResultsScreen
+from typhoon_edu.ui.classplay.viewdata import d
 from typhoon_edu.ui.guard import Problems
 
 
@@ -406,3 +407,59 @@ def test_a_timer_the_menu_does_not_offer_is_shown_and_kept(tmp_path: Path) -> No
     projector._take(projector.room.sync())
     assert projector.timer_menu.value == 15 and ("15 s", 15) in projector.timer_menu.options
     assert projector.store.room(projector.room.id).turn_seconds == 15  # showing it wrote nothing new
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_a_store_failing_during_a_move_is_told_without_not_possible_and_logged_with_its_traceback(
+        tmp_path: Path, lang: str, monkeypatch, caplog) -> None:
+    """A read-only or full disk under a team's move: the phone says the store failed (not "Not possible", the move was
+    legal), the move is not shown as made, and the log gets a warning with the traceback for whoever runs the server."""
+    import logging
+
+    from typhoon_edu.classroom.errors import StoreError
+
+    _projector, phones = _class(tmp_path, lang)
+    mei = phones["Taiwan"]
+    seq = mei.decisions.table.seq
+    store = mei.room.store
+
+    def fail(*_a, **_k):
+        raise StoreError("disk I/O error")
+
+    monkeypatch.setattr(store, "append", fail)
+    with caplog.at_level(logging.INFO, logger="typhoon_edu.ui"):
+        assert mei.decide(mei.decisions.cell_action(mei.decisions.highlight_cells()[0])) is False
+    shown = _shown(mei)
+    assert escape(StoreError("disk I/O error").text(lang)) in shown
+    assert d("error.illegal", lang, error="").strip() not in shown
+    assert mei.decisions.table.seq == seq and mei.decisions.highlight_cells()  # nothing shown as made
+    warned = [r for r in caplog.records if r.levelno == logging.WARNING and "store failed" in r.getMessage()]
+    assert warned and warned[0].exc_info is not None
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_a_seat_change_the_store_refuses_leaves_the_menu_showing_the_seat_as_it_is(
+        tmp_path: Path, lang: str, monkeypatch) -> None:
+    from typhoon_edu.classroom.errors import StoreError
+
+    projector, _phones = _class(tmp_path, lang)
+    room = projector.room
+
+    def fail(*_a, **_k):
+        raise StoreError("disk I/O error")
+
+    monkeypatch.setattr(room, "set_seat", fail)
+    menu = next(w for w in _all_widgets(projector.drawer.seats) if "typhoon-teacher-kind-Taiwan" in w._dom_classes)
+    menu.value = "mcts"  # the teacher gives Mei's seat to the hard bot; the store refuses
+    assert escape(StoreError("disk I/O error").text(lang)) in projector.problems.widget.value
+    menu = next(w for w in _all_widgets(projector.drawer.seats) if "typhoon-teacher-kind-Taiwan" in w._dom_classes)
+    assert room.seat("Taiwan").kind == "person" and menu.value == "person"
+
+
+def _all_widgets(root: Any) -> list[Any]:
+    out, stack = [], [root]
+    while stack:
+        w = stack.pop()
+        out.append(w)
+        stack.extend(getattr(w, "children", ()))
+    return out

@@ -37,8 +37,33 @@ F = TypeVar("F", bound=Callable[..., Any])
 _EXPECTED = ("IllegalActionError", "SaveFileError", "SetupError", "GameInputError", "ClassroomError")
 
 
+#: Among those, the ones that say the system failed (the room store cannot be reached or written, a room no longer
+#: replays), not that the person asked for something not allowed: whoever runs the server must hear of them.
+_SYSTEM = ("StoreError", "RoomBroken")
+
+
 def _expected(exc: BaseException) -> bool:
     return any(c.__name__ in _EXPECTED for c in type(exc).__mro__)
+
+
+def is_system_failure(exc: BaseException) -> bool:
+    """Whether ``exc`` is the system failing (the room store, a broken room) rather than a refused request.
+
+    >>> from typhoon_edu.classroom.errors import StoreError
+    >>> from typhoon_edu.engine.rules import IllegalActionError
+    >>> is_system_failure(StoreError("disk I/O error")), is_system_failure(IllegalActionError("no storm there"))
+    (True, False)
+    """
+    return any(c.__name__ in _SYSTEM for c in type(exc).__mro__)
+
+
+def log_refusal(exc: BaseException, where: str) -> None:
+    """Log a failure a view has told its person: a refused request at INFO, a system failure as a WARNING with its
+    traceback (a read-only database or a full disk is the operator's to mend, not a refused move)."""
+    if is_system_failure(exc):
+        log.warning("the room store failed in %s: %s", where, exc, exc_info=(type(exc), exc, exc.__traceback__))
+    else:
+        log.info("refused in %s: %s", where, exc)
 
 
 def describe(exc: BaseException, lang: str) -> str:
@@ -81,7 +106,7 @@ class Problems:
         """Show ``exc`` to the person and log it with its traceback; returns the sentence shown."""
         text = describe(exc, self._lang())
         if _expected(exc):
-            log.info("refused in %s: %s", where or "a callback", exc)
+            log_refusal(exc, where or "a callback")
         else:
             log.error("a callback failed in %s", where or "a view", exc_info=(type(exc), exc, exc.__traceback__))
         self.show(text)

@@ -48,7 +48,7 @@ from .joincard import join_card_html
 from .model import banner, private_decision, seat_label
 from .pacer import Pacer
 from .pagelink import PageLink
-from .runtime import POLL, _error_text, _open_store, _running_loop
+from .runtime import POLL, _error_text, _open_store, _running_loop, refusal
 from .screens import LANG_OPTIONS, ProjectorGameScreen, banner_html
 from .setup import SetupChoices, SetupScreen, speed_options
 from .status import PageStatus, room_state
@@ -295,9 +295,10 @@ class ProjectorApp:
         if seconds != self.timer_seconds:
             try:
                 self._take(self.room.set_turn_timer(int(seconds)))
-            except (ValueError, ClassroomError) as exc:
-                self._say(d("error.illegal", self.lang, error=_error_text(exc, self.lang)
-                            if isinstance(exc, ClassroomError) else str(exc)))
+            except ClassroomError as exc:
+                self._refused(exc, "turn timer")
+            except ValueError as exc:
+                self._say(d("error.illegal", self.lang, error=str(exc)))
         if self._played:
             self._show_timer_setting()
         self._timed_out = None
@@ -676,7 +677,7 @@ class ProjectorApp:
             self._take(room.sync(), force_exact=True)
             return False
         except (IllegalActionError, ClassroomError) as exc:
-            self._say(d("error.illegal", self.lang, error=_error_text(exc, self.lang)))
+            self._refused(exc, "decide")
             self.redraw()
             return False
         if self.revealed is not None and self.revealed == who_decided:
@@ -689,6 +690,10 @@ class ProjectorApp:
         self._say("")
         self._take(update)
         return True
+
+    def _refused(self, exc: BaseException, where: str) -> None:
+        """Tell the teacher why ``exc`` stopped what they did, and log it (:func:`.runtime.refusal`)."""
+        self._say(refusal(exc, self.lang, where))
 
     def enter_die(self, face: int) -> bool:
         """The face of the class's real die (already checked by the entry box)."""
@@ -708,7 +713,7 @@ class ProjectorApp:
         try:
             update = room.undo(expected_seq=room.next_seq)
         except (IllegalActionError, ClassroomError) as exc:
-            self._say(d("error.illegal", self.lang, error=_error_text(exc, self.lang)))
+            self._refused(exc, "undo")
             return False
         self._take(update, force_exact=True)
         self._say(d("game.undone", self.lang), error=False)

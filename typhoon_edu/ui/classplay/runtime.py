@@ -57,6 +57,24 @@ def _error_text(exc: BaseException, lang: str) -> str:
     return i18n.error_text(exc, lang)
 
 
+def refusal(exc: BaseException, lang: str, where: str) -> str:
+    """What a page says when ``exc`` stopped a person's move, undo or setting, logged too (a store failure as a
+    warning with its traceback): a refused request is "Not possible: …", a store that failed says so itself.
+
+    >>> from typhoon_edu.classroom.errors import StoreError
+    >>> refusal(ValueError("no storm there"), "en", "decide")
+    'Not possible: no storm there'
+    >>> refusal(StoreError("disk I/O error"), "en", "decide").startswith("Not possible")
+    False
+    """
+    from ..guard import is_system_failure, log_refusal
+    from .viewdata import d
+
+    log_refusal(exc, where)
+    text = _error_text(exc, lang)
+    return text if is_system_failure(exc) else d("error.illegal", lang, error=text)
+
+
 running_loop, open_store, error_text = _running_loop, _open_store, _error_text
 
-__all__ = ["POLL", "error_text", "open_store", "running_loop"]
+__all__ = ["POLL", "error_text", "open_store", "refusal", "running_loop"]

@@ -48,7 +48,7 @@ from .hppanel import hp_panel_html
 from .model import banner, seat_label
 from .pacer import Pacer, Stage, board_state_of
 from .pagelink import PageLink
-from .runtime import POLL, _error_text, _open_store, _running_loop
+from .runtime import POLL, _error_text, _open_store, _running_loop, refusal
 from .screens import LANG_OPTIONS, LogBox, banner_html
 from .status import PageStatus, room_state
 from .tables import seat_infos, seat_table, view_digest
@@ -358,7 +358,7 @@ class SeatApp:
             self._lost(exc)
             return False
         except (IllegalActionError, ClassroomError) as exc:
-            self._say(d("error.illegal", self.lang, error=_error_text(exc, self.lang)))
+            self._say(refusal(exc, self.lang, "the seat's decision"))
             self.render()
             return False
         self.decisions.pending_card = None

@@ -182,7 +182,12 @@ class TeacherDrawer:
         room = self.app.room
         if room is None or room.seat(region).kind == kind:
             return
-        token = room.set_seat(region, kind)
+        try:
+            token = room.set_seat(region, kind)
+        except Exception:
+            self._shape = None  # the menu goes back to the seat's kind: the page shows the room as it is
+            self.app.redraw()
+            raise  # told and logged by the menu's guard
         if token is not None:
             self.app._tokens[region] = token
         else:
