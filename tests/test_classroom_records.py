@@ -202,3 +202,22 @@ def test_a_record_keeps_how_the_class_played_it() -> None:
 
     with pytest.raises(SaveFileError, match="options"):
         import_record(store, json.dumps(record), teacher=local_teacher(store))
+
+
+def test_a_pipe_or_a_link_to_a_device_in_the_save_folder_is_listed_not_read(lite: RoomStore, tmp_path: Path) -> None:
+    """A FIFO named like a save made the import (run when the teacher opens the projector) wait for ever, and a link to
+    /dev/zero read until memory ran out; both are now listed as unreadable and the real saves are imported."""
+    import os
+
+    folder = tmp_path / "saves"
+    saves_folder(folder, games=1)
+    os.mkfifo(folder / "stuck.json")
+    (folder / "zero.json").symlink_to("/dev/zero")
+    done: list[object] = []
+    worker = threading.Thread(target=lambda: done.append(import_saves(lite, folder)), daemon=True)
+    worker.start()
+    worker.join(timeout=30)
+    assert done, "the import did not finish within 30 s"
+    report = done[0]
+    assert len(report.imported) == 1  # type: ignore[attr-defined]
+    assert {p.name: p.kind for p in report.problems} == {"stuck.json": "unreadable", "zero.json": "unreadable"}  # type: ignore[attr-defined]

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from ..engine.game import Game
 from ..engine.rules import SaveFileError, load_rules
 from ..engine.savefile import game_from_json, game_to_dict
+from ..fileio import FileTooLarge, os_reason, read_bounded
 from .errors import RoomBroken
 from .store import FINISHED, OPEN, SEAT_KINDS, NewSeat, RoomStore
 
@@ -219,12 +220,12 @@ def import_saves(store: RoomStore, folder: str | Path | None = None, *, retry_da
         if prev is not None and prev.ok:
             skipped.append(source)
             continue
-        try:
-            raw = path.read_bytes() if path.stat().st_size <= MAX_RECORD_BYTES else b"\0too large"
+        try:  # bounded, and never a FIFO or a link to a device (a plain read blocked or ran out of memory)
+            raw, unreadable = read_bounded(path, MAX_RECORD_BYTES, follow_links=False), ""
+        except FileTooLarge:
+            raw, unreadable = b"\0too large", ""  # read_save says it is too large
         except OSError as exc:
-            raw, unreadable = b"", f"{path.name}: cannot be read ({exc.strerror or exc})"
-        else:
-            unreadable = ""
+            raw, unreadable = b"", f"{path.name}: cannot be read ({os_reason(exc)})"
         digest = hashlib.sha256(raw).hexdigest()
         if prev is not None and not prev.ok and prev.digest == digest and not retry_damaged:
             problems.append(ImportProblem(source, path.name, prev.kind, prev.error))
