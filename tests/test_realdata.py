@@ -58,6 +58,8 @@ def test_data_line_columns_grades_radii_and_missing_values():
     ("15083200 002 5 162 1440  940     090", "not a valid time"),
     ("15080300 002 5 162 14a0  940     090", "longitude (columns 20–23)"),
     ("15080300 002 5 162 1440  240     090", "outside 850–1030 hPa"),
+    ("15080300 002 5 950 1440  940     090", "latitude of 95.0°N (columns 16–18) is not on the Earth"),
+    ("15080300 002 5 162 9999  940     090", "longitude of 999.9°E (columns 20–23) is beyond 360°E"),
     ("15080300 002 5 162 1440  940     090     90070 0080 90150 0150", "shortest 50-kt radius (80 nm) is longer"),
     ("15080300 002 5 162 1440  940     090     90070 0070 9015", "need columns 42–62"),
 ])
@@ -99,6 +101,13 @@ def test_a_binary_or_json_file_is_not_read_as_tracks(tmp_path: Path):
         jma.read_best_tracks(path)
     with pytest.raises(jma.BestTrackError, match="header"):
         jma.read_best_tracks(outlines.OUTLINES_FILE)
+
+
+@pytest.mark.parametrize("where", ["folder", "missing"])
+def test_a_folder_or_a_missing_file_is_a_best_track_error(tmp_path: Path, where: str):
+    path = tmp_path if where == "folder" else tmp_path / "nowhere.txt"
+    with pytest.raises(jma.BestTrackError, match="cannot be read"):
+        jma.read_best_tracks(path)
 
 
 def test_crlf_line_endings_read_the_same(tmp_path: Path):

@@ -33,6 +33,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..fileio import os_reason
+
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "real"
 #: Every storm of January 2015 – July 2021 (169 storms).
 ALL_FILE = DATA_DIR / "jma_best_tracks_2015_2021.txt"
@@ -184,6 +186,10 @@ def parse_data_line(line: str, where: str = "data line") -> Fix:
     Traceback (most recent call last):
     ...
     typhoon_edu.realdata.jma.BestTrackError: line 3: the latitude (columns 16–18) should be digits, found '16x'
+    >>> parse_data_line("15080300 002 5 950 1440  940     090", "line 4")
+    Traceback (most recent call last):
+    ...
+    typhoon_edu.realdata.jma.BestTrackError: line 4: a latitude of 95.0°N (columns 16–18) is not on the Earth (0–90°N)
     """
     line = line.rstrip("\r\n").rstrip()
     if len(line) < 36:
@@ -201,6 +207,10 @@ def parse_data_line(line: str, where: str = "data line") -> Fix:
         raise BestTrackError(f"{where}: grade {grade} is not one of JMA's grades {', '.join(map(str, GRADES))}")
     lat = _int(line[15:18], "the latitude (columns 16–18)", where) / 10
     lon = _int(line[19:23], "the longitude (columns 20–23)", where) / 10
+    if lat > 90:
+        raise BestTrackError(f"{where}: a latitude of {lat:.1f}°N (columns 16–18) is not on the Earth (0–90°N)")
+    if lon > 360:
+        raise BestTrackError(f"{where}: a longitude of {lon:.1f}°E (columns 20–23) is beyond 360°E")
     pressure = _int(line[24:28], "the central pressure (columns 25–28)", where)
     if not 850 <= pressure <= 1030:
         raise BestTrackError(f"{where}: a central pressure of {pressure} hPa is outside 850–1030 hPa")
@@ -301,6 +311,8 @@ def read_best_tracks(path: str | Path) -> list[Storm]:
         text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise BestTrackError(f"{p.name}: not a text file ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise BestTrackError(f"{p.name}: cannot be read ({os_reason(exc)})") from None
     return parse_best_tracks(text.splitlines(), p.name)
 
 
