@@ -192,3 +192,12 @@ def test_an_unknown_region_is_told_in_the_commands_language(capsys, lang, needle
 def test_a_wrong_number_of_players_is_told_in_the_commands_language(capsys, lang, needle):
     code, _ = run(["play", "--bots", "greedy", "--players", "Taiwan,Japan", "--lang", lang])
     assert code == 2 and needle in capsys.readouterr().err
+
+
+def test_python_dash_m_runs_the_same_command():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "typhoon_edu", "simulate", "0"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2 and "at least 1" in done.stderr and "Traceback" not in done.stderr
