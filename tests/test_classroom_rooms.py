@@ -185,9 +185,11 @@ def test_a_device_decides_only_for_its_own_seat(store: RoomStore) -> None:
 def test_an_illegal_decision_raises_the_engine_error_and_writes_nothing(store: RoomStore) -> None:
     room = Room.create(store, PEOPLE_AND_BOTS, seed=7, teacher=local_teacher(store))
     taiwan = Room.open_seat(store, room.issued_tokens["Taiwan"])
-    for bad in ("place 0,0", "pass", "jump T1", 4):
+    for bad in ("place 0,0", "pass", "jump T1", 4, None):
         with pytest.raises(IllegalActionError):
-            taiwan.act(bad)
+            taiwan.act(bad)  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match="None is not an action"):
+        room.act(None, teacher=True)  # type: ignore[arg-type]
     assert store.head(room.id).seq == 0 and taiwan.seq == 0
 
 

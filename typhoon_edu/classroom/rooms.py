@@ -816,6 +816,8 @@ class Room:
         caught up before).
         """
         self._alive()
+        if action is None:  # _entries_for(None) means "the automatic die that is due", never a person's decision
+            raise IllegalActionError("None is not an action; give an Action, its notation or a die face 1-6")
         if self.viewer is not None:
             if teacher:
                 raise NotAllowed("only the teacher's room can act as the teacher", kind="teacher_only")
