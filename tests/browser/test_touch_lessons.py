@@ -8,8 +8,8 @@ Screenshots: ``artifacts/screenshots/touch-lesson-<nn>-<lang>.png``.
 On a phone (390x844, touch) every control of every lesson a finger taps is at least 44x44 CSS px (WCAG 2.5.5):
 buttons, menus, text fields, sliders' handles and checkboxes with their labels
 (``artifacts/screenshots/touch-targets-<nn>-<lang>.png``); every slider keeps a track to drag along and its whole
-label, and every text field shows its whole example (placeholder). In lesson 07 no line ends between a number and
-its unit (``15.1 °N``, ``121 公里``) (``artifacts/screenshots/touch-units-07-<lang>.png``).
+label, and every text field shows its whole example (placeholder). In lessons 02, 03, 06 and 07 no line ends between a
+number and its unit (``15.1 °N``, ``121 公里``) (``artifacts/screenshots/touch-units-<nn>-<lang>.png``).
 """
 
 from __future__ import annotations
@@ -68,10 +68,12 @@ _CUT_PLACEHOLDERS_JS = """within => [...document.querySelectorAll(`${within} inp
     return text > inside + 0.5 ? [`text field "${i.placeholder}": ${Math.round(text)} px of text in ${Math.round(inside)} px`]
       : []; })"""
 
-# Every number followed by a space and a unit in the visible text inside ``within`` (°N, °E, km, km/h, hPa, kt, h;
-# 度, 公里, 百帕, 節, 小時): how many there are, and those whose number ends one line and whose unit starts the
-# next (their tops differ), each with the last class of the nearest element around it that has one.
-_SPLIT_UNITS_JS = """within => { const split = [], units = /(\\d+(?:\\.\\d+)?)\\s(°[NE]|km\\/h|km\\b|hPa|kt\\b|h\\b|度|公里|百帕|節|小時)/g;
+# Every number followed by a space and a unit in the visible text inside ``within`` (°N, °E, °C, km, km/h, hPa, kt, h,
+# m/s, m; 度, 公里, 百帕, 節, 小時, 公尺: the units of typhoon_edu.ui.lessons.common.keep_units): how many there are,
+# and those whose number ends one line and whose unit starts the next (their tops differ), each with the last class
+# of the nearest element around it that has one.
+_SPLIT_UNITS_JS = """within => { const split = [],
+    units = /(\\d+(?:\\.\\d+)?)\\s(°[NEC]|km\\/h|km\\b|hPa|kt\\b|h\\b|m\\/s|m\\b|度|公里|百帕|節|小時|公尺)/g;
   let pairs = 0;
   for (const root of document.querySelectorAll(within)) {
     const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
@@ -206,6 +208,44 @@ def test_forecast_numbers_keep_their_units_on_a_phone(voila: Callable[..., Voila
     assert found["pairs"] >= 10, f"only {found['pairs']} numbers with a unit found: the check did not look"
     assert not found["split"], (f"lesson 07 ({lang}) on a {PHONE['width']} px phone: {len(found['split'])} numbers "
                                 "split from their unit:\n" + "\n".join(found["split"]))
+    page.context.close()
+
+
+#: The lessons besides 07 whose texts, tables and quizzes show numbers with units, each with how many such numbers
+#: the check must at least find once its predictions are locked in and its quiz answered (so that it looked).
+UNIT_LESSONS: dict[str, int] = {"02": 15, "03": 10, "06": 25}
+
+
+@pytest.mark.parametrize(("lesson", "lang"), [(lesson, lang) for lang in ("en", "zh-TW") for lesson in UNIT_LESSONS])
+def test_lesson_numbers_keep_their_units_on_a_phone(voila: Callable[..., VoilaProcess], chromium_browser: Browser,
+                                                    lesson: str, lang: str) -> None:
+    """Lessons 02, 03 and 06 on a phone: in every text, table cell, quiz option and feedback their notebooks show, no
+    line ends between a number and its unit ("358" then "km", "41" then "公里" on the next line). Each prediction is
+    locked in first (lesson 06's reach table and its caption only show then) and each quiz question with options
+    answered (its feedback says why, with numbers)."""
+    notebook, ready = LESSONS[lesson]
+    server = voila(REPO_ROOT / "notebooks" / lang / notebook, lang=lang, timeout=120)
+    page = touch_page(chromium_browser, PHONE, locale=lang)
+    page.goto(server.url, timeout=120_000)
+    expect(page.locator(ready).first).to_be_visible(timeout=120_000)
+    page.wait_for_timeout(1500)  # the widgets drawn after the browser connected (maps, charts) settle
+    predictions = page.locator(".prediction")
+    for k in range(predictions.count()):
+        touch_tap(page, predictions.nth(k).locator(".prediction-choice button").first)
+        lock = predictions.nth(k).locator(".prediction-lock")
+        expect(lock).to_be_enabled(timeout=15_000)
+        touch_tap(page, lock)
+        expect(predictions.nth(k).locator(".prediction-status")).not_to_be_empty(timeout=15_000)
+    firsts = page.locator(".widget-hbox > .quiz-option:first-child")  # one option of each question
+    for k in range(firsts.count()):
+        touch_tap(page, firsts.nth(k))
+    expect(page.locator(".quiz-feedback .widget-html-content:has(div)")).to_have_count(firsts.count(), timeout=15_000)
+    page.wait_for_timeout(500)
+    found = page.evaluate(_SPLIT_UNITS_JS, ".jp-OutputArea-output")
+    save_screenshot(page, f"touch-units-{lesson}-{lang}")
+    assert found["pairs"] >= UNIT_LESSONS[lesson], f"only {found['pairs']} numbers with a unit found: the check did not look"
+    assert not found["split"], (f"lesson {lesson} ({lang}) on a {PHONE['width']} px phone: {len(found['split'])} of "
+                                f"{found['pairs']} numbers split from their unit:\n" + "\n".join(found["split"]))
     page.context.close()
 
 

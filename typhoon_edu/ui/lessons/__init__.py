@@ -13,7 +13,8 @@ A notebook calls one function per section, for example::
 
 from __future__ import annotations
 
-from ..quiz import Quiz, quiz
+from ..quiz import Quiz
+from .bank import quiz  # the quiz of typhoon_edu.ui.quiz, its numbers kept on the line of their units
 from .compass import (
     compass_lesson,
     compass_rose,

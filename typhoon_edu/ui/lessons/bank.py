@@ -14,9 +14,10 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ..quiz import Question
+from ..quiz import Question, Quiz
+from .common import keep_units_html, keep_widget_units
 
 if TYPE_CHECKING:
     from ...engine.rules import Rules
@@ -186,6 +187,37 @@ def bank(lesson: str) -> tuple[Question, ...]:
     return BANKS[lesson]
 
 
+class LessonQuiz(Quiz):
+    """A lesson's quiz whose numbers stay on the line of their units, on the page (prompts, option buttons,
+    feedback: :func:`~typhoon_edu.ui.lessons.common.keep_widget_units`) and in the saved notebook's picture; the
+    answers and the CSV keep the texts as the catalog writes them."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        keep_widget_units(self)
+
+    def to_html(self) -> str:
+        return keep_units_html(super().to_html())
+
+
+def quiz(lesson: str, lang: str = "en") -> LessonQuiz:
+    """The check-yourself quiz of a lesson, as :func:`typhoon_edu.ui.quiz.quiz` makes it, with every number kept on
+    the line of its unit.
+
+    >>> q = quiz("intensity", "en")
+    >>> labels = [b.description for item in q.items for b in item.buttons.values()]
+    >>> "No. Its top class is strong typhoon, from 51.0\u00a0m/s (184\u00a0km/h)." in labels
+    True
+    >>> item = next(i for i in q.items if i.question.id == "cwa_super"); item.answer("a").correct
+    True
+    >>> "241\u00a0km/h" in item.feedback.value, item.given  # the CSV gets the option's text as it is
+    (True, 'No. Its top class is strong typhoon, from 51.0 m/s (184 km/h).')
+    """
+    if lesson not in BANKS:
+        raise ValueError(f"there is no quiz for {lesson!r}; the lessons are {', '.join(BANKS)}")
+    return LessonQuiz(bank(lesson), lang, picture=board_picture)
+
+
 def board_picture(question: Question, lang: str = "en") -> str:
     """The small map drawn beside a cell question: the typhoon and its heading (the path is the puzzle).
 
@@ -200,4 +232,4 @@ def board_picture(question: Question, lang: str = "en") -> str:
     return board_svg(typhoons=[{"id": 1, "eye": eye, "level": level, "direction": direction}], lang=lang, cell=36)
 
 
-__all__ = ["BANKS", "COMPASS", "INTENSITY", "PATHING", "bank", "board_picture", "game_bank", "real_bank"]
+__all__ = ["BANKS", "COMPASS", "INTENSITY", "PATHING", "LessonQuiz", "bank", "board_picture", "game_bank", "quiz", "real_bank"]

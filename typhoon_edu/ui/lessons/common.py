@@ -13,6 +13,7 @@ one. Charts are SVG strings (no matplotlib), so they display live and in saved n
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Sequence
 from html import escape
 from typing import Any
@@ -31,6 +32,90 @@ def lt(key: str, lang: str = "en", /, **fmt: Any) -> str:
     'Not quite.'
     """
     return i18n.t(f"lesson.{key}", lang, **fmt)
+
+
+#: The space between a number and its unit (``15.1 °N``, ``121 km``, ``24 h``, ``51.0 m/s``, ``26.5 °C``; ``121 公里``,
+#: ``15.1 度``, ``50 公尺``) and, in Chinese, between 北緯/東經/每秒/每小時 and the number after it.
+_UNIT_GAP = re.compile(r"(?<=\d) (?=°[NEC]|km/h|km\b|hPa|kt\b|h\b|m/s|m\b|度|公里|百帕|節|小時|公尺)"
+                       r"|(?:(?<=北緯|東經|每秒)|(?<=每小時)) (?=\d)")
+#: A tag of HTML (its attributes are never text), or a whole style sheet or script; split by them, the text is
+#: every other piece.
+_TAG = re.compile(r"(<style\b[\s\S]*?</style>|<script\b[\s\S]*?</script>|<[^>]*>)", re.IGNORECASE)
+
+
+def keep_units(text: str) -> str:
+    """``text`` with a no-break space between each number and its unit, so that a narrow screen (a phone) never
+    ends a line between them (``15.1`` at the end of one line, ``°N`` at the start of the next).
+
+    Only what is shown gets it: a value that is computed with, saved or compared (an answer, a CSV cell) keeps its
+    plain space.
+
+    >>> keep_units("24 h: 15.1 °N, 117 °E · 1005 hPa") == "24\u00a0h: 15.1\u00a0°N, 117\u00a0°E · 1005\u00a0hPa"
+    True
+    >>> keep_units("北緯 15.1 度、東經 117 度，差 121 公里") == "北緯\u00a015.1\u00a0度、東經\u00a0117\u00a0度，差 121\u00a0公里"
+    True
+    >>> keep_units("In the last 24 hours it moved 300 km")  # "hours" is a word of the sentence, not a unit
+    'In the last 24 hours it moved 300\xa0km'
+    >>> keep_units("51.0 m/s (184 km/h), 26.5 °C, 50 m deep, 10 minutes") == "51.0\u00a0m/s (184\u00a0km/h), 26.5\u00a0°C, 50\u00a0m deep, 10 minutes"
+    True
+    >>> keep_units("每秒 51.0 公尺（每小時 184 公里）") == "每秒\u00a051.0\u00a0公尺（每小時\u00a0184\u00a0公里）"
+    True
+    """
+    return _UNIT_GAP.sub("\u00a0", text)
+
+
+def keep_units_html(html: str) -> str:
+    """:func:`keep_units` on the text of a piece of HTML, never inside its tags (attributes stay as they are).
+
+    >>> keep_units_html("<td title='6 h'>passed 41 km away</td>") == "<td title='6 h'>passed 41\u00a0km away</td>"
+    True
+    >>> keep_units_html("<style>.a { margin: 0 2 m }</style>50 m") == "<style>.a { margin: 0 2 m }</style>50\u00a0m"
+    True
+    """
+    return "".join(keep_units(part) if k % 2 == 0 else part for k, part in enumerate(_TAG.split(html)))
+
+
+def _keep_html_units(change: dict[str, Any]) -> None:
+    kept = keep_units_html(change["new"])
+    if kept != change["new"]:
+        change["owner"].value = kept
+
+
+def keep_widget_units(widget: widgets.Widget) -> widgets.Widget:
+    """Keep each number shown by ``widget`` and the widgets inside it on the line of its unit; return ``widget``.
+
+    For widgets whose texts the lessons do not write themselves (the quiz's questions and the predictions of
+    :mod:`typhoon_edu.ui.quiz`): every HTML text, now and whenever it changes (a question's feedback), every
+    button's label and tooltip and every choice's label get :func:`keep_units`. What the widgets keep as their
+    values (an answer, the text that goes into the CSV) is left as it is.
+
+    >>> box = widgets.VBox([widgets.HTML("<b>about 360 km</b>"), widgets.Button(description="184 km/h"),
+    ...                     widgets.ToggleButtons(options=[("5 h", "a"), ("6 h", "b")], value="b")])
+    >>> html, button, choice = keep_widget_units(box).children
+    >>> html.value == "<b>about 360\u00a0km</b>", button.description == "184\u00a0km/h", choice.value
+    (True, True, 'b')
+    >>> html.value = "then 5 × 360 km"; html.value == "then 5 × 360\u00a0km"
+    True
+    """
+    stack = [widget]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, widgets.HTML):
+            item.value = keep_units_html(item.value)
+            item.observe(_keep_html_units, "value")
+        elif isinstance(item, widgets.Button):
+            item.description = keep_units(item.description)
+            if item.tooltip:
+                item.tooltip = keep_units(item.tooltip)
+        elif isinstance(item, widgets.ToggleButtons):  # a prediction's choices
+            pairs = list(zip(item._options_labels, item._options_values, strict=True))
+            kept = [(keep_units(label), value) for label, value in pairs]
+            if kept != pairs:
+                chosen = item.value
+                item.options = kept  # new options select the first one: the choice made is chosen again
+                item.value = chosen
+        stack.extend(getattr(item, "children", ()) or ())
+    return widget
 
 
 def _n(v: float) -> str:
@@ -186,18 +271,23 @@ def scroll_box(table: str, label: str) -> str:
 def html_table(header: Sequence[str], rows: Iterable[Sequence[Any]], *, caption: str = "") -> str:
     """A plain, readable HTML table (cells are escaped), in a box that scrolls sideways on a narrow screen.
 
+    A number in a cell, a column's name or the caption stays on the line of its unit (:func:`keep_units`).
+
     >>> html_table(["a"], [[1]]).count("<td")
     1
+    >>> "41\u00a0km" in html_table(["how"], [["passed 41 km away"]])
+    True
     """
     style = "border-collapse:collapse;font-size:1.05em;margin:.3em 0"
     cell = "border:1px solid #94a3b8;padding:.25em .6em;text-align:left"
     out = [f"<table style='{style}'>"]
     if caption:
-        out.append(f"<caption style='text-align:left;font-weight:bold;padding:.2em 0'>{escape(caption)}</caption>")
-    out.append("<tr>" + "".join(f"<th style='{cell};{min_width(str(h))};background:#e2e8f0'>{escape(str(h))}</th>"
+        out.append(f"<caption style='text-align:left;font-weight:bold;padding:.2em 0'>{escape(keep_units(caption))}</caption>")
+    out.append("<tr>" + "".join(f"<th style='{cell};{min_width(str(h))};background:#e2e8f0'>{escape(keep_units(str(h)))}</th>"
                                 for h in header) + "</tr>")
     for row in rows:
-        out.append("<tr>" + "".join(f"<td style='{cell};{min_width(str(v))}'>{escape(str(v))}</td>" for v in row) + "</tr>")
+        out.append("<tr>" + "".join(f"<td style='{cell};{min_width(str(v))}'>{escape(keep_units(str(v)))}</td>" for v in row)
+                   + "</tr>")
     out.append("</table>")
     return scroll_box("".join(out), caption or " · ".join(str(h) for h in header))
 
@@ -226,12 +316,12 @@ def heading(text: str, level: int = 3) -> widgets.HTML:
 
 
 def note(text: str) -> widgets.HTML:
-    """A short instruction under a heading (plain text, escaped).
+    """A short instruction under a heading (plain text, escaped; each number kept with its unit, :func:`keep_units`).
 
-    >>> "&lt;b&gt;" in note("<b>").value
-    True
+    >>> "&lt;b&gt;" in note("<b>").value, "360\u00a0km" in note("one cell is about 360 km").value
+    (True, True)
     """
-    return widgets.HTML(f"<div style='font-size:1.05em;margin:0 0 .4em 0;max-width:60em'>{escape(text)}</div>")
+    return widgets.HTML(f"<div style='font-size:1.05em;margin:0 0 .4em 0;max-width:60em'>{escape(keep_units(text))}</div>")
 
 
 def _forget_current_canvas() -> None:
@@ -367,4 +457,4 @@ def play_moves(typhoons: Sequence[tuple[tuple[int, int], int, str]], faces: Sequ
     return game, [e for e in events if e.kind in MOVE_EVENTS]
 
 
-__all__ = ["MAP_MAX_WIDTH", "MOVE_EVENTS", "PLAYERS", "LessonBox", "Rendered", "bar_chart_svg", "fit_map", "heading", "html_table", "lt", "note", "play_moves", "reset_canvas_manager_on_ready"]
+__all__ = ["MAP_MAX_WIDTH", "MOVE_EVENTS", "PLAYERS", "LessonBox", "Rendered", "bar_chart_svg", "fit_map", "heading", "html_table", "keep_units", "keep_units_html", "keep_widget_units", "lt", "note", "play_moves", "reset_canvas_manager_on_ready"]

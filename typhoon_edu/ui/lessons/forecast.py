@@ -50,7 +50,7 @@ from ..quiz import AnswerSheet, Question, Quiz, lesson_sheet
 from ..realmap import Projection, legend_item, static_scene, storm_title, track_scene
 from ..scene import Circle, Line, Polygon, Shape, Text
 from ..svg import shapes_to_svg
-from .common import LessonBox, Rendered, heading, html_table, lt, note
+from .common import LessonBox, Rendered, heading, html_table, keep_units, lt, note
 
 LatLon = tuple[float, float]
 STEP_DEG = 0.5  # one press of an arrow button
@@ -425,25 +425,6 @@ def forecast_scene(rnd: ForecastRound, teams: Mapping[str, Mapping[int, LatLon]]
 
 
 # --- words -----------------------------------------------------------------------------------------------
-
-#: The space between a number and its unit (``15.1 °N``, ``121 km``, ``24 h``; ``121 公里``, ``15.1 度``) and, in
-#: Chinese, between 北緯/東經 and the number after it.
-_UNIT_GAP = re.compile(r"(?<=\d) (?=°[NE]|km/h|km\b|hPa|kt\b|h\b|度|公里|百帕|節|小時)|(?<=北緯|東經) (?=\d)")
-
-
-def keep_units(text: str) -> str:
-    """``text`` with a no-break space between each number and its unit, so that a narrow screen (a phone) never
-    ends a line between them (``15.1`` at the end of one line, ``°N`` at the start of the next).
-
-    >>> keep_units("24 h: 15.1 °N, 117 °E · 1005 hPa") == "24\u00a0h: 15.1\u00a0°N, 117\u00a0°E · 1005\u00a0hPa"
-    True
-    >>> keep_units("北緯 15.1 度、東經 117 度，差 121 公里") == "北緯\u00a015.1\u00a0度、東經\u00a0117\u00a0度，差 121\u00a0公里"
-    True
-    >>> keep_units("In the last 24 hours it moved 300 km")  # "hours" is a word of the sentence, not a unit
-    'In the last 24 hours it moved 300\xa0km'
-    """
-    return _UNIT_GAP.sub("\u00a0", text)
-
 
 def heading_name(bearing: float, lang: str = "en") -> str:
     """The nearest of 8 compass points, in words.

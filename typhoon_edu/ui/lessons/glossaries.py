@@ -16,7 +16,7 @@ import re
 from html import escape
 
 from ... import i18n
-from .common import Rendered, lt
+from .common import Rendered, keep_units, lt
 
 #: Lessons in notebook order, as the glossary names them.
 LESSONS = ("compass", "pathing", "intensity", "game", "risk", "real", "forecast")
@@ -38,13 +38,19 @@ def terms(lesson: str, lang: str = "en") -> list[tuple[str, str, str]]:
 
 
 def glossary(lesson: str, lang: str = "en") -> Rendered:
-    """The lesson's glossary as a small table (static HTML: it reads the same on GitHub)."""
+    """The lesson's glossary as a small table (static HTML: it reads the same on GitHub); each number in it stays on
+    the line of its unit (:func:`~typhoon_edu.ui.lessons.common.keep_units`).
+
+    >>> "1013\u00a0hPa" in glossary("real", "en")._repr_html_()
+    True
+    """
     # text-align is set on every cell: JupyterLab's and Voilà's table styles would right-align them
     # the word's column is at most a third of a phone's width: kept on one line it left the meaning a few
     # pixels, one letter a line
-    rows = "".join(f"<tr><td style='padding:.2em .6em;vertical-align:top;text-align:left;width:33%'><b>{escape(w)}</b> "
-                   f"<span style='color:#475569'>({escape(o)})</span></td>"
-                   f"<td style='padding:.2em .6em;text-align:left'>{escape(m)}</td></tr>" for w, m, o in terms(lesson, lang))
+    rows = "".join(f"<tr><td style='padding:.2em .6em;vertical-align:top;text-align:left;width:33%'><b>{escape(keep_units(w))}</b> "
+                   f"<span style='color:#475569'>({escape(keep_units(o))})</span></td>"
+                   f"<td style='padding:.2em .6em;text-align:left'>{escape(keep_units(m))}</td></tr>"
+                   for w, m, o in terms(lesson, lang))
     return Rendered(f"<details open class='glossary'><summary style='font-weight:bold;font-size:1.1em'>"
                     f"{escape(lt('common.glossary', lang))}</summary>"
                     f"<table style='border-collapse:collapse;font-size:1.02em'>{rows}</table></details>")

@@ -26,7 +26,7 @@ from ..guard import Problems
 from ..quiz import Prediction
 from ..scene import COMPASS16, footprint_cells
 from ..state import BoardState, TyphoonView
-from .common import PLAYERS, LessonBox, fit_map, heading, html_table, lt, note, play_moves
+from .common import PLAYERS, LessonBox, fit_map, heading, html_table, keep_units, lt, note, play_moves
 
 if TYPE_CHECKING:
     from ...engine.rules import Rules
@@ -129,7 +129,7 @@ def levels_table(lang: str = "en") -> LessonBox:
     """
     lang = i18n.normalize_lang(lang)
     table, svg = levels_table_html(lang), footprints_svg(lang)
-    source = lt("intensity.class_source", lang)
+    source = keep_units(lt("intensity.class_source", lang))  # "241 km/h" is never split over two lines
     parts = [widgets.HTML(table), widgets.HTML(f"<div style='font-size:.95em;color:#334155;max-width:60em'>{escape(source)}</div>"),
              widgets.HTML(f"<div style='max-width:760px'>{svg}</div>")]
     return LessonBox(parts, snapshot=lambda: f"<div>{table}<p>{escape(source)}</p>{svg}</div>", svg=lambda: svg)
@@ -230,7 +230,7 @@ def worked_html(w: Worked, lang: str = "en", rules: Rules | None = None) -> str:
     for e in w.events:
         if e.kind in ("Landfall", "Merged", "Intensified", "TyphoonHeld"):
             lines.append("➜ " + escape(i18n.narrate(e, lang, r)))
-    lines.append(f"<i>{escape(lt(f'intensity.why_{w.key}', lang))}</i>")
+    lines.append(f"<i>{escape(keep_units(lt(f'intensity.why_{w.key}', lang)))}</i>")
     return "<div style='font-size:1.08em;line-height:1.55'>" + "<br>".join(lines) + "</div>"
 
 

@@ -26,7 +26,7 @@ from ..buttons import legible
 from ..guard import Problems
 from ..scene import COMPASS16, path_cells
 from ..state import BoardState, TyphoonView
-from .common import LessonBox, Rendered, fit_map, heading, html_table, lt, note, play_moves
+from .common import LessonBox, Rendered, fit_map, heading, html_table, keep_units, lt, note, play_moves
 
 if TYPE_CHECKING:
     from ...engine.rules import Rules
@@ -347,7 +347,7 @@ def scale_note(lang: str = "en", rules: Rules | None = None) -> Rendered:
     ns, ew = cell_size_km((6, 6), r)
     text = lt("pathing.scale_note", lang, lon0=f"{geo['lon0']:g}", lon_step=f"{geo['lon_step']:g}", lat0=f"{geo['lat0']:g}",
               lat_step=f"{geo['lat_step']:g}", km=km_per_cell(r), ns=f"{ns:.0f}", ew=f"{ew:.0f}")
-    return Rendered(f"<p style='font-size:1.05em;max-width:60em'>{escape(text)}</p>")
+    return Rendered(f"<p style='font-size:1.05em;max-width:60em'>{escape(keep_units(text))}</p>")
 
 
 # --- predict the landing cell ----------------------------------------------------------------
@@ -407,8 +407,8 @@ def _trip_html(t: Trip, direction: str, pips: int, lang: str, rules: Rules) -> s
     end = i18n.cell_label(t.end, lang)
     return (f"<div style='font-size:1.1em;line-height:1.5'>"
             f"<b>{escape(lt('pathing.trip_path', lang, direction=direction, name=i18n.direction_name(rules, direction, lang), pips=pips, letters=letters, end=end))}</b><br>"
-            f"{escape(lt('pathing.trip_km', lang, steps=t.steps, km_cell=km_per_cell(rules), scale=f'{t.km_scale:,}', km=f'{t.km_steps:,.0f}', straight=f'{t.km_straight:,.0f}'))}<br>"
-            f"{escape(lt('pathing.trip_days', lang, speed=f'{t.speed_kmh:.0f}', hours=f'{t.hours_steps:.0f}', days=f'{t.days_steps:.1f}', days_straight=f'{t.days_straight:.1f}'))}"
+            f"{escape(keep_units(lt('pathing.trip_km', lang, steps=t.steps, km_cell=km_per_cell(rules), scale=f'{t.km_scale:,}', km=f'{t.km_steps:,.0f}', straight=f'{t.km_straight:,.0f}')))}<br>"
+            f"{escape(keep_units(lt('pathing.trip_days', lang, speed=f'{t.speed_kmh:.0f}', hours=f'{t.hours_steps:.0f}', days=f'{t.days_steps:.1f}', days_straight=f'{t.days_straight:.1f}')))}"
             f"</div>")
 
 

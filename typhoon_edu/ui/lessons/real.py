@@ -31,7 +31,7 @@ from ..quiz import Prediction
 from ..realmap import TAIWAN_VIEW, RealStormMap, static_scene, storm_title, track_scene
 from ..scene import COMPASS16, Text
 from ..svg import shapes_to_svg
-from .common import LessonBox, Rendered, bar_chart_svg, heading, html_table, lt, note
+from .common import LessonBox, Rendered, bar_chart_svg, heading, html_table, keep_units, keep_widget_units, lt, note
 
 if TYPE_CHECKING:
     from ...engine.rules import Rules
@@ -296,8 +296,8 @@ class RegionReach(LessonBox):
         self.summary = widgets.HTML()
         self.problems.observe(self.km, lambda change: self.update(change["new"]), where="region reach: distance")
         # predict first: the counts stay hidden until the prediction is locked in
-        self.prediction = Prediction("real", "reach", lang, options=("a", "b", "c", "d", "e", "f"),
-                                     reveal=[self.km, self.view, self.summary])
+        self.prediction = keep_widget_units(Prediction("real", "reach", lang, options=("a", "b", "c", "d", "e", "f"),
+                                                       reveal=[self.km, self.view, self.summary]))
         # its title, "4. Which regions did real storms reach?", is the notebook's own heading just above
         super().__init__([self.problems.widget, note(lt("real.part_reach_note", lang)),
                           self.prediction, self.km, self.view, self.summary],
@@ -369,7 +369,8 @@ def mountains(lang: str = "en") -> LessonBox:
     body = widgets.HBox([widgets.HTML(f"<div style='max-width:560px'>{svg}</div>"), widgets.HTML(table)],
                         layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
     parts = [note(lt("real.part_mountains_note", lang)), body,  # titled by the notebook's heading just above
-             widgets.HTML(f"<div style='font-size:.95em;color:#334155;max-width:60em'>{escape(lt('real.mountains_source', lang))}</div>")]
+             widgets.HTML(f"<div style='font-size:.95em;color:#334155;max-width:60em'>"
+                          f"{escape(keep_units(lt('real.mountains_source', lang)))}</div>")]
     return LessonBox(parts, snapshot=lambda: f"<div>{svg}{table}</div>", svg=lambda: svg)
 
 
@@ -421,7 +422,7 @@ def facts(key: str, lang: str = "en") -> Rendered:
         text = lt("real.facts_directions", lang, **directions_facts())
     else:
         raise ValueError(f"no facts {key!r}; choose data or directions")
-    return Rendered(f"<p style='font-size:1.05em;max-width:60em'>{escape(text)}</p>")
+    return Rendered(f"<p style='font-size:1.05em;max-width:60em'>{escape(keep_units(text))}</p>")
 
 
 __all__ = [
