@@ -463,3 +463,48 @@ def _all_widgets(root: Any) -> list[Any]:
         out.append(w)
         stack.extend(getattr(w, "children", ()))
     return out
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_a_screen_reader_hears_a_move_and_its_turn(tmp_path: Path, lang: str) -> None:
+    """The seat's live region says what was just played and, when the team must decide, "Your turn! …"; the projector's
+    says what was played too (the log alone changed silently)."""
+    projector, phones = _class(tmp_path, lang)
+    mei, ken = phones["Taiwan"], phones["Japan"]
+    heard: list[str] = []  # everything Ken's live region says, in order
+    ken.board.access.observe(lambda c: heard.append(c["new"]), names="announce")
+    assert mei.decide(mei.decisions.cell_action(mei.decisions.highlight_cells()[0]))
+    said = mei.board.access.announce
+    placed = mei.stage.log_texts()[0]
+    assert placed in said, (placed, said)
+    projector.advance()
+    assert placed in projector.game.board.access.announce
+    # play on until Ken must decide: his phone says so
+    for _ in range(60):  # Mei plays on (aims, dice, passes) until the turn is Ken's
+        ken.sync()
+        if ken.decisions.table is not None and ken.decisions.table.current_player == "Japan":
+            break
+        mei.sync()
+        cells, buttons = mei.decisions.highlight_cells(), mei.decisions.buttons()
+        if cells:
+            mei.decide(mei.decisions.cell_action(cells[0]))
+        elif buttons:
+            passes = [b for b in buttons if "act-pass" in b._dom_classes]
+            (passes or buttons)[0].click()
+        projector.advance()
+    assert ken.decisions.table.current_player == "Japan"
+    turn = [h for h in heard if i18n.t("classplay.seat.your_turn", lang) in h]
+    assert len(turn) == 1, heard  # said once, when the turn came
+    assert placed in " ".join(heard)  # and the other team's moves before it
+
+
+def test_the_setup_fields_and_the_projector_ring_have_names(tmp_path: Path) -> None:
+    from typhoon_edu.ui.classplay.viewdata import d as dash
+    from typhoon_edu.ui.map_text import html_text
+
+    projector, _phones = _class(tmp_path, "zh-TW")
+    ring = projector.game.ring
+    assert projector.game.ring_access.label == html_text(ring.label.value) and projector.game.ring_access.label
+    setup = projector.setup
+    assert setup.seed.description == dash("setup.seed_name", "zh-TW")
+    assert [row.name.description for row in setup.rows[:2]] == [dash("setup.seat_name", "zh-TW", n=n) for n in (1, 2)]

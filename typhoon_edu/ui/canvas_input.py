@@ -247,7 +247,7 @@ _CSS = """
   overflow: hidden; clip: rect(0, 0, 0, 0); white-space: nowrap; border: 0; }
 .te-map-access { height: 0; overflow: visible; }
 canvas.te-map-canvas:focus { outline: none; }
-canvas.te-map-canvas:focus-visible { outline: 4px solid #1d4ed8; outline-offset: 2px; }
+canvas.te-map-canvas:focus-visible { outline: 4px solid #1d4ed8; outline-offset: -4px; }  /* inside: the box around clips outside */
 """
 
 

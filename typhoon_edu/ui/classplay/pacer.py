@@ -48,6 +48,8 @@ log = logging.getLogger("typhoon_edu.ui")
 STEP_SECONDS = 0.45
 #: Log lines kept on screen.
 LOG_LIMIT = 80
+#: At most this many played sentences are kept to announce at once (a long bot turn is summed up by its last ones).
+TELL_LIMIT = 12
 
 _LOG_STYLE = {
     "TurnStarted": "typhoon-log-turn",
@@ -75,6 +77,9 @@ class Stage:
     log: widgets.HTML | None = None
     lines: list[tuple[str, str]] = field(default_factory=list)  # (event kind, sentence), newest first
     hp_now: dict[str, int] = field(default_factory=dict)
+    #: The sentences of the events played since the view last announced them (:meth:`take_told`): a screen reader
+    #: hears what happened, not only sees the log change.
+    told: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.rules is None:
@@ -86,7 +91,9 @@ class Stage:
         """The log's sentences, newest first."""
         return [text for _kind, text in self.lines]
 
-    def add_line(self, event: ev.Event) -> None:
+    def add_line(self, event: ev.Event, tell: bool = False) -> None:
+        """Put ``event``'s sentence at the top of the log; ``tell``: also keep it to announce (a played event, not
+        the log rebuilt after a reload or a language switch)."""
         if not i18n.in_log(event):
             return
         try:
@@ -95,7 +102,23 @@ class Stage:
             return
         self.lines.insert(0, (event.kind, text))
         del self.lines[LOG_LIMIT:]
+        if tell:
+            self.told.append(text)
+            del self.told[:-TELL_LIMIT]
         self.render_log()
+
+    def take_told(self) -> str:
+        """The sentences kept to announce, oldest first, as one text; they are then forgotten.
+
+        >>> from typhoon_edu.engine import events as ev
+        >>> stage = Stage(lang="en")
+        >>> stage.add_line(ev.Eliminated("Japan"), tell=True); stage.add_line(ev.Eliminated("Korea"))
+        >>> stage.take_told(), stage.take_told()
+        ('Japan has no HP left and is out of the game.', '')
+        """
+        text = " ".join(self.told)
+        self.told.clear()
+        return text
 
     def render_log(self) -> None:
         if self.log is not None:
@@ -166,7 +189,7 @@ class Pacer:
         while self._queue:
             for event in self._queue.pop(0):
                 self._show(event, animate=False)
-                self.stage.add_line(event)
+                self.stage.add_line(event, tell=True)
         self.stage.set_now()
         self._idle()
 
@@ -177,11 +200,11 @@ class Pacer:
                     wait = self._show(event, animate=not self._skip)
                     later = isinstance(event, _TOLD_AFTER)
                     if not later:
-                        self.stage.add_line(event)  # a step: the storm is already where the sentence says
+                        self.stage.add_line(event, tell=True)  # a step: the storm is already where the sentence says
                     if wait > 0:
                         await self._sleep(wait)
                     if later:
-                        self.stage.add_line(event)  # a roll: told once the die or the ring has stopped
+                        self.stage.add_line(event, tell=True)  # a roll: told once the die or the ring has stopped
             self._skip = False
             self.stage.set_now()
         except asyncio.CancelledError:

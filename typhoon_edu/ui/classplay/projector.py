@@ -745,6 +745,9 @@ class ProjectorApp:
     def _after_animation(self) -> None:
         if self.room is None:
             return
+        news = self.game.stage.take_told()  # what was played, for a screen reader (the map's live region)
+        if news:
+            self.game.board.access.say(news)
         if self.room.is_over or not self.room.is_open:
             if _running_loop() is None:
                 self._show_results()

@@ -14,7 +14,9 @@ import ipywidgets as widgets
 
 from ... import i18n
 from ..board import BoardView
+from ..canvas_input import make_accessible
 from ..compass_ring import LEGIBLE_PX, CompassRing
+from ..map_text import html_text
 from .bigdie import BigDie
 from .hppanel import hp_panel_html
 from .model import Seats, status_line
@@ -103,8 +105,13 @@ class ProjectorGameScreen:
         self.ring = CompassRing(rules=rules, lang=lang, size=260, label_scale=RING_LABEL_SCALE, ratio=RING_RATIO,
                                 min_text_px=LEGIBLE_PX)
         self.ring.add_class("typhoon-compass")
+        # the ring in words (its label's text, kept in step) for a screen reader, and not a tab stop of its own
+        self.ring_access = make_accessible(self.ring.canvas, html_text(self.ring.label.value),
+                                           i18n.t("compass.title", lang))
+        problems.observe(self.ring.label, lambda c: setattr(self.ring_access, "label", html_text(c["new"])),
+                         names="value", where="compass ring's words")
         self.die = BigDie(lang=lang, size=110)
-        instruments = widgets.HBox([self.ring, self.die])
+        instruments = widgets.HBox([self.ring, self.ring_access, self.die])
         instruments.add_class("typhoon-instruments")
         self.now = html("typhoon-now")
         self.log = LogBox(problems)
@@ -147,6 +154,7 @@ class ProjectorGameScreen:
         self.stage.lang = lang
         self.board.set_lang(lang)
         self.ring.set_lang(lang)
+        self.ring_access.roledescription = i18n.t("compass.title", lang)
         self.die.set_lang(lang)
         self.log.relabel(lang)
         self.title.value = f"<span>{escape(i18n.t('dash.app.title', lang))}</span>"

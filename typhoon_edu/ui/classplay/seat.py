@@ -286,9 +286,13 @@ class SeatApp:
         # The banner last: once it says "your turn", everything above the map has its new size, so the map
         # stays where it is when the team reaches for it (the widgets' updates reach the page in this order).
         self.banner.value = banner_html(b, state)
+        news = self.stage.take_told() if self.pacer.idle else ""  # what was played, for a screen reader
         if mine and not busy and not view.paused and self._rung != table.seq:
             self._rung = table.seq
             self.link.ring()  # this device must decide: a sound and a vibration (unless muted)
+            news = f"{news} {b.headline}".strip()  # ... and "Your turn! …" after it
+        if news:
+            self.board.access.say(news)
 
     def _show_countdown(self, mine: bool) -> None:
         """This team's seconds left while it must decide (the teacher's timer), or why its turn was played."""

@@ -110,6 +110,8 @@ class SeatRow:
         self.name = labels.bind(widgets.Text(layout=widgets.Layout(width="11em")), "placeholder",
                                 lambda lang: d("setup.name", lang))
         self.name.add_class(f"typhoon-seat-name-{index}")
+        # a placeholder is no name (a screen reader read none): the description, not shown, names the box
+        _name_only(labels.bind(self.name, "description", lambda lang: d("setup.seat_name", lang, n=index + 1)))
         keys = list(rules.regions)
         self.region = labels.bind(widgets.Dropdown(layout=widgets.Layout(width="10em")), "options",
                                   lambda lang: [(i18n.region_name(rules, k, lang), k) for k in keys])
@@ -170,6 +172,7 @@ class SetupScreen:
         self.seed = labels.bind(widgets.Text(layout=widgets.Layout(width="10em")), "placeholder",
                                 lambda lang: d("setup.seed_placeholder", lang))
         self.seed.add_class("typhoon-seed")
+        _name_only(labels.bind(self.seed, "description", lambda lang: d("setup.seed_name", lang)))
         self.start_button = labels.bind(widgets.Button(button_style="primary", icon="play",
                                                        layout=widgets.Layout(width="100%")), "description",
                                         lambda lang: d("setup.start", lang))

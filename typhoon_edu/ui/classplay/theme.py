@@ -26,6 +26,10 @@ CSS = """
 .typhoon-app .widget-toggle-buttons .widget-toggle-button.mod-active { background: #1e3a8a; color: #fff; font-weight: bold;
   box-shadow: inset 0 -3px 0 #f59e0b; }  /* the chosen one stands out in lightness too, not only in a shade of grey */
 .typhoon-app .widget-hbox { gap: .5em; }
+/* where the keyboard is, seen on any button (a blue one too) and any field: ipywidgets' own ring is 1 px light blue */
+.typhoon-app button:focus-visible, .typhoon-app input:focus-visible, .typhoon-app select:focus-visible,
+.typhoon-app textarea:focus-visible, .typhoon-app a:focus-visible {
+  outline: 3px solid #1d4ed8 !important; outline-offset: 2px; box-shadow: 0 0 0 5px #ffffff; }
 .typhoon-app a[href] { color: #1d4ed8; text-decoration: underline; text-underline-offset: 2px; }  /* a link looks like one */
 .typhoon-app .typhoon-own-link { display: inline-flex; align-items: center; min-height: 44px; margin-top: .3em;
   padding: .2em .8em; border: 2px solid #1d4ed8; border-radius: 6px; font-weight: bold; }  /* a finger-sized target */
