@@ -163,18 +163,24 @@ def test_landing_puzzle_by_the_cell_pad_on_a_phone(voila: Callable[..., VoilaPro
     page.context.close()
 
 
+def _phone_lesson(voila: Callable[..., VoilaProcess], browser: Browser, lesson: str, lang: str) -> Page:
+    """Lesson ``lesson`` served in ``lang`` and open on a touch phone, its widgets drawn."""
+    notebook, ready = LESSONS[lesson]
+    server = voila(REPO_ROOT / "notebooks" / lang / notebook, lang=lang, timeout=120)
+    page = touch_page(browser, PHONE, locale=lang)
+    page.goto(server.url, timeout=120_000)
+    expect(page.locator(ready).first).to_be_visible(timeout=120_000)
+    page.wait_for_timeout(1500)  # the widgets drawn after the browser connected (maps, charts) settle
+    return page
+
+
 @pytest.mark.parametrize(("lesson", "lang"), lesson_cases(sorted(LESSONS)))
 def test_every_control_is_fingertip_sized_on_a_phone(voila: Callable[..., VoilaProcess], chromium_browser: Browser,
                                                      lesson: str, lang: str) -> None:
     """Every control a finger taps in the lesson's output is at least 44x44 px on a phone (WCAG 2.5.5); every
     slider keeps a track of at least :data:`MIN_TRACK_PX` and its whole label; every text field shows its whole
     placeholder."""
-    notebook, ready = LESSONS[lesson]
-    server = voila(REPO_ROOT / "notebooks" / lang / notebook, lang=lang, timeout=120)
-    page = touch_page(chromium_browser, PHONE, locale=lang)
-    page.goto(server.url, timeout=120_000)
-    expect(page.locator(ready).first).to_be_visible(timeout=120_000)
-    page.wait_for_timeout(1500)  # the widgets drawn after the browser connected (maps, charts) settle
+    page = _phone_lesson(voila, chromium_browser, lesson, lang)
     small, cut = small_targets(page), cut_pictures(page)
     squeezed = short_sliders(page) + cut_placeholders(page)
     save_screenshot(page, f"touch-targets-{lesson}-{lang}")
@@ -223,12 +229,7 @@ def test_lesson_numbers_keep_their_units_on_a_phone(voila: Callable[..., VoilaPr
     line ends between a number and its unit ("358" then "km", "41" then "公里" on the next line). Each prediction is
     locked in first (lesson 06's reach table and its caption only show then) and each quiz question with options
     answered (its feedback says why, with numbers)."""
-    notebook, ready = LESSONS[lesson]
-    server = voila(REPO_ROOT / "notebooks" / lang / notebook, lang=lang, timeout=120)
-    page = touch_page(chromium_browser, PHONE, locale=lang)
-    page.goto(server.url, timeout=120_000)
-    expect(page.locator(ready).first).to_be_visible(timeout=120_000)
-    page.wait_for_timeout(1500)  # the widgets drawn after the browser connected (maps, charts) settle
+    page = _phone_lesson(voila, chromium_browser, lesson, lang)
     predictions = page.locator(".prediction")
     for k in range(predictions.count()):
         touch_tap(page, predictions.nth(k).locator(".prediction-choice button").first)
