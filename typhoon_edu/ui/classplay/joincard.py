@@ -97,7 +97,8 @@ def join_card_html(*, region: str, label: str, url: str, short_url: str, code: s
             f'<div class="typhoon-join-head"><b>{escape(label)}</b> · <span>{escape(state)}</span></div>'
             f'<div class="typhoon-join-qr">{code_svg}</div>'
             + (f'<a class="typhoon-join-link" data-region="{escape(region)}" href="{escape(url)}" target="_blank" '
-               f'rel="noopener">{escape(i18n.t("classplay.join.open", lang))}</a>' if url else "")
+               f'rel="noopener" aria-label="{escape(i18n.t("classplay.join.open_named", lang, team=label))}">'
+               f'{escape(i18n.t("classplay.join.open", lang))}</a>' if url else "")
             + f'<div class="typhoon-join-by-code" title="{escape(typed)}">'
             f'<div class="typhoon-join-typed">{escape(i18n.t("classplay.join.no_camera", lang))}</div>'
             f'<div class="typhoon-join-card-address">{escape(short_url).replace("/", "/<wbr>")}</div>'

@@ -152,7 +152,11 @@ class ProjectorApp:
         self.body = widgets.VBox([self.setup_header, self.setup.box], layout=widgets.Layout(width="100%",
                                                                                             height="100%"))
         self._played = False  # the game, lobby, teacher and results widgets are built with the first room
-        self.root = widgets.VBox([widgets.HTML(CSS), self.link, self.body],
+        from .access import PageAccess
+
+        # toggles' states and groups' names, icons hidden, the focus kept through a redraw, the drawer by keyboard
+        self.access = PageAccess()
+        self.root = widgets.VBox([widgets.HTML(CSS), self.link, self.access, self.body],
                                  layout=widgets.Layout(width="100%"))
         self.root.add_class("typhoon-app")
         self.root.add_class("typhoon-projector")
@@ -205,7 +209,10 @@ class ProjectorApp:
         from .results import ResultsScreen
 
         self.results = ResultsScreen(self)
-        self.root.children = [*self.root.children, self.drawer.box, self.curtain]
+        # the drawer (fixed over the side column) right after its toggle's header, so Tab goes from "Teacher" into it
+        game = self.game.box.children
+        self.game.box.children = [game[0], self.drawer.box, *game[1:]]
+        self.root.children = [*self.root.children, self.curtain]
         self._relabel_play(self.lang)
 
     # ------------------------------------------------------------------ display
@@ -243,6 +250,7 @@ class ProjectorApp:
         self.setup_header.children[0].value = f"<span class='typhoon-title'><b>{escape(d('app.title', lang))}</b></span>"
         self.setup.set_lang(lang)
         self.link.set_lang(lang)
+        self.access.set_lang(lang)
         if self._played:
             self._relabel_play(lang)
         if self.screen == "results":

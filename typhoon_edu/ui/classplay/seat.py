@@ -144,7 +144,10 @@ class SeatApp:
         from .address import PageAddress
 
         self.address = PageAddress()
-        self.root = widgets.VBox([widgets.HTML(CSS), self.link, header, self.body, self.address])
+        from .access import PageAccess
+
+        self.access = PageAccess()  # toggles' states and groups' names, icons hidden, the focus kept after a decision
+        self.root = widgets.VBox([widgets.HTML(CSS), self.link, self.access, header, self.body, self.address])
         self.root.add_class("typhoon-app")
         self.root.add_class("typhoon-seat")
         self.set_lang(self.lang)
@@ -188,6 +191,7 @@ class SeatApp:
         if self.lang_toggle.value != self.lang:
             self.lang_toggle.value = self.lang
         self.link.set_lang(self.lang)
+        self.access.set_lang(self.lang)
         self._label_sound()
         self.sound.tooltip = i18n.t("classplay.attention.sound_help", self.lang)
         self.stage.lang = self.lang

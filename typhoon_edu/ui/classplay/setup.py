@@ -158,6 +158,7 @@ class SetupScreen:
         _name_only(labels.bind(self.start, "description", lambda lang: d("setup.start_player", lang)))
         self.variant = labels.bind(toggles(), "options", lambda lang: [(d("setup.standard", lang), "standard"),
                                                                       (d("setup.advanced", lang), "advanced")])
+        self.variant.add_class("typhoon-variant")
         self.dice = labels.bind(toggles(), "options", lambda lang: [(d("setup.dice_auto", lang), "auto"),
                                                                    (d("setup.dice_manual", lang), "manual")])
         self.dice.add_class("typhoon-dice-mode")

@@ -30,6 +30,9 @@ CSS = """
 .typhoon-app button:focus-visible, .typhoon-app input:focus-visible, .typhoon-app select:focus-visible,
 .typhoon-app textarea:focus-visible, .typhoon-app a:focus-visible {
   outline: 3px solid #1d4ed8 !important; outline-offset: 2px; box-shadow: 0 0 0 5px #ffffff; }
+/* where the focus lands after a redraw (access.py: a new screen's heading or banner, a decision panel between
+   two decisions): the same ring, drawn inside (the banner and the panels fill the page's width) */
+.typhoon-app [tabindex="-1"]:focus-visible { outline: 3px solid #1d4ed8 !important; outline-offset: -3px; }
 .typhoon-app a[href] { color: #1d4ed8; text-decoration: underline; text-underline-offset: 2px; }  /* a link looks like one */
 .typhoon-app .typhoon-own-link { display: inline-flex; align-items: center; min-height: 44px; margin-top: .3em;
   padding: .2em .8em; border: 2px solid #1d4ed8; border-radius: 6px; font-weight: bold; }  /* a finger-sized target */

@@ -1,0 +1,246 @@
+"""What a keyboard and a screen reader need from a class-play page that ipywidgets does not give (an anywidget).
+
+ipywidgets shows which toggle is chosen only by a class (``mod-active``), draws Font Awesome icons as
+characters a screen reader reads out, and removes a pressed button with the rows it redraws, so the
+focus falls to the page's body. This tiny front-end piece, one per page, watches the page and:
+
+- **Toggle groups** (players 3/4/5, regions, hands, rules, dice, speed, the language switch):
+  ``role="group"`` named by ``names`` (a group's CSS class → its visible label, in the page's
+  language), and ``aria-pressed`` on each button, mirrored from ``mod-active``; a single toggle
+  button (the sound switch) is ``aria-pressed`` too, and a toggle that shows a part of the page
+  (the teacher's drawer, the log) says ``aria-expanded`` instead, with ``aria-controls``.
+- **Icons** (``<i class="fa …">``) are hidden from the accessibility tree.
+- **Focus after a redraw.** When the focused control is removed (a decision's button, the setup's
+  *Start*, the lobby when the board opens) or hidden, and the focus fell to the body, it goes to the
+  new decision's first control (the same group's when it is there again), or while there is none to
+  the decision panel itself (then to the first control when one appears, unless the person went
+  elsewhere); after a change of screen, to the new screen's heading or banner (``tabindex=-1``); on one
+  computer, to the curtain's button while it covers the page, and to the hand's decision once it is lifted.
+  Focus that is anywhere else is never moved.
+- **The teacher's drawer.** Opened from its toggle, the focus moves to its first control; Esc in
+  the drawer (or on the toggle) closes it and gives the focus back to the toggle.
+
+>>> a = PageAccess()
+>>> a.set_names({"typhoon-lang": "Language"}); a.names
+{'typhoon-lang': 'Language'}
+>>> sorted(group_names("en"))[:3]
+['typhoon-dice-mode', 'typhoon-game-speed', 'typhoon-hands-mode']
+>>> group_names("zh-TW")["typhoon-seat-count"]
+'玩家人數：'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anywidget
+import traitlets
+
+from ... import i18n
+from ..page_writes import PageMaySet
+from .viewdata import d
+
+__all__ = ["PageAccess", "group_names"]
+
+
+def group_names(lang: str) -> dict[str, str]:
+    """Each toggle group's name in ``lang``, by its CSS class: the label shown beside it (or, for the
+    language switch and the game's speed, what it would say)."""
+    return {
+        "typhoon-seat-count": d("setup.players", lang),
+        "typhoon-regions": d("setup.regions", lang),
+        "typhoon-hands-mode": i18n.t("classplay.setup.hands", lang),
+        "typhoon-variant": d("setup.variant", lang),
+        "typhoon-dice-mode": d("setup.dice", lang),
+        "typhoon-speed": d("setup.speed", lang),
+        "typhoon-game-speed": d("setup.speed", lang),
+        "typhoon-lang": i18n.t("classplay.access.language", lang),
+    }
+
+
+_ESM = r"""
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), ' +
+  'textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+// a toggle that shows a part of the page: its CSS class -> what it shows (null: nothing to point at)
+const DISCLOSES = { "typhoon-teacher-button": ".typhoon-teacher", "typhoon-log-toggle": ".typhoon-log" };
+// where the focus lands after a change of screen: the new screen's heading or banner
+const LANDING = "h1, h2, h3, .typhoon-banner, .typhoon-results-title";
+
+const shown = (e) => !!e && e.isConnected && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden";
+function set(e, name, value) { if (e.getAttribute(name) !== value) e.setAttribute(name, value); }
+function firstControl(box) {
+  if (!box) return null;
+  for (const e of box.querySelectorAll(FOCUSABLE)) if (shown(e)) return e;
+  return null;
+}
+let ids = 0;
+function idOf(e) { if (!e.id) e.id = "typhoon-a11y-" + (++ids); return e.id; }
+
+function start(model, el, app) {
+  const names = () => model.get("names") || {};
+  let last = null, chain = [];      // the focused control in the page, and its ancestors (nearest first)
+  let pending = null;               // the focus fell to the body: {chain, since}
+  let holding = null;               // a decision panel holding the focus until its next control appears
+  let openedBy = null, opened = 0;  // the teacher's toggle just opened the drawer by a press on it
+  let lastChange = Date.now(), timer = null;
+
+  function label() {
+    const n = names();
+    for (const g of app.querySelectorAll(".widget-toggle-buttons")) {
+      set(g, "role", "group");
+      const cls = Object.keys(n).find((c) => g.classList.contains(c));
+      if (cls) set(g, "aria-label", n[cls]);
+      for (const b of g.querySelectorAll("button")) set(b, "aria-pressed", String(b.classList.contains("mod-active")));
+    }
+    for (const b of app.querySelectorAll("button.widget-toggle-button")) {
+      if (b.closest(".widget-toggle-buttons")) continue;
+      const on = String(b.classList.contains("mod-active"));
+      const kind = Object.keys(DISCLOSES).find((c) => b.classList.contains(c));
+      if (kind) {
+        set(b, "aria-expanded", on);
+        const part = app.querySelector(DISCLOSES[kind]);
+        if (part) set(b, "aria-controls", idOf(part));
+        if (kind === "typhoon-teacher-button") {
+          if (on === "true" && b.dataset.typhoonWas !== "true" && document.activeElement === b) { openedBy = b; opened = Date.now(); }
+          b.dataset.typhoonWas = on;
+        }
+      } else {
+        set(b, "aria-pressed", on);
+      }
+    }
+    for (const i of app.querySelectorAll("i.fa, i[class^='fa-'], i[class*=' fa-']")) set(i, "aria-hidden", "true");
+    for (const g of app.querySelectorAll(".typhoon-decisions .typhoon-group")) {  // a decision's buttons, under its title
+      const title = g.querySelector(".typhoon-group-title");
+      set(g, "role", "group");
+      if (title) set(g, "aria-labelledby", idOf(title));
+    }
+    const drawer = app.querySelector(".typhoon-teacher");
+    if (drawer) { set(drawer, "role", "region"); const h = drawer.querySelector("h3"); if (h) set(drawer, "aria-labelledby", idOf(h)); }
+  }
+
+  function land(p) {
+    // one computer: the curtain covers the page between players, and its button is all there is to press
+    const curtain = app.querySelector(".typhoon-curtain");
+    if (shown(curtain) && firstControl(curtain)) { firstControl(curtain).focus(); return true; }
+    if (curtain && p.chain.includes(curtain)) {  // the curtain lifted: the hand's decision, once drawn
+      const t = firstControl(app.querySelector(".typhoon-decisions .typhoon-actions"));
+      if (t) { t.focus(); return true; }
+      if (Date.now() - p.since < 3000) return false;
+    }
+    const panel = p.chain.find((a) => a.classList && a.classList.contains("typhoon-decisions"));
+    if (panel && shown(panel)) {  // a decision was made: the next one's first control, or the panel until there is one
+      const group = p.chain.find((a) => a.classList && a.classList.contains("typhoon-group"));
+      const key = group && [...group.classList].find((c) => c.startsWith("typhoon-group-") && c !== "typhoon-group-title");
+      const same = key ? panel.querySelector(".typhoon-group." + CSS.escape(key)) : null;
+      const target = firstControl(same) || firstControl(panel);
+      if (target) { target.focus(); return true; }
+      if (!panel.hasAttribute("tabindex")) panel.setAttribute("tabindex", "-1");
+      holding = panel; panel.focus();
+      return true;
+    }
+    const anchor = p.chain.find((a) => shown(a) && app.contains(a));
+    if (!anchor) return false;
+    // a new screen: wait until it has been drawn (quiet for a moment), then its heading or banner
+    if (Date.now() - lastChange < 250 && Date.now() - p.since < 3000) return false;
+    let target = null;
+    for (const h of anchor.querySelectorAll(LANDING)) {
+      if (!shown(h)) continue;
+      target = h.closest(".widget-html") || h;  // the widget's own box outlives a new text
+      break;
+    }
+    if (target) { if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1"); }
+    else target = firstControl(anchor);
+    if (!target) return false;
+    target.focus();
+    return true;
+  }
+
+  function run() {
+    timer = null;
+    label();
+    const active = document.activeElement;
+    const lost = !active || active === document.body;
+    if (lost && last && !shown(last)) { pending = { chain, since: Date.now() }; last = null; }
+    if (pending) {
+      if (!lost || Date.now() - pending.since > 20000) pending = null;
+      else if (land(pending)) pending = null;
+      else schedule();
+    }
+    if (holding && document.activeElement === holding) {
+      const first = firstControl(holding.querySelector(".typhoon-actions") || holding);
+      if (first) { holding = null; first.focus(); }
+    }
+    if (openedBy) {
+      const drawer = app.querySelector(".typhoon-teacher");
+      if (Date.now() - opened > 5000 || document.activeElement !== openedBy) openedBy = null;
+      else if (shown(drawer) && firstControl(drawer)) { openedBy = null; firstControl(drawer).focus(); }
+      else schedule();
+    }
+  }
+  function schedule() { if (!timer) timer = setTimeout(run, 100); }
+
+  const observer = new MutationObserver(() => { lastChange = Date.now(); schedule(); });
+  observer.observe(app, { subtree: true, childList: true, attributes: true, attributeFilter: ["class", "style"] });
+  const onIn = (e) => {
+    last = e.target; pending = null;
+    chain = []; for (let a = e.target.parentElement; a && a !== app.parentElement; a = a.parentElement) chain.push(a);
+    if (holding && e.target !== holding) holding = null;
+  };
+  const onOut = (e) => {
+    const t = e.target;  // a control left by a click on nothing (still there, still shown): nothing to give back
+    setTimeout(() => { if (last === t && shown(t) && document.activeElement !== t) last = null; }, 0);
+  };
+  const onKey = (e) => {
+    if (e.key !== "Escape") return;
+    const drawer = app.querySelector(".typhoon-teacher"), toggle = app.querySelector(".typhoon-teacher-button");
+    if (!drawer || !toggle || !shown(drawer) || !(drawer.contains(e.target) || e.target === toggle)) return;
+    e.preventDefault(); e.stopPropagation();
+    if (toggle.classList.contains("mod-active")) toggle.click();
+    toggle.focus();
+  };
+  app.addEventListener("focusin", onIn);
+  app.addEventListener("focusout", onOut);
+  app.addEventListener("keydown", onKey);
+  model.on("change:names", schedule);
+  run();
+  return () => {
+    observer.disconnect();
+    app.removeEventListener("focusin", onIn); app.removeEventListener("focusout", onOut);
+    app.removeEventListener("keydown", onKey);
+    if (timer) clearTimeout(timer);
+  };
+}
+
+function render({ model, el }) {
+  el.style.display = "none";
+  el.classList.add("typhoon-page-access");
+  let stop = null, tries = 0, wait = null;
+  const begin = () => {  // the page's root holds this widget once it is drawn
+    const app = el.closest(".typhoon-app");
+    if (app) { stop = start(model, el, app); return; }
+    if (++tries < 600) wait = setTimeout(begin, 50);
+  };
+  begin();
+  return () => { if (wait) clearTimeout(wait); if (stop) stop(); };
+}
+export default { render };
+"""
+
+
+class PageAccess(PageMaySet, anywidget.AnyWidget):
+    """The page's keyboard and screen-reader helper; ``names``: each toggle group's name by its CSS class."""
+
+    _esm = _ESM
+    names = traitlets.Dict(traitlets.Unicode(), default_value={}).tag(sync=True)
+
+    def __init__(self, lang: str | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if lang is not None:
+            self.set_lang(lang)
+
+    def set_names(self, names: dict[str, str]) -> None:
+        if names != self.names:
+            self.names = dict(names)
+
+    def set_lang(self, lang: str) -> None:
+        self.set_names(group_names(lang))
