@@ -8,7 +8,7 @@ language (the ``maptext.*`` strings of the catalogs).
 >>> rules = load_rules()
 >>> state = BoardState(typhoons=(TyphoonView(1, (8, 8), 3, "NNW"),), highlights=((8, 8),))
 >>> board_text(rules, state, "en")  # doctest: +ELLIPSIS
-'Typhoon Alert map, 16 by 12 cells. 1 typhoons: T1, ..., at (8, 8), heading north-northwest. 1 cells can be chosen now.'
+'Typhoon Alert map, 16 by 12 cells. 1 typhoon: T1, ..., at (8, 8), heading north-northwest. 1 cell can be chosen now.'
 >>> cell_text(rules, state, (8, 8), "zh-TW")
 '游標在 (8, 8)：生成區 1；T1，中度颱風，在 (8, 8)，往北北西前進 在這裡；可以選。'
 """
@@ -36,16 +36,26 @@ def storm_text(rules: Rules, ty: TyphoonView, lang: str = "en") -> str:
     return i18n.t("maptext.storm", lang, **fields)
 
 
+def _counted(key: str, count: int, lang: str, **fmt: Any) -> str:
+    """``key`` with ``count``, in its singular form (``key_one``) when ``count`` is 1 (English; zh-TW has no plural).
+
+    >>> _counted("maptext.choices", 1, "en"), _counted("maptext.choices", 2, "en")
+    ('1 cell can be chosen now.', '2 cells can be chosen now.')
+    """
+    name = f"{key}_one" if count == 1 and i18n.has(f"{key}_one", lang) else key
+    return i18n.t(name, lang, count=count, **fmt)
+
+
 def board_text(rules: Rules, state: BoardState, lang: str = "en", keys: bool = False) -> str:
     """The whole map in a few sentences (the canvas's ``aria-label``); ``keys`` adds how to use it."""
     if state.typhoons:
         listed = i18n.t("maptext.list_sep", lang).join(storm_text(rules, ty, lang) for ty in state.typhoons)
-        storms = i18n.t("maptext.storms", lang, count=len(state.typhoons), list=listed)
+        storms = _counted("maptext.storms", len(state.typhoons), lang, list=listed)
     else:
         storms = i18n.t("maptext.no_storms", lang)
     parts = [i18n.t("maptext.board", lang, width=rules.map.width, height=rules.map.height, storms=storms)]
     if state.highlights:
-        parts.append(i18n.t("maptext.choices", lang, count=len(state.highlights)))
+        parts.append(_counted("maptext.choices", len(state.highlights), lang))
     if state.path is not None:
         parts.append(path_text(rules, state, lang))
     if keys:
