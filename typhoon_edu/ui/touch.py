@@ -2,17 +2,20 @@
 
 ipywidgets draws every button, menu, text field and slider 28 px high (its slider handles 16 px), right for a mouse,
 too small for a finger. :data:`TOUCH_CSS` makes them at least :data:`FINGER_PX` square in a window no wider than
-:data:`PHONE_MAX_PX` (a phone), and changes nothing on a laptop or projector. It is one ``<style>`` that every lesson
+:data:`PHONE_MAX_PX` (a phone), and changes no size on a laptop or projector. It is one ``<style>`` that every lesson
 part carries (:func:`touch_style`; a page may hold it many times, which costs nothing): a part shown alone still
 gets it. The class-play app that lesson 04 embeds (``.typhoon-app``) has its own sizes and is left alone.
+
+On every screen it also draws the keyboard's focus ring (:data:`FOCUS_CSS`, WCAG 2.4.7, focus visible): 3 px where
+ipywidgets draws 1 px of light blue.
 
 It also holds the rules of the phone-only cell pad that stands in for a tap on a map cell (see
 :class:`~typhoon_edu.ui.board.CellPad`): shown on a phone only, where a map's cells are about 21 px.
 
 >>> "@media (max-width: 600px)" in TOUCH_CSS and "min-height: 44px" in TOUCH_CSS
 True
->>> touch_style().value.startswith("<style>")
-True
+>>> touch_style().value.startswith("<style>"), ":focus-visible" in TOUCH_CSS, "canvas" in FOCUS_CSS
+(True, True, False)
 """
 
 from __future__ import annotations
@@ -31,7 +34,17 @@ PHONE_MAX_PX = 600
 # A slider's handle gets a 44 px box whose outer 12 px are a transparent border: the dot a person sees is 20 px.
 # The answer sheet's name field (22em, in every lesson) takes the whole line, less its margins: beside its label a
 # 22em box left its example ("first name and class, e.g. Mei 7B") cut off at the end.
-TOUCH_CSS = f"""<style>
+# Where the keyboard is, on every device: ipywidgets' own ring is 1 px of light blue, unseen on a blue button ("Roll
+# the die"). A 3 px dark-blue ring with a white band inside it (seen on a dark button too) on buttons, fields, menus,
+# links, editable readouts and slider handles, drawn inside the control: a row of buttons clips what is drawn outside
+# (a 2 px offset lost the ring's left and top on lesson 02's first button). Not on a map's canvas, which draws its own
+# ring inside (canvas_input.py).
+FOCUS_CSS = """
+:is(button, input, select, textarea, a[href], [contenteditable="true"], .noUi-handle, summary):focus-visible:not(.typhoon-app *) {
+  outline: 3px solid #1d4ed8 !important; outline-offset: -3px; box-shadow: inset 0 0 0 5px #ffffff; }
+"""
+
+TOUCH_CSS = f"""<style>{FOCUS_CSS}
 .jupyter-widgets.te-cell-pad {{ display: none; }}
 @media (max-width: {PHONE_MAX_PX}px) {{
   .jupyter-button:not(.typhoon-app *) {{ min-height: {FINGER_PX}px; min-width: {FINGER_PX}px; align-items: center; }}
@@ -58,4 +71,4 @@ def touch_style() -> widgets.HTML:
     return widgets.HTML(TOUCH_CSS)
 
 
-__all__ = ["FINGER_PX", "PHONE_MAX_PX", "TOUCH_CSS", "touch_style"]
+__all__ = ["FINGER_PX", "FOCUS_CSS", "PHONE_MAX_PX", "TOUCH_CSS", "touch_style"]
