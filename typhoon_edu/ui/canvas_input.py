@@ -156,6 +156,31 @@ function nameSliders() {
   }
 }
 
+// ipywidgets' slider shows its value in a readout the keyboard can edit (contenteditable): a tab stop that is
+// "generic" with no name. It is a text box named after the slider's label, like its handle.
+function nameReadouts() {
+  for (const readout of document.querySelectorAll('.widget-readout[contenteditable="true"]:not([aria-labelledby]):not([aria-label])')) {
+    const box = readout.closest('.widget-slider');
+    const label = box && box.querySelector('label.widget-label');
+    if (label && label.textContent.trim()) {
+      if (!label.id) { labelCount += 1; label.id = 'te-slider-label-' + labelCount; }
+      readout.setAttribute('role', 'textbox');
+      readout.setAttribute('aria-labelledby', label.id);
+    }
+  }
+}
+
+// A button's Font Awesome icon is a private-use character that Chromium puts into the button's name
+// ("\uf522 Roll the die"): the icon is hidden from the accessibility tree (the lessons' buttons; the
+// class-play app has its own).
+function hideIcons() {
+  for (const icon of document.querySelectorAll('button > i.fa:not([aria-hidden])')) {
+    if (!icon.closest('.typhoon-app')) { icon.setAttribute('aria-hidden', 'true'); }
+  }
+}
+
+function fixPage() { nameSliders(); nameReadouts(); hideIcons(); }
+
 function install() {
   if (globalThis.__teMapKeys) { return; }
   globalThis.__teMapKeys = true;
@@ -163,9 +188,9 @@ function install() {
   new MutationObserver(() => {
     if (queued) { return; }
     queued = true;
-    requestAnimationFrame(() => { queued = false; nameSliders(); });
+    requestAnimationFrame(() => { queued = false; fixPage(); });
   }).observe(document.body, { childList: true, subtree: true });
-  nameSliders();
+  fixPage();
   // Capture phase on the window: this runs before ipycanvas's own keydown listener on the canvas,
   // which cancels every key (Tab and Esc included) and so traps the keyboard.
   window.addEventListener('keydown', (e) => {
@@ -228,6 +253,12 @@ function render({ model, el }) {
       }
     }
   };
+  // the focus goes to the map (a button that disables itself must not drop it on the page's body)
+  model.on('msg:custom', (msg) => {
+    if (!msg || !msg.focus) { return; }
+    const canvas = Array.from(document.querySelectorAll('canvas.' + CSS.escape(target))).find(visible);
+    if (canvas) { canvas.focus(); }
+  });
   model.on('change:announce', say);
   model.on('change:label', apply);
   model.on('change:interactive', apply);
@@ -299,6 +330,10 @@ class MapAccess(PageMaySet, anywidget.AnyWidget):
             self.announce = ""
         self.announce = sentence
 
+    def focus_map(self) -> None:
+        """Move the keyboard's focus to the map (its first visible canvas on the page)."""
+        self.send({"focus": True})
+
 
 def new_map_class() -> str:
     """A fresh CSS class that names one map canvas on the page.
@@ -307,6 +342,18 @@ def new_map_class() -> str:
     True
     """
     return f"te-map-{next(_ids)}"
+
+
+def announcer() -> MapAccess:
+    """A live region with no map: what a part of a lesson without a map (a quiz) says to a screen reader.
+
+    It is a :class:`MapAccess` whose target names no canvas, so it also names the page's sliders, their readouts
+    and icon-only buttons, and hides the buttons' icons from the accessibility tree, as a map's helper does.
+
+    >>> live = announcer(); live.say("Right!"); live.announce, live.interactive
+    ('Right!', False)
+    """
+    return MapAccess(target=new_map_class())
 
 
 def make_accessible(canvas: Any, label: str, roledescription: str = "map", interactive: bool = False) -> MapAccess:
@@ -324,4 +371,4 @@ def make_accessible(canvas: Any, label: str, roledescription: str = "map", inter
     return MapAccess(target=target, label=label, roledescription=roledescription, interactive=interactive)
 
 
-__all__ = ["MAP_KEYS", "MapAccess", "TapCanvas", "make_accessible", "new_map_class"]
+__all__ = ["MAP_KEYS", "MapAccess", "TapCanvas", "announcer", "make_accessible", "new_map_class"]
