@@ -143,6 +143,21 @@ class Feedback:
     problem: str = ""  # the answer could not be read (nothing is marked right or wrong)
     graded: bool = True  # False for a free-text answer: kept for the teacher, never marked
 
+    def text(self, lang: str = "en") -> str:
+        """The feedback as one plain sentence or a few (what a screen reader says), the words :meth:`html` shows.
+
+        >>> Feedback(False, "Not quite.", "Count the stops.", "E").text("en")
+        '✘ Not quite. The answer is E. Count the stops.'
+        """
+        if self.problem:
+            return self.problem
+        if not self.graded:
+            return f"✎ {self.verdict} {_lt('common.good_answer', lang, why=self.why)}"
+        mark = "✔" if self.correct else "✘"
+        expected = self.expected.rstrip(".。") if self.expected.endswith((".", "。")) else self.expected
+        answer = "" if self.correct else " " + _lt("common.answer_is", lang, answer=expected)
+        return f"{mark} {self.verdict}{answer} {self.why}"
+
     def html(self, lang: str = "en") -> str:
         """The feedback as HTML: a coloured verdict (with a ✔ or ✘, not colour alone) and the why."""
         if self.problem:
@@ -443,6 +458,14 @@ class AnswerStore:
         return atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=1))
 
 
+def _name_box(box: widgets.Text | widgets.Textarea, name: str) -> None:
+    """Give ``box`` the accessible name ``name`` without showing it: its description, 0 px wide (the question is
+    written above it). Without one, ipywidgets renders an empty hidden ``<label for>``, so the browser computes the
+    name "" and the placeholder no longer counts: a screen reader said "edit text" and nothing else."""
+    box.description = name
+    box.style.description_width = "0px"
+
+
 class QuestionWidget(widgets.VBox):
     """One question: option buttons (choice), a box to type the answer (number, cell) or to write a few
     sentences (text); feedback below. ``order`` is the order of the option buttons (see :func:`option_order`).
@@ -480,6 +503,7 @@ class QuestionWidget(widgets.VBox):
             self.entry = widgets.Textarea(placeholder=_lt("common.type_text", lang), rows=4,
                                           layout=widgets.Layout(width="100%", max_width="44em"))
             self.entry.add_class("quiz-text")
+            _name_box(self.entry, _lt("common.answer_label", lang, n=number, prompt=question.prompt(lang)))
             save = widgets.Button(description=_lt("common.save", lang), button_style="primary", icon="save",
                                   layout=widgets.Layout(width="auto"))
             self.problems.on_click(save, lambda _b: self.answer(self.entry.value if self.entry else ""), where=f"quiz {question.key}")
@@ -488,6 +512,8 @@ class QuestionWidget(widgets.VBox):
             kind = "common.type_cell" if question.kind == "cell" else "common.type_percent" if question.percent \
                 else "common.type_number"
             self.entry = widgets.Text(placeholder=_lt(kind, lang), continuous_update=False, layout=widgets.Layout(width="14em"))
+            self.entry.add_class("quiz-answer")
+            _name_box(self.entry, _lt("common.answer_label", lang, n=number, prompt=question.prompt(lang)))
             go = widgets.Button(description=_lt("common.check", lang), button_style="primary", layout=widgets.Layout(width="auto"))
             self.problems.on_click(go, lambda _b: self.answer(self.entry.value if self.entry else ""), where=f"quiz {question.key}")
             # typing + Enter answers; a value the widget sets itself (a restored answer) does not
@@ -500,6 +526,8 @@ class QuestionWidget(widgets.VBox):
         self.question = question
         self.lang = lang
         self.feedback = feedback
+        #: the live region that says each answer's feedback (set by :class:`Quiz`; ``None``: shown only)
+        self.live: Any = None
         self.result: Feedback | None = None
         self.given = ""  # the answer as the student gave it (an option's text, or what they typed)
         self.value = ""  # the answer as the widget takes it back (an option id, or the typed text)
@@ -524,8 +552,10 @@ class QuestionWidget(widgets.VBox):
         self.options_box.children = tuple(self.buttons[o] for o in order)
 
     def answer(self, value: Any) -> Feedback:
-        """Answer the question (as a click or typing would) and show the feedback."""
+        """Answer the question (as a click or typing would) and show the feedback (and say it, with a live region)."""
         result = self.show(value)
+        if self.live is not None:
+            self.live.say(result.text(self.lang))
         if result.problem:
             return result
         for callback in list(self._callbacks):
@@ -587,10 +617,16 @@ class Quiz(widgets.VBox):
         self.items = [QuestionWidget(q, lang, i + 1, picture, self.problems, order=option_order(q, student))
                       for i, q in enumerate(questions)]
         self.score = widgets.HTML()
+        # a screen reader hears each verdict ("✔ Right!" only appeared): one live region, in the page before any answer
+        from .canvas_input import announcer
+
+        self.live = announcer()
+        for item in self.items:
+            item.live = self.live
         # the notebook's own "Check yourself" heading usually comes right before: no second one by default
         head = [widgets.HTML(f"<h3 style='margin:.4em 0'>{escape(title)}</h3>")] if title else []
         kwargs.setdefault("layout", widgets.Layout(width="100%"))
-        super().__init__(children=[*head, self.problems.widget, self.sheet.name_box(), *self.items, self.score,
+        super().__init__(children=[*head, self.problems.widget, self.sheet.name_box(), self.live, *self.items, self.score,
                                    self.sheet.widget, widgets.HTML(_CHOICES_CSS)], **kwargs)
         self.questions = list(questions)
         self.picture = picture

@@ -399,6 +399,10 @@ class CompassLesson(LessonBox):
         self.ring.roll(face)
         self.steps.append(roll(start, face, self.rules))
         self.log_view.value = _steps_text(self.steps[-6:], self.lang, self.rules)
+        # the ring's label changes silently: a screen reader hears the roll and where the indicator went
+        stop = self.ring.stop
+        self.ring_access.say(lt("compass.rolled", self.lang, face=face, start=start, stop=stop,
+                                name=i18n.direction_name(self.rules, stop, self.lang)))
 
     def _show_reach(self) -> None:
         stops = one_roll_stops(self.ring.stop, self.rules)

@@ -518,8 +518,11 @@ class PathingLesson(LessonBox):
         self.board.show(BoardState(typhoons=(TyphoonView(1, p.start, 1, p.direction),)))
         name = i18n.direction_name(self.rules, p.direction, self.lang)
         cycle = " → ".join(self.rules.points[p.direction].cycle)
-        self.info.value = (f"<div style='font-size:1.15em'><b>{escape(lt('pathing.puzzle_prompt', self.lang, start=i18n.cell_label(p.start, self.lang), direction=p.direction, name=name, pips=p.pips))}</b>"
-                           f"<br>{escape(lt('pathing.puzzle_hint', self.lang, cycle=cycle))}</div>")
+        prompt = lt('pathing.puzzle_prompt', self.lang, start=i18n.cell_label(p.start, self.lang), direction=p.direction,
+                    name=name, pips=p.pips)
+        hint = lt('pathing.puzzle_hint', self.lang, cycle=cycle)
+        self.info.value = f"<div style='font-size:1.15em'><b>{escape(prompt)}</b><br>{escape(hint)}</div>"
+        self.board.access.say(f"{prompt} {hint}")  # the page's text changes silently: the map's live region says it
         return p
 
     def guess(self, cell: Cell) -> bool | None:
@@ -539,6 +542,7 @@ class PathingLesson(LessonBox):
                            f"<b style='color:{colour}'>{mark} {escape(text)}</b><br>{escape(score)}</div>")
         self.board.highlight([tuple(cell)])
         self.board.preview_path(p.start, p.direction, p.pips)
+        self.board.access.say(f"{mark} {text} {score}")
         self.puzzle = None
         self.reveal_button.disabled = True
         return right
@@ -549,9 +553,14 @@ class PathingLesson(LessonBox):
         if p is None:
             return
         self.board.preview_path(p.start, p.direction, p.pips)
-        self.info.value += escape(lt("pathing.revealed", self.lang, answer=i18n.cell_label(p.answer, self.lang)))
+        revealed = lt("pathing.revealed", self.lang, answer=i18n.cell_label(p.answer, self.lang))
+        self.info.value += escape(revealed)
         self.puzzle = None
+        # the button pressed disables itself: the focus goes to the map that shows the path (not to the page's body),
+        # and the map's live region says where the path ends
         self.reveal_button.disabled = True
+        self.board.access.focus_map()
+        self.board.access.say(revealed.strip())
 
     def draw_staircase(self) -> None:
         """Redraw the staircase picture for the chosen direction and number of steps."""
