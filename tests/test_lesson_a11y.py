@@ -1,0 +1,100 @@
+"""The lessons for a screen reader and the keyboard, in Python (the browser's view: tests/browser/test_a11y_lessons.py).
+
+* every answer box of every quiz has a name (its description, not shown), built from its question's number and text;
+* what a lesson answers is said in a live region: lesson 01's roll, a quiz's verdict, lesson 02's puzzle and verdict;
+* "Show the path" (lesson 02) sends the focus to the map as it disables itself;
+* the map's description counts in the singular ("1 typhoon", "1 cell") in English;
+* the lessons' style sheet draws a 3 px focus ring, never on a map's canvas.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from typhoon_edu import i18n
+from typhoon_edu.engine.rules import load_rules
+from typhoon_edu.ui import map_text
+from typhoon_edu.ui.lessons import bank, compass_lesson, pathing_lesson
+from typhoon_edu.ui.quiz import AnswerSheet, Quiz, quiz
+from typhoon_edu.ui.state import BoardState, TyphoonView
+from typhoon_edu.ui.touch import TOUCH_CSS
+
+LANGS = i18n.LANGS
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lesson", sorted(bank.BANKS))
+def test_every_answer_box_has_a_name(lesson, lang):
+    q = Quiz(bank.bank(lesson), lang, sheet=AnswerSheet(lang, lesson))
+    boxes = [(n, item) for n, item in enumerate(q.items, 1) if item.entry is not None]
+    assert boxes, lesson
+    for n, item in boxes:
+        expected = i18n.t("lesson.common.answer_label", lang, n=n, prompt=item.question.prompt(lang))
+        assert item.entry.description == expected
+        assert item.entry.style.description_width == "0px"  # named, not shown: the question is written above it
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_quiz_says_its_verdicts(lang):
+    q = quiz("compass", lang)
+    assert q.live in q.children, "the live region is in the page before any answer"
+    choice = next(item for item in q.items if item.question.kind == "choice")
+    choice.answer(choice.question.answer)
+    assert q.live.announce.startswith("✔ " + i18n.t("lesson.common.right", lang)), q.live.announce
+    number = next(item for item in q.items if item.question.kind == "number")
+    number.answer("many")
+    assert q.live.announce == i18n.t("lesson.common.bad_number", lang)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_lesson_01_says_each_roll(lang):
+    w = compass_lesson(lang)
+    start = w.ring.stop
+    stop = w.roll(3)
+    name = i18n.direction_name(w.rules, stop, lang)
+    assert w.ring_access.announce == i18n.t("lesson.compass.rolled", lang, face=3, start=start, stop=stop, name=name)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_lesson_02_says_its_puzzles_and_shows_the_path_on_the_focused_map(lang):
+    w = pathing_lesson(lang)
+    sent: list[object] = []
+    w.board.access.send = sent.append  # what would go to the page
+    p = w.new_puzzle()
+    prompt = i18n.t("lesson.pathing.puzzle_prompt", lang, start=i18n.cell_label(p.start, lang), direction=p.direction,
+                    name=i18n.direction_name(w.rules, p.direction, lang), pips=p.pips)
+    assert w.board.access.announce.startswith(prompt)
+    wrong = (p.answer[0] + 1, p.answer[1])
+    w.guess(wrong)
+    said = w.board.access.announce
+    assert said.startswith("✘ ") and i18n.cell_label(p.answer, lang) in said
+    assert i18n.t("lesson.pathing.puzzle_score", lang, right=0, total=1) in said
+    assert sent == [], "answering on the map leaves the focus where it is"
+    p = w.new_puzzle()
+    w.reveal()
+    assert w.reveal_button.disabled
+    assert sent == [{"focus": True}], "the disabled button's focus goes to the map"
+    assert w.board.access.announce == i18n.t("lesson.pathing.revealed", lang, answer=i18n.cell_label(p.answer, lang)).strip()
+
+
+def test_the_map_counts_one_in_the_singular():
+    rules = load_rules()
+    one = BoardState(typhoons=(TyphoonView(1, (8, 8), 3, "NNW"),), highlights=((8, 8),))
+    two = BoardState(typhoons=(TyphoonView(1, (8, 8), 3, "NNW"), TyphoonView(2, (3, 3), 1, "N")),
+                     highlights=((8, 8), (9, 9)))
+    en = map_text.board_text(rules, one, "en")
+    assert "1 typhoon: T1" in en and "1 cell can be chosen now." in en
+    assert not re.search(r"\b1 (typhoons|cells)\b", en)
+    assert "2 typhoons: " in map_text.board_text(rules, two, "en")
+    assert "2 cells can be chosen now." in map_text.board_text(rules, two, "en")
+    zh = map_text.board_text(rules, one, "zh-TW")
+    assert "1 個颱風：" in zh and "現在有 1 格可以選。" in zh
+
+
+def test_the_lessons_draw_a_3px_focus_ring_but_not_on_a_map():
+    rule = next(line for line in TOUCH_CSS.splitlines() if ":focus-visible" in line)
+    assert all(tag in rule for tag in ("button", "input", "select", "textarea", "a[href]", ".noUi-handle"))
+    assert "canvas" not in rule
+    assert "outline: 3px solid #1d4ed8" in TOUCH_CSS
