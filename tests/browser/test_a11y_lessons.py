@@ -27,40 +27,18 @@ from playwright.sync_api import Browser, Page, expect
 from typhoon_edu import i18n
 from typhoon_edu.server.serve import VoilaProcess
 
-from .harness import REPO_ROOT, assert_canvas_not_blank, save_screenshot
+from .harness import save_screenshot
 from .keyboard_helpers import mark_focusables
 from .langs import flow_langs, lesson_cases
+from .test_a11y_keyboard import ALL_LESSONS as LESSONS
+from .test_a11y_keyboard import open_lesson
 
 pytestmark = pytest.mark.browser
 
-#: Every lesson, and the map whose drawing says it has run (None: lesson 04 opens on the class-play setup).
-LESSONS = {
-    "01": ("01_compass_rolls.ipynb", ".lesson-ring"),
-    "02": ("02_grid_pathing.ipynb", ".lesson-map"),
-    "03": ("03_typhoon_intensity.ipynb", ".sandbox-map"),
-    "04": ("04_full_game.ipynb", None),
-    "05": ("05_which_coast_is_most_at_risk.ipynb", ".risk-map"),
-    "06": ("06_real_typhoons.ipynb", ".real-map"),
-    "07": ("07_forecast_challenge.ipynb", ".forecast-map"),
-}
-LAPTOP = {"width": 1366, "height": 768}
 #: Roles a tab stop may have; "generic" or none is an element a screen reader cannot say what it is.
 NO_ROLE = {"", "generic", "none", "presentation", "GenericContainer"}
 #: Font Awesome's icons are private-use characters: in a name, a screen reader says nothing useful (or "private use").
 ICON_CHAR = re.compile("[\ue000-\uf8ff]")
-
-
-def open_lesson(voila: Callable[..., VoilaProcess], browser: Browser, lesson: str, lang: str) -> Page:
-    notebook, canvas = LESSONS[lesson]
-    server = voila(REPO_ROOT / "notebooks" / lang / notebook, lang=lang, timeout=120)
-    page = browser.new_context(viewport=LAPTOP, device_scale_factor=1).new_page()
-    page.set_default_timeout(60_000)
-    page.goto(server.url, timeout=120_000)
-    expect(page.locator(".quiz-option, .risk-quiz-choice").first).to_be_visible(timeout=120_000)
-    if canvas is not None:
-        assert_canvas_not_blank(page, canvas, timeout=30)
-    page.wait_for_timeout(1500)  # every map's access helper has named its canvas and the page's controls
-    return page
 
 
 def lock_predictions(page: Page) -> None:
