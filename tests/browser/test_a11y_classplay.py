@@ -34,7 +34,7 @@ from .harness import save_screenshot
 from .keyboard_helpers import focused
 from .langs import flow_langs
 from .teacher_page import teacher_url
-from .test_classroom_browser import PHONE, PROJECTOR, RULES, join_links, new_page, wait_state
+from .test_classroom_browser import PROJECTOR, RULES, join_phones, new_page, wait_state
 
 pytestmark = pytest.mark.browser
 
@@ -232,13 +232,7 @@ def test_class_play_by_keyboard_and_screen_reader(server: tuple[VoilaProcess, Ro
     lobby_links(c, projector, lang)
     # the board opens by itself once both teams joined: the focus, in the lobby, goes to the game's banner
     projector.locator(".typhoon-lobby-go").focus()
-    phones: dict[str, Page] = {}
-    for region, href in join_links(projector).items():
-        phone = new_page(chromium_browser, PHONE)
-        phone.goto(href, timeout=180_000)
-        expect(phone.locator(".typhoon-seat-game")).to_be_visible(timeout=120_000)
-        phones[region] = phone
-    expect(projector.locator(".typhoon-projector-game")).to_be_visible(timeout=30_000)
+    phones = join_phones(chromium_browser, projector)
     c.check(wait_focus_in(projector, ".typhoon-projector-game"), f"the board opened: the focus is on {focused(projector)}")
     if focus_in(projector, ".typhoon-projector-game"):
         c.check(focus_in(projector, ".typhoon-banner-box"), f"the board opened: the focus is not on the banner: {focused(projector)}")

@@ -176,14 +176,20 @@ def open_class(browser: Browser, proc: VoilaProcess, lang: str, names: tuple[str
     projector = page_for(browser, PROJECTOR)
     projector.goto(teacher_url(proc), timeout=180_000)
     setup_room(projector, lang, names, devices=True)
+    return projector, join_phones(browser, projector, page_for)
+
+
+def join_phones(browser: Browser, projector: Page, page_for: Any = None) -> dict[str, Page]:
+    """Open every seat's join link on a phone of its own (``page_for(browser, size)``, a plain page by default) and
+    wait for the board, which opens by itself once every team has joined."""
     phones = {}
     for region, href in join_links(projector).items():
-        phone = page_for(browser, PHONE)
+        phone = (page_for or new_page)(browser, PHONE)
         phone.goto(href, timeout=180_000)
         expect(phone.locator(".typhoon-seat-game")).to_be_visible(timeout=120_000)
         phones[region] = phone
     expect(projector.locator(".typhoon-projector-game")).to_be_visible(timeout=30_000)
-    return projector, phones
+    return phones
 
 
 def room_of(store: RoomStore) -> Room:
