@@ -17,7 +17,6 @@ that anyone could read back by opening the socket under that kernel's id.
 * a closing socket removes its own entry only;
 * a request is dropped from the cache once it is delivered.
 
->>> import os
 >>> env = {}
 >>> key = ensure_query_key(env)
 >>> len(key) >= 32 and ensure_query_key(env) == key and env[QUERY_KEY_ENV_VAR] == key

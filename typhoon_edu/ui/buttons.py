@@ -1,4 +1,5 @@
-"""Buttons whose white text can be read: ipywidgets' info, warning and success colours are too light for it.
+"""Controls that can be read: buttons whose white text reads on their colour (ipywidgets' info, warning and
+success colours are too light for it), and fields whose name a screen reader hears (:func:`name_only`).
 
 >>> import ipywidgets as widgets
 >>> b = legible(widgets.Button(description="Replay", button_style="info"))
@@ -33,3 +34,20 @@ def legible(button: widgets.Button) -> widgets.Button:
     _fill(button)
     button.observe(restyle, "button_style")
     return button
+
+
+def name_only(widget: Any, name: str | None = None) -> Any:
+    """Make ``widget``'s description (``name``, when given) its accessible name without showing it; return it.
+
+    For a field whose question or label is written beside it: without a description ipywidgets renders an empty
+    hidden ``<label for>``, so the browser computes the name "" (a placeholder no longer counts) and a screen
+    reader says "edit text" and nothing else.
+
+    >>> box = name_only(widgets.Text(placeholder="a number"), "Your answer to question 2")
+    >>> box.description, box.style.description_width
+    ('Your answer to question 2', '0px')
+    """
+    if name is not None:
+        widget.description = name
+    widget.style.description_width = "0px"
+    return widget

@@ -54,7 +54,7 @@ import ipywidgets as widgets
 
 from .. import i18n
 from ..fileio import atomic_write_text
-from .buttons import legible
+from .buttons import legible, name_only
 from .guard import Problems
 from .touch import TOUCH_CSS
 
@@ -153,10 +153,20 @@ class Feedback:
             return self.problem
         if not self.graded:
             return f"✎ {self.verdict} {_lt('common.good_answer', lang, why=self.why)}"
-        mark = "✔" if self.correct else "✘"
+        answer = self._answer_is(lang)
+        return f"{self._mark} {self.verdict}{' ' + answer if answer else ''} {self.why}"
+
+    @property
+    def _mark(self) -> str:
+        return "✔" if self.correct else "✘"
+
+    def _answer_is(self, lang: str) -> str:
+        """ "The answer is {answer}." for a wrong answer ("" for a right one); an answer that ends its own sentence
+        ("No, never.") keeps one full stop."""
+        if self.correct:
+            return ""
         expected = self.expected.rstrip(".。") if self.expected.endswith((".", "。")) else self.expected
-        answer = "" if self.correct else " " + _lt("common.answer_is", lang, answer=expected)
-        return f"{mark} {self.verdict}{answer} {self.why}"
+        return _lt("common.answer_is", lang, answer=expected)
 
     def html(self, lang: str = "en") -> str:
         """The feedback as HTML: a coloured verdict (with a ✔ or ✘, not colour alone) and the why."""
@@ -167,12 +177,11 @@ class Feedback:
             return (f"<div style='border-left:6px solid {SAVED};padding:.2em .6em;margin:.2em 0;background:#f8fafc'>"
                     f"<b style='color:{SAVED};font-size:1.1em'>✎ {escape(self.verdict)}</b>"
                     f"<div style='margin-top:.2em'>{guide}</div></div>")
-        colour, mark = (RIGHT, "✔") if self.correct else (WRONG, "✘")
-        # "The answer is {answer}." around an answer that ends its own sentence ("No, never.") keeps one full stop
-        expected = self.expected.rstrip(".。") if self.expected.endswith((".", "。")) else self.expected
-        answer = "" if self.correct else " " + escape(_lt("common.answer_is", lang, answer=expected))
+        colour = RIGHT if self.correct else WRONG
+        answer = self._answer_is(lang)
+        answer = " " + escape(answer) if answer else ""
         return (f"<div style='border-left:6px solid {colour};padding:.2em .6em;margin:.2em 0;background:#f8fafc'>"
-                f"<b style='color:{colour};font-size:1.1em'>{mark} {escape(self.verdict)}</b>{answer}"
+                f"<b style='color:{colour};font-size:1.1em'>{self._mark} {escape(self.verdict)}</b>{answer}"
                 f"<div style='margin-top:.2em'>{escape(self.why)}</div></div>")
 
 
@@ -458,14 +467,6 @@ class AnswerStore:
         return atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=1))
 
 
-def _name_box(box: widgets.Text | widgets.Textarea, name: str) -> None:
-    """Give ``box`` the accessible name ``name`` without showing it: its description, 0 px wide (the question is
-    written above it). Without one, ipywidgets renders an empty hidden ``<label for>``, so the browser computes the
-    name "" and the placeholder no longer counts: a screen reader said "edit text" and nothing else."""
-    box.description = name
-    box.style.description_width = "0px"
-
-
 class QuestionWidget(widgets.VBox):
     """One question: option buttons (choice), a box to type the answer (number, cell) or to write a few
     sentences (text); feedback below. ``order`` is the order of the option buttons (see :func:`option_order`).
@@ -503,7 +504,7 @@ class QuestionWidget(widgets.VBox):
             self.entry = widgets.Textarea(placeholder=_lt("common.type_text", lang), rows=4,
                                           layout=widgets.Layout(width="100%", max_width="44em"))
             self.entry.add_class("quiz-text")
-            _name_box(self.entry, _lt("common.answer_label", lang, n=number, prompt=question.prompt(lang)))
+            name_only(self.entry, _lt("common.answer_label", lang, n=number, prompt=question.prompt(lang)))
             save = widgets.Button(description=_lt("common.save", lang), button_style="primary", icon="save",
                                   layout=widgets.Layout(width="auto"))
             self.problems.on_click(save, lambda _b: self.answer(self.entry.value if self.entry else ""), where=f"quiz {question.key}")
@@ -513,7 +514,7 @@ class QuestionWidget(widgets.VBox):
                 else "common.type_number"
             self.entry = widgets.Text(placeholder=_lt(kind, lang), continuous_update=False, layout=widgets.Layout(width="14em"))
             self.entry.add_class("quiz-answer")
-            _name_box(self.entry, _lt("common.answer_label", lang, n=number, prompt=question.prompt(lang)))
+            name_only(self.entry, _lt("common.answer_label", lang, n=number, prompt=question.prompt(lang)))
             go = widgets.Button(description=_lt("common.check", lang), button_style="primary", layout=widgets.Layout(width="auto"))
             self.problems.on_click(go, lambda _b: self.answer(self.entry.value if self.entry else ""), where=f"quiz {question.key}")
             # typing + Enter answers; a value the widget sets itself (a restored answer) does not

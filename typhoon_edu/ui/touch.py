@@ -27,7 +27,8 @@ FINGER_PX = 44
 #: The widest window that counts as a phone, in CSS px (the lessons' other phone rules use the same).
 PHONE_MAX_PX = 600
 
-# Every selector skips the class-play app (":not(.typhoon-app *)"). Only min-height and min-width grow a control, so
+# Every touch selector skips the class-play app (":not(.typhoon-app *)"; its own style sheet sizes its controls); the
+# focus ring applies everywhere (classplay/theme.py includes it too). Only min-height and min-width grow a control, so
 # a layout's own height (the ring tools' 2.2em) or width (lesson 07's arrows, 3em) gives way without !important; the
 # boxes that ipywidgets makes exactly one line high (a menu's, a slider's) are freed to grow with what is in them.
 # A button laid out as a flex box (the die's Roll) keeps its words in the middle of its new height.
@@ -40,7 +41,7 @@ PHONE_MAX_PX = 600
 # (a 2 px offset lost the ring's left and top on lesson 02's first button). Not on a map's canvas, which draws its own
 # ring inside (canvas_input.py).
 FOCUS_CSS = """
-:is(button, input, select, textarea, a[href], [contenteditable="true"], .noUi-handle, summary):focus-visible:not(.typhoon-app *) {
+:is(button, input, select, textarea, a[href], [contenteditable="true"], .noUi-handle, summary):focus-visible {
   outline: 3px solid #1d4ed8 !important; outline-offset: -3px; box-shadow: inset 0 0 0 5px #ffffff; }
 """
 

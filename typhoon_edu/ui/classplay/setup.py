@@ -18,6 +18,7 @@ import ipywidgets as widgets
 
 from ... import i18n
 from ...engine.rules import load_rules
+from ..buttons import name_only
 from ..guard import Problems
 from .viewdata import SPEEDS, SeatChoice, d, seat_choices
 from .viewdata import SetupChoices as _BaseChoices
@@ -85,12 +86,6 @@ def _html(value: str = "", css: str = "") -> widgets.HTML:
     return w
 
 
-def _name_only(widget: Any) -> Any:
-    """Keep ``widget``'s description as its accessible name without showing it (a visible label is beside it)."""
-    widget.style.description_width = "0px"
-    return widget
-
-
 class SeatRow:
     """One seat of the setup screen: person (with a name) or bot level, and a region when chosen."""
 
@@ -106,18 +101,18 @@ class SeatRow:
         self.kind.add_class(f"typhoon-seat-kind-{index}")
         # The seat's title stands beside the dropdowns for the eye; a screen reader needs each one's own name
         # (ipywidgets links a description to its <select>): a description of zero width, read but not shown.
-        _name_only(labels.bind(self.kind, "description", lambda lang: d("setup.seat_kind", lang, n=index + 1)))
+        name_only(labels.bind(self.kind, "description", lambda lang: d("setup.seat_kind", lang, n=index + 1)))
         self.name = labels.bind(widgets.Text(layout=widgets.Layout(width="11em")), "placeholder",
                                 lambda lang: d("setup.name", lang))
         self.name.add_class(f"typhoon-seat-name-{index}")
         # a placeholder is no name (a screen reader read none): the description, not shown, names the box
-        _name_only(labels.bind(self.name, "description", lambda lang: d("setup.seat_name", lang, n=index + 1)))
+        name_only(labels.bind(self.name, "description", lambda lang: d("setup.seat_name", lang, n=index + 1)))
         keys = list(rules.regions)
         self.region = labels.bind(widgets.Dropdown(layout=widgets.Layout(width="10em")), "options",
                                   lambda lang: [(i18n.region_name(rules, k, lang), k) for k in keys])
         self.region.value = keys[index % len(keys)]
         self.region.add_class(f"typhoon-seat-region-{index}")
-        _name_only(labels.bind(self.region, "description", lambda lang: d("setup.seat_region", lang, n=index + 1)))
+        name_only(labels.bind(self.region, "description", lambda lang: d("setup.seat_region", lang, n=index + 1)))
         self.box = widgets.HBox([self.title, self.kind, self.name, self.region],
                                 layout=widgets.Layout(align_items="center", margin="2px 0"))
         problems.observe(self.kind, lambda _c: self._sync(), where="seat kind")
@@ -155,7 +150,7 @@ class SetupScreen:
         self.start = widgets.Dropdown(layout=widgets.Layout(width="auto"))
         self.start.add_class("typhoon-start-player")
         self.start.add_class("typhoon-start-select")
-        _name_only(labels.bind(self.start, "description", lambda lang: d("setup.start_player", lang)))
+        name_only(labels.bind(self.start, "description", lambda lang: d("setup.start_player", lang)))
         self.variant = labels.bind(toggles(), "options", lambda lang: [(d("setup.standard", lang), "standard"),
                                                                       (d("setup.advanced", lang), "advanced")])
         self.variant.add_class("typhoon-variant")
@@ -173,7 +168,7 @@ class SetupScreen:
         self.seed = labels.bind(widgets.Text(layout=widgets.Layout(width="10em")), "placeholder",
                                 lambda lang: d("setup.seed_placeholder", lang))
         self.seed.add_class("typhoon-seed")
-        _name_only(labels.bind(self.seed, "description", lambda lang: d("setup.seed_name", lang)))
+        name_only(labels.bind(self.seed, "description", lambda lang: d("setup.seed_name", lang)))
         self.start_button = labels.bind(widgets.Button(button_style="primary", icon="play",
                                                        layout=widgets.Layout(width="100%")), "description",
                                         lambda lang: d("setup.start", lang))

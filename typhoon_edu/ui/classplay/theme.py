@@ -10,6 +10,7 @@ measure the boxes. The phone page (``.typhoon-seat``) is one column, 390 px wide
 
 from __future__ import annotations
 
+from ..touch import FOCUS_CSS
 from .bigdie import DIE_CSS
 
 #: Projector header + banner height the board leaves room for (the browser tests check the fit).
@@ -26,10 +27,9 @@ CSS = """
 .typhoon-app .widget-toggle-buttons .widget-toggle-button.mod-active { background: #1e3a8a; color: #fff; font-weight: bold;
   box-shadow: inset 0 -3px 0 #f59e0b; }  /* the chosen one stands out in lightness too, not only in a shade of grey */
 .typhoon-app .widget-hbox { gap: .5em; }
-/* where the keyboard is, seen on any button (a blue one too) and any field: ipywidgets' own ring is 1 px light blue */
-.typhoon-app button:focus-visible, .typhoon-app input:focus-visible, .typhoon-app select:focus-visible,
-.typhoon-app textarea:focus-visible, .typhoon-app a:focus-visible {
-  outline: 3px solid #1d4ed8 !important; outline-offset: 2px; box-shadow: 0 0 0 5px #ffffff; }
+/* where the keyboard is: the lessons' ring (ui/touch.py FOCUS_CSS), drawn inside each control so a row or a grid
+   of buttons does not clip it */
+""" + FOCUS_CSS + """
 /* where the focus lands after a redraw (access.py: a new screen's heading or banner, a decision panel between
    two decisions): the same ring, drawn inside (the banner and the panels fill the page's width) */
 .typhoon-app [tabindex="-1"]:focus-visible { outline: 3px solid #1d4ed8 !important; outline-offset: -3px; }
