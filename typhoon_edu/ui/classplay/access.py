@@ -124,7 +124,8 @@ function start(model, el, app) {
     if (shown(curtain) && firstControl(curtain)) { firstControl(curtain).focus(); return true; }
     if (curtain && p.chain.includes(curtain)) {  // the curtain lifted: the hand's decision, once drawn
       const t = firstControl(app.querySelector(".typhoon-decisions .typhoon-actions"));
-      if (t) { t.focus(); return true; }
+      // without scrolling: the hand just shown stays in view (a scroll to the button moved the cards off screen)
+      if (t) { t.focus({ preventScroll: true }); return true; }
       if (Date.now() - p.since < 3000) return false;
     }
     const panel = p.chain.find((a) => a.classList && a.classList.contains("typhoon-decisions"));
