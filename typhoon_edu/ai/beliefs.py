@@ -41,7 +41,7 @@ from collections.abc import Mapping, Sequence
 
 from ..engine.actions import Action
 from ..engine.game import CHANCE_PHASES, Game
-from .bots import CARD_VALUE_ATTACK, CARD_VALUE_COUNTER, REGION_CARD_VALUE, threat
+from .bots import CARD_VALUE_ATTACK, CARD_VALUE_COUNTER, REGION_CARD_VALUE, hp_lead, threat
 
 _EPS = 1e-6
 
@@ -53,13 +53,7 @@ def public_value(game: Game, seat: int) -> float:
     """
     if game.phase == "over":
         return 1000.0 / len(game.winners_) if game.players[seat] in game.winners_ else -1000.0
-    th = threat(game)
-    hp = game._hp
-    mine = max(0.0, max(0.0, float(hp[seat])) - th[seat])
-    others = [max(0.0, float(h) - th[s]) for s, h in enumerate(hp) if s != seat and h > 0]
-    lead = mine - ((max(others) + sum(others) / len(others)) / 2 if others else 0.0)
-    if mine <= 0:
-        lead -= 100.0
+    lead = hp_lead(game._hp, threat(game), seat)
     return lead + (0.4 * REGION_CARD_VALUE if not game.region_spent[seat] else 0.0)
 
 

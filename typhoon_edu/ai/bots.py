@@ -15,7 +15,7 @@ from typing import Protocol
 
 from ..engine.actions import Action
 from ..engine.board import Board
-from ..engine.game import CHANCE, Game, Typhoon
+from ..engine.game import CHANCE, Game, Move, Typhoon
 
 # How many HP a card in hand is worth when it is not played (counter cards keep you safe later).
 CARD_VALUE_ATTACK = 1.5
@@ -80,6 +80,50 @@ def apply_shields(game: Game, total: list[float]) -> None:
             total[s] *= 0.5
 
 
+def add_move_so_far(m: Move, total: list[float]) -> None:
+    """Add the damage the move in progress ``m`` has already counted to the expected damage ``total``.
+
+    What it counted is certain, so it adds to the rest; a cancelled seat's total becomes 0 and a
+    halved one's is halved (as the move's end will do).
+
+    >>> from typhoon_edu.engine.game import Move
+    >>> m = Move(1, 3, 3)
+    >>> m.dmg, m.cancel, m.halve = {0: 4, 1: 2, 2: 6}, frozenset({1}), {2: "up"}
+    >>> total = [1.0, 1.0, 1.0]
+    >>> add_move_so_far(m, total)
+    >>> total
+    [5.0, 0.0, 3.5]
+    """
+    for s, dm in m.dmg.items():
+        done = dm + total[s]
+        if s in m.cancel:
+            done = 0.0
+        elif s in m.halve:
+            done /= 2
+        total[s] = done
+
+
+def hp_lead(hp: list[int], th: list[float], seat: int) -> float:
+    """``seat``'s lead in HP once the expected damage ``th`` is taken: against the leader and the field.
+
+    Hurting the leader matters most, but every rival counts a little (smoother choices): the
+    lead is over the mean of the best rival and the rivals' average. Being out costs 100 more.
+
+    >>> hp_lead([10, 8, 4], [2.0, 0.0, 0.0], 0)  # 8 left against (8 + (8 + 4) / 2) / 2
+    1.0
+    >>> hp_lead([0, 8], [0.0, 0.0], 0)
+    -108.0
+    """
+    mine = hp[seat] - th[seat]
+    if mine < 0.0:
+        mine = 0.0
+    others = [max(0.0, h - th[s]) for s, h in enumerate(hp) if s != seat and h > 0]
+    lead = mine - ((max(others) + sum(others) / len(others)) / 2 if others else 0.0)
+    if mine <= 0:
+        lead -= 100.0
+    return lead
+
+
 def threat_reference(game: Game) -> list[float]:
     """Expected damage to each seat from the next move of every typhoon (a one-turn forecast).
 
@@ -105,14 +149,7 @@ def threat_reference(game: Game) -> list[float]:
                 total[s] += d / 6
     apply_shields(game, total)
     if m is not None:
-        for s, d in m.dmg.items():
-            extra = total[s]
-            done = d + extra
-            if s in m.cancel:
-                done = 0.0
-            elif s in m.halve:
-                done /= 2
-            total[s] = done
+        add_move_so_far(m, total)
     return total
 
 
@@ -219,13 +256,7 @@ def threat(game: Game) -> list[float]:
     if game.shields or game.cancel_first:
         apply_shields(game, total)
     if m is not None:
-        for s, dm in m.dmg.items():
-            done = dm + total[s]
-            if s in m.cancel:
-                done = 0.0
-            elif s in m.halve:
-                done /= 2
-            total[s] = done
+        add_move_so_far(m, total)
     return total
 
 
@@ -280,14 +311,7 @@ def evaluate(game: Game, seat: int, known_hand: Counter[str]) -> float:
         if game.players[seat] in game.winners_:
             return 1000.0 / len(game.winners_)
         return -1000.0
-    th = threat(game)
-    hp = game._hp
-    mine = max(0.0, max(0.0, float(hp[seat])) - th[seat])
-    others = [max(0.0, float(h) - th[s]) for s, h in enumerate(hp) if s != seat and h > 0]
-    # Hurting the leader matters most, but every rival counts a little (smoother choices).
-    lead = mine - ((max(others) + sum(others) / len(others)) / 2 if others else 0.0)
-    if mine <= 0:
-        lead -= 100.0
+    lead = hp_lead(game._hp, threat(game), seat)
     timing = game._ctiming
     values = []
     for key, cnt in Counter(game.hands[seat]).items():

@@ -59,7 +59,15 @@ from ..engine.board import Board
 from ..engine.game import CHANCE, FACES, Game
 from ..engine.rules import Rules
 from .beliefs import HandBeliefs, deal_with_beliefs
-from .bots import CARD_VALUE_ATTACK, CARD_VALUE_COUNTER, REGION_CARD_VALUE, apply_shields, region_move_damage
+from .bots import (
+    CARD_VALUE_ATTACK,
+    CARD_VALUE_COUNTER,
+    REGION_CARD_VALUE,
+    add_move_so_far,
+    apply_shields,
+    hp_lead,
+    region_move_damage,
+)
 
 DEFAULT_ENDGAME = 8  # turns before the end from which play-outs run to the end of the game
 # 20 determinizations of the top 6. 144 (24) was tried when the engine got faster: on 200 paired games it won
@@ -164,13 +172,7 @@ def fast_threat(game: Game) -> list[float]:
     if game.shields:
         apply_shields(game, total)  # shields raised by region abilities this turn
     if m is not None:
-        for s, dm in m.dmg.items():
-            done = dm + total[s]
-            if s in m.cancel:
-                done = 0.0
-            elif s in m.halve:
-                done /= 2
-            total[s] = done
+        add_move_so_far(m, total)
     return total
 
 
@@ -193,16 +195,7 @@ def fast_value(game: Game, seat: int) -> float:
     """
     if game.phase == "over":
         return _WIN / len(game.winners_) if game.players[seat] in game.winners_ else -_WIN
-    hp = game._hp
-    th = fast_threat(game)
-    mine = hp[seat] - th[seat]
-    if mine < 0.0:
-        mine = 0.0
-    others = [max(0.0, h - th[s]) for s, h in enumerate(hp) if s != seat and h > 0]
-    # hurting the leader matters most, but every rival counts a little (as in bots.evaluate)
-    lead = mine - ((max(others) + sum(others) / len(others)) / 2 if others else 0.0)
-    if mine <= 0:
-        lead -= 100.0
+    lead = hp_lead(game._hp, fast_threat(game), seat)
     rules = game.rules
     hit = _CARD_VALUES.get(id(rules))
     values = hit[1] if hit is not None and hit[0] is rules else _card_values(rules)
