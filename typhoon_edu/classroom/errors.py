@@ -9,8 +9,13 @@ catalogs ``typhoon_edu/data/i18n/<lang>.classroom.toml`` (key ``classroom.error.
 ('stale', 6)
 >>> error_text(e, "en")
 'Someone else moved first. The board now shows their move; decide again.'
->>> error_text(StoreError("disk full", kind="disk_full"), "zh-TW")
-'儲存空間已滿，這一步沒有存下來。請清出空間後再試。'
+>>> error_text(StoreError("disk full", kind="disk_full", what="save the move"), "zh-TW")
+'儲存空間已滿。這一步沒有存下來。請清出空間後再試。'
+
+A store that failed names what was not saved (the ``what`` the store gives its transaction, :data:`UNSAVED`):
+
+>>> error_text(StoreError("database is locked", kind="locked", what="pause the game"), "en")
+'The game database is busy (another program has held it too long). The pause was not saved: the game goes on. Try again in a moment.'
 """
 
 from __future__ import annotations
@@ -63,6 +68,34 @@ KINDS: dict[str, str] = {
     "setup": "RoomBroken",
     "replay": "RoomBroken",
     "rules": "RoomBroken",
+}
+
+
+#: What a write of the room store was for (the ``what`` of its transaction, :meth:`.store.RoomStore.transaction`)
+#: → the catalog key ``classroom.unsaved.<key>`` of the sentence naming what was not saved; any other write (or a
+#: read, or opening the store) says that nothing was saved.
+UNSAVED: dict[str, str] = {
+    "save the move": "move",
+    "save the die roll": "die",
+    "save the undo": "undo",
+    "save the corrected die": "correct_die",
+    "pause the game": "pause",
+    "resume the game": "resume",
+    "end the game": "end",
+    "change the hints": "hints",
+    "set the turn timer": "timer",
+    "change the language": "language",
+    "change the seat": "seat",
+    "give the seat to this device": "join",
+    "note the device": "join",
+    "create the room": "new_game",
+    "delete the room": "delete",
+    "make a hand-over link": "handover_link",
+    "hand the room over": "handover",
+    "keep the team's answer": "answer",
+    "open a lesson round": "round",
+    "close the lesson round's stage": "reveal",
+    "move the lesson round on": "stage",
 }
 
 
@@ -182,8 +215,9 @@ def error_text(exc: BaseException, lang: str = "en") -> str:
     if isinstance(exc, ClassroomError):
         key = f"classroom.error.{exc.kind}"
         if i18n.has(key, lang):
+            unsaved = i18n.t(f"classroom.unsaved.{UNSAVED.get(str(exc.params.get('what', '')), 'nothing')}", lang)
             try:
-                return i18n.t(key, lang, **exc.params)
+                return i18n.t(key, lang, **{**exc.params, "unsaved": unsaved})
             except (KeyError, IndexError, ValueError):
                 return i18n.t(key, lang)
         return str(exc)

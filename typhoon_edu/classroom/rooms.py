@@ -252,6 +252,21 @@ def _hp_point(game: Game, events: Sequence[Event]) -> bool:
     return game.is_over or any(isinstance(e, DamageDealt) for e in events)
 
 
+def _what(entries: Sequence[str]) -> str:
+    """What writing ``entries`` to the log does, as the store's failure names it (:data:`.errors.UNSAVED`).
+
+    >>> _what(["die 4"]), _what(["undo"]), _what(["correct 2"]), _what(["place 8,8"])
+    ('save the die roll', 'save the undo', 'save the corrected die', 'save the move')
+    """
+    if list(entries) == [control.UNDO]:
+        return "save the undo"
+    if entries and all(e.startswith(control.CORRECT + " ") for e in entries):
+        return "save the corrected die"
+    if entries and all(control.is_die(e) for e in entries):
+        return "save the die roll"
+    return "save the move"
+
+
 def rebuild(setup: dict[str, Any], notations: Sequence[str], code: str = "") -> tuple[Game, list[dict[str, int]]]:
     """The game of a log (control entries applied) and its HP track; RoomBroken if it does not replay."""
     try:
@@ -854,7 +869,7 @@ class Room:
                bot_kind: str | None = None, allow_paused: bool = False, finish: str | None = None) -> Update:
         try:
             head = self.store.append(self.id, expected, entries, by, token_hash=token_hash, bot_kind=bot_kind,
-                                     allow_paused=allow_paused, finish=finish)
+                                     allow_paused=allow_paused, finish=finish, what=_what(entries))
         except (StaleWrite, TokenRejected, NotAllowed):
             self._catch_up()
             raise

@@ -788,13 +788,15 @@ class RoomStore:
     # -------------------------------------------------------------- the log
     def append(self, room_id: str, expected_seq: int, notations: Sequence[str], by: str, *,
                token_hash: str | None = None, bot_kind: str | None = None, allow_paused: bool = False,
-               finish: str | None = None) -> Head:
+               finish: str | None = None, what: str = "save the move") -> Head:
         """Append ``notations`` as entries ``expected_seq``, ``expected_seq + 1``, … in ONE transaction.
 
         Written only if ``expected_seq`` is the next number (the head + 1), the room is open
         (and not paused, unless ``allow_paused``), and, with ``token_hash``, that token is the
         live token of seat ``by``; with ``bot_kind``, seat ``by`` is still played by that bot.
         ``finish`` (``"finished"``) closes the room in the same transaction (the game ended).
+        ``what`` says what the entries are ("save the die roll"; a failed write's StoreError names it, and a person
+        is told what was not saved, :data:`.errors.UNSAVED`).
         Returns the room's new :class:`Head`. Raises StaleWrite (someone else moved first), RoomNotFound,
         TokenRejected, NotAllowed, or StoreError; in every case nothing is written.
         """
@@ -805,7 +807,7 @@ class RoomStore:
         if finish is not None and finish not in (FINISHED, ENDED):
             raise ValueError(f"finish is {FINISHED!r} or {ENDED!r}, not {finish!r}")
         now = time.time()
-        with self._tx("save the move", write=True, integrity_raw=True) as conn:
+        with self._tx(what, write=True, integrity_raw=True) as conn:
             where = [ROOMS.c.id == room_id, ROOMS.c.head == expected_seq - 1, ROOMS.c.status == OPEN]
             if not allow_paused:
                 where.append(ROOMS.c.paused == sa.false())
@@ -877,7 +879,7 @@ class RoomStore:
     def set_paused(self, room_id: str, paused: bool) -> None:
         # A resume starts the waited-on decision's count again: a pause stops the clock.
         extra = {} if paused else {"turn_since": time.time()}
-        with self._tx("pause the game", write=True) as conn:
+        with self._tx("pause the game" if paused else "resume the game", write=True) as conn:
             self._bump(conn, room_id, open_only=True, paused=bool(paused), **extra)
 
     def set_turn_timer(self, room_id: str, seconds: int) -> None:

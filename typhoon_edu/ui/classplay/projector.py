@@ -591,6 +591,7 @@ class ProjectorApp:
             return
         if who == CHANCE:
             self.curtain.hide()
+            self.die_entry.awaiting(room.seq)  # a face the store refused stays typed for this die only
             self.die_entry.layout.display = None if not busy and not room.paused else "none"
             self.decisions.render(table, seats, lang, busy=True)
             return

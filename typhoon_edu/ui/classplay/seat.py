@@ -276,6 +276,8 @@ class SeatApp:
             self.board.show(board_state_of(table.typhoons))
         if view.paused:
             self.status.hold(i18n.t("classplay.paused", lang), key)
+        if view.may_type_die:
+            self.die_entry.awaiting(table.seq)  # a face the store refused stays typed for this die only
         self.die_entry.layout.display = None if (view.may_type_die and not busy and not view.paused
                                                  and not over) else "none"
         self.instruments.layout.display = "none" if over and not busy else None
