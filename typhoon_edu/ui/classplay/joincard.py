@@ -20,6 +20,7 @@ from functools import lru_cache
 from html import escape
 
 from ... import i18n
+from .theme import PHONE_MEDIA
 
 
 @lru_cache(maxsize=64)
@@ -53,7 +54,7 @@ JOIN_CSS = """<style>
   overflow-wrap: anywhere; }
 .typhoon-join-card-address { font-size: 1.55rem; }
 .typhoon-join-card-code { font-size: 2.2rem; letter-spacing: .08em; }
-@media (max-width: 600px) {
+""" + PHONE_MEDIA + """ {
   .typhoon-join-card { width: 100%; }  /* a phone: one card a row, as wide as the screen (its address on one line) */
 }
 @media (min-width: 901px) {

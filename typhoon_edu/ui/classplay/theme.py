@@ -10,11 +10,14 @@ measure the boxes. The phone page (``.typhoon-seat``) is one column, 390 px wide
 
 from __future__ import annotations
 
-from ..touch import FOCUS_CSS
+from ..touch import FOCUS_CSS, PHONE_MAX_PX
 from .bigdie import DIE_CSS
 
 #: Projector header + banner height the board leaves room for (the browser tests check the fit).
 _TOP = "8.6rem"
+
+#: The media query of a phone: the lessons' breakpoint (:data:`typhoon_edu.ui.touch.PHONE_MAX_PX`), one number for both.
+PHONE_MEDIA = f"@media (max-width: {PHONE_MAX_PX}px)"
 
 CSS = """
 <style>
@@ -150,7 +153,7 @@ CSS = """
   .typhoon-status .widget-html-content { font-size: .85em; }
 }
 .typhoon-chart-narrow { display: none; }
-@media (max-width: 600px) {
+""" + PHONE_MEDIA + """ {
   .typhoon-chart-wide { display: none; }
   .typhoon-chart-narrow { display: block; }
 }
@@ -171,7 +174,7 @@ CSS = """
   .typhoon-hp-bar { flex: 1 1 3em; }  /* a narrow screen: the name keeps its 9em, the bar takes what is left */
   .typhoon-instruments .typhoon-compass { width: min(22rem, 55vw); flex-basis: min(22rem, 55vw); }
 }
-@media (max-width: 600px) {
+""" + PHONE_MEDIA + """ {
   /* a phone: every control at least a fingertip, 44 x 44 px (WCAG 2.5.5; ipywidgets draws them 32 px here) */
   .typhoon-app button, .typhoon-app .jupyter-button, .typhoon-app .widget-text input,
   .typhoon-app .widget-dropdown > select { min-height: 44px; }
