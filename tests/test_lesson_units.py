@@ -1,12 +1,15 @@
 """Lessons 02, 03 and 06 keep every number they show on the line of its unit (a no-break space between them, so a
 phone never ends a line between ``358`` and ``km``), in their texts, tables, glossaries, predictions and quizzes,
-feedback included; what is saved or computed with (an answer in the CSV) keeps the catalog's plain space.
+feedback included; what is saved or computed with (an answer in the CSV) keeps the catalog's plain space. The lesson
+notebooks' own text (the markdown cells of lessons 01–07, both languages) does too.
 The browser check on a phone is ``tests/browser/test_touch_lessons.py::test_lesson_numbers_keep_their_units_on_a_phone``."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import ipywidgets as widgets
 import pytest
@@ -106,3 +109,41 @@ def test_a_restored_prediction_keeps_its_choice_when_its_labels_change():
     again = real.region_reach("zh-TW")  # the same lesson sheet: the prediction comes back
     assert again.prediction.choice.value == "c" and again.prediction.locked
     assert "200\u00a0公里" in again.prediction.children[1].value
+
+
+# --- the notebooks' own texts (their markdown cells) ---------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+LESSON_NOTEBOOKS = sorted(p for lang in LANGS for p in (ROOT / "notebooks" / lang).glob("[0-9][0-9]_*.ipynb"))
+#: Code in a markdown cell (a fenced block or `a span`) is typed as it is: a no-break space there would be copied.
+_UNIT_WORD = re.compile(r"km/h|m/s|knots?|°[NEC]?|[a-zA-Z]+|%|度|公里|百帕|節|小時|公尺|毫米|分鐘|\d[\d.,]*")
+_MARKDOWN_CODE = re.compile(r"```[\s\S]*?```|`[^`\n]*`")
+
+
+def markdown_split_units(text: str) -> list[str]:
+    """The number-and-unit pairs of a markdown text (outside its code) that an ordinary space separates, so that a
+    phone may end a line between them.
+
+    >>> markdown_split_units("below 62 km/h, 34 kt, `23.5 km` and 5 min")
+    ['62 km/h', '34 kt', '5 min']
+    >>> markdown_split_units("每小時 62 公里、30 節") == ["每小時 62", "62 公里", "30 節"]
+    True
+    >>> markdown_split_units("below 62\u00a0km/h, 24 hours, 10–15 years")
+    []
+    """
+    prose = _MARKDOWN_CODE.sub(lambda m: "\0" * len(m.group()), text)
+    out = []
+    for m in common._UNIT_GAP.finditer(prose):
+        number = re.search(r"(?:每小時|每秒|北緯|東經|[\d.,]+)$", prose[:m.start()])
+        unit = _UNIT_WORD.match(prose[m.end():])
+        out.append(f"{number.group() if number else ''} {unit.group() if unit else ''}")
+    return out
+
+
+@pytest.mark.parametrize("path", LESSON_NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_a_notebooks_own_text_keeps_every_number_with_its_unit(path):
+    """Lessons 01–07's markdown cells, in both languages: a no-break space (U+00A0) joins each number to its unit
+    ("62 km/h", "34 kt", "每小時 62 公里"), as the lessons' outputs do, so a phone never ends a line between them."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    split = [pair for c in cells if c["cell_type"] == "markdown" for pair in markdown_split_units("".join(c["source"]))]
+    assert not split, f"{path.parent.name}/{path.name}: {len(split)} numbers an ordinary space splits from their unit: {split}"

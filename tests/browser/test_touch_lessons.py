@@ -73,7 +73,7 @@ _CUT_PLACEHOLDERS_JS = """within => [...document.querySelectorAll(`${within} inp
 # and those whose number ends one line and whose unit starts the next (their tops differ), each with the last class
 # of the nearest element around it that has one.
 _SPLIT_UNITS_JS = """within => { const split = [],
-    units = /(\\d+(?:\\.\\d+)?)\\s(°[NEC]|km\\/h|km\\b|hPa|kt\\b|h\\b|m\\/s|m\\b|度|公里|百帕|節|小時|公尺)/g;
+    units = /(\\d+(?:\\.\\d+)?)\\s(°[NEC]?|km\\/h|km\\b|hPa|kt\\b|knots?\\b|h\\b|m\\/s|mm\\b|min\\b|m\\b|%|度|公里|百帕|節|小時|公尺|毫米|分鐘)/g;
   let pairs = 0;
   for (const root of document.querySelectorAll(within)) {
     const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
@@ -225,10 +225,10 @@ UNIT_LESSONS: dict[str, int] = {"02": 15, "03": 10, "06": 25}
 @pytest.mark.parametrize(("lesson", "lang"), [(lesson, lang) for lang in ("en", "zh-TW") for lesson in UNIT_LESSONS])
 def test_lesson_numbers_keep_their_units_on_a_phone(voila: Callable[..., VoilaProcess], chromium_browser: Browser,
                                                     lesson: str, lang: str) -> None:
-    """Lessons 02, 03 and 06 on a phone: in every text, table cell, quiz option and feedback their notebooks show, no
-    line ends between a number and its unit ("358" then "km", "41" then "公里" on the next line). Each prediction is
-    locked in first (lesson 06's reach table and its caption only show then) and each quiz question with options
-    answered (its feedback says why, with numbers)."""
+    """Lessons 02, 03 and 06 on a phone: in every text, table cell, quiz option and feedback their notebooks show, and in
+    the notebooks' own text (their markdown), no line ends between a number and its unit ("358" then "km", "41" then
+    "公里", "62" then "km/h" on the next line). Each prediction is locked in first (lesson 06's reach table and its
+    caption only show then) and each quiz question with options answered (its feedback says why, with numbers)."""
     page = _phone_lesson(voila, chromium_browser, lesson, lang)
     predictions = page.locator(".prediction")
     for k in range(predictions.count()):
@@ -243,7 +243,12 @@ def test_lesson_numbers_keep_their_units_on_a_phone(voila: Callable[..., VoilaPr
     expect(page.locator(".quiz-feedback .widget-html-content:has(div)")).to_have_count(firsts.count(), timeout=15_000)
     page.wait_for_timeout(500)
     found = page.evaluate(_SPLIT_UNITS_JS, ".jp-OutputArea-output")
+    # the notebook's own text too (its markdown cells: "below 62 km/h", "34 kt", "每小時 62 公里")
+    texts = page.evaluate(_SPLIT_UNITS_JS, ".jp-RenderedMarkdown")
     save_screenshot(page, f"touch-units-{lesson}-{lang}")
+    assert texts["pairs"] >= 10, f"only {texts['pairs']} numbers with a unit found in the notebook's text: the check did not look"
+    assert not texts["split"], (f"lesson {lesson} ({lang}) on a {PHONE['width']} px phone: {len(texts['split'])} of "
+                                f"{texts['pairs']} numbers in its text split from their unit:\n" + "\n".join(texts["split"]))
     assert found["pairs"] >= UNIT_LESSONS[lesson], f"only {found['pairs']} numbers with a unit found: the check did not look"
     assert not found["split"], (f"lesson {lesson} ({lang}) on a {PHONE['width']} px phone: {len(found['split'])} of "
                                 f"{found['pairs']} numbers split from their unit:\n" + "\n".join(found["split"]))

@@ -34,9 +34,11 @@ def lt(key: str, lang: str = "en", /, **fmt: Any) -> str:
     return i18n.t(f"lesson.{key}", lang, **fmt)
 
 
-#: The space between a number and its unit (``15.1 °N``, ``121 km``, ``24 h``, ``51.0 m/s``, ``26.5 °C``; ``121 公里``,
-#: ``15.1 度``, ``50 公尺``) and, in Chinese, between 北緯/東經/每秒/每小時 and the number after it.
-_UNIT_GAP = re.compile(r"(?<=\d) (?=°[NEC]|km/h|km\b|hPa|kt\b|h\b|m/s|m\b|度|公里|百帕|節|小時|公尺)"
+#: The space between a number and its unit (``15.1 °N``, ``121 km``, ``24 h``, ``51.0 m/s``, ``26.5 °C``, ``130 knots``,
+#: ``1,994 mm``, ``5 min``, ``70 %``; ``121 公里``, ``15.1 度``, ``50 公尺``, ``10 分鐘``) and, in Chinese, between
+#: 北緯/東經/每秒/每小時 and the number after it. The lesson notebooks' own text follows it too
+#: (tests/test_lesson_units.py checks their markdown).
+_UNIT_GAP = re.compile(r"(?<=\d) (?=°|km/h|km\b|hPa|kt\b|knots?\b|h\b|m/s|mm\b|min\b|m\b|%|度|公里|百帕|節|小時|公尺|毫米|分鐘)"
                        r"|(?:(?<=北緯|東經|每秒)|(?<=每小時)) (?=\d)")
 #: A tag of HTML (its attributes are never text), or a whole style sheet or script; split by them, the text is
 #: every other piece.
