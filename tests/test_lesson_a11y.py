@@ -1,7 +1,8 @@
 """The lessons for a screen reader and the keyboard, in Python (the browser's view: tests/browser/test_a11y_lessons.py).
 
 * every answer box of every quiz has a name (its description, not shown), built from its question's number and text;
-* what a lesson answers is said in a live region: lesson 01's roll, a quiz's verdict, lesson 02's puzzle and verdict;
+* what a lesson answers is said in a live region: lesson 01's roll, a quiz's verdict (lesson 05's radio choices too),
+  lesson 02's puzzle and verdict;
 * "Show the path" (lesson 02) sends the focus to the map as it disables itself;
 * the map's description counts in the singular ("1 typhoon", "1 cell") in English;
 * the lessons' style sheet draws a 3 px focus ring, never on a map's canvas.
@@ -17,6 +18,7 @@ from typhoon_edu import i18n
 from typhoon_edu.engine.rules import load_rules
 from typhoon_edu.ui import map_text
 from typhoon_edu.ui.lessons import bank, compass_lesson, pathing_lesson
+from typhoon_edu.ui.lessons.risk import risk_quiz
 from typhoon_edu.ui.quiz import AnswerSheet, Quiz, quiz
 from typhoon_edu.ui.state import BoardState, TyphoonView
 from typhoon_edu.ui.touch import TOUCH_CSS
@@ -46,6 +48,27 @@ def test_a_quiz_says_its_verdicts(lang):
     number = next(item for item in q.items if item.question.kind == "number")
     number.answer("many")
     assert q.live.announce == i18n.t("lesson.common.bad_number", lang)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_lesson_05s_quiz_says_each_choices_verdict(lang):
+    """Lesson 05's quiz (radio choices, its own widget) showed "✔ Right!" or "✘ Not quite." and why, and said
+    nothing: a screen reader hears the same words from a live region that is in the page before any answer."""
+    q = risk_quiz(lang)
+    assert q.live in q.children and q.children.index(q.live) < q.children.index(q.choices[0])
+    assert q.live.announce == ""
+    first, second = q.questions[0], q.questions[1]
+    q.answer(0, first.answer)
+    assert q.live.announce == f"✔ {i18n.t('risk.quiz.right', lang)} {first.why}"
+    wrong = (second.answer + 1) % len(second.options)
+    q.answer(1, wrong)
+    assert q.live.announce == f"✘ {i18n.t('risk.quiz.wrong', lang)} {second.why}"
+    q.sheet.name.value = "Mei Lin"  # another student: the options are shuffled again, the answers shown again, unsaid
+    q.live.announce = ""
+    q._student_changed()
+    assert q.live.announce == ""
+    q.explain.answer("Most storms form east of the Philippines and move west.")
+    assert q.live.announce.startswith("✎ ")  # the explanation's "saved", as in every quiz
 
 
 @pytest.mark.parametrize("lang", LANGS)

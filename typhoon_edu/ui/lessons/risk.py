@@ -41,6 +41,7 @@ from typhoon_edu import i18n
 from typhoon_edu.engine.rules import Rules, load_rules
 from typhoon_edu.sim import TrackStats, draw_tracks, run_tracks, simulate_tracks
 from typhoon_edu.ui import palette
+from typhoon_edu.ui.canvas_input import announcer
 from typhoon_edu.ui.guard import Problems
 from typhoon_edu.ui.heatmap import HeatMapView, heatmap_svg
 from typhoon_edu.ui.hp_track import CSS_PATTERNS
@@ -647,10 +648,13 @@ class QuizView(widgets.VBox):
         self.feedback: list[widgets.HTML] = []
         self.score = widgets.HTML()
         self._quiet = False  # set while the options are re-ordered for a student: not an answer
+        # a screen reader hears each choice's verdict, as every quiz's ("✔ Right!" only appeared): one live region,
+        # in the page before any answer
+        self.live = announcer()
         # the notebook's own "Check yourself" heading usually introduces the quiz; ``title`` repeats it
         rows: list[widgets.Widget] = (
             [widgets.HTML(f"<b style='font-size:1.2em'>{escape(i18n.t('risk.quiz.title', self.lang))}</b>")] if title else [])
-        rows.append(self.sheet.name_box())
+        rows += [self.sheet.name_box(), self.live]
         for i, q in enumerate(self.questions):
             prompt = widgets.HTML(f"<div style='font-size:1.1em;margin-top:.6em'><b>{i + 1}.</b> {escape(q.prompt)}</div>")
             radio = widgets.RadioButtons(options=self._options(q), value=None, layout=widgets.Layout(width="auto"))
@@ -662,6 +666,7 @@ class QuizView(widgets.VBox):
             rows += [prompt, radio, fb]
         self.explain = QuestionWidget(FreeQuestion("risk", "explain", "text", answer=None), self.lang,
                                       len(self.questions) + 1, problems=self.problems)
+        self.explain.live = self.live
         self.explain.on_answer(lambda item: self.sheet.add(item.question.prompt(self.lang), item.given, None,
                                                            key="quiz.risk.explain", value=item.value))
         rows += [self.explain, self.score, self.sheet.widget, widgets.HTML(_RADIO_CSS)]
@@ -710,7 +715,19 @@ class QuizView(widgets.VBox):
         else:
             self.sheet.add(q.prompt, q.options[choice], q.check(choice), key=f"quiz.risk.{q.key}", value=str(choice))
             self._show(index, choice)
+            self.live.say(self.verdict(index, choice))
         self._update_score()
+
+    def verdict(self, index: int, choice: int) -> str:
+        """The feedback on option ``choice`` of question ``index`` in words: ✔ or ✘, right or wrong, and why (what
+        the feedback shows, and what the live region says).
+
+        >>> q = risk_quiz("en"); q.verdict(0, q.questions[0].answer).startswith("✔ Right! ")
+        True
+        """
+        q = self.questions[index]
+        mark, word = ("✔", i18n.t("risk.quiz.right", self.lang)) if q.check(choice) else ("✘", i18n.t("risk.quiz.wrong", self.lang))
+        return f"{mark} {word} {q.why}"
 
     def _show(self, index: int, choice: int) -> None:
         q = self.questions[index]
