@@ -316,6 +316,44 @@ def test_a_bad_typed_position_reaches_the_person_and_changes_nothing():
     assert ch.rnd.guesses == {24: (16.0, 118.0)} and not ch.problems.message  # the old refusal is gone
 
 
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_the_map_has_a_role_a_name_and_keys_in_both_languages(lang):
+    """The map is a named tab stop (an accessibility review found it unnamed): its name says which storm, the map's
+    extent, the forecast so far and how to use it from the keyboard; the arrow keys move the chosen guess, Enter
+    (or Space) chooses the next one, and the live region says the forecast after each key."""
+    from typhoon_edu.ui.canvas_input import MapAccess
+
+    ch = fw.challenge(lang)
+    access = ch.access
+    assert isinstance(access, MapAccess) and access in ch.children
+    assert access.target in ch.canvas._dom_classes and "forecast-map" in ch.canvas._dom_classes
+    assert access.interactive and access.roledescription == i18n.t("maptext.roledescription", lang)
+    p = ch.rnd.proj
+    storm = fw.storm_title(ch.rnd.case.storm, lang)
+    assert access.label.startswith(fw.lt("forecast.map_label", lang, storm=storm, south=f"{p.south:g}", north=f"{p.north:g}",
+                                         west=f"{p.west:g}", east=f"{p.east:g}", status="@").split("@")[0])
+    assert fw.lt("forecast.map_keys", lang) in access.label and fw.status_text(ch.rnd) in access.label
+    now = ch.rnd.case.now
+    access.receive({"key": "ArrowLeft"})  # the 24-hour guess starts from the storm now, half a degree west
+    assert ch.rnd.guesses == {24: (now.lat, now.lon - 0.5)}
+    assert access.announce == fw.status_text(ch.rnd) and fw.status_text(ch.rnd) in access.label
+    access.receive({"key": "Enter"})  # the next guess: 48 h, from the 24-hour one
+    assert ch.rnd.active == 48 and ch.lead.value == 48
+    access.receive({"key": "ArrowUp"})
+    assert ch.rnd.guesses[48] == (now.lat + 0.5, now.lon - 0.5)
+    access.receive({"key": " "})  # Space too: 72 h
+    access.receive({"key": "ArrowDown"})
+    assert ch.rnd.guesses[72] == (now.lat, now.lon - 0.5)
+    access.receive({"key": "Home"})
+    assert ch.rnd.active == 24
+    access.receive({"key": "End"})
+    assert ch.rnd.active == 72
+    ch.reveal()
+    access.receive({"key": "ArrowUp"})  # after the reveal the guesses are locked: said, nothing moves
+    assert ch.problems.message == fw.lt("forecast.revealed_locked", lang) and ch.rnd.guesses[72] == (now.lat, now.lon - 0.5)
+
+
 # --- check yourself ------------------------------------------------------------------------------------
 
 
@@ -345,7 +383,7 @@ def test_the_quiz_is_built_like_every_lessons_name_first_and_shuffled_per_studen
     ch = fw.ForecastChallenge("en", sheet=sheet)
     quiz = fw.forecast_quiz("en", ch)
     assert isinstance(quiz, Quiz) and quiz.sheet is sheet
-    assert sheet.name in quiz.children[1].children and sheet.name in ch.children[2].children  # the name comes first
+    assert sheet.name in quiz.children[1].children and sheet.name in ch.children[1].children  # the name comes first
     assert [i.question.kind for i in quiz.items][-1] == "text" and len(quiz.graded) == len(quiz.items) - 1
     orders = set()
     for name in ("Mei", "Ahmad", "陳小美", "Lin", "student 4", "student 5"):

@@ -201,3 +201,39 @@ def test_tab_from_the_storm_menu_passes_the_map_and_reaches_the_download(
         assert page.evaluate(_FOCUSED).startswith("forecast-map|CANVAS")
         page.keyboard.press(key)
         assert not page.evaluate(_FOCUSED).startswith("forecast-map"), key
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_the_map_is_named_and_places_guesses_from_the_keyboard(
+    voila: Callable[..., VoilaProcess], page: Page, lang: str,
+) -> None:
+    """The map reached with Tab is an application named after its storm and its keys (an accessibility review found
+    it a tab stop with no name or role); its arrow keys move the chosen guess, Enter chooses the next one, and its
+    live region says the forecast."""
+    _open(voila, page, lang)
+    canvas = page.locator(MAP).first
+    expect(canvas).to_have_attribute("role", "application", timeout=15_000)
+    expect(canvas).to_have_attribute("aria-label", re.compile(re.escape(i18n.t("lesson.forecast.map_keys", lang))))
+    live = page.locator(f".te-map-live[data-te-for='{canvas.get_attribute('data-te-map')}']")
+    page.locator(".forecast-challenge select").first.focus()
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        if page.evaluate(_FOCUSED).startswith("forecast-map|CANVAS"):
+            break
+    assert page.evaluate(_FOCUSED).startswith("forecast-map|CANVAS")
+    status = page.locator(".forecast-status").first
+    # "48 h: 15.1 °N", not "48 h: not placed yet" (the shown status joins numbers and units with a no-break space)
+    guess = {h: re.compile(re.escape(i18n.t("lesson.forecast.status_guess", lang, h=h, lat="@", lon="@").split("@")[0])
+                           .replace("\\ ", r"\s") + r"\d") for h in (24, 48)}
+    page.keyboard.press("ArrowLeft")  # the 24-hour guess, half a degree west of the storm now
+    expect(status).to_contain_text(guess[24], timeout=15_000)
+    expect(live).to_contain_text(guess[24], timeout=10_000)
+    page.keyboard.press("Enter")  # the next guess: 48 h
+    page.keyboard.press("ArrowLeft")
+    expect(status).to_contain_text(guess[48], timeout=15_000)
+    expect(live).to_contain_text(guess[48], timeout=10_000)
+    assert page.evaluate(_FOCUSED).startswith("forecast-map|CANVAS"), "the keys took the focus off the map"
+    expect(canvas).to_have_attribute("aria-label", guess[48])  # the name follows the forecast
+    print(f"\n[{lang}] the map said: {live.inner_text()!r}")
+    canvas.scroll_into_view_if_needed()
+    save_screenshot(page, f"lesson-07-{lang}-keyboard-map", full_page=False)

@@ -43,8 +43,8 @@ from ...realdata.forecast_cases import (
 )
 from ...realdata.stats import distance_km, places
 from .. import palette
+from ..canvas_input import make_accessible
 from ..guard import Problems
-from ..page_writes import PageMaySet
 from ..painter import repaint
 from ..quiz import AnswerSheet, Question, Quiz, lesson_sheet
 from ..realmap import Projection, legend_item, static_scene, storm_title, track_scene
@@ -531,58 +531,6 @@ def legend_html(lang: str = "en") -> str:
 # --- the widget -------------------------------------------------------------------------------------------
 
 
-_LEAVE_MAP_ESM = """
-function render({ model, el }) {
-  const selector = model.get("selector");
-  // Capture phase on the document runs before the canvas's own key listener, which would cancel Tab:
-  // stopping the event here lets the browser move the focus on (Tab, Shift+Tab); Esc leaves the map.
-  const handler = (e) => {
-    if (e.key !== "Tab" && e.key !== "Escape") return;
-    const t = e.target;
-    if (!(t instanceof HTMLCanvasElement) || !t.closest(selector)) return;
-    e.stopPropagation();
-    if (e.key === "Escape") t.blur();
-  };
-  document.addEventListener("keydown", handler, true);
-  return () => document.removeEventListener("keydown", handler, true);
-}
-export default { render };
-"""
-
-
-def _leave_map_class() -> type | None:
-    try:
-        import anywidget
-        import traitlets
-    except ImportError:  # pragma: no cover - anywidget is a dependency; this keeps an old install working
-        return None
-
-    class LeaveMapKeys(PageMaySet, anywidget.AnyWidget):
-        """Tab, Shift+Tab and Esc leave the canvases inside ``selector``."""
-
-        _esm = _LEAVE_MAP_ESM
-        selector = traitlets.Unicode("").tag(sync=True)
-
-    return LeaveMapKeys
-
-
-_LEAVE_MAP = _leave_map_class()
-
-
-def leave_map_keys(selector: str) -> widgets.Widget:
-    """An invisible front-end helper: Tab, Shift+Tab and Esc leave the canvases inside ``selector`` (ipycanvas
-    would keep the focus). Without anywidget (an old install) an empty box stands in.
-
-    >>> leave_map_keys(".forecast-map").selector
-    '.forecast-map'
-    """
-    if _LEAVE_MAP is None:  # pragma: no cover
-        box = widgets.HTML()
-        box.selector = selector  # type: ignore[attr-defined]
-        return box
-    return _LEAVE_MAP(selector=selector, layout=widgets.Layout(display="none"))
-
-
 class ForecastChallenge(LessonBox):
     """The challenge: choose a storm, place three guesses (click, tap, type or arrows), reveal, compare; and the
     class round (several teams' forecasts on one screen).
@@ -680,10 +628,13 @@ class ForecastChallenge(LessonBox):
         self.canvas.on_touch_start(self.problems.guard(lambda touches: self.tap("touch", *touches[0]) if touches else None,
                                                        "forecast: tap"))
         self.problems.on_client_ready(self.canvas, lambda: self.redraw(), where="forecast: draw")
-        self.map_keys = leave_map_keys(".forecast-map")
-        top = [self.problems.widget, self.map_keys, self.sheet.name_box(), self.choose, self.briefing,
+        # the map for the keyboard and a screen reader: a named tab stop whose arrow keys move the chosen guess,
+        # with a live region that says the forecast after each key (Tab and Esc leave it, canvas_input.py)
+        self.access = make_accessible(self.canvas, "", i18n.t("maptext.roledescription", lang), interactive=True)
+        self.access.on_key(self.problems.guard(self.key, where="forecast: key"))
+        top = [self.problems.widget, self.sheet.name_box(), self.choose, self.briefing,
                note(lt("forecast.how_to", lang)), self.lead]
-        under_map = [self.canvas, self.status, keyboard, actions, self.results, self.legend, source]
+        under_map = [self.canvas, self.access, self.status, keyboard, actions, self.results, self.legend, source]
         if self.class_panel is not None and self.class_panel.teacher_side is not None:
             # the projector: the class round (the code, who sent, the ranked table) beside the map, where the room
             # sees it together with the tracks; on a narrow screen it wraps under the map
@@ -784,6 +735,21 @@ class ForecastChallenge(LessonBox):
         self.rnd.nudge(dlat, dlon)
         self._after_change()
 
+    def key(self, key: str) -> None:
+        """A key pressed on the focused map: an arrow moves the chosen guess half a degree (as the arrow buttons do),
+        Enter or Space chooses the next guess (24, 48, 72 h, then 24 again), Home the first and End the last; the
+        map's live region then says the forecast."""
+        arrows = {"ArrowUp": (1, 0), "ArrowDown": (-1, 0), "ArrowLeft": (0, -1), "ArrowRight": (0, 1)}
+        if key in arrows:
+            self.nudge(*arrows[key])
+        elif key in ("Enter", " ", "Home", "End"):
+            k = LEADS.index(self.rnd.active)
+            lead = {"Home": LEADS[0], "End": LEADS[-1]}.get(key, LEADS[(k + 1) % len(LEADS)])
+            self._choose_lead(lead)
+        else:
+            return
+        self.access.say(status_text(self.rnd))
+
     def reveal(self) -> list[ResultRow]:
         if self.class_lock:  # checked here, not only by the disabled button: a team's page cannot reveal
             raise ForecastInputError(lt("forecast.class_reveal_teacher", self.lang))
@@ -849,9 +815,19 @@ class ForecastChallenge(LessonBox):
         self._draw_dynamic()
         self._update()
 
+    def map_label(self) -> str:
+        """The map in words, its accessible name: which storm, where the map lies, the forecast so far, the keys."""
+        p = self.rnd.proj
+        where = lt("forecast.map_label", self.lang, storm=storm_title(self.rnd.case.storm, self.lang), south=f"{p.south:g}",
+                   north=f"{p.north:g}", west=f"{p.west:g}", east=f"{p.east:g}", status=status_text(self.rnd))
+        return where + ("" if self.lang == "zh-TW" else " ") + lt("forecast.map_keys", self.lang)
+
     def _update(self) -> None:
         self.status.value = (f"<div role='status' aria-live='polite' style='font-size:1.05em;margin:.3em 0'>"
                              f"{escape(keep_units(status_text(self.rnd)))}</div>")
+        label = self.map_label()
+        if self.access.label != label:
+            self.access.label = label
         if self.lead.value != self.rnd.active:
             self.lead.value = self.rnd.active
         locked = self.rnd.revealed
@@ -1001,6 +977,6 @@ def facts(lang: str = "en") -> Rendered:
 __all__ = [
     "ForecastChallenge", "ForecastInputError", "ForecastQuiz", "ForecastRound", "ResultRow", "TapFilter", "briefing",
     "case_label", "case_projection", "challenge", "cone_points", "facts", "localised", "forecast_quiz", "forecast_scene",
-    "heading_name", "leave_map_keys", "mean_error", "parse_position", "questions", "results_html", "score", "status_text", "team_table",
+    "heading_name", "mean_error", "parse_position", "questions", "results_html", "score", "status_text", "team_table",
     "teams_html",
 ]
