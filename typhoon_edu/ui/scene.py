@@ -242,8 +242,14 @@ def _pattern(kind: str, ox: float, oy: float, c: float, key: str, ink: str = pal
 # --- the two layers ----------------------------------------------------------------------------
 
 
-def static_scene(rules: Rules, lang: str = "en", cell: int = 48) -> list[Shape]:
+def static_scene(rules: Rules, lang: str = "en", cell: int = 48, *, min_text: float = 0.0) -> list[Shape]:
     """The static layer: margin, sea, land, regions (colour + pattern + name), zones, grid, coordinates.
+
+    ``min_text``: the smallest name, in canvas px, on a map the page shows much smaller than it is drawn (a team's
+    phone, :class:`typhoon_edu.ui.classplay.seatmap.SeatBoard`). The region and zone names are drawn at least that
+    large: a region's name moves along its region where it would meet another name, a zone's name stands on the
+    zone's top border (it covers none of the zone's cells, where storms start). The coordinates grow only as far as
+    the margins hold them (:func:`coord_fit`: they cannot grow into the map). 0: every text at its usual size.
 
     >>> from typhoon_edu.engine.rules import load_rules
     >>> [s.text for s in static_scene(load_rules(), "zh-TW") if s.role == "zone-label"]
@@ -291,23 +297,59 @@ def static_scene(rules: Rules, lang: str = "en", cell: int = 48) -> list[Shape]:
     for region in rules.regions.values():
         for a, b in _edges(region.cells, geo):
             shapes.append(Line(points=(a, b), stroke=palette.INK, line_width=max(1.5, cell / 24), role="region-border", key=region.key))
-    # coordinates in the margins
+    # coordinates in the margins; with min_text as large as the margins hold (they cannot grow into the map)
     size = max(9.0, cell * 0.26)
+    if min_text:
+        size = max(size, min(min_text, coord_fit(geo, gm.height)))
     for x in range(gm.width):
-        shapes.append(Text(x=geo.cell_centre(x, 0)[0], y=geo.m / 2, text=str(x), size=size, fill=palette.GRID, role="coord", key=f"x{x}"))
+        shapes.append(Text(x=geo.cell_centre(x, 0)[0], y=geo.m / 2, text=str(x), size=size, fill=palette.GRID,
+                           role="coord", key=f"x{x}"))
     for y in range(gm.height):
-        shapes.append(Text(x=geo.m / 2, y=geo.cell_centre(0, y)[1], text=str(y), size=size, fill=palette.GRID, role="coord", key=f"y{y}"))
+        shapes.append(Text(x=geo.m / 2, y=geo.cell_centre(0, y)[1], text=str(y), size=size, fill=palette.GRID,
+                           role="coord", key=f"y{y}"))
     # labels last, with a halo so they read over patterns and neighbouring cells
-    shapes.extend(_zone_labels(rules, geo, lang))
+    zones = _zone_labels(rules, geo, lang, min_text=min_text)
+    shapes.extend(zones)
+    placed = [_text_box(t) for t in zones if isinstance(t, Text)]
     for region in rules.regions.values():
         px, py = _centroid(region.cells, geo)
-        shapes.append(Text(x=px, y=py, text=i18n.region_name(rules, region.key, lang), size=max(10.0, cell * 0.3),
-                           fill=palette.INK, bold=True, halo=palette.HALO, role="region-label", key=region.key))
+        name, size = i18n.region_name(rules, region.key, lang), max(10.0, cell * 0.3, min_text)
+        if min_text:  # names this large may meet: move one along its region's height until it is clear of the
+            # others by half an em (two names a space apart read as one: "South China Taiwan")
+            rows = [geo.cell_centre(*c)[1] for c in region.cells]
+            tries = [py + k * cell / 2 for k in (0, 1, -1, 2, -2)]
+            py = next((y for y in tries if min(rows) <= y <= max(rows) and not any(
+                _overlaps(_grown(_label_box(px, y - size * 0.575, name, size, True), size / 2), b) for b in placed)), py)
+        label = Text(x=px, y=py, text=name, size=size, fill=palette.INK, bold=True, halo=palette.HALO,
+                     role="region-label", key=region.key)
+        placed.append(_text_box(label))
+        shapes.append(label)
     return shapes
 
 
-def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en", cell: int = 48) -> list[Shape]:
+#: A digit's advance and height, in em, in the map's fonts (about 0.56 em wide in Arial and Noto Sans, 0.72 em tall).
+_DIGIT_EM, _DIGIT_HEIGHT_EM = 0.58, 0.74
+
+
+def coord_fit(geo: BoardGeometry, rows: int) -> float:
+    """The largest size, in canvas px, at which the coordinates fit in the margins: the top margin's digits as tall
+    as the margin less a pixel each side, the left margin's longest number (``rows - 1``) as wide as the margin.
+
+    >>> from typhoon_edu.engine.rules import load_rules
+    >>> round(coord_fit(BoardGeometry.for_rules(load_rules(), 40), 12), 1)
+    17.2
+    """
+    return min((geo.m - 2) / _DIGIT_HEIGHT_EM, geo.m / (len(str(rows - 1)) * _DIGIT_EM))
+
+
+def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en", cell: int = 48, *,
+                  min_text: float = 0.0) -> list[Shape]:
     """The dynamic layer: trail, footprints, path preview, eyes, arrows, level names, highlights.
+
+    ``min_text`` as for :func:`static_scene`: a storm's name ("T2") at least that large, its eye grown to hold it;
+    the level's name is left out (at that size "tropical depression" would cover six cells; the eye's colour, its
+    badge and the map's text description give the level). The badge's number and a path's step numbers keep their
+    size: a cell has no room for them larger.
 
     >>> from typhoon_edu.engine.rules import load_rules
     >>> s = BoardState(typhoons=(TyphoonView(2, (9, 9), 3, "E"),))
@@ -330,11 +372,11 @@ def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en
     if state.path is not None:
         shapes.extend(path_scene(rules, state.path, lang, cell))
     taken: list[tuple[float, float, float, float]] = [_eye_box(ty, geo) for ty in state.typhoons]
-    zone_labels = _zone_labels(rules, geo, lang, role="zone-label-top")
+    zone_labels = _zone_labels(rules, geo, lang, role="zone-label-top", min_text=min_text)
     # the zone names are drawn over everything (below): a storm's level badge and level name keep clear of them
     labels = [_text_box(t) for t in zone_labels]
     for ty in state.typhoons:
-        shapes.extend(_typhoon_shapes(rules, ty, geo, lang, taken, labels))
+        shapes.extend(_typhoon_shapes(rules, ty, geo, lang, taken, labels, min_text=min_text))
     for x, y in state.highlights:
         ox, oy = geo.cell_origin(x, y)
         lw = max(3.0, cell / 10)
@@ -380,9 +422,17 @@ def _overlaps(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
+def _grown(box: Box, by: float) -> Box:
+    return (box[0] - by, box[1] - by / 4, box[2] + by, box[3] + by / 4)
+
+
+def _label_width(text: str, size: float) -> float:
+    """A safe width of ``text`` at ``size``: CJK glyphs are about one em wide, Latin letters about 0.55 em."""
+    return sum(size if ord(ch) > 0x2E80 else size * 0.58 for ch in text)
+
+
 def _label_box(cx: float, y: float, text: str, size: float, below: bool) -> Box:
-    # CJK glyphs are about one em wide, Latin letters about 0.55 em: a safe width for either
-    width = sum(size if ord(ch) > 0x2E80 else size * 0.58 for ch in text)
+    width = _label_width(text, size)
     y0, y1 = (y, y + size * 1.15) if below else (y - size * 1.15, y)
     return (cx - width / 2, y0, cx + width / 2, y1)
 
@@ -396,19 +446,23 @@ def _text_box(t: Text) -> Box:
     return _label_box(t.x, t.y, t.text, t.size, t.baseline == "top")
 
 
-def _zone_labels(rules: Rules, geo: BoardGeometry, lang: str, role: str = "zone-label") -> list[Shape]:
+def _zone_labels(rules: Rules, geo: BoardGeometry, lang: str, role: str = "zone-label",
+                 min_text: float = 0.0) -> list[Shape]:
     out: list[Shape] = []
     for zone in rules.map.zones:
-        # on the zone's top border, so a storm sitting in the zone does not hide the label
+        # on the zone's top border, so a storm sitting in the zone does not hide the label; a label enlarged for a
+        # phone (min_text) stands on the border instead, so it covers no cell of the zone
         px = sum(geo.cell_centre(*c)[0] for c in zone.cells) / len(zone.cells)
         py = geo.cell_origin(0, min(c[1] for c in zone.cells))[1]
-        out.append(Text(x=px, y=py, text=i18n.t("board.zone_short", lang, n=zone.index + 1), size=max(9.0, geo.cell * 0.3),
-                        fill="#14532d", bold=True, halo=palette.HALO, role=role, key=f"zone{zone.index + 1}"))
+        out.append(Text(x=px, y=py - 1 if min_text else py, text=i18n.t("board.zone_short", lang, n=zone.index + 1),
+                        size=max(9.0, geo.cell * 0.3, min_text), fill="#14532d", bold=True,
+                        baseline="bottom" if min_text else "middle", halo=palette.HALO, role=role,
+                        key=f"zone{zone.index + 1}"))
     return out
 
 
 def _typhoon_shapes(rules: Rules, ty: TyphoonView, geo: BoardGeometry, lang: str,
-                    taken: list[Box] | None = None, labels: Sequence[Box] = ()) -> list[Shape]:
+                    taken: list[Box] | None = None, labels: Sequence[Box] = (), min_text: float = 0.0) -> list[Shape]:
     """A storm's arrow, eye, id and level. The level is a number badge (never colour alone); its name
     goes under the eye, or above it, where no other storm, level name or zone name (``labels``) is, and is
     left out when neither place is free (the badge still tells the level). The badge moves to another
@@ -417,7 +471,9 @@ def _typhoon_shapes(rules: Rules, ty: TyphoonView, geo: BoardGeometry, lang: str
     key = f"T{ty.id}"
     cx, cy = geo.cell_centre(*ty.eye)
     colour = palette.level_fill(ty.level)
-    r = cell * 0.34
+    name_size = max(9.0, cell * 0.28, min_text)
+    # the eye holds its name ("T2") with a little room
+    r = max(cell * 0.34, _label_width(i18n.typhoon_label(ty.id, lang), name_size) / 2 + 2) if min_text else cell * 0.34
     out: list[Shape] = []
     if ty.direction in COMPASS16:
         ux, uy = direction_vector(ty.direction)  # type: ignore[arg-type]
@@ -425,7 +481,7 @@ def _typhoon_shapes(rules: Rules, ty: TyphoonView, geo: BoardGeometry, lang: str
         head = (cx + ux * cell * 1.05, cy + uy * cell * 1.05)
         out += arrow_shapes(tail, head, width=max(2.0, cell / 14), colour=palette.INK, role="arrow", key=key)
     out.append(Circle(cx=cx, cy=cy, r=r, fill=colour, stroke=palette.INK, line_width=max(1.5, cell / 24), role="eye", key=key))
-    out.append(Text(x=cx, y=cy, text=i18n.typhoon_label(ty.id, lang), size=max(9.0, cell * 0.28), bold=True,
+    out.append(Text(x=cx, y=cy, text=i18n.typhoon_label(ty.id, lang), size=name_size, bold=True,
                     fill=palette.text_colour_on(colour), role="typhoon-label", key=key))
     br = max(6.0, cell * 0.14)
     # the badge sits on the eye's upper right, or on another corner when a zone's name is there
@@ -436,6 +492,8 @@ def _typhoon_shapes(rules: Rules, ty: TyphoonView, geo: BoardGeometry, lang: str
                       role="level-badge", key=key))
     out.append(Text(x=bx, y=by, text=str(ty.level), size=br * 1.45, bold=True, fill=palette.INK, role="level-badge",
                     key=key))
+    if min_text:
+        return out  # no room for the level's name in letters this large: the badge's number says the level
     name = i18n.level_name(rules, ty.level, lang)
     size = max(8.0, cell * 0.2)
     others = [b for b in (taken or []) if b != _eye_box(ty, geo)] + list(labels)
@@ -495,6 +553,7 @@ def path_scene(rules: Rules, path: PathPreview, lang: str = "en", cell: int = 48
     return shapes
 
 
-def board_scene(rules: Rules, state: BoardState | None = None, lang: str = "en", cell: int = 48) -> list[Shape]:
-    """Both layers, static first: everything a still picture of the board needs."""
-    return static_scene(rules, lang, cell) + dynamic_scene(rules, state, lang, cell)
+def board_scene(rules: Rules, state: BoardState | None = None, lang: str = "en", cell: int = 48, *,
+                min_text: float = 0.0) -> list[Shape]:
+    """Both layers, static first: everything a still picture of the board needs (``min_text``: see :func:`static_scene`)."""
+    return static_scene(rules, lang, cell, min_text=min_text) + dynamic_scene(rules, state, lang, cell, min_text=min_text)

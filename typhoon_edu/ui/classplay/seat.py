@@ -38,7 +38,6 @@ from ...classroom.rooms import TIMER
 from ...engine.actions import Action
 from ...engine.game import CHANCE
 from ...engine.rules import IllegalActionError, load_rules
-from ..board import BoardView
 from ..guard import Problems
 from ..palette import region_fill
 from .bigdie import BigDie
@@ -50,6 +49,7 @@ from .pacer import Pacer, Stage, board_state_of
 from .pagelink import PageLink
 from .runtime import POLL, _error_text, _open_store, _running_loop, refusal
 from .screens import LANG_OPTIONS, LogBox, banner_html
+from .seatmap import SEAT_CELL, SeatBoard
 from .status import PageStatus, room_state
 from .tables import seat_infos, seat_table, view_digest
 from .theme import CSS
@@ -110,7 +110,7 @@ class SeatApp:
         self.clock = time.time
         self.hp = widgets.HTML()
         self.hp.add_class("typhoon-hp-panel")
-        self.board = BoardView(rules=self.rules, lang=self.lang, cell=40, controls=False)
+        self.board = SeatBoard(rules=self.rules, lang=self.lang, cell=SEAT_CELL, controls=False)  # names a phone can read
         self.board.add_class("typhoon-board")
         self.problems.on_mouse_down(self.board.canvas, lambda x, y: self._board_click(x, y), where="map")
         self.die = BigDie(lang=self.lang, size=64)
