@@ -50,6 +50,9 @@ CSS = """
 .typhoon-app .typhoon-panel { border: 1px solid #e2e8f0; border-radius: 8px; padding: 4px 8px; }
 .typhoon-app .widget-dropdown > select { min-width: 0; }
 .typhoon-app .typhoon-start-select select { width: auto; min-width: min(22em, 90vw); max-width: 100%; }
+/* the menu's name is for a screen reader only (buttons.name_only: a label 0 px wide), and its label's right margin
+   went with it: the menu in line with the column's buttons and headings, not 8 px right of them */
+.typhoon-app .typhoon-start-select > .widget-label { margin: 0; }
 .typhoon-setup .widget-html-content { white-space: normal; }
 .typhoon-setup .widget-hbox { flex-wrap: wrap; }
 .typhoon-setup > *, .typhoon-results-screen > *, .typhoon-lobby > * { flex: 0 0 auto !important; }  /* the screen scrolls, not its parts */
