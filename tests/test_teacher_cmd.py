@@ -35,6 +35,7 @@ def test_add_prints_a_key_that_proves_the_teacher_and_is_stored_only_hashed(tmp_
 
 def test_list_names_every_teacher_in_the_asked_language(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path}/rooms.db"
+    RoomStore(db).close()  # a store serve made, without teachers yet (list itself makes no store)
     assert run(["teacher", "list", "--db", db, "--lang", "zh-TW"])[1].startswith("還沒有老師")
     run(["teacher", "add", "Ms Lin", "--db", db])
     run(["teacher", "add", "Mr\u202e Chen", "--db", db])  # a bidi override never reaches a name

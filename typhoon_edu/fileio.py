@@ -32,7 +32,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-__all__ = ["FileTooLarge", "NotARegularFile", "atomic_write_text", "os_reason", "read_bounded"]
+__all__ = ["FileTooLarge", "NotARegularFile", "atomic_write_text", "os_reason", "os_reason_key", "read_bounded"]
 
 
 class FileTooLarge(OSError):
@@ -40,16 +40,64 @@ class FileTooLarge(OSError):
 
 
 class NotARegularFile(OSError):
-    """A folder, device, FIFO or socket (or a link, when links are not followed) where a file was expected."""
+    """A folder, device, FIFO or socket (or a link, when links are not followed) where a file was expected.
+
+    ``kind`` says which: ``"folder"``, ``"link"`` or ``"special"`` (a device, pipe or socket).
+    """
+
+    def __init__(self, message: str, kind: str = "special") -> None:
+        super().__init__(message)
+        self.kind = kind
+
+    def __reduce__(self) -> tuple[object, ...]:  # keeps its kind when pickled (errors cross processes)
+        return (type(self), (str(self), self.kind))
 
 
-def os_reason(exc: OSError) -> str:
-    """A short reason for a failed read: the message of ours, or the system's ("Permission denied").
+#: errno -> the ``error.os.*`` catalog key of a phrase a person can read, in their language
+_ERRNO_KEYS = {
+    errno.ENOENT: "not_found",
+    errno.EACCES: "denied",
+    errno.EPERM: "denied",
+    errno.EROFS: "read_only",
+    errno.ENOSPC: "full",
+    getattr(errno, "EDQUOT", errno.ENOSPC): "full",
+    errno.EISDIR: "folder",
+    errno.ENOTDIR: "not_folder",
+    errno.ENAMETOOLONG: "too_long",
+}
+
+
+def os_reason_key(exc: OSError) -> str | None:
+    """The ``error.os.*`` catalog key saying why ``exc`` happened, or None for a case without a phrase.
+
+    >>> os_reason_key(PermissionError(13, "Permission denied")), os_reason_key(OSError(5, "Input/output error"))
+    ('denied', None)
+    """
+    if isinstance(exc, NotARegularFile):
+        return exc.kind if exc.kind in ("folder", "link") else "special"
+    if isinstance(exc, FileTooLarge):
+        return "too_large"
+    return _ERRNO_KEYS.get(exc.errno) if exc.errno is not None else None
+
+
+def os_reason(exc: OSError, lang: str | None = None) -> str:
+    """A short reason for a failed read or write, in ``lang`` (en or zh-TW).
+
+    With a ``lang``, the common cases (a missing file, no permission, a read-only or full disk, a
+    folder where a file was expected, a file where a folder was expected …) are said in that
+    language; another case keeps the system's own text, as it does without a ``lang``.
 
     >>> os_reason(FileNotFoundError(2, "No such file or directory")), os_reason(FileTooLarge("x is big"))
     ('No such file or directory', 'x is big')
+    >>> os_reason(FileNotFoundError(2, "No such file or directory"), "zh-TW")
+    '沒有這個檔案或資料夾'
     """
-    return exc.strerror or str(exc)
+    key = os_reason_key(exc) if lang is not None else None
+    if key is None:
+        return exc.strerror or str(exc)
+    from .i18n import t
+
+    return t(f"error.os.{key}", lang)
 
 
 def _umask() -> int:
@@ -120,19 +168,19 @@ def read_bounded(path: str | os.PathLike[str], limit: int, *, follow_links: bool
     if not follow_links:
         flags |= getattr(os, "O_NOFOLLOW", 0)
         if path.is_symlink():  # also where there is no O_NOFOLLOW
-            raise NotARegularFile(f"{path.name} is a symbolic link; only regular files are read here")
+            raise NotARegularFile(f"{path.name} is a symbolic link; only regular files are read here", "link")
     try:
         fd = os.open(path, flags)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            raise NotARegularFile(f"{path.name} is a symbolic link; only regular files are read here") from None
+            raise NotARegularFile(f"{path.name} is a symbolic link; only regular files are read here", "link") from None
         if exc.errno == errno.EISDIR:
-            raise NotARegularFile(f"{path.name} is a folder, not a file") from None
+            raise NotARegularFile(f"{path.name} is a folder, not a file", "folder") from None
         raise
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise NotARegularFile(f"{path.name} is a folder, not a file")
+            raise NotARegularFile(f"{path.name} is a folder, not a file", "folder")
         if not stat.S_ISREG(info.st_mode):
             raise NotARegularFile(f"{path.name} is not a regular file (a device, pipe or socket)")
         if info.st_size > limit:

@@ -13,6 +13,8 @@ every teacher of the store. ``--db`` (or ``$TYPHOON_EDU_DB``) is the same store 
 from __future__ import annotations
 
 import argparse
+import os
+from pathlib import Path
 from typing import Any, TextIO
 
 from .i18n import t
@@ -42,7 +44,11 @@ def build_parser_for_tests(lang: str = "en") -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace, lang: str, out: TextIO) -> int:
-    """Carry out ``teacher add`` or ``teacher list``; a store problem is said in ``lang`` (exit code 2).
+    """Carry out ``teacher add`` or ``teacher list``; a problem is said in ``lang`` (exit code 2).
+
+    A store that cannot be used is named, with why and what to do
+    (:class:`~typhoon_edu.server.teacher_address.StoreProblem`); ``list`` makes no store: a SQLite
+    file that is not there is said (with ``--db``), or there are no teachers yet (the default store).
 
     >>> import io, tempfile
     >>> db, buf = "sqlite:///" + tempfile.mkdtemp() + "/rooms.db", io.StringIO()
@@ -54,31 +60,61 @@ def run(args: argparse.Namespace, lang: str, out: TextIO) -> int:
     """
     import sys
 
-    from .classroom.errors import ClassroomError
     from .classroom.names import clean_name
-    from .classroom.store import RoomStore
+    from .classroom.store import RoomStore, default_url
     from .classroom.teachers import MAX_NAME, add_teacher, teachers
     from .server.serve import ServeError, check_db_url
+    from .server.teacher_address import StoreProblem, shown_url, sqlite_path, store_problem
+
+    def refuse(text: str) -> int:
+        sys.stderr.write(t("cli.err.prefix", lang, error=text) + "\n")
+        return 2
 
     try:
-        url = check_db_url(args.db) if args.db else None
+        url = check_db_url(args.db) if args.db is not None else None
+    except ServeError as exc:
+        return refuse(exc.text(lang))
+    where = url or default_url()
+    adding = args.teacher_command == "add"
+    if adding and (not clean_name(args.name, limit=MAX_NAME) or len(args.name.strip()) > MAX_NAME):
+        return refuse(t("cli.teacher.bad_name", lang, name=args.name, limit=MAX_NAME))
+    file = sqlite_path(where)
+    if not adding and file is not None and _missing(file):
+        if url is None:  # the default store is made by serve's first start
+            out.write(t("cli.teacher.none", lang) + "\n")
+            return 0
+        return refuse(StoreProblem("store_missing", url=shown_url(where)).text(lang))
+    try:
         store = RoomStore(url)
-        if args.teacher_command == "add":
-            if not clean_name(args.name, limit=MAX_NAME):
-                sys.stderr.write(t("cli.err.prefix", lang, error=t("cli.teacher.bad_name", lang, name=args.name,
-                                                                    limit=MAX_NAME)) + "\n")
-                return 2
+    except Exception as exc:  # noqa: BLE001 - whatever the driver says is told with the store's name
+        return refuse(store_problem("store_open", where, exc).text(lang))
+    try:
+        if adding:
             teacher, key = add_teacher(store, args.name)
             out.write(t("cli.teacher.added", lang, name=teacher.name, key=key) + "\n")
             return 0
         found = teachers(store)
-        if not found:
-            out.write(t("cli.teacher.none", lang) + "\n")
-        for teacher in found:
-            out.write(t("cli.teacher.row", lang, name=teacher.name or "—", id=teacher.id) + "\n")
-        return 0
-    except ServeError as exc:
-        sys.stderr.write(t("cli.err.prefix", lang, error=exc.text(lang)) + "\n")
-    except ClassroomError as exc:
-        sys.stderr.write(t("cli.err.prefix", lang, error=exc.text(lang)) + "\n")
-    return 2
+    except Exception as exc:  # noqa: BLE001
+        return refuse(store_problem("store_write" if adding else "store_read", where, exc).text(lang))
+    finally:
+        store.close()
+    if not found:
+        out.write(t("cli.teacher.none", lang) + "\n")
+    for teacher in found:
+        out.write(t("cli.teacher.row", lang, name=teacher.name or "—", id=teacher.id) + "\n")
+    return 0
+
+
+def _missing(path: Path) -> bool:
+    """True when nothing is at ``path`` though its folders are fine (a file in the way is another problem).
+
+    >>> _missing(Path("/no/such/folder/rooms.db")), _missing(Path("/"))
+    (True, False)
+    """
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return False

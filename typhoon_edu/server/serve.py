@@ -668,7 +668,7 @@ def serve(
     try:
         key = prepare_teacher(db_url)  # the store must take a write before anyone is told it is ready
     except StoreProblem as problem:
-        sys.stderr.write(t("cli.err.prefix", lang, error=t(f"serve.err.{problem.key}", lang, **problem.fields)) + "\n")
+        sys.stderr.write(t("cli.err.prefix", lang, error=problem.text(lang)) + "\n")
         return 1
     ip = "0.0.0.0" if lan else "localhost"
     # CLASS_SERVER_ENV_VAR: a lesson served here knows it is on the class server (lesson 07's class round then goes
