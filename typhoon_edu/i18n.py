@@ -112,7 +112,28 @@ def t(key: str, lang: str = "en", /, **fmt: Any) -> str:
         text = catalog(code)[key]
     except KeyError:
         raise KeyError(f"no text for {key!r} in language {code!r}") from None
-    return tidy_spaces(text.format(**fmt), code) if fmt else text
+    if not fmt:
+        return text
+    if code == "en" and "}'s" in text:
+        text = possessive(text, fmt)
+    return tidy_spaces(text.format(**fmt), code)
+
+
+def possessive(text: str, fmt: Mapping[str, Any]) -> str:
+    """``text`` with ``{name}'s`` written ``{name}'`` where the name filled in ends in *s* (English).
+
+    >>> possessive("It is {player}'s turn.", {"player": "Philippines"})
+    "It is {player}' turn."
+    >>> t("dash.status", "en", round=1, rounds=3, player="Philippines", variant="standard rules", deck=9)
+    "Round 1 of 3 · Philippines' turn · standard rules · 9 cards in the draw pile"
+    >>> t("dash.status", "en", round=1, rounds=3, player="Japan", variant="standard rules", deck=9)
+    "Round 1 of 3 · Japan's turn · standard rules · 9 cards in the draw pile"
+    """
+    return _POSSESSIVE.sub(lambda m: "{" + m[1] + "}'" if str(fmt.get(m[1], "")).endswith(("s", "S")) else m[0], text)
+
+
+#: A placeholder followed by the English possessive ("{player}'s").
+_POSSESSIVE = re.compile(r"\{(\w+)\}'s\b")
 
 
 def tidy_spaces(text: str, lang: str) -> str:
