@@ -3,7 +3,8 @@
 * every answer box of every quiz has a name (its description, not shown), built from its question's number and text;
 * what a lesson answers is said in a live region: lesson 01's roll, a quiz's verdict (lesson 05's radio choices too),
   lesson 02's puzzle and verdict;
-* "Show the path" (lesson 02) sends the focus to the map as it disables itself;
+* "Show the path" (lesson 02) sends the focus to the map as it disables itself; a board's Skip leads the focus to its
+  map, and a prediction shows what it guards before its lock disables itself, and says it is locked in;
 * the map's description counts in the singular ("1 typhoon", "1 cell") in English;
 * the lessons' style sheet draws a 3 px focus ring, never on a map's canvas.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+import ipywidgets as widgets
 import pytest
 
 from typhoon_edu import i18n
@@ -69,6 +71,44 @@ def test_lesson_05s_quiz_says_each_choices_verdict(lang):
     assert q.live.announce == ""
     q.explain.answer("Most storms form east of the Philippines and move west.")
     assert q.live.announce.startswith("✎ ")  # the explanation's "saved", as in every quiz
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_prediction_says_it_is_locked_in_and_shows_what_it_guards_before_the_lock_is_disabled(lang, tmp_path):
+    """Locking a prediction in moves the keyboard's focus on (the page's helper in canvas_input.py does it once the
+    lock is disabled): what the prediction guards is shown and enabled first, and the locked-in prediction is said,
+    since the status under the lock is not where the focus goes. A prediction restored for a student is not said."""
+    from typhoon_edu.ui.quiz import AnswerStore, Prediction
+
+    run = widgets.Button(disabled=True)
+    chart = widgets.HTML(layout=widgets.Layout(display="none"))
+    sheet = AnswerSheet(lang, "intensity", store=AnswerStore(tmp_path))
+    p = Prediction("intensity", "merge", lang, sheet=sheet, enable=[run], reveal=[chart])
+    assert p.live in p.children and p.live.announce == ""
+    order: list[str] = []
+    run.observe(lambda _c: order.append("enabled"), "disabled")
+    chart.layout.observe(lambda _c: order.append("shown"), "display")
+    p.lock.observe(lambda _c: order.append("lock disabled"), "disabled")
+    p.choice.value = "a"
+    order.clear()
+    entry = p.lock_in("a")
+    assert order == ["shown", "enabled", "lock disabled"], order
+    then = i18n.t("lesson.predict.intensity.merge.then", lang)
+    assert p.live.announce.startswith("✔ " + i18n.t("lesson.common.predict_locked", lang, answer=entry.answer))
+    assert p.live.announce.endswith(then)
+    again = Prediction("intensity", "merge", lang, sheet=sheet)  # the same sheet: restored, shown, not said
+    assert again.locked and again.live.announce == ""
+
+
+def test_a_boards_skip_sends_the_focus_to_its_map():
+    """Skip disables itself when its animation ends: the page's helper sends the focus to the map of its area, not
+    to the page's body (tests/browser/test_focus_kept_lessons.py checks it in the browser)."""
+    from typhoon_edu.ui.board import BoardView
+    from typhoon_edu.ui.canvas_input import FOCUS_TO_MAP, MAP_AREA
+
+    board = BoardView(lang="en", cell=16)
+    assert MAP_AREA in board._dom_classes and FOCUS_TO_MAP in board.skip_button._dom_classes
+    assert board.canvas in board.children and board.access.target in board.canvas._dom_classes
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -30,7 +30,7 @@ from ipycanvas import hold_canvas
 
 from .. import i18n
 from .animation import FramePlayer
-from .canvas_input import MapAccess, TapCanvas, new_map_class
+from .canvas_input import FOCUS_TO_MAP, MAP_AREA, MapAccess, TapCanvas, new_map_class
 from .canvas_ready import when_client_ready
 from .geometry import BoardGeometry, Cell
 from .guard import Problems
@@ -79,6 +79,9 @@ class BoardView(widgets.VBox):
                                     layout=widgets.Layout(width="auto", flex=f"1 1 {SPEED_BASIS}"))
         speed.add_class("te-anim-speed")
         skip = widgets.Button(description=i18n.t("anim.skip", lang), icon="forward", disabled=True)
+        # Skip disables itself when the animation ends (pressed or not): the keyboard's focus goes to the map, not to
+        # the page's body (canvas_input.py)
+        skip.add_class(FOCUS_TO_MAP)
         status = widgets.HTML(layout=widgets.Layout(min_height="1.6em"))
         bar = widgets.HBox([speed, skip], layout=widgets.Layout(width="100%", flex_flow="row wrap", align_items="center",
                                                                 display="flex" if controls else "none"))
@@ -87,6 +90,7 @@ class BoardView(widgets.VBox):
         self.problems = problems if problems is not None else Problems(lambda: self.lang)
         own = [self.problems.widget] if problems is None else []
         super().__init__(children=[canvas, access, bar, status, *own], **kwargs)
+        self.add_class(MAP_AREA)
         self.rules = rules
         self.lang = lang
         self.cell = cell

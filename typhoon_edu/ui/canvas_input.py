@@ -18,6 +18,10 @@ Why this module exists (ipycanvas 0.14.3's front end, ``MultiCanvasView`` = ``Ca
   and on an interactive map the arrow keys, Enter and Space are sent to Python (a cursor over the
   cells, see :class:`~typhoon_edu.ui.board.BoardView`). It also gives the canvas a role and an
   ``aria-label`` and holds a live region that says what changed.
+* A control that disables itself as it is used ("Lock in my prediction", a board's "Skip") would drop the
+  keyboard's focus on the page's body; the same helper moves it on, once the page has settled, to the map of
+  the control's area (a control with the class ``te-focus-map`` inside a ``te-map-area``), else to the next
+  control (:data:`FOCUS_TO_MAP`, :data:`MAP_AREA`).
 
 >>> canvas = TapCanvas(2, width=100, height=80)
 >>> taps = []
@@ -50,6 +54,10 @@ from .page_writes import PageMaySet
 TOUCH_MOUSE_WINDOW = 0.8
 #: "Near" for that purpose, in canvas pixels.
 TOUCH_MOUSE_SLOP = 24.0
+#: A control with this class that disables itself sends the keyboard's focus to the map of its area (:data:`MAP_AREA`).
+FOCUS_TO_MAP = "te-focus-map"
+#: The class of a widget that holds a map and its controls (a board with its Skip button).
+MAP_AREA = "te-map-area"
 #: Keys an interactive map takes for itself (everything else, Tab and Esc above all, goes on).
 MAP_KEYS = ("ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Enter", " ", "Home", "End")
 
@@ -181,6 +189,81 @@ function hideIcons() {
 
 function fixPage() { nameSliders(); nameReadouts(); hideIcons(); }
 
+// A control that disables itself, hides or goes away as it is used ("Lock in my prediction", a board's "Skip") would
+// drop the keyboard's focus on the page's body, and a keyboard user would start again from the top. Once the page has
+// settled (the widgets' messages that show or enable what comes next have arrived), the focus goes instead to the map
+// of the control's area (a control with the class te-focus-map, inside a .te-map-area), else to a control the same
+// action enabled ("Lock in" enables "Two storms meet"), else to the next control after it, else to the one before.
+// Focus that went anywhere else is never moved; the class-play app has its own.
+const SETTLE_MS = 250;
+const fresh = (el, chain) => ({ el, chain, timer: 0, since: 0, enabled: [] });
+let keep = fresh(null, []);
+
+function lostFocus(el) {
+  return !el.isConnected || el.disabled || !visible(el);
+}
+
+function successor(el, chain, enabled) {
+  if (el.isConnected) {
+    const area = el.classList.contains('te-focus-map') && el.closest('.te-map-area');
+    const map = area && Array.from(area.querySelectorAll('canvas.te-map-canvas')).find(visible);
+    if (map) { return { target: map, scroll: false }; }
+    const usable = (c) => c !== el && visible(c) && !c.closest('.typhoon-app');
+    const woken = enabled.filter((c) => c.isConnected && c.matches(FOCUSABLE) && usable(c));
+    if (woken.length) { return { target: woken[0], scroll: true }; }
+    const all = Array.from(document.querySelectorAll(FOCUSABLE)).filter(usable);
+    const after = all.find((c) => el.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING);
+    const before = all.filter((c) => el.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_PRECEDING).pop();
+    return { target: after || before || null, scroll: true };
+  }
+  // gone with the part of the page it was in: the first control of the nearest part still there
+  const home = chain.find((a) => a.isConnected && a !== document.body);
+  const first = home && Array.from(home.querySelectorAll(FOCUSABLE)).find(visible);
+  return { target: first || null, scroll: true };
+}
+
+function keepFocus(mutations) {
+  const el = keep.el;
+  if (!el) { return; }
+  for (const m of mutations) {  // the controls enabled since the focus came to el, in the order they were
+    if (m.attributeName === 'disabled' && m.target !== el && !m.target.disabled && !keep.enabled.includes(m.target)) {
+      keep.enabled.push(m.target);
+    }
+  }
+  const active = document.activeElement;
+  if (active && active !== document.body && active !== el) { keep.el = null; return; }  // the person went elsewhere
+  if (!lostFocus(el)) { return; }
+  // wait until the page has settled (each change starts the wait again, for at most 2 s)
+  clearTimeout(keep.timer);
+  if (!keep.since) { keep.since = Date.now(); }
+  const wait = Math.max(0, Math.min(SETTLE_MS, keep.since + 2000 - Date.now()));
+  keep.timer = setTimeout(() => {
+    const now = document.activeElement;
+    if (keep.el !== el || (now && now !== document.body && now !== el)) { return; }
+    const { target, scroll } = successor(el, keep.chain, keep.enabled);
+    keep.el = null;
+    if (target) { target.focus({ preventScroll: !scroll }); }
+  }, wait);
+}
+
+function watchFocus() {
+  document.addEventListener('focusin', (e) => {
+    const el = e.target;
+    clearTimeout(keep.timer);
+    if (!(el instanceof Element) || el.closest('.typhoon-app')) { keep = fresh(null, []); return; }
+    const chain = [];
+    for (let a = el.parentElement; a; a = a.parentElement) { chain.push(a); }
+    keep = fresh(el, chain);
+  }, true);
+  // a click elsewhere than on the focused control (on the page's background) is the person's own choice
+  document.addEventListener('pointerdown', (e) => {
+    if (keep.el && !(e.target instanceof Node && keep.el.contains(e.target))) { clearTimeout(keep.timer); keep.el = null; }
+  }, true);
+  new MutationObserver(keepFocus).observe(document.body, {
+    childList: true, subtree: true, attributes: true, attributeFilter: ['disabled', 'style', 'class', 'hidden'],
+  });
+}
+
 function install() {
   if (globalThis.__teMapKeys) { return; }
   globalThis.__teMapKeys = true;
@@ -191,6 +274,7 @@ function install() {
     requestAnimationFrame(() => { queued = false; fixPage(); });
   }).observe(document.body, { childList: true, subtree: true });
   fixPage();
+  watchFocus();
   // Capture phase on the window: this runs before ipycanvas's own keydown listener on the canvas,
   // which cancels every key (Tab and Esc included) and so traps the keyboard.
   window.addEventListener('keydown', (e) => {
@@ -371,4 +455,4 @@ def make_accessible(canvas: Any, label: str, roledescription: str = "map", inter
     return MapAccess(target=target, label=label, roledescription=roledescription, interactive=interactive)
 
 
-__all__ = ["MAP_KEYS", "MapAccess", "TapCanvas", "announcer", "make_accessible", "new_map_class"]
+__all__ = ["FOCUS_TO_MAP", "MAP_AREA", "MAP_KEYS", "MapAccess", "TapCanvas", "announcer", "make_accessible", "new_map_class"]

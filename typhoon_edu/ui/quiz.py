@@ -895,6 +895,11 @@ class Prediction(widgets.VBox):
         self.lock.add_class("prediction-lock")
         self.status = widgets.HTML()
         self.status.add_class("prediction-status")
+        # a screen reader hears the prediction locked in (the keyboard's focus moves on to what it revealed, so the
+        # status under the button would go unheard): one live region, in the page before the lock
+        from .canvas_input import announcer
+
+        self.live = announcer()
         self.reveal = list(reveal)
         self.enable = list(enable)
         self.entry: Entry | None = None
@@ -906,7 +911,7 @@ class Prediction(widgets.VBox):
         kwargs.setdefault("layout", widgets.Layout(width="100%", border_left=f"6px solid {SAVED}", padding="0 .6em",
                                                    margin=".4em 0"))
         super().__init__(children=[self.problems.widget, title, self.sheet.name_box(), self.choice, widgets.HBox([self.lock]),
-                                   self.status, widgets.HTML(_CHOICES_CSS)],
+                                   self.status, self.live, widgets.HTML(_CHOICES_CSS)],
                          **kwargs)
         self.add_class("prediction")
         self.sheet.on_student(self.problems.guard(lambda _s: self._restore(), f"prediction {self.key}"))
@@ -932,7 +937,14 @@ class Prediction(widgets.VBox):
         entry = self.sheet.latest(self.key)
         assert entry is not None  # just added
         self._show(entry)
+        self.live.say(f"✔ {self.locked_text(entry)}")
         return entry
+
+    def locked_text(self, entry: Entry) -> str:
+        """What the locked-in prediction ``entry`` says: the answer chosen, then what to do next."""
+        sep = "" if self.lang == "zh-TW" else " "
+        return _lt("common.predict_locked", self.lang, answer=entry.answer) + sep + \
+            _lt(f"predict.{self.lesson}.{self.id}.then", self.lang)
 
     def _restore(self) -> None:
         entry = self.sheet.latest(self.key)
@@ -953,17 +965,19 @@ class Prediction(widgets.VBox):
         self.entry = entry
         if self.choice.value != entry.value:
             self.choice.value = entry.value
-        self.choice.disabled = True
-        self.lock.disabled = True
-        then = _lt(f"predict.{self.lesson}.{self.id}.then", self.lang)
-        self.status.value = (f"<div style='color:{SAVED};font-weight:bold'>✔ "
-                             f"{escape(_lt('common.predict_locked', self.lang, answer=entry.answer))}</div>"
-                             f"<div>{escape(then)}</div>")
+        # what the prediction guards is shown first, then the lock disabled: the page's helper moves the keyboard's
+        # focus from the disabled lock to the next control, which is then there (canvas_input.py)
         for w in self.reveal:
             w.layout.display = None
         for b in self.enable:
             b.disabled = False
             b.tooltip = ""
+        then = _lt(f"predict.{self.lesson}.{self.id}.then", self.lang)
+        self.status.value = (f"<div style='color:{SAVED};font-weight:bold'>✔ "
+                             f"{escape(_lt('common.predict_locked', self.lang, answer=entry.answer))}</div>"
+                             f"<div>{escape(then)}</div>")
+        self.choice.disabled = True
+        self.lock.disabled = True
 
     def to_html(self) -> str:
         """The question and its options as static HTML (what a saved notebook shows)."""
