@@ -64,6 +64,8 @@ class ResultsScreen:
         self.review_box = widgets.HTML()
         self.review_box.add_class("typhoon-review")
         self._reviews: dict[str, list[Any]] | None = None
+        #: The room the review above is of (the very object: a new game, a rematch, a reopened room is another)
+        self._reviewed: Any = None
         self.extra = widgets.VBox([self.review_button, self.review_box])  # the coach's "what you could try"
         self.extra.add_class("typhoon-results-extra")
         self.rematch = legible(widgets.Button(button_style="success", icon="repeat", layout=widgets.Layout(width="auto")))
@@ -140,6 +142,7 @@ class ResultsScreen:
         room = self.app.room
         if room is None:
             return
+        self._reviews, self._reviewed = None, room  # what is asked now replaces any older review
         self.review_box.value = f"<i>{escape(i18n.t('classplay.coach.review_working', self.app.lang))}</i>"
         try:
             loop = asyncio.get_running_loop()
@@ -152,11 +155,15 @@ class ResultsScreen:
 
         async def run() -> None:
             try:
-                self._reviews = await loop.run_in_executor(None, lambda: room.review(iterations=iterations))
+                reviews = await loop.run_in_executor(None, lambda: room.review(iterations=iterations))
             except Exception as exc:  # noqa: BLE001 - told on the page, like any callback failure
-                self.review_box.value = ""
+                if self._reviewed is room:
+                    self.review_box.value = ""
                 self.app.problems.report(exc, "coach review")
                 return
+            if self._reviewed is not room or self.app.room is not room:
+                return  # the teacher moved on to another game while the coach looked back: not its review
+            self._reviews = reviews
             self._render_review()
 
         loop.create_task(run())
@@ -165,10 +172,13 @@ class ResultsScreen:
         from ...ai.coach import review_text
 
         room, lang = self.app.room, self.app.lang
-        if self._reviews is None or room is None:
-            if self._reviews is None:
-                self.review_box.value = ""
+        if room is None or self._reviewed is not room:
+            # another game's review (a new game, a rematch, another room opened): forgotten, not shown
+            self._reviews, self._reviewed = None, None
+            self.review_box.value = ""
             return
+        if self._reviews is None:
+            return  # asked, still being worked out: "The coach is looking back…" stays
         seats = seat_infos(room)
         parts = [f"<h3>{escape(i18n.t('classplay.coach.review_title', lang))}</h3>"]
         for region, items in self._reviews.items():
