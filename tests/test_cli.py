@@ -107,7 +107,7 @@ def test_a_csv_write_that_fails_after_the_games_is_a_message_not_a_traceback(tmp
     code, _ = run(["simulate", "2", "--seed", "3", "--csv", str(tmp_path / "games.csv")])
     assert code == 2
     err = capsys.readouterr().err
-    assert "cannot write" in err and "Permission denied" in err and "Traceback" not in err
+    assert "cannot write" in err and "not allowed to read or write it" in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize("argv, needle", [
@@ -116,7 +116,6 @@ def test_a_csv_write_that_fails_after_the_games_is_a_message_not_a_traceback(tmp
     (["simulate", "5", "--seats", "7"], "3 to 5 seats"),
     (["play", "--players", "Taiwan,Mars,Japan"], "unknown region 'Mars'"),
     (["play", "--players", "Taiwan,Japan"], "3 to 5 players"),
-    (["play", "--lang", "fr", "--bots", "greedy"], "unknown language 'fr'"),
     (["play", "--bots", "greedy,greedy", "--players", "Taiwan,Japan,Korea"], "one per seat"),
 ])
 def test_bad_arguments_say_what_is_allowed(argv, needle, capsys):
@@ -139,7 +138,7 @@ def test_own_errors_in_traditional_chinese_when_asked(argv, needle, capsys):
 
 @pytest.mark.parametrize("argv, needle", [
     (["simulate", "--lang", "zh-TW"], "缺少這些必要的參數"),
-    (["simulate", "five", "--lang", "zh-TW"], "無效的 int 值"),
+    (["simulate", "five", "--lang", "zh-TW"], "「five」不是整數"),
     (["play", "--variant", "expert", "--lang", "zh-TW"], "無效的選項"),
 ])
 def test_argparse_errors_in_traditional_chinese_when_asked(argv, needle, capsys):

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TextIO
 
 from .ai.tournament import BOT_KINDS, TournamentResult, make_bot, run_tournament
-from .argparse_lang import argparse_in, cli_lang
+from .argparse_lang import argparse_in, cli_lang, file_path, language, whole_number
 from .describe import banner, describe_action
 from .engine.game import CHANCE, Game
 from .engine.rules import IllegalActionError, SaveFileError, load_rules
@@ -27,6 +28,12 @@ from .teacher_cmd import add_parser as add_teacher_parser
 from .textboard import text_map
 
 PEOPLE = ("human", "person", "you")
+#: The most games one ``simulate`` plays (each takes a few milliseconds; the list of games is held in memory).
+MAX_GAMES = 1_000_000
+#: The most worker processes ``simulate --jobs`` starts.
+MAX_JOBS = 64
+#: The seeds a game takes (a signed 64-bit whole number).
+SEED_LOW, SEED_HIGH = -(2**63), 2**63 - 1
 
 
 class CliError(ValueError):
@@ -42,9 +49,21 @@ class CliError(ValueError):
         super().__init__(self.text("en"))
 
     def text(self, lang: str) -> str:
-        """The message in ``lang``; an engine error among the fields is translated too, where it can be."""
-        values = {k: _engine_text(v, lang) if isinstance(v, BaseException) else v for k, v in self.fields.items()}
+        """The message in ``lang``; an engine error or a system's refusal among the fields is translated too.
+
+        >>> CliError("load_read", path="g.json", reason=FileNotFoundError(2, "No such file or directory")).text("zh-TW")
+        '--load：無法讀取 g.json（沒有這個檔案或資料夾）'
+        """
+        values = {k: _field_text(v, lang) for k, v in self.fields.items()}
         return t(f"cli.err.{self.key}", lang, **values)
+
+
+def _field_text(value: object, lang: str) -> object:
+    if isinstance(value, OSError):
+        return os_reason(value, lang)
+    if isinstance(value, BaseException):
+        return _engine_text(value, lang)
+    return value
 
 
 def _engine_text(exc: BaseException, lang: str) -> str:
@@ -52,11 +71,15 @@ def _engine_text(exc: BaseException, lang: str) -> str:
     return str(exc) if lang == "en" else error_text(exc, lang)
 
 
-def _players(text: str | None, n: int | None, seed: int) -> list[str]:
+def _players(text: str | None, n: int | None, seed: int, lang: str = "en") -> list[str]:
     rules = load_rules()
-    if text:
+    if text is not None:
+        names = [p.strip() for p in text.split(",") if p.strip()]
+        if not names:  # "" or "," (an empty shell variable): not a deal at random
+            sep = "、" if lang == "zh-TW" else ", "
+            raise CliError("players_empty", regions=sep.join(region_name(rules, r, lang) for r in rules.regions))
         try:
-            return [rules.region_key(p.strip()) for p in text.split(",") if p.strip()]
+            return [rules.region_key(p) for p in names]
         except ValueError as exc:
             raise CliError("players", error=exc) from None
     import random
@@ -65,9 +88,11 @@ def _players(text: str | None, n: int | None, seed: int) -> list[str]:
 
 
 def _seat_kinds(text: str | None, n: int, default: Sequence[str]) -> list[str]:
-    if not text:
+    if text is None:
         return list(default)[:n] + [default[-1]] * max(0, n - len(default))
     kinds = [k.strip().lower() for k in text.split(",") if k.strip()]
+    if not kinds:
+        raise CliError("bots_empty")
     allowed = BOT_KINDS + PEOPLE
     for k in kinds:
         if k not in allowed:
@@ -88,35 +113,36 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     def h(key: str) -> str:
         return t(f"cli.help.{key}", lang)
 
+    number, path, code = whole_number(lang), file_path(lang), language(lang)
     p = argparse.ArgumentParser(prog="typhoon-edu", description=h("description"))
     sub = p.add_subparsers(dest="command", required=True)
 
     play = sub.add_parser("play", help=h("play"), description=h("play"))
     play.add_argument("--players", help=h("players"))
     play.add_argument("--bots", help=h("bots_play"))
-    play.add_argument("--seed", type=int, default=None, help=h("seed_play"))
-    play.add_argument("--lang", default="en", help=h("lang"))
+    play.add_argument("--seed", type=number, default=None, help=h("seed_play"))
+    play.add_argument("--lang", type=code, default=None, help=h("lang"))
     play.add_argument("--variant", default="standard", choices=("standard", "advanced"), help=h("variant"))
     play.add_argument("--dice", default="auto", choices=("auto", "manual"), help=h("dice"))
-    play.add_argument("--save", type=Path, help=h("save"))
-    play.add_argument("--load", type=Path, help=h("load"))
+    play.add_argument("--save", type=path, help=h("save"))
+    play.add_argument("--load", type=path, help=h("load"))
     play.add_argument("--hints", action="store_true", help=t("coach.cli.help", lang))
 
     sim = sub.add_parser("simulate", help=h("simulate"), description=h("simulate"))
-    sim.add_argument("games", type=int, help=h("games"))
+    sim.add_argument("games", type=number, help=h("games"))
     sim.add_argument("--bots", default="greedy", help=h("bots_sim"))
     sim.add_argument("--players", help=h("players_sim"))
-    sim.add_argument("--seats", type=int, default=4, help=h("seats"))
-    sim.add_argument("--seed", type=int, default=0, help=h("seed_sim"))
+    sim.add_argument("--seats", type=number, default=4, help=h("seats"))
+    sim.add_argument("--seed", type=number, default=0, help=h("seed_sim"))
     sim.add_argument("--variant", default="standard", choices=("standard", "advanced"), help=h("variant"))
-    sim.add_argument("--jobs", type=int, default=1, help=h("jobs"))
-    sim.add_argument("--csv", type=Path, help=h("csv"))
-    sim.add_argument("--lang", default="en", help=h("lang"))
+    sim.add_argument("--jobs", type=number, default=1, help=h("jobs"))
+    sim.add_argument("--csv", type=path, help=h("csv"))
+    sim.add_argument("--lang", type=code, default=None, help=h("lang"))
 
     add_serve_arguments(sub.add_parser("serve", help=h("serve"), description=h("serve")), lang)
 
-    add_lessons_parser(sub, h)
-    add_teacher_parser(sub, h)
+    add_lessons_parser(sub, h, lang)
+    add_teacher_parser(sub, h, lang)
     return p
 
 
@@ -225,7 +251,7 @@ class TerminalGame:
                 try:
                     atomic_write_text(self.save, game_to_json(g))
                 except OSError as exc:
-                    raise CliError("save_write", path=self.save, reason=os_reason(exc)) from None
+                    raise CliError("save_write", path=self.save, reason=exc) from None
             if not ok:
                 self.say(t("cli.stopped", self.lang))
                 return 0
@@ -264,10 +290,8 @@ def load_game_file(path: Path) -> Game:
         raw = read_bounded(path, MAX_RECORD_BYTES)
     except FileTooLarge as exc:
         raise CliError("load_bad", path=path, error=SaveFileError(str(exc), kind="too_large")) from None
-    except NotARegularFile as exc:
-        raise CliError("load_bad", path=path, error=SaveFileError(str(exc), kind="unreadable")) from None
-    except OSError as exc:
-        raise CliError("load_read", path=path, reason=os_reason(exc)) from None
+    except OSError as exc:  # missing, a folder, a device, no permission …: said in the reader's language
+        raise CliError("load_read", path=path, reason=exc) from None
     try:
         return game_from_json(raw)
     except SaveFileError as exc:
@@ -276,14 +300,18 @@ def load_game_file(path: Path) -> Game:
 
 def cmd_play(args: argparse.Namespace, out: TextIO, ask: Callable[[str], str]) -> int:
     lang = normalize_lang(args.lang)
+    if args.save is not None:
+        _check_save(args.save)  # before the first move: a person's move is not lost to a mistyped folder
     if args.load:
         game = load_game_file(args.load)
         seed = game.seed
     else:
         import random
 
+        if args.seed is not None and not SEED_LOW <= args.seed <= SEED_HIGH:
+            raise CliError("seed", seed=args.seed, low=SEED_LOW, high=SEED_HIGH)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-        players = _players(args.players, None, seed)
+        players = _players(args.players, None, seed, lang)
         game = Game.new(players, seed=seed, variant=args.variant, dice=args.dice)  # its ValueError names the rule
     n = len(game.players)
     default = ["human", "greedy"] if sys.stdin.isatty() else ["greedy"]
@@ -327,9 +355,15 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     lang = normalize_lang(args.lang)
     if args.games < 1:
         raise CliError("games", games=args.games)
+    if args.games > MAX_GAMES:
+        raise CliError("games_most", games=args.games, most=f"{MAX_GAMES:,}")
     if args.jobs < 1:
         raise CliError("jobs", jobs=args.jobs)
-    players = _players(args.players, None, 0) if args.players else None
+    if args.jobs > MAX_JOBS:
+        raise CliError("jobs_most", jobs=args.jobs, most=MAX_JOBS)
+    if not SEED_LOW <= args.seed <= SEED_HIGH - (args.games - 1):  # game i uses seed + i
+        raise CliError("seed_games", seed=args.seed, games=args.games, low=SEED_LOW, high=SEED_HIGH - (args.games - 1))
+    players = _players(args.players, None, 0, lang) if args.players is not None else None
     listed = [k for k in (args.bots or "").split(",") if k.strip()]
     seats = len(players) if players else (len(listed) if len(listed) > 1 else args.seats)
     if not 3 <= seats <= 5:
@@ -338,7 +372,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     if any(k in PEOPLE for k in kinds):
         raise CliError("people")
     if args.csv:
-        _check_writable(args.csv)  # before the games: a long run's table is not lost to a mistyped folder
+        _check_writable(args.csv, "csv_write")  # before the games: a long run's table is not lost to a mistyped folder
     res = run_tournament(args.games, kinds, seed=args.seed, players=players, variant=args.variant, jobs=args.jobs,
                          progress=_progress)
     for line in summary_lines(res, lang):
@@ -347,27 +381,55 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         try:
             res.write_csv(args.csv)
         except OSError as exc:
-            raise CliError("csv_write", path=args.csv, reason=os_reason(exc)) from None
+            raise CliError("csv_write", path=args.csv, reason=exc) from None
         out.write(t("cli.sim_csv", lang, path=str(args.csv)) + "\n")
     return 0
 
 
-def _check_writable(path: str) -> None:
-    """Raise ``CliError("csv_write")`` unless ``path`` can be written (a new file made to find out is removed).
+def _not_a_file(path: str | os.PathLike[str], key: str) -> bool:
+    """Raise ``CliError(key)`` for a folder, a device, a pipe or a socket at ``path``; whether a file is there."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return False
+    except OSError as exc:  # a file where a folder should be, a folder this user may not enter …
+        raise CliError(key, path=path, reason=exc) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise CliError(key, path=path, reason=NotARegularFile(f"{path} is a folder", "folder"))
+    if not stat.S_ISREG(info.st_mode):
+        raise CliError(key, path=path, reason=NotARegularFile(f"{path} is not a regular file"))
+    return True
 
-    >>> _check_writable("/")
+
+def _check_writable(path: str | os.PathLike[str], key: str) -> None:
+    """Raise ``CliError(key)`` unless ``path`` can be written (a new file made to find out is removed).
+
+    >>> _check_writable("/", "csv_write")
     Traceback (most recent call last):
     ...
-    typhoon_edu.cli.CliError: --csv: cannot write / (Is a directory)
+    typhoon_edu.cli.CliError: --csv: cannot write / (it is a folder, not a file)
     """
-    existed = os.path.lexists(path)
+    existed = _not_a_file(path, key)
     try:
-        with open(path, "a", encoding="utf-8"):
-            pass
+        os.close(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0), 0o666))
     except OSError as exc:
-        raise CliError("csv_write", path=path, reason=os_reason(exc)) from None
+        raise CliError(key, path=path, reason=exc) from None
     if not existed:
         os.remove(path)
+
+
+def _check_save(path: Path) -> None:
+    """Raise ``CliError("save_write")`` unless a save can replace ``path``: :func:`atomic_write_text` writes a
+    new file in its folder and renames it (one made here to find out is removed)."""
+    _not_a_file(path, "save_write")
+    import tempfile
+
+    try:
+        fd, made = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise CliError("save_write", path=path, reason=exc) from None
+    os.close(fd)
+    os.remove(made)
 
 
 def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
@@ -377,6 +439,8 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
     lang = cli_lang(sys.argv[1:] if argv is None else argv)
     with argparse_in(lang):
         args = build_parser(lang).parse_args(argv)
+    if args.command in ("play", "simulate") and args.lang is None:  # the game talks as the command does
+        args.lang = lang
     try:
         if args.command == "play":
             return cmd_play(args, out, ask or input)

@@ -40,7 +40,7 @@ from typing import Any, TextIO
 from .i18n import t
 from .lessonbook import LessonCopy, LessonsError, check_lang, prepare_copy
 
-__all__ = ["JupyterLabProcess", "add_parser", "build_lab_command", "lessons", "run"]
+__all__ = ["JupyterLabProcess", "add_parser", "build_lab_command", "lessons", "lessons_error_text", "run"]
 
 #: Seconds JupyterLab (or Voilà) may take to answer after it started.
 START_TIMEOUT = 120.0
@@ -63,13 +63,16 @@ def stopped_exit_code(result: int | None) -> int:
     return 0 if result is None or result in (0, -signal.SIGTERM, -signal.SIGKILL) else result
 
 
-def add_parser(sub: Any, help_text: Any) -> argparse.ArgumentParser:
-    """Add the ``lessons`` command to ``typhoon-edu``'s subparsers; ``help_text(key)`` gives a ``cli.help`` text."""
+def add_parser(sub: Any, help_text: Any, lang: str = "en") -> argparse.ArgumentParser:
+    """Add the ``lessons`` command to ``typhoon-edu``'s subparsers; ``help_text(key)`` gives a ``cli.help`` text
+    (argument errors are said in ``lang``)."""
+    from .argparse_lang import file_path, whole_number
+
     p: argparse.ArgumentParser = sub.add_parser("lessons", help=help_text("lessons"),
                                                 description=help_text("lessons_description"))
     p.add_argument("--lang", default="zh-TW", help=help_text("lang_lessons"))
-    p.add_argument("--dir", type=Path, default=None, metavar="FOLDER", help=help_text("dir"))
-    p.add_argument("--port", type=int, default=None, help=help_text("port_lessons"))
+    p.add_argument("--dir", type=file_path(lang), default=None, metavar="FOLDER", help=help_text("dir"))
+    p.add_argument("--port", type=whole_number(lang), default=None, help=help_text("port_lessons"))
     p.add_argument("--no-browser", action="store_true", help=help_text("no_browser"))
     p.add_argument("--voila", action="store_true", help=help_text("voila"))
     return p
@@ -78,7 +81,7 @@ def add_parser(sub: Any, help_text: Any) -> argparse.ArgumentParser:
 def build_parser_for_tests(lang: str = "en") -> argparse.ArgumentParser:
     """A parser holding only ``lessons`` (the doctests' and unit tests' own)."""
     parser = argparse.ArgumentParser(prog="typhoon-edu")
-    add_parser(parser.add_subparsers(dest="command"), lambda key: t(f"cli.help.{key}", lang))
+    add_parser(parser.add_subparsers(dest="command"), lambda key: t(f"cli.help.{key}", lang), lang)
     return parser
 
 
@@ -193,12 +196,15 @@ def _report_copy(copy: LessonCopy, lang: str, out: TextIO) -> None:
 def lessons(lang: str = "zh-TW", *, folder: Path | None = None, port: int | None = None, open_browser: bool = True,
             voila: bool = False, out: TextIO | None = None) -> int:
     """Copy (or keep) the lessons and serve them until Ctrl+C or SIGTERM; returns the exit code."""
-    from .server.serve import StopRequested, VoilaProcess, _stop_on_signals
+    from .server.serve import StopRequested, VoilaProcess, _stop_on_signals, port_problem, start_failure
 
     out = out or sys.stdout
     code = check_lang(lang)
     if port is not None and not 0 < port < 65536:
         raise LessonsError("port", value=port)
+    busy = port_problem(port) if port is not None else None
+    if busy is not None:  # said before the copy is made
+        raise busy
     copy = prepare_copy(code, folder)
     _report_copy(copy, code, out)
     server: JupyterLabProcess | VoilaProcess
@@ -213,7 +219,8 @@ def lessons(lang: str = "zh-TW", *, folder: Path | None = None, port: int | None
                 server.start()
                 server.wait_ready(timeout=START_TIMEOUT)
             except (RuntimeError, TimeoutError, OSError) as err:
-                sys.stderr.write(t("lessonbook.cli.failed", code, error=err) + "\n")
+                error = start_failure(server.process, err, code, timeout=START_TIMEOUT)
+                sys.stderr.write(t("lessonbook.cli.failed", code, error=error) + "\n")
                 return 1
             if isinstance(server, VoilaProcess):
                 url = f"{server.url}voila/render/{copy.index.name}"
@@ -237,13 +244,39 @@ def lessons(lang: str = "zh-TW", *, folder: Path | None = None, port: int | None
 
 
 def run(args: argparse.Namespace, lang: str, out: TextIO | None = None) -> int:
-    """Run the parsed ``lessons`` command; a :class:`LessonsError` is told in ``lang`` (exit code 2)."""
+    """Run the parsed ``lessons`` command; a :class:`LessonsError` (or a port in use) is told in ``lang`` (exit code 2)."""
+    from .server.serve import ServeError
+
     try:
         return lessons(args.lang, folder=args.dir, port=args.port, open_browser=not args.no_browser,
                        voila=args.voila, out=out)
     except LessonsError as exc:
+        sys.stderr.write(t("cli.err.prefix", lang, error=lessons_error_text(exc, lang)) + "\n")
+        return 2
+    except ServeError as exc:
         sys.stderr.write(t("cli.err.prefix", lang, error=exc.text(lang)) + "\n")
         return 2
+
+
+def lessons_error_text(exc: LessonsError, lang: str) -> str:
+    """``exc`` in ``lang``; when the system refused the copy, its reason in ``lang`` too (the error keeps
+    the system's English text; the system's error is the one it was raised from).
+
+    >>> try:
+    ...     try:
+    ...         raise NotADirectoryError(20, "Not a directory")
+    ...     except OSError as err:
+    ...         raise LessonsError("copy", path="notes.txt/en", reason=err.strerror) from None
+    ... except LessonsError as exc:
+    ...     lessons_error_text(exc, "zh-TW")
+    '無法把課程複製到 notes.txt/en（路徑中有一段是檔案，不是資料夾）；請用 --dir 指定別的資料夾'
+    """
+    from .fileio import os_reason
+
+    system = exc.__context__
+    if exc.key == "copy" and isinstance(system, OSError):
+        return LessonsError(exc.key, **{**exc.fields, "reason": os_reason(system, lang)}).text(lang)
+    return exc.text(lang)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

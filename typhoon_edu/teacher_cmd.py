@@ -22,8 +22,11 @@ from .i18n import t
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any, help_text: Any) -> argparse.ArgumentParser:
-    """Add ``teacher add`` and ``teacher list`` to ``typhoon-edu``'s subparsers (``help_text(key)`` gives a text)."""
+def add_parser(sub: Any, help_text: Any, lang: str = "en") -> argparse.ArgumentParser:
+    """Add ``teacher add`` and ``teacher list`` to ``typhoon-edu``'s subparsers (``help_text(key)`` gives a text;
+    argument errors are said in ``lang``)."""
+    from .argparse_lang import language
+
     p: argparse.ArgumentParser = sub.add_parser("teacher", help=help_text("teacher"),
                                                 description=help_text("teacher_description"))
     inner = p.add_subparsers(dest="teacher_command", required=True, metavar="{add,list}")
@@ -32,14 +35,14 @@ def add_parser(sub: Any, help_text: Any) -> argparse.ArgumentParser:
     listing = inner.add_parser("list", help=help_text("teacher_list"), description=help_text("teacher_list"))
     for q in (add, listing):
         q.add_argument("--db", metavar="URL", default=None, help=help_text("db"))
-        q.add_argument("--lang", default="en", help=help_text("lang"))
+        q.add_argument("--lang", type=language(lang), default=None, help=help_text("lang"))
     return p
 
 
 def build_parser_for_tests(lang: str = "en") -> argparse.ArgumentParser:
     """A parser holding only ``teacher`` (the doctests' and unit tests' own)."""
     parser = argparse.ArgumentParser(prog="typhoon-edu")
-    add_parser(parser.add_subparsers(dest="command"), lambda key: t(f"cli.help.{key}", lang))
+    add_parser(parser.add_subparsers(dest="command"), lambda key: t(f"cli.help.{key}", lang), lang)
     return parser
 
 
@@ -76,8 +79,11 @@ def run(args: argparse.Namespace, lang: str, out: TextIO) -> int:
         return refuse(exc.text(lang))
     where = url or default_url()
     adding = args.teacher_command == "add"
-    if adding and (not clean_name(args.name, limit=MAX_NAME) or len(args.name.strip()) > MAX_NAME):
+    if adding and not clean_name(args.name, limit=MAX_NAME):
         return refuse(t("cli.teacher.bad_name", lang, name=args.name, limit=MAX_NAME))
+    length = len(clean_name(args.name, limit=len(args.name))) if adding else 0
+    if length > MAX_NAME:  # refused, not cut short
+        return refuse(t("cli.teacher.long_name", lang, limit=MAX_NAME, length=length))
     file = sqlite_path(where)
     if not adding and file is not None and _missing(file):
         if url is None:  # the default store is made by serve's first start

@@ -84,7 +84,9 @@ __all__ = [
     "default_notebook",
     "find_free_port",
     "main",
+    "port_problem",
     "serve",
+    "start_failure",
     "stop_process",
 ]
 
@@ -601,6 +603,52 @@ def _stop_on_signals() -> Iterator[None]:
             signal.signal(sig, handler)
 
 
+def port_problem(port: int, host: str = "127.0.0.1") -> ServeError | None:
+    """Why the server could not listen on ``port`` of ``host`` (another program has it, or only an
+    administrator may open it), or None. The port is bound for a moment as Tornado binds it
+    (``SO_REUSEADDR``, so a port a closed server left waiting is free), then let go.
+
+    >>> import socket
+    >>> with socket.socket() as taken:
+    ...     taken.bind(("127.0.0.1", 0)); taken.listen()
+    ...     port_problem(taken.getsockname()[1]).key
+    'port_busy'
+    """
+    import errno
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        if os.name != "nt":
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return ServeError("port_busy", port=port)
+            if exc.errno == errno.EACCES:
+                return ServeError("port_denied", port=port)
+    return None
+
+
+def start_failure(process: Any, err: BaseException, lang: str, timeout: float = 120) -> str:
+    """Why a server (Voilà or JupyterLab) did not start, in ``lang``: it ended (its exit code; its own
+    messages are above in the terminal), it did not answer in time, or the system refused.
+
+    >>> start_failure(None, TimeoutError("no answer"), "en")
+    'it did not answer within 120 seconds'
+    """
+    from ..fileio import os_reason
+
+    code = process.poll() if process is not None else None
+    if code is not None:
+        return t("cli.serve.exited", lang, code=code)
+    if isinstance(err, TimeoutError):
+        return t("cli.serve.timeout", lang, seconds=f"{timeout:.0f}")
+    if isinstance(err, OSError):
+        return os_reason(err, lang)
+    return str(err)
+
+
 def cull_settings(environ: Mapping[str, str] | None = None) -> tuple[int, int]:
     """Kernel culling ``(idle timeout, interval)`` in seconds: the defaults, or the environment's.
 
@@ -656,15 +704,22 @@ def serve(
     """
     _check_lang(lang)
     path = Path(notebook) if notebook is not None else default_notebook()
+    if path.is_dir():
+        raise ServeError("notebook_folder", path=path)
     if not path.is_file():
         sys.stderr.write(t("cli.serve.not_found", lang, path=path) + "\n")
         return 2
+    if port is not None and not 0 <= port <= 65535:  # 0: a free one, as without --port
+        raise ServeError("port", value=port)
     db_url = check_db_url(db) if db is not None else None
     if pool_size is None:
         pool_size = LAN_POOL_SIZE if lan else DEFAULT_POOL_SIZE
     if not 1 <= pool_size <= MAX_POOL_SIZE:
         raise ServeError("pool_size", value=pool_size, most=MAX_POOL_SIZE)
     cull_idle, cull_interval = cull_settings()
+    busy = port_problem(port, "0.0.0.0" if lan else "127.0.0.1") if port else None
+    if busy is not None:  # said before the store is touched
+        raise busy
     try:
         key = prepare_teacher(db_url)  # the store must take a write before anyone is told it is ready
     except StoreProblem as problem:
@@ -695,7 +750,7 @@ def serve(
                 server.start()
                 server.wait_ready(timeout=120)
             except (RuntimeError, TimeoutError, OSError) as err:
-                sys.stderr.write(t("cli.serve.failed", lang, error=err) + "\n")
+                sys.stderr.write(t("cli.serve.failed", lang, error=start_failure(server.process, err, lang)) + "\n")
                 return 1
             teacher = teacher_url(server.port, key)
             students = students_url(server.public_url or server.url)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from ..i18n import normalize_lang, t
 
@@ -24,16 +23,19 @@ __all__ = ["add_serve_arguments", "build_serve_parser", "run_serve"]
 def add_serve_arguments(parser: argparse.ArgumentParser, lang: str) -> argparse.ArgumentParser:
     """Add ``serve``'s options to ``parser`` (their help in ``lang``); returns the parser."""
 
+    from ..argparse_lang import file_path, language, whole_number
+
     def h(key: str) -> str:
         return t(f"cli.help.{key}", lang)
 
-    parser.add_argument("--port", type=int, default=None, help=h("port"))
-    parser.add_argument("--lang", default="zh-TW", help=h("lang_serve"))
+    number = whole_number(lang)
+    parser.add_argument("--port", type=number, default=None, help=h("port"))
+    parser.add_argument("--lang", type=language(lang), default="zh-TW", help=h("lang_serve"))
     parser.add_argument("--no-browser", action="store_true", help=h("no_browser"))
-    parser.add_argument("--notebook", type=Path, default=None, help=h("notebook"))
+    parser.add_argument("--notebook", type=file_path(lang), default=None, help=h("notebook"))
     parser.add_argument("--lan", action="store_true", help=h("lan"))
     parser.add_argument("--db", metavar="URL", default=None, help=h("db"))
-    parser.add_argument("--pool-size", type=int, default=None, metavar="N", help=h("pool_size"))
+    parser.add_argument("--pool-size", type=number, default=None, metavar="N", help=h("pool_size"))
     return parser
 
 
