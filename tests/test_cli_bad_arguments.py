@@ -279,3 +279,25 @@ def test_a_teachers_name_longer_than_the_limit_is_refused_not_cut(tmp_path: Path
     code, out, _ = run(["teacher", "add", "Ms " + "L" * 200, "--db", db, "--lang", lang])
     assert code == 2 and out == "" and words in capsys.readouterr().err
     assert teachers(RoomStore(db)) == []
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "(the disk is full)"), ("zh-TW", "（磁碟已滿）")])
+def test_a_csv_write_that_fails_half_way_leaves_the_old_table_and_no_half_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str,
+        words: str) -> None:
+    import errno
+
+    from typhoon_edu.ai.tournament import TournamentResult
+
+    def half_then_full(self: TournamentResult, path: str) -> None:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write("seed,seat,reg")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(TournamentResult, "write_csv", half_then_full)
+    table = tmp_path / "games.csv"
+    table.write_text("last week's table\n")
+    code, _, _ = run(["simulate", "2", "--seed", "3", "--csv", str(table), "--lang", lang])
+    assert code == 2 and words in capsys.readouterr().err
+    assert table.read_text() == "last week's table\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["games.csv"]

@@ -20,7 +20,7 @@ from .describe import banner, describe_action
 from .engine.game import CHANCE, Game
 from .engine.rules import IllegalActionError, SaveFileError, load_rules
 from .engine.savefile import MAX_RECORD_BYTES, game_from_json, game_to_json
-from .fileio import FileTooLarge, NotARegularFile, atomic_write_text, os_reason, read_bounded
+from .fileio import FileTooLarge, NotARegularFile, atomic_write_file, atomic_write_text, os_reason, read_bounded
 from .i18n import card_name, error_text, in_log, level_name, narrate, normalize_lang, region_name, t
 from .lessons_cmd import add_parser as add_lessons_parser
 from .server.serve_command import add_serve_arguments, run_serve
@@ -379,7 +379,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         out.write(line + "\n")
     if args.csv:
         try:
-            res.write_csv(args.csv)
+            atomic_write_file(args.csv, res.write_csv)  # a disk full half-way leaves the old table, no half file
         except OSError as exc:
             raise CliError("csv_write", path=args.csv, reason=exc) from None
         out.write(t("cli.sim_csv", lang, path=str(args.csv)) + "\n")

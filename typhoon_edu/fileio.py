@@ -30,9 +30,11 @@ import errno
 import os
 import stat
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["FileTooLarge", "NotARegularFile", "atomic_write_text", "os_reason", "os_reason_key", "read_bounded"]
+__all__ = ["FileTooLarge", "NotARegularFile", "atomic_write_file", "atomic_write_text", "os_reason", "os_reason_key",
+           "read_bounded"]
 
 
 class FileTooLarge(OSError):
@@ -144,6 +146,49 @@ def atomic_write_text(path: str | os.PathLike[str], text: str, *, encoding: str 
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise
+    _fsync_folder(folder)
+    return path
+
+
+def atomic_write_file(path: str | os.PathLike[str], fill: Callable[[Path], object]) -> Path:
+    """Replace ``path`` atomically with what ``fill(temporary)`` writes, for a writer that takes a file
+    name (a CSV writer); returns the path.
+
+    As :func:`atomic_write_text`: the new file keeps the old one's mode, and on any failure (a full
+    disk half-way) the temporary file is removed and the old content stays.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> atomic_write_file(folder / "t.csv", lambda tmp: tmp.write_text("a,b\\n")).read_text()
+    'a,b\\n'
+    >>> sorted(p.name for p in folder.iterdir())
+    ['t.csv']
+    """
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        old = os.lstat(path)
+        mode = stat.S_IMODE(old.st_mode) if stat.S_ISREG(old.st_mode) else 0o666 & ~_umask()
+    except FileNotFoundError:
+        mode = 0o666 & ~_umask()
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        fill(tmp)
+        fd = os.open(tmp, os.O_RDWR)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
