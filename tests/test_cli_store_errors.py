@@ -169,3 +169,23 @@ def test_os_reasons_are_said_in_the_readers_language(exc: OSError | Callable[[],
 def test_an_os_reason_without_a_phrase_keeps_the_systems_text() -> None:
     assert os_reason(OSError(errno.EIO, "Input/output error"), "zh-TW") == "Input/output error"
     assert os_reason(FileNotFoundError(errno.ENOENT, "No such file or directory")) == "No such file or directory"
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "this user is not allowed"), ("zh-TW", "這個使用者沒有權限")])
+def test_serve_says_why_the_teachers_key_file_cannot_be_written_in_the_readers_language(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str,
+        words: str) -> None:
+    config = tmp_path / "config"
+    config.mkdir()
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    _immutable(config, True)
+    try:
+        code = main(["serve", "--no-browser", "--notebook", str(SMOKE_NOTEBOOK), "--db", str(tmp_path / "rooms.db"),
+                     "--lang", lang])
+    finally:
+        _immutable(config, False)
+    err = capsys.readouterr().err
+    key_file = config / "typhoon-edu" / "teacher.key"
+    assert code == 1 and str(key_file) in err and words in err, err
+    if lang == "zh-TW":
+        assert english_words(err, str(key_file), "typhoon-edu") == [], err
