@@ -301,3 +301,26 @@ def test_a_csv_write_that_fails_half_way_leaves_the_old_table_and_no_half_file(
     assert code == 2 and words in capsys.readouterr().err
     assert table.read_text() == "last week's table\n"
     assert [p.name for p in tmp_path.iterdir()] == ["games.csv"]
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "is not a Jupyter notebook (.ipynb), or it is damaged"),
+                                             ("zh-TW", "不是 Jupyter 筆記本（.ipynb），或已經損壞")])
+@pytest.mark.parametrize("content", ["{nope", "[1, 2]", '{"cells": "none"}', ""])
+def test_serve_with_a_damaged_notebook_says_so_before_it_starts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str], content: str,
+                                                                lang: str, words: str) -> None:
+    from typhoon_edu.server import serve as serve_module
+
+    class NoServer(serve_module.VoilaProcess):  # the code before served it, and its page failed
+        def start(self) -> NoServer:
+            raise RuntimeError("the server was started")
+
+    monkeypatch.setattr(serve_module, "VoilaProcess", NoServer)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    notebook = tmp_path / "class.ipynb"
+    notebook.write_text(content)
+    code, _, _ = run(["serve", "--no-browser", "--notebook", str(notebook), "--db", str(tmp_path / "rooms.db"),
+                      "--lang", lang])
+    err = capsys.readouterr().err
+    assert code == 2 and str(notebook) in err and words in err, err
+    assert [p.name for p in tmp_path.iterdir()] == ["class.ipynb"]  # no store, no key

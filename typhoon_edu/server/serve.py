@@ -233,8 +233,11 @@ class ServeError(ValueError):
         super().__init__(self.text("en"))
 
     def text(self, lang: str) -> str:
-        """The message in ``lang``."""
-        return t(f"serve.err.{self.key}", lang, **self.fields)
+        """The message in ``lang`` (a system's refusal among the fields in ``lang`` too)."""
+        from ..fileio import os_reason
+
+        fields = {k: os_reason(v, lang) if isinstance(v, OSError) else v for k, v in self.fields.items()}
+        return t(f"serve.err.{self.key}", lang, **fields)
 
 
 _SQLITE_SCHEME = re.compile(r"^sqlite(\+[a-z0-9_]+)?$")
@@ -603,6 +606,36 @@ def _stop_on_signals() -> Iterator[None]:
             signal.signal(sig, handler)
 
 
+#: The largest notebook ``serve --notebook`` reads to check it (the dashboard is a few kilobytes).
+MAX_NOTEBOOK_BYTES = 64 * 1024 * 1024
+
+
+def check_notebook(path: Path) -> None:
+    """Raise :class:`ServeError` unless ``path`` reads as a Jupyter notebook (a JSON object with a list of
+    cells): a damaged one is said before the server starts, not as a failing page.
+
+    >>> import tempfile
+    >>> bad = Path(tempfile.mkdtemp()) / "x.ipynb"
+    >>> _ = bad.write_text("{nope")
+    >>> check_notebook(bad)
+    Traceback (most recent call last):
+    ...
+    typhoon_edu.server.serve.ServeError: --notebook: ... is not a Jupyter notebook (.ipynb), or it is damaged
+    """
+    import json
+
+    from ..fileio import read_bounded
+
+    try:
+        data = json.loads(read_bounded(path, MAX_NOTEBOOK_BYTES))
+    except OSError as exc:
+        raise ServeError("notebook_read", path=path, error=exc) from None
+    except ValueError:  # not UTF-8, not JSON
+        data = None
+    if not (isinstance(data, dict) and isinstance(data.get("cells"), list) and isinstance(data.get("nbformat"), int)):
+        raise ServeError("notebook_bad", path=path)
+
+
 def port_problem(port: int, host: str = "127.0.0.1") -> ServeError | None:
     """Why the server could not listen on ``port`` of ``host`` (another program has it, or only an
     administrator may open it), or None. The port is bound for a moment as Tornado binds it
@@ -709,6 +742,7 @@ def serve(
     if not path.is_file():
         sys.stderr.write(t("cli.serve.not_found", lang, path=path) + "\n")
         return 2
+    check_notebook(path)
     if port is not None and not 0 <= port <= 65535:  # 0: a free one, as without --port
         raise ServeError("port", value=port)
     db_url = check_db_url(db) if db is not None else None
