@@ -310,7 +310,16 @@ def static_scene(rules: Rules, lang: str = "en", cell: int = 48, *, min_text: fl
     # labels last, with a halo so they read over patterns and neighbouring cells
     zones = _zone_labels(rules, geo, lang, min_text=min_text)
     shapes.extend(zones)
+    shapes.extend(_region_labels(rules, geo, lang, zones, min_text=min_text))
+    return shapes
+
+
+def _region_labels(rules: Rules, geo: BoardGeometry, lang: str, zones: Sequence[Shape],
+                   min_text: float = 0.0) -> list[Text]:
+    """The regions' names, clear of the zones' names (``zones``) and, with ``min_text``, of each other."""
+    cell = geo.cell
     placed = [_text_box(t) for t in zones if isinstance(t, Text)]
+    out: list[Text] = []
     for region in rules.regions.values():
         px, py = _centroid(region.cells, geo)
         name, size = i18n.region_name(rules, region.key, lang), max(10.0, cell * 0.3, min_text)
@@ -323,8 +332,8 @@ def static_scene(rules: Rules, lang: str = "en", cell: int = 48, *, min_text: fl
         label = Text(x=px, y=py, text=name, size=size, fill=palette.INK, bold=True, halo=palette.HALO,
                      role="region-label", key=region.key)
         placed.append(_text_box(label))
-        shapes.append(label)
-    return shapes
+        out.append(label)
+    return out
 
 
 #: A digit's advance and height, in em, in the map's fonts (about 0.56 em wide in Arial and Noto Sans, 0.72 em tall).
@@ -362,21 +371,34 @@ def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en
     if len(state.trail) > 1:
         shapes.append(Line(points=tuple(geo.cell_centre(*c) for c in state.trail), stroke=palette.TRAIL,
                            line_width=max(2.0, cell / 12), alpha=0.55, role="trail", key=f"T{state.moving}"))
+    covered: list[Box] = []  # the footprints' cells
     for ty in state.typhoons:
         colour = palette.level_fill(ty.level)
         for x, y in footprint_cells(rules, ty.eye, ty.level):
             ox, oy = geo.cell_origin(x, y)
+            covered.append((ox, oy, ox + cell, oy + cell))
             shapes.append(Rect(x=ox + 2, y=oy + 2, w=cell - 4, h=cell - 4, fill=colour, alpha=0.35, role="footprint", key=f"T{ty.id}"))
             shapes.append(Rect(x=ox + 2, y=oy + 2, w=cell - 4, h=cell - 4, stroke=colour, line_width=max(2.0, cell / 16),
                                role="footprint-border", key=f"T{ty.id}"))
-    if state.path is not None:
-        shapes.extend(path_scene(rules, state.path, lang, cell))
-    taken: list[tuple[float, float, float, float]] = [_eye_box(ty, geo) for ty in state.typhoons]
     zone_labels = _zone_labels(rules, geo, lang, role="zone-label-top", min_text=min_text)
+    if covered:  # a region's name a footprint tints ("Taiwan" under a strong typhoon): drawn again over it, under the storms
+        static_zones = _zone_labels(rules, geo, lang, min_text=min_text)
+        shapes.extend(t for t in _region_labels(rules, geo, lang, static_zones, min_text=min_text)
+                      if any(_overlaps(_text_box(t), b) for b in covered))
+    taken: list[tuple[float, float, float, float]] = [_eye_box(ty, geo) for ty in state.typhoons]
     # the zone names are drawn over everything (below): a storm's level badge and level name keep clear of them
     labels = [_text_box(t) for t in zone_labels]
+    storms: list[Shape] = []
     for ty in state.typhoons:
-        shapes.extend(_typhoon_shapes(rules, ty, geo, lang, taken, labels, min_text=min_text))
+        storms.extend(_typhoon_shapes(rules, ty, geo, lang, taken, labels, min_text=min_text))
+    # but a name that would cover a storm (its arrow, its eye) goes under the storms, over the footprints:
+    # T4 vanished under "生成區 2" on a tablet, and T2's arrow heading north looked cut from its eye
+    boxes = [_shape_box(s) for s in storms]
+    under = [t for t in zone_labels if any(_overlaps(_text_box(t), b) for b in boxes)]  # type: ignore[arg-type]
+    shapes.extend(under)
+    if state.path is not None:
+        shapes.extend(path_scene(rules, state.path, lang, cell))
+    shapes.extend(storms)
     for x, y in state.highlights:
         ox, oy = geo.cell_origin(x, y)
         lw = max(3.0, cell / 10)
@@ -385,8 +407,8 @@ def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en
         shapes.append(Rect(x=ox + lw, y=oy + lw, w=cell - 2 * lw, h=cell - 2 * lw, stroke=palette.INK, line_width=1,
                            dash=(4, 3), role="highlight", key=f"{x},{y}"))
     # zone names again, on top of all: neither a storm sitting in a zone nor the orange frames of the cells a
-    # player may choose must hide which zone it is
-    shapes.extend(zone_labels)
+    # player may choose must hide which zone it is (the names that would cover a storm are drawn under it, above)
+    shapes.extend(t for t in zone_labels if t not in under)
     return shapes
 
 
@@ -416,6 +438,23 @@ def _eye_box(ty: TyphoonView, geo: BoardGeometry) -> Box:
     cx, cy = geo.cell_centre(*ty.eye)
     r = geo.cell * 0.36
     return (cx - r, cy - r, cx + r, cy + r)
+
+
+def _shape_box(s: Shape) -> Box:
+    """The box a shape covers (a text's as :func:`_text_box` estimates it; a line's with half its width)."""
+    if isinstance(s, Text):
+        return _text_box(s)
+    if isinstance(s, Circle):
+        return (s.cx - s.r, s.cy - s.r, s.cx + s.r, s.cy + s.r)
+    if isinstance(s, (Line, Polygon)):
+        xs, ys = [p[0] for p in s.points], [p[1] for p in s.points]
+        pad = s.line_width / 2 if isinstance(s, Line) else 0.0
+        return (min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad)
+    return (s.x, s.y, s.x + s.w, s.y + s.h)
+
+
+def _inside(box: Box, bounds: Box) -> bool:
+    return box[0] >= bounds[0] and box[1] >= bounds[1] and box[2] <= bounds[2] and box[3] <= bounds[3]
 
 
 def _overlaps(a: Box, b: Box) -> bool:
@@ -454,7 +493,9 @@ def _zone_labels(rules: Rules, geo: BoardGeometry, lang: str, role: str = "zone-
         # phone (min_text) stands on the border instead, so it covers no cell of the zone
         px = sum(geo.cell_centre(*c)[0] for c in zone.cells) / len(zone.cells)
         py = geo.cell_origin(0, min(c[1] for c in zone.cells))[1]
-        out.append(Text(x=px, y=py - 1 if min_text else py, text=i18n.t("board.zone_short", lang, n=zone.index + 1),
+        # (a little above the border: a storm's eye in the zone's top row stays clear of it)
+        out.append(Text(x=px, y=py - 1 if min_text else py - geo.cell * 0.04,
+                        text=i18n.t("board.zone_short", lang, n=zone.index + 1),
                         size=max(9.0, geo.cell * 0.3, min_text), fill="#14532d", bold=True,
                         baseline="bottom" if min_text else "middle", halo=palette.HALO, role=role,
                         key=f"zone{zone.index + 1}"))
@@ -475,17 +516,35 @@ def _typhoon_shapes(rules: Rules, ty: TyphoonView, geo: BoardGeometry, lang: str
     # the eye holds its name ("T2") with a little room
     r = max(cell * 0.34, _label_width(i18n.typhoon_label(ty.id, lang), name_size) / 2 + 2) if min_text else cell * 0.34
     out: list[Shape] = []
+    board = (*geo.cell_origin(0, 0), *geo.cell_origin(geo.width, geo.height))  # the grid: nothing of a storm past it
+    wedge: list[Shape] = []
+    ux = uy = 0.0
     if ty.direction in COMPASS16:
         ux, uy = direction_vector(ty.direction)  # type: ignore[arg-type]
         tail = (cx + ux * r, cy + uy * r)
-        head = (cx + ux * cell * 1.05, cy + uy * cell * 1.05)
-        out += arrow_shapes(tail, head, width=max(2.0, cell / 14), colour=palette.INK, role="arrow", key=key)
+        width = max(2.0, cell / 14)
+        # a storm at the map's edge heading off it: the arrow ends at the edge (it spilled into the HP column) ...
+        room = min([(board[2] - cx) / ux if ux > 0 else (board[0] - cx) / ux if ux < 0 else math.inf,
+                    (board[3] - cy) / uy if uy > 0 else (board[1] - cy) / uy if uy < 0 else math.inf]) - width / 2
+        reach = min(cell * 1.05, room)
+        if reach >= r + cell * 0.3:
+            out += arrow_shapes(tail, (cx + ux * reach, cy + uy * reach), width=width, colour=palette.INK,
+                                role="arrow", key=key)
+        else:  # ... and where there is no room for a shaft, a wide wedge on the eye's rim, drawn over the eye
+            base, half = r * 0.8, cell * 0.19
+            tip = (cx + ux * max(reach, r + width), cy + uy * max(reach, r + width))
+            wedge.append(Polygon(points=(tip, (cx + ux * base - uy * half, cy + uy * base + ux * half),
+                                         (cx + ux * base + uy * half, cy + uy * base - ux * half)),
+                                 fill=palette.INK, stroke=palette.HALO, line_width=max(1.0, cell / 40), role="arrow",
+                                 key=key))
     out.append(Circle(cx=cx, cy=cy, r=r, fill=colour, stroke=palette.INK, line_width=max(1.5, cell / 24), role="eye", key=key))
+    out += wedge
     out.append(Text(x=cx, y=cy, text=i18n.typhoon_label(ty.id, lang), size=name_size, bold=True,
                     fill=palette.text_colour_on(colour), role="typhoon-label", key=key))
     br = max(6.0, cell * 0.14)
-    # the badge sits on the eye's upper right, or on another corner when a zone's name is there
-    corners = [(cx + sx * r * 0.85, cy + sy * r * 0.85) for sx, sy in ((1, -1), (-1, -1), (1, 1), (-1, 1))]
+    # the badge sits on the eye's upper right, or on another corner when a zone's name or the arrow is there
+    corners = [(cx + sx * r * 0.85, cy + sy * r * 0.85) for sx, sy in ((1, -1), (-1, -1), (1, 1), (-1, 1))
+               if (sx * ux + sy * uy) / math.sqrt(2) < 0.85]
     bx, by = next(((x, y) for x, y in corners if not any(_overlaps((x - br, y - br, x + br, y + br), b)
                                                          for b in (labels or []))), corners[0])
     out.append(Circle(cx=bx, cy=by, r=br, fill="#ffffff", stroke=palette.INK, line_width=max(1.0, cell / 40),
@@ -500,8 +559,11 @@ def _typhoon_shapes(rules: Rules, ty: TyphoonView, geo: BoardGeometry, lang: str
     for below in (True, False):
         y = cy + r + cell * 0.04 if below else cy - r - cell * 0.06
         box = _label_box(cx, y, name, size, below)
-        if not any(_overlaps(box, b) for b in others):
-            out.append(Text(x=cx, y=y, text=name, size=size, bold=True, baseline="top" if below else "bottom",
+        # kept inside the grid: moved along its row off the edge ("moderate typhoon" ran into the HP column)
+        dx = max(board[0] - box[0], 0.0) + min(board[2] - box[2], 0.0)
+        box = (box[0] + dx, box[1], box[2] + dx, box[3])
+        if box[1] >= board[1] and box[3] <= board[3] and not any(_overlaps(box, b) for b in others):
+            out.append(Text(x=cx + dx, y=y, text=name, size=size, bold=True, baseline="top" if below else "bottom",
                             halo=palette.HALO, role="level-label", key=key))
             if taken is not None:
                 taken.append(box)

@@ -254,6 +254,9 @@ class Pacer:
                 else:
                     assert stage.ring.player is not None
                     stage.ring.player.skip()
+        elif isinstance(event, ev.TurnStarted):
+            if stage.die is not None and stage.die.face is not None:
+                stage.die.clear()  # a new player's turn: a blank die, not the last turn's "T5 moves: the die shows 1"
         elif isinstance(event, ev.MoveStarted):
             stage.set_now("moving", typhoon=i18n.typhoon_label(event.typhoon, stage.lang), steps=event.steps)
         elif isinstance(event, ev.CounterWindow):
