@@ -189,3 +189,30 @@ def test_serve_says_why_the_teachers_key_file_cannot_be_written_in_the_readers_l
     assert code == 1 and str(key_file) in err and words in err, err
     if lang == "zh-TW":
         assert english_words(err, str(key_file), "typhoon-edu") == [], err
+
+
+@pytest.mark.parametrize(("value", "en", "zh"), [
+    ("mysql://x/y", "TYPHOON_EDU_DB: 'mysql' is not a database this store knows", "TYPHOON_EDU_DB：不認得「mysql」這種資料庫"),
+    ("sqlite://", "TYPHOON_EDU_DB: an in-memory SQLite database", "TYPHOON_EDU_DB：記憶體裡的 SQLite 資料庫"),
+])
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+@pytest.mark.parametrize("command", [["serve", "--no-browser", "--notebook", str(SMOKE_NOTEBOOK)], ["teacher", "list"]],
+                         ids=lambda argv: argv[0])
+def test_a_store_from_the_environment_is_checked_as_db_is_and_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], command: list[str],
+        lang: str, value: str, en: str, zh: str) -> None:
+    """An in-memory store in TYPHOON_EDU_DB was served (each kernel then had a store of its own); another
+    database's URL was said to be a server that does not answer."""
+    from typhoon_edu.server import serve as serve_module
+
+    class NoServer(serve_module.VoilaProcess):
+        def start(self) -> NoServer:
+            raise RuntimeError("the server was started")
+
+    monkeypatch.setattr(serve_module, "VoilaProcess", NoServer)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("TYPHOON_EDU_DB", value)
+    assert main([*command, "--lang", lang]) == 2
+    err = capsys.readouterr().err
+    assert (en if lang == "en" else zh) in err, err
+    assert list(tmp_path.iterdir()) == []

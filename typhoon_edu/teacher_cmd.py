@@ -66,7 +66,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO) -> int:
     from .classroom.names import clean_name
     from .classroom.store import RoomStore, default_url
     from .classroom.teachers import MAX_NAME, add_teacher, teachers
-    from .server.serve import ServeError, check_db_url
+    from .server.serve import ServeError, check_db_url, db_from_environment
     from .server.teacher_address import StoreProblem, shown_url, sqlite_path, store_problem
 
     def refuse(text: str) -> int:
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO) -> int:
         return 2
 
     try:
-        url = check_db_url(args.db) if args.db is not None else None
+        url = check_db_url(args.db) if args.db is not None else db_from_environment()
     except ServeError as exc:
         return refuse(exc.text(lang))
     where = url or default_url()
@@ -86,7 +86,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO) -> int:
         return refuse(t("cli.teacher.long_name", lang, limit=MAX_NAME, length=length))
     file = sqlite_path(where)
     if not adding and file is not None and _missing(file):
-        if url is None:  # the default store is made by serve's first start
+        if url is None:  # the user data folder's store is made by serve's first start
             out.write(t("cli.teacher.none", lang) + "\n")
             return 0
         return refuse(StoreProblem("store_missing", url=shown_url(where)).text(lang))

@@ -81,6 +81,7 @@ __all__ = [
     "build_voila_env",
     "check_db_url",
     "cull_settings",
+    "db_from_environment",
     "default_notebook",
     "find_free_port",
     "main",
@@ -236,7 +237,8 @@ class ServeError(ValueError):
         """The message in ``lang`` (a system's refusal among the fields in ``lang`` too)."""
         from ..fileio import os_reason
 
-        fields = {k: os_reason(v, lang) if isinstance(v, OSError) else v for k, v in self.fields.items()}
+        fields = {"option": "--db", **{k: os_reason(v, lang) if isinstance(v, OSError) else v
+                                       for k, v in self.fields.items()}}
         return t(f"serve.err.{self.key}", lang, **fields)
 
 
@@ -244,13 +246,30 @@ _SQLITE_SCHEME = re.compile(r"^sqlite(\+[a-z0-9_]+)?$")
 _POSTGRES_SCHEME = re.compile(r"^postgresql(\+[a-z0-9_]+)?$")
 
 
-def check_db_url(url: str, cwd: str | Path | None = None) -> str:
+def db_from_environment(environ: Mapping[str, str] | None = None) -> str | None:
+    """The store ``$TYPHOON_EDU_DB`` names, checked as ``--db`` is (:func:`check_db_url`; a problem names
+    the variable), or None when it is not set.
+
+    >>> db_from_environment({}), db_from_environment({"TYPHOON_EDU_DB": "sqlite:////srv/rooms.db"})
+    (None, 'sqlite:////srv/rooms.db')
+    >>> db_from_environment({"TYPHOON_EDU_DB": "sqlite://"})
+    Traceback (most recent call last):
+    ...
+    typhoon_edu.server.serve.ServeError: TYPHOON_EDU_DB: an in-memory SQLite database would be a different one in every kernel; give a file instead
+    """
+    env = os.environ if environ is None else environ
+    value = env.get(DB_ENV_VAR, "")
+    return check_db_url(value, option=DB_ENV_VAR) if value.strip() else None
+
+
+def check_db_url(url: str, cwd: str | Path | None = None, *, option: str = "--db") -> str:
     """Check a ``--db`` value and return it as the URL every kernel gets in ``TYPHOON_EDU_DB``.
 
     Accepted: ``sqlite:///PATH`` (a relative PATH is made absolute, because kernels run in the
     notebook's folder, not where ``serve`` was started), a plain file path (becomes
     ``sqlite:///ABSOLUTE``), and ``postgresql://…`` (with an optional ``+driver``), passed on as
-    given. Anything else raises :class:`ServeError` naming what is allowed. The store itself
+    given. Anything else raises :class:`ServeError` naming what is allowed (and ``option``, where the
+    value came from). The store itself
     (``TYPHOON_EDU_DB``'s reader) decides the rest.
 
     >>> check_db_url("sqlite:///rooms.db", cwd="/srv/class")
@@ -266,13 +285,13 @@ def check_db_url(url: str, cwd: str | Path | None = None) -> str:
     """
     value = url.strip()
     if not value:
-        raise ServeError("db_empty")
+        raise ServeError("db_empty", option=option)
     if "\n" in value or "\r" in value:
-        raise ServeError("db_line")
+        raise ServeError("db_line", option=option)
     base = Path(cwd) if cwd is not None else Path.cwd()
     if "://" not in value:
         if value == ":memory:":
-            raise ServeError("db_memory")
+            raise ServeError("db_memory", option=option)
         file = Path(value).expanduser()
         return f"sqlite:///{file if file.is_absolute() else os.path.abspath(base / file)}"
     scheme, rest = value.split("://", 1)
@@ -280,14 +299,14 @@ def check_db_url(url: str, cwd: str | Path | None = None) -> str:
     if _POSTGRES_SCHEME.match(scheme):
         return value
     if not _SQLITE_SCHEME.match(scheme):
-        raise ServeError("db_scheme", scheme=scheme)
+        raise ServeError("db_scheme", scheme=scheme, option=option)
     if rest == "" or rest.startswith("?"):  # sqlite:// is SQLAlchemy's in-memory database
-        raise ServeError("db_memory")
+        raise ServeError("db_memory", option=option)
     if not rest.startswith("/"):  # sqlite://host/... is not a file URL
-        raise ServeError("db_scheme", scheme=f"{scheme}://{rest.split('/', 1)[0]}")
+        raise ServeError("db_scheme", scheme=f"{scheme}://{rest.split('/', 1)[0]}", option=option)
     path, sep, query = rest[1:].partition("?")
     if path in ("", ":memory:") or "mode=memory" in query:
-        raise ServeError("db_memory")
+        raise ServeError("db_memory", option=option)
     if not path.startswith("/"):
         path = os.path.abspath(base / path)
     return f"{scheme}:///{path}{sep}{query}"
@@ -745,7 +764,7 @@ def serve(
     check_notebook(path)
     if port is not None and not 0 <= port <= 65535:  # 0: a free one, as without --port
         raise ServeError("port", value=port)
-    db_url = check_db_url(db) if db is not None else None
+    db_url = check_db_url(db) if db is not None else db_from_environment()
     if pool_size is None:
         pool_size = LAN_POOL_SIZE if lan else DEFAULT_POOL_SIZE
     if not 1 <= pool_size <= MAX_POOL_SIZE:
