@@ -324,3 +324,9 @@ def test_serve_with_a_damaged_notebook_says_so_before_it_starts(tmp_path: Path, 
     err = capsys.readouterr().err
     assert code == 2 and str(notebook) in err and words in err, err
     assert [p.name for p in tmp_path.iterdir()] == ["class.ipynb"]  # no store, no key
+
+
+def test_simulate_can_still_write_its_table_to_a_stream(capsys: pytest.CaptureFixture[str]) -> None:
+    """A device or a pipe (/dev/null, /dev/stdout) is written as it is: nothing to replace atomically."""
+    code, out, _ = run(["simulate", "2", "--seed", "3", "--csv", "/dev/null"])
+    assert code == 0 and "/dev/null" in out, capsys.readouterr().err

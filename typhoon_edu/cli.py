@@ -371,7 +371,8 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     kinds = _seat_kinds(args.bots, seats, ["greedy"])
     if any(k in PEOPLE for k in kinds):
         raise CliError("people")
-    if args.csv:
+    stream = args.csv is not None and _is_stream(args.csv)  # /dev/stdout, a pipe: written as it is
+    if args.csv and not stream:
         _check_writable(args.csv, "csv_write")  # before the games: a long run's table is not lost to a mistyped folder
     res = run_tournament(args.games, kinds, seed=args.seed, players=players, variant=args.variant, jobs=args.jobs,
                          progress=_progress)
@@ -379,11 +380,27 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         out.write(line + "\n")
     if args.csv:
         try:
-            atomic_write_file(args.csv, res.write_csv)  # a disk full half-way leaves the old table, no half file
+            if stream:
+                res.write_csv(args.csv)
+            else:
+                atomic_write_file(args.csv, res.write_csv)  # a disk full half-way leaves the old table, no half file
         except OSError as exc:
             raise CliError("csv_write", path=args.csv, reason=exc) from None
         out.write(t("cli.sim_csv", lang, path=str(args.csv)) + "\n")
     return 0
+
+
+def _is_stream(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a character device or a pipe (``/dev/stdout``, ``/dev/null``, a FIFO).
+
+    >>> _is_stream("/dev/null"), _is_stream("/"), _is_stream("/no/such/file")
+    (True, False, False)
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
 
 
 def _not_a_file(path: str | os.PathLike[str], key: str) -> bool:
