@@ -221,6 +221,7 @@ def test_after_the_end_no_phone_says_your_turn_or_offers_a_button(tmp_path: Path
     projector, phones = _class(tmp_path, lang)
     mei = phones["Taiwan"]
     assert "data-mine='1'" in mei.banner.value and mei.decisions.buttons() + mei.decisions.highlight_cells()
+    projector.drawer.ask_end()
     projector.drawer.end()
     for phone in phones.values():
         phone.sync()
@@ -236,6 +237,7 @@ def test_after_the_end_no_phone_says_your_turn_or_offers_a_button(tmp_path: Path
 @pytest.mark.parametrize("lang", i18n.LANGS)
 def test_a_game_ended_before_any_damage_shows_no_empty_chart(tmp_path: Path, lang: str) -> None:
     projector, _phones = _class(tmp_path, lang)
+    projector.drawer.ask_end()
     projector.drawer.end()
     assert projector.screen == "results"
     assert projector.results.chart.value == ""  # one point in an empty plot: the summary says no region was hit

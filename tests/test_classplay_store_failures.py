@@ -104,7 +104,8 @@ def _resume(p: ProjectorApp) -> None:
 
 
 def _end(p: ProjectorApp) -> None:
-    p.drawer.end_button.click()
+    p.drawer.end_button.click()  # asks first
+    p.drawer.end_yes.click()
 
 
 def _hints(p: ProjectorApp) -> None:

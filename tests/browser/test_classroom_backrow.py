@@ -378,6 +378,7 @@ def test_a_real_room(server, chromium_browser: Browser) -> None:
 
     # ---- the end: no "Your turn!" and nothing to press, within 2 s
     projector.locator(".typhoon-teacher-end").click()
+    projector.locator(".typhoon-teacher-end-yes").click()  # the end is asked for, then confirmed
     took = timed(mei, lambda s: s.get("mine") == "0" and s.get("open") == "0", "the phone to stop after the end")
     assert took <= HONEST, f"the phone showed the end after {took:.1f} s"
     assert i18n.t("classplay.seat.your_turn", lang) not in mei.locator(".typhoon-banner").inner_text()

@@ -136,6 +136,7 @@ def test_every_screen_at_every_size(server, chromium_browser: Browser) -> None:
     problems["teacher"] = run_axe(projector)
     shots(projector, "teacher", lang, within=".typhoon-teacher")  # the drawer lies over the side column
     projector.locator(".typhoon-teacher-end").click()
+    projector.locator(".typhoon-teacher-end-yes").click()  # the end is asked for, then confirmed
     expect(projector.locator(".typhoon-results-screen")).to_be_visible(timeout=30_000)
     expect(projector.locator(".typhoon-results")).to_contain_text(i18n.t("classplay.results.ended", lang))
     problems["results"] = run_axe(projector)

@@ -86,7 +86,8 @@ def banner(table: Table, seats: Seats, lang: str, *, devices: bool = False, view
     """
     if table.is_over:
         names = i18n.join_names((seat_label(seats, w, lang) for w in table.winners), lang)
-        return Banner(d("banner.over", lang, winners=names), d("banner.over_detail", lang), None, False)
+        key = "banner.over_one" if len(table.winners) == 1 else "banner.over"
+        return Banner(d(key, lang, winners=names), d("banner.over_detail", lang), None, False)
     who = table.current_player
     if who == CHANCE:
         label = seat_label(seats, table.active, lang)

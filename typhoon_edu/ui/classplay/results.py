@@ -28,8 +28,9 @@ def summary_lines(summary: dict[str, Any], seats: Seats, rules: Any, lang: str) 
     >>> summary_lines(s, {"Japan": SeatInfo("Japan", "person", "Ann")}, load_rules(), "en")[0]
     'Winner: Ann (Japan)'
     """
-    lines = [d("results.winners", lang, winners=i18n.join_names((seat_label(seats, w, lang) for w in summary["winners"]),
-                                                                  lang))] if summary["winners"] else []
+    winners = summary["winners"]
+    lines = [d("results.winners_one" if len(winners) == 1 else "results.winners", lang,
+               winners=i18n.join_names((seat_label(seats, w, lang) for w in winners), lang))] if winners else []
     if summary.get("biggest_typhoon") is not None:
         lines.append(d("results.biggest", lang, typhoon=i18n.typhoon_label(summary["biggest_typhoon"], lang),
                        level=i18n.level_name(rules, summary["biggest_level"], lang)))
@@ -93,17 +94,22 @@ class ResultsScreen:
         names = [seat_label(seats, w, lang) for w in summary["winners"]]
         title = d("results.title", lang) if room.is_over else i18n.t("classplay.results.ended", lang)
         winners = list(summary["winners"])
-        label_key = "classplay.results.winner_label"
+        label_key = "classplay.results.winner_label_one" if len(winners) == 1 else "classplay.results.winner_label"
         if not winners:  # ended early: no winner by the rules, but the class sees who was ahead
             hp = room.game.hp
             top = max(hp.values()) if hp else 0
             winners = [p for p in room.players if hp.get(p, 0) == top and top > 0]
-            names = [seat_label(seats, w, lang) for w in winners]
             label_key = "classplay.results.leader_label"
+            track = room.hp_track
+            start = track[0] if track else hp
+            if not any(hp.get(p, 0) < start.get(p, 0) for p in room.players):
+                # no storm did damage: the most HP is only the most HP to start with, nobody's lead
+                winners, label_key = [], "classplay.results.no_leader"
+            names = [seat_label(seats, w, lang) for w in winners]
         crowned = "".join(f"<span class='typhoon-winner' data-region='{escape(w)}' title='{escape(n)}' "
                           f"style='border-color:{region_fill(rules.regions[w])}'>★ {escape(n)}</span>"
                           for w, n in zip(winners, names, strict=True))
-        label = i18n.t(label_key, lang) if names else ""
+        label = i18n.t(label_key, lang) if names or label_key == "classplay.results.no_leader" else ""
         self.headline.value = (f"<div class='typhoon-results-head'><div class='typhoon-results-title'>{escape(title)}</div>"
                                f"<div class='typhoon-winner-label'>{escape(label)}</div>"
                                f"<div class='typhoon-results-winners'>{crowned}</div></div>")

@@ -48,13 +48,26 @@ class TeacherDrawer:
         g.on_click(self.pause_button, lambda _b: self.toggle_pause(), where="pause")
         self.undo_button = widgets.Button(icon="undo", layout=widgets.Layout(width="auto"))
         self.undo_button.add_class("typhoon-undo")
-        g.on_click(self.undo_button, lambda _b: self.app.undo(), where="undo")
+        g.on_click(self.undo_button, lambda _b: self.undo(), where="undo")
         self.hints = widgets.Checkbox(value=True, indent=False)
         self.hints.add_class("typhoon-teacher-hints")
         g.observe(self.hints, lambda c: self._set_hints(bool(c["new"])), where="hints switch")
         self.end_button = widgets.Button(icon="stop", button_style="danger", layout=widgets.Layout(width="auto"))
         self.end_button.add_class("typhoon-teacher-end")
-        g.on_click(self.end_button, lambda _b: self.end(), where="end game")
+        g.on_click(self.end_button, lambda _b: self.ask_end(), where="end game")
+        # "End the game now" asks first, here in the drawer: the question, "No, keep playing" (which takes the
+        # keyboard's focus) and "Yes, end the game"; the kernel ends only a game whose end was asked for
+        self.end_question = widgets.HTML()
+        self.end_no = widgets.Button(icon="times", layout=widgets.Layout(width="auto"))
+        self.end_no.add_class("typhoon-teacher-end-no")
+        g.on_click(self.end_no, lambda _b: self._keep_playing(), where="end game")
+        self.end_yes = widgets.Button(icon="stop", button_style="danger", layout=widgets.Layout(width="auto"))
+        self.end_yes.add_class("typhoon-teacher-end-yes")
+        g.on_click(self.end_yes, lambda _b: self.end(), where="end game")
+        self.end_confirm = widgets.VBox([self.end_question, widgets.HBox([self.end_no, self.end_yes])])
+        self.end_confirm.add_class("typhoon-teacher-end-confirm")
+        self.end_confirm.layout.display = "none"
+        self._end_asked: Any = None  # the room whose end the teacher asked for (the very object), until answered
         self.joins_button = widgets.Button(icon="qrcode", layout=widgets.Layout(width="auto"))
         self.joins_button.add_class("typhoon-teacher-joins")
         g.on_click(self.joins_button, lambda _b: self.show_joins(), where="join codes")
@@ -68,20 +81,45 @@ class TeacherDrawer:
         g.on_click(self.handover_button, lambda _b: self.handover(), where="hand the room over")
         self.handover_link = widgets.HTML()
         self.handover_link.add_class("typhoon-teacher-handover-link")
-        self.box = widgets.VBox([self.title, widgets.HBox([self.pause_button, self.undo_button, self.joins_button]),
-                                 self.seats, self.hints, widgets.HBox([self.end_button, self.leave_button]),
+        # what the teacher's last action here gave (an undo, a refusal, a problem): the page says it in the side
+        # column, which this drawer covers, so it is repeated here (for the eyes only: a screen reader heard it)
+        self.note = widgets.HTML()
+        self.note.add_class("typhoon-teacher-note")
+        for said in (app.message, app.problems.widget):
+            said.observe(lambda _c: self._show_note(), names="value")
+            said.layout.observe(lambda _c: self._show_note(), names="display")
+        self.box = widgets.VBox([self.title, self.note,
+                                 widgets.HBox([self.pause_button, self.undo_button, self.joins_button]),
+                                 self.seats, self.hints,
+                                 widgets.HBox([self.end_button, self.end_confirm, self.leave_button]),
                                  self.handover_button, self.handover_link])
         self.box.add_class("typhoon-teacher")
         self.box.layout.display = "none"
         self._shape: tuple[Any, ...] | None = None
+        self._rows: dict[str, _SeatRow] = {}
+        self._rows_of: Any = None  # the room (the very object) whose seats the rows are
 
     # ------------------------------------------------------------------ showing
     def open(self) -> None:
         self.box.layout.display = None
+        self._show_note()
         self.render()
+
+    def _show_note(self) -> None:
+        """The page's message and problem, repeated at the top of the drawer while it is open."""
+        app = self.app
+        parts = [app.message.value]
+        if app.problems.widget.layout.display != "none":
+            parts.append(app.problems.widget.value.replace('role="alert"', ""))
+        text = "".join(p for p in parts if p)
+        value = f"<div aria-hidden='true'>{text}</div>" if text and self.shown else ""
+        if self.note.value != value:
+            self.note.value = value
 
     def close(self) -> None:
         self.box.layout.display = "none"
+        self._show_note()
+        self.cancel_end()  # a question left open in a closed drawer must not be answered later by surprise
         if self.app.game.teacher_button.value:
             self.app.game.teacher_button.value = False
 
@@ -94,7 +132,7 @@ class TeacherDrawer:
         self.render()
 
     def render(self) -> None:
-        app, room, lang = self.app, self.app.room, self.app.lang
+        room, lang = self.app.room, self.app.lang
         self.title.value = f"<h3>{escape(i18n.t('classplay.teacher.title', lang))}</h3>"
         self.undo_button.description = i18n.t("classplay.teacher.undo", lang)
         self.end_button.description = i18n.t("classplay.teacher.end", lang)
@@ -102,66 +140,41 @@ class TeacherDrawer:
         self.leave_button.description = d("game.leave", lang)
         self.hints.description = i18n.t("classplay.teacher.hints", lang)
         self.handover_button.description = i18n.t("classplay.teacher.handover", lang)
+        self.end_question.value = (f"<div role='alert' class='typhoon-teacher-end-question' "
+                                   f"style='font-weight:bold;color:#991b1b;line-height:1.35'>"
+                                   f"{escape(i18n.t('classplay.teacher.end_question', lang))}</div>")
+        self.end_no.description = i18n.t("classplay.teacher.end_no", lang)
+        self.end_yes.description = i18n.t("classplay.teacher.end_yes", lang)
         if room is None:
             return
+        self._show_end_question()
         self.pause_button.description = i18n.t("classplay.teacher.resume" if room.paused else "classplay.teacher.pause",
                                                 lang)
         self.pause_button.icon = "play" if room.paused else "pause"
         self.undo_button.disabled = not room.can_undo()
         if self.hints.value != room.hints_enabled:
             self.hints.value = room.hints_enabled
-        infos = seat_infos(room)
-        shape = (lang, room.version, tuple((s.region, s.kind, s.name, s.joined, s.revoked, s.bound)
+        shape = (lang, room.version, tuple((s.region, s.kind, s.name, s.joined, s.revoked, s.bound, s.has_device)
                                            for s in room.seats))
-        if shape == self._shape:
+        if shape == self._shape and self._rows_of is room:
             return
         self._shape = shape
-        for w in self.seats.children:
-            w.close()
-        rows = []
+        self._render_seats(room, lang)
+
+    def _render_seats(self, room: Any, lang: str) -> None:
+        """One row per seat, made once per room and then changed in place: a button pressed in a row keeps
+        its place (a row rebuilt would drop the keyboard's focus, which then fell to another team's menu)."""
+        regions = [s.region for s in room.seats]
+        if self._rows_of is not room or list(self._rows) != regions:
+            for w in self.seats.children:
+                w.close()
+            self._rows = {r: _SeatRow(self, r) for r in regions}
+            self._rows_of = room
+            self.seats.children = [row.box for row in self._rows.values()]
+        infos = seat_infos(room)
+        devices = bool(getattr(room, "devices", True))
         for s in room.seats:
-            # The seat's name is the menu's own label, so a screen reader names the menu (axe: select-name).
-            kind = widgets.Dropdown(options=[(self._kind_name(k, lang), k) for k in KINDS], value=s.kind,
-                                    description=f"<b>{escape(seat_label(infos, s.region, lang))}</b>",
-                                    description_allow_html=True, style={"description_width": "13em"},
-                                    layout=widgets.Layout(width="24em", max_width="100%"))  # a phone: no wider than the drawer
-            kind.add_class("typhoon-teacher-kind")
-            kind.add_class(f"typhoon-teacher-kind-{s.region.replace(' ', '_')}")
-            app.problems.observe(kind, lambda c, r=s.region: self.set_kind(r, c["new"]), where="seat kind")
-            head: list[widgets.Widget] = [kind]
-            parts: list[widgets.Widget] = []  # the seat's buttons, on their own line under its name and state
-            if s.is_person and getattr(room, "devices", True):  # one computer: no device, no join link
-                state = "classplay.teacher.joined" if s.joined else "classplay.teacher.not_joined"
-                if s.revoked:
-                    state = "classplay.teacher.revoked"
-                said = escape(i18n.t(state, lang))
-                if s.bound and not s.revoked:
-                    bound = escape(i18n.t("classplay.teacher.bound", lang))
-                    said += f"（{bound}）" if i18n.normalize_lang(lang) == "zh-TW" else f" ({bound})"
-                head.append(widgets.HTML(f"<i>{said}</i>"))
-                if s.bound and not s.revoked:
-                    free = widgets.Button(icon="unlock", layout=widgets.Layout(width="auto"),
-                                          description=i18n.t("classplay.teacher.reset_device", lang))
-                    free.add_class(f"typhoon-teacher-reset-device-{s.region.replace(' ', '_')}")
-                    app.problems.on_click(free, lambda _b, r=s.region: self.reset_device(r), where="reset device")
-                    parts.append(free)
-                revoke = widgets.Button(icon="ban", layout=widgets.Layout(width="auto"),
-                                        description=i18n.t("classplay.teacher.revoke", lang))
-                revoke.add_class(f"typhoon-teacher-revoke-{s.region.replace(' ', '_')}")
-                revoke.disabled = s.revoked or not (s.joined or s.has_device)
-                app.problems.on_click(revoke, lambda _b, r=s.region: self.revoke(r), where="revoke device")
-                parts.append(revoke)
-                # the teacher's explicit New join link (for every person seat): the only way a seat's link changes
-                fresh = widgets.Button(icon="qrcode", layout=widgets.Layout(width="auto"),
-                                       description=i18n.t("classplay.teacher.new_link", lang))
-                fresh.add_class(f"typhoon-teacher-new-link-{s.region.replace(' ', '_')}")
-                app.problems.on_click(fresh, lambda _b, r=s.region: self.new_link(r), where="new join link")
-                parts.append(fresh)
-            row = widgets.VBox([widgets.HBox(head, layout=widgets.Layout(align_items="center", flex_flow="row wrap")),
-                                widgets.HBox(parts, layout=widgets.Layout(flex_flow="row wrap"))])
-            row.add_class("typhoon-teacher-seat")
-            rows.append(row)
-        self.seats.children = rows
+            self._rows[s.region].show(s, seat_label(infos, s.region, lang), lang, devices=devices)
 
     @staticmethod
     def _kind_name(kind: str, lang: str) -> str:
@@ -239,15 +252,127 @@ class TeacherDrawer:
         if room is not None and room.hints_enabled != enabled:
             self.app._take(room.set_hints(enabled))
 
-    def end(self) -> None:
+    def undo(self) -> bool:
+        """Take back the last person's decision; the log says so (the rebuilt log no longer shows the decision)."""
+        done = bool(self.app.undo())
+        if done and self.app._played:
+            stage = self.app.game.stage
+            stage.lines.insert(0, ("Undone", d("game.undone", self.app.lang)))
+            stage.render_log()
+        return done
+
+    def ask_end(self) -> None:
+        """*End the game now*: ask first (the game ends only on *Yes, end the game*)."""
+        room = self.app.room
+        if room is None or not room.is_open:
+            return
+        self._end_asked = room
+        self._show_end_question()
+        self.end_no.focus()  # the button pressed is gone: the keyboard goes on from the safe answer
+
+    def cancel_end(self) -> None:
+        """*No, keep playing* (or the drawer closed, or another room opened): the question goes away."""
+        self._end_asked = None
+        self._show_end_question()
+
+    def _keep_playing(self) -> None:
+        self.cancel_end()
+        self.end_button.focus()  # back where the teacher was
+
+    def _show_end_question(self) -> None:
+        asking = self._end_asked is not None and self._end_asked is self.app.room
+        if not asking:
+            self._end_asked = None
+        self.end_confirm.layout.display = None if asking else "none"
+        self.end_button.layout.display = "none" if asking else None
+
+    def end(self) -> bool:
+        """*Yes, end the game*: ends the game the teacher asked to end (and only then; else it asks); True if ended."""
         room = self.app.room
         if room is None:
-            return
+            return False
+        if self._end_asked is not room:
+            self.ask_end()
+            return False
+        self._end_asked = None
         room.end()
         self.close()
         self.app._show_results()
+        return True
 
     def show_joins(self) -> None:
         self.close()
         self.app._go("lobby")
         self.app.lobby.render()
+
+
+class _SeatRow:
+    """One seat's line in the drawer: who plays it (a menu), its device's state, and its device's buttons."""
+
+    def __init__(self, drawer: TeacherDrawer, region: str) -> None:
+        self.drawer, self.region = drawer, region
+        g = drawer.app.problems
+        slug = region.replace(" ", "_")
+        self._quiet = False  # the menu set from the room (new options, the seat's kind): not the teacher choosing
+        # The seat's name is the menu's own label, so a screen reader names the menu (axe: select-name).
+        self.kind = widgets.Dropdown(options=[], description_allow_html=True, style={"description_width": "13em"},
+                                     layout=widgets.Layout(width="24em", max_width="100%"))  # a phone: the drawer's width
+        self.kind.add_class("typhoon-teacher-kind")
+        self.kind.add_class(f"typhoon-teacher-kind-{slug}")
+        g.observe(self.kind, lambda c: None if self._quiet else drawer.set_kind(region, c["new"]), where="seat kind")
+        self.state = widgets.HTML()
+        self.state.add_class("typhoon-teacher-device-state")
+        self.free = widgets.Button(icon="unlock", layout=widgets.Layout(width="auto"))
+        self.free.add_class(f"typhoon-teacher-reset-device-{slug}")
+        g.on_click(self.free, lambda _b: drawer.reset_device(region), where="reset device")
+        self.revoke = widgets.Button(icon="ban", layout=widgets.Layout(width="auto"))
+        self.revoke.add_class(f"typhoon-teacher-revoke-{slug}")
+        g.on_click(self.revoke, lambda _b: drawer.revoke(region), where="revoke device")
+        # the teacher's explicit New join link (for every person seat): the only way a seat's link changes
+        self.fresh = widgets.Button(icon="qrcode", layout=widgets.Layout(width="auto"))
+        self.fresh.add_class(f"typhoon-teacher-new-link-{slug}")
+        g.on_click(self.fresh, lambda _b: drawer.new_link(region), where="new join link")
+        self.buttons = widgets.HBox([self.free, self.revoke, self.fresh], layout=widgets.Layout(flex_flow="row wrap"))
+        self.box = widgets.VBox([widgets.HBox([self.kind, self.state],
+                                              layout=widgets.Layout(align_items="center", flex_flow="row wrap")),
+                                 self.buttons])
+        self.box.add_class("typhoon-teacher-seat")
+
+    def show(self, s: Any, label: str, lang: str, *, devices: bool) -> None:
+        """The row as the seat is now (``devices``: the teams play on their own devices)."""
+        options = [(TeacherDrawer._kind_name(k, lang), k) for k in KINDS]
+        self._quiet = True
+        try:
+            if list(self.kind.options) != options:
+                self.kind.options = options
+            if self.kind.value != s.kind:
+                self.kind.value = s.kind
+        finally:
+            self._quiet = False
+        self.kind.description = f"<b>{escape(label)}</b>"
+        device = s.is_person and devices  # one computer: no device, no join link
+        if device:
+            self.state.value = f"<i>{escape(self._state_text(s, lang))}</i>"
+        elif self.state.value:
+            self.state.value = ""
+        self.free.description = i18n.t("classplay.teacher.reset_device", lang)
+        self.revoke.description = i18n.t("classplay.teacher.revoke", lang)
+        self.fresh.description = i18n.t("classplay.teacher.new_link", lang)
+        # each button only when it can do something: free a kept link, revoke a device that joined
+        self.free.layout.display = None if device and s.bound and not s.revoked else "none"
+        self.revoke.layout.display = None if device and s.joined and not s.revoked else "none"
+        self.fresh.layout.display = None if device else "none"
+        self.buttons.layout.display = None if device else "none"
+
+    @staticmethod
+    def _state_text(s: Any, lang: str) -> str:
+        """The seat's device as the room knows it: none yet, joined (and kept by it), its link freed, revoked."""
+        if s.revoked:
+            return i18n.t("classplay.teacher.revoked", lang)
+        if not s.joined:
+            return i18n.t("classplay.teacher.not_joined", lang)
+        if not s.bound:  # joined once, and its link now opens on the next device that opens it (Free from its device)
+            return i18n.t("classplay.teacher.freed", lang)
+        said = i18n.t("classplay.teacher.joined", lang)
+        bound = i18n.t("classplay.teacher.bound", lang)
+        return f"{said}（{bound}）" if i18n.normalize_lang(lang) == "zh-TW" else f"{said} ({bound})"
