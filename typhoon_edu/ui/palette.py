@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .colour_vision import luminance
+from .colour_vision import contrast_ratio, luminance
 
 SEA = "#bfdbfe"  # a clearer blue than before: a tropical depression's pale pink vanished on it for red–green CVD
 MARGIN = "#ffffff"
@@ -77,3 +77,29 @@ def level_fill(level: int) -> str:
     (True, True)
     """
     return LEVEL_FILL[min(max(int(level), 1), 5)]
+
+
+#: The outline of a region colour too close to white to be seen on a white page (Japan's #f1f5f9): a full HP bar of
+#: it looked empty from the back row, its swatch and its lobby card's border vanished.
+PALE_EDGE = "#475569"
+
+
+def is_pale(hex_colour: str) -> bool:
+    """Whether ``hex_colour`` is too close to white to show on a white page without an outline (under 1.3:1).
+
+    >>> is_pale("#f1f5f9"), is_pale("#fde047"), is_pale("#6d28d9")
+    (True, False, False)
+    """
+    return contrast_ratio(hex_colour, "#ffffff") < 1.3
+
+
+def region_edge(region: Any) -> str:
+    """The colour a region's card border or swatch outline takes: its own, or :data:`PALE_EDGE` when it is pale.
+
+    >>> from typhoon_edu.engine.rules import load_rules
+    >>> regions = load_rules().regions
+    >>> region_edge(regions["Japan"]), region_edge(regions["Philippines"])
+    ('#475569', '#6d28d9')
+    """
+    fill = region_fill(region)
+    return PALE_EDGE if is_pale(fill) else fill

@@ -27,6 +27,7 @@ game moved on) is dropped when the page shows the next die (:meth:`DieEntry.awai
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Hashable
 from html import escape
 from typing import Any
@@ -36,6 +37,9 @@ import ipywidgets as widgets
 from ... import i18n
 from ..die import parse_face
 from ..guard import Problems
+
+#: Seconds after the entry shows again at which its box asks for the keyboard's focus (:meth:`DieEntry.show`).
+FOCUS_DELAYS = (0.15, 0.6)
 
 
 class DieEntry(widgets.VBox):
@@ -57,9 +61,11 @@ class DieEntry(widgets.VBox):
         self._lang = lang
         self._moment: Hashable = None  # the die the page awaits (its log position), see awaiting()
         self._kept: int | None = None  # a face the room refused, still in the box
+        #: The last face was typed and sent with Enter: the box takes the keyboard back when it shows again (:meth:`show`).
+        self.keep_focus = False
         problems.on_click(self.button, lambda _b: self.submit(self.box.value), where="die entry button")
-        problems.observe(self.box, lambda change: self.submit(change["new"]) if str(change["new"]).strip() else None,
-                         where="die entry box")
+        problems.observe(self.box, lambda change: self.submit(change["new"], typed=True)
+                         if str(change["new"]).strip() else None, where="die entry box")
         self.relabel()
 
     def relabel(self) -> None:
@@ -76,7 +82,23 @@ class DieEntry(widgets.VBox):
             self._moment = moment
             self._clear()
 
-    def submit(self, text: Any) -> None:
+    def show(self, shown: bool) -> None:
+        """Show or hide the entry. Shown again after a face typed with Enter, the box has the keyboard's focus: it was
+        hidden while the storms moved, and the focus had fallen to the page's body (the next box took 15 Tabs)."""
+        self.layout.display = None if shown else "none"
+        if shown and self.keep_focus:
+            self.keep_focus = False
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # no event loop (tests, scripts): at once
+                self.box.focus()
+                return
+            # the browser applies the box's new display after a message to the box itself: asked at once, the focus
+            # would go to a box still hidden; asked again a moment later, in case the page was slow
+            for delay in FOCUS_DELAYS:
+                loop.call_later(delay, self.box.focus)
+
+    def submit(self, text: Any, typed: bool = False) -> None:
         try:
             face = parse_face(text, self._lang())
         except ValueError as exc:
@@ -88,6 +110,7 @@ class DieEntry(widgets.VBox):
         if self.on_face(face) is False:
             self._say_kept(face)
             return
+        self.keep_focus = typed
         self._clear()
 
     def _say_kept(self, face: int) -> None:

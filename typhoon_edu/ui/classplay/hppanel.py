@@ -7,6 +7,8 @@
 >>> html = hp_panel_html(rules, {"Taiwan": 12, "Japan": 0}, seats, "en", active="Taiwan")
 >>> "Mei (Taiwan)" in html and "typhoon-active" in html and "typhoon-out" in html
 True
+>>> html.count("typhoon-hp-fill-pale")  # Japan's near-white bar is outlined
+1
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from ... import i18n
 from ..hp_track import CSS_PATTERNS
-from ..palette import region_fill
+from ..palette import is_pale, region_fill
 from .model import Seats, seat_label
 
 if TYPE_CHECKING:
@@ -37,9 +39,11 @@ def hp_panel_html(rules: Rules, hp: Mapping[str, int], seats: Seats, lang: str, 
             text = i18n.t("hp.out", lang)
         cls = "typhoon-hp-row" + (" typhoon-active" if key == active else "") + (" typhoon-out" if value <= 0 else "")
         name = seat_label(seats, key, lang)
+        # a pale region (Japan, near white): the filled part outlined, or a full bar looks empty from the back row
+        fill_cls = "typhoon-hp-fill typhoon-hp-fill-pale" if is_pale(region_fill(region)) else "typhoon-hp-fill"
         rows.append(f"<div class='{cls}' data-region='{escape(key)}' data-hp='{value}'>"
                     f"<span class='typhoon-hp-name' title='{escape(name)}'>{_name_html(name)}</span>"
-                    f"<span class='typhoon-hp-bar'><span class='typhoon-hp-fill' style='width:{pct:.1f}%;background:{fill}'>"
+                    f"<span class='typhoon-hp-bar'><span class='{fill_cls}' style='width:{pct:.1f}%;background:{fill}'>"
                     f"</span></span><span class='typhoon-hp-value'>{escape(text)}</span></div>")
     return "".join(rows)
 

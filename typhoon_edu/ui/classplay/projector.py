@@ -40,7 +40,7 @@ from ...engine.actions import Action
 from ...engine.game import CHANCE
 from ...engine.rules import IllegalActionError, load_rules
 from ..guard import Problems
-from ..palette import region_fill
+from ..palette import region_edge
 from .curtain import Curtain
 from .decisions import DecisionPanel
 from .die_entry import DieEntry
@@ -131,6 +131,7 @@ class ProjectorApp:
         self._task: asyncio.Task[None] | None = None
         self._thinking = False
         self._up = False  # a lifted curtain shows a hand now
+        self._die_shown = False  # the class's die is awaited now (its entry box shown)
         self._tokens: dict[str, str] = {}
         self.problems = Problems(lambda: self.lang, on_error=lambda _exc: self.redraw())
         self.message = widgets.HTML()
@@ -516,7 +517,7 @@ class ProjectorApp:
             joined = bool(s.joined)
             cards.append(join_card_html(region=s.region, label=label, url=self.join_url(s.region), short_url=short,
                                         code=room.code, lang=self.lang, joined=joined,
-                                        colour=region_fill(self.rules.regions[s.region]), qr=bool(self.public_url),
+                                        colour=region_edge(self.rules.regions[s.region]), qr=bool(self.public_url),
                                         no_link=s.region not in self._tokens))
         return "".join(cards)
 
@@ -552,6 +553,8 @@ class ProjectorApp:
         busy = not self.pacer.idle
         who = table.current_player
         b = banner(table, seats, lang, devices=self.devices)
+        if room.paused and not table.is_over:  # the whole room sees the pause, large, then what comes when it ends
+            b = type(b)(i18n.t("classplay.paused", lang), b.headline, b.who, False)
         state = {"seq": room.seq, "phase": table.phase, "who": who or "", "busy": int(busy), "person": int(b.person),
                  "paused": int(room.paused), "devices": int(self.devices), "revealed": self.revealed or "",
                  "view": view_digest(room)}
@@ -573,16 +576,20 @@ class ProjectorApp:
 
     def _render_decision(self, table: Any, seats: Any, busy: bool) -> None:
         self._up = False  # set below only while a lifted curtain shows a hand
+        self._die_shown = False  # set below only while the class's die is awaited
         try:
             self._render_decision_now(table, seats, busy)
         finally:
             self._hand_up(self._up)
+            # once per redraw: hidden and shown again at every redraw, the box lost the keyboard's focus to the body
+            self.die_entry.show(self._die_shown)
 
     def _render_decision_now(self, table: Any, seats: Any, busy: bool) -> None:
         room = self.room
         lang = self.lang
         who = table.current_player
-        self.die_entry.layout.display = "none"
+        if who in seats and seats[who].is_person and not busy:
+            self.die_entry.keep_focus = False  # a person decides before the next roll: the focus is theirs to move
         self.coach.show_for(room, who or "", mine=False)  # offered again below for a person deciding here
         note = ""
         if table.is_over:
@@ -592,7 +599,7 @@ class ProjectorApp:
         if who == CHANCE:
             self.curtain.hide()
             self.die_entry.awaiting(room.seq)  # a face the store refused stays typed for this die only
-            self.die_entry.layout.display = None if not busy and not room.paused else "none"
+            self._die_shown = not busy and not room.paused  # the box typed in with Enter has the focus again
             self.decisions.render(table, seats, lang, busy=True)
             return
         person = who in seats and seats[who].is_person

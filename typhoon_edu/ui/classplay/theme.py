@@ -85,6 +85,13 @@ CSS = """
 .typhoon-banner.typhoon-banner-person { background: #fde68a; border-left-color: #d97706; }
 .typhoon-banner-head { font-size: 1.45rem; font-weight: bold; line-height: 1.25; }
 .typhoon-banner-detail { font-size: 1.02rem; }
+/* the teacher has paused the game: the banner says so, white on dark red with a pause sign, larger on the projector;
+   its detail says what comes when the game resumes */
+.typhoon-banner.typhoon-state[data-paused='1'] { background: #991b1b; border-left-color: #450a0a; color: #ffffff; }
+.typhoon-banner.typhoon-state[data-paused='1'] .typhoon-banner-head::before { content: ""; display: inline-block;
+  width: .62em; height: .78em; border-left: .22em solid currentColor; border-right: .22em solid currentColor;
+  margin-right: .45em; vertical-align: -.06em; }  /* a pause sign drawn by borders: no font needed, nothing read out */
+.typhoon-projector .typhoon-banner[data-paused='1'] .typhoon-banner-head { font-size: 2.1rem; }
 .typhoon-stage { flex: 1 1 auto; min-height: 0; display: flex; flex-wrap: nowrap; gap: .8rem; }
 .typhoon-board-col { flex: 0 1 auto; min-width: 0; display: flex; flex-direction: column; align-items: flex-start; }
 .typhoon-projector .typhoon-board { width: auto !important; }
@@ -105,6 +112,8 @@ CSS = """
 .typhoon-hp-bar { flex: 0 1 12em; min-width: 4em; height: 1.15em; border: 2px solid #0f172a; border-radius: 4px; background: #f8fafc;
   position: relative; overflow: hidden; }
 .typhoon-hp-fill { position: absolute; left: 0; top: 0; bottom: 0; }
+/* a near-white region (Japan): its filled part framed in slate, so a full bar does not look like an empty one */
+.typhoon-hp-fill.typhoon-hp-fill-pale { box-shadow: inset 0 0 0 .2em #475569; }
 .typhoon-hp-value { flex: 0 0 5.6em; font-variant-numeric: tabular-nums; font-weight: bold; text-align: right; }
 .typhoon-hp-row.typhoon-active .typhoon-hp-name::before { content: "▶ "; color: #d97706; }
 .typhoon-hp-row.typhoon-out .typhoon-hp-name { text-decoration: line-through; color: #64748b; }
@@ -114,6 +123,9 @@ CSS = """
 .typhoon-instruments .typhoon-compass canvas { width: 100% !important; height: auto !important; }
 .typhoon-instruments .typhoon-compass .widget-html-content { font-size: .85rem; line-height: 1.2; }
 .typhoon-bigdie { flex: 1 0 auto; }
+/* the projector's die keeps one width whatever its caption says ("The die is ready." or "T2 moves: the die shows 1."):
+   the compass beside it kept changing size between two states; a long caption takes a second line */
+.typhoon-projector .typhoon-instruments .typhoon-bigdie { flex: 0 0 13rem; min-width: 0; }
 .typhoon-bigdie .typhoon-die-svg { width: 6.5rem; height: 6.5rem; }
 .typhoon-now .widget-html-content { min-height: 1.6em; }
 .typhoon-now-text { font-size: 1.1rem; font-weight: bold; color: #1d4ed8; }
@@ -139,9 +151,11 @@ CSS = """
   .typhoon-projector .typhoon-log { font-size: 23px; line-height: 1.3; }
   .typhoon-projector .typhoon-banner-head { font-size: 30px; }
   .typhoon-projector .typhoon-banner-detail { font-size: 22px; }
+  .typhoon-projector .typhoon-banner[data-paused='1'] .typhoon-banner-head { font-size: 44px; }
   .typhoon-instruments .typhoon-compass { width: 520px; flex-basis: 520px; }
   .typhoon-instruments .typhoon-compass .widget-html-content { font-size: 18px; }
   .typhoon-bigdie .typhoon-die-svg { width: 162px; height: 162px; }
+  .typhoon-projector .typhoon-instruments .typhoon-bigdie { flex-basis: 240px; }
   .typhoon-projector .typhoon-board canvas { max-width: 60vw !important; }
   .typhoon-projector .typhoon-die-caption { font-size: 20px; }
   .typhoon-projector .typhoon-status .widget-html-content { font-size: 20px; }  /* round, turn, rules, pile */
@@ -239,6 +253,10 @@ CSS = """
 /* ---- a seat's phone or tablet ---- */
 .typhoon-seat { max-width: 48rem; margin: 0 auto; padding: .3rem; }
 .typhoon-seat .typhoon-seat-head .widget-html-content { font-size: 1.25rem; font-weight: bold; }
+/* the team's colour square, framed: Japan's near-white one vanished on the white page */
+.typhoon-seat-swatch { position: relative; }
+.typhoon-seat-swatch::before { content: ""; position: absolute; left: -1.2rem; top: 0; bottom: 0; width: 1.2rem;
+  box-shadow: inset 0 0 0 2px #475569; }
 .typhoon-seat .typhoon-board canvas { width: 100% !important; height: auto !important; }
 .typhoon-seat .typhoon-act button, .typhoon-seat .typhoon-act { min-height: 2.8rem; font-size: 1.05rem; }
 .typhoon-seat .typhoon-cell-pick { min-width: 3.2rem; }  /* a fingertip: 45 x 51 px at least */
