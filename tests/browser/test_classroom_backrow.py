@@ -14,7 +14,9 @@ In both languages, a projector at 1920×1080 and 1366×768 and two phones at 390
 * a room set up in the other language opens in that language on the phones; a phone's own switch
   survives a reload; the projector's speed and its "Room" label follow a language switch;
 * the phone that must decide vibrates (``navigator.vibrate`` recorded), a muted one does not;
-* a phone whose kernel dies says "connection lost" within 2 s and comes back to its seat by itself.
+* a phone whose kernel dies says "slow connection" within SLOW_AFTER s (a soft notice: a busy kernel misses ticks
+  for 1.7 s and is well), "connection lost" within LOST_AFTER s, at the bottom of the window (never over the
+  header's name and language switch), and comes back to its seat by itself.
 
 Screenshots: ``artifacts/screenshots/backrow-<moment>-<size>-<lang>.png``.
 """
@@ -32,6 +34,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from typhoon_edu import i18n
 from typhoon_edu.engine.rules import load_rules
+from typhoon_edu.ui.classplay.pagelink import LOST_AFTER, SLOW_AFTER
 from typhoon_edu.ui.classplay.screens import RING_LABEL_SCALE, RING_RATIO
 from typhoon_edu.ui.classplay.viewdata import d
 from typhoon_edu.ui.compass_ring import ring_scene
@@ -352,15 +355,23 @@ def test_a_real_room(server, chromium_browser: Browser) -> None:
     wait_text(mei, lambda t: paused not in t, "the phone's pause notice clears after the resume")
     wait_text(projector, lambda t: paused not in t, "the projector's pause notice clears after the resume")
 
-    # ---- a lost kernel: said within 2 s, then the seat comes back by itself
+    # ---- a lost kernel: "slow" within SLOW_AFTER s, "lost" within LOST_AFTER s, then the seat comes back by itself
     origin = mei.evaluate("performance.timeOrigin")
     kill_kernel_of(mei)
     start = time.monotonic()
-    mei.wait_for_function("document.body.dataset.typhoonConnection === 'lost'", timeout=10_000)
+    mei.wait_for_function("document.body.dataset.typhoonConnection === 'slow'", timeout=10_000)
+    slow_after = time.monotonic() - start
+    expect(mei.locator(".typhoon-connection")).to_contain_text(i18n.t("classplay.connection.slow", lang)[:6])
+    expect(mei.locator(".typhoon-connection .typhoon-reload")).to_be_hidden()
+    mei.wait_for_function("document.body.dataset.typhoonConnection === 'lost'", timeout=15_000)
     lost_after = time.monotonic() - start
     expect(mei.locator(".typhoon-connection")).to_contain_text(i18n.t("classplay.connection.lost", lang)[:6])
     shot(mei, "connection-lost", lang)
-    assert lost_after <= HONEST + 0.5, f"the lost connection was said after {lost_after:.1f} s"
+    assert slow_after <= SLOW_AFTER + 0.75, f"the slow connection was said after {slow_after:.1f} s"
+    assert lost_after <= LOST_AFTER + 1.0, f"the lost connection was said after {lost_after:.1f} s"
+    bar, header = mei.locator(".typhoon-connection").bounding_box(), mei.locator(".typhoon-seat-header").bounding_box()
+    assert bar and header and (bar["y"] >= header["y"] + header["height"] or bar["y"] + bar["height"] <= header["y"]), \
+        f"the connection bar {bar} covers the header {header}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:  # the page reloads itself once the server answers
         try:
@@ -374,7 +385,8 @@ def test_a_real_room(server, chromium_browser: Browser) -> None:
     expect(mei.locator(".typhoon-seat-game")).to_be_visible(timeout=120_000)
     wait_state(mei, lambda s: s.get("mine") == "1", timeout=60, what="the seat back after the reload")
     mei.wait_for_function("document.body.dataset.typhoonConnection === 'ok'", timeout=15_000)
-    print(f"connection lost said after {lost_after:.2f} s; seat back after {time.monotonic() - start:.1f} s")
+    print(f"connection slow said after {slow_after:.2f} s, lost after {lost_after:.2f} s; "
+          f"seat back after {time.monotonic() - start:.1f} s")
 
     # ---- the end: no "Your turn!" and nothing to press, within 2 s
     projector.locator(".typhoon-teacher-end").click()

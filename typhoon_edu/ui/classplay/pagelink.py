@@ -5,13 +5,18 @@ of JavaScript:
 
 - **Connection.** The kernel ticks ``beat`` every ``interval`` seconds while the page answers (every
   :data:`ACK_EVERY`-th tick; a kernel that hears nothing for :data:`SILENT_AFTER` s stops ticking, so the
-  kernel of a page that vanished is culled as idle). When no tick arrives for
-  ``lost_after`` seconds the page says "connection lost — reconnecting…" with a *Reload* button
-  (the ``<body data-typhoon-connection>`` attribute says ``lost``/``ok`` for tests); the notice goes
-  away by itself when ticks come back. With ``reload_after`` > 0 (a seat's page, whose link opens
-  the seat again) the page reloads itself once the server answers again.
+  kernel of a page that vanished is culled as idle). A kernel that is alive but slow (a busy server: gaps
+  of 1.7 s were seen at a load of 11) is not called lost: after ``slow_after`` seconds without a tick the
+  page says, softly and without a button, "slow connection — waiting for the server…"; only after
+  ``lost_after`` seconds does it say "connection lost — reconnecting…" in red, with a *Reload* button
+  (the ``<body data-typhoon-connection>`` attribute says ``ok``/``slow``/``lost`` for tests). Both notices
+  sit at the bottom of the window, never over the page's header (the team's name, its language switch),
+  and go away by themselves when ticks come back. With ``reload_after`` > 0 (a seat's page, whose link
+  opens the seat again) the page reloads itself once the server answers again.
 - **The device's own language.** A switch made on this device (``chosen_lang``) is kept in the
-  browser's ``localStorage`` and given back to the kernel when the page opens again.
+  browser's ``localStorage`` and given back to the kernel when the page opens again. The browser's own
+  language (``navigator.language``) is sent too (``browser_lang``): the join page's best guess before a
+  room's language is known.
 - **Attention.** Each increase of ``alert`` plays a short sound and vibrates the device
   (``navigator.vibrate``), unless ``muted``; the mute switch is kept in ``localStorage`` too.
 
@@ -45,9 +50,12 @@ from ..page_writes import PageMaySet
 
 log = logging.getLogger("typhoon_edu.ui")
 
-#: Seconds between two ticks of the kernel, and without one before the page says the connection is lost.
+#: Seconds between two ticks of the kernel; without one for ``SLOW_AFTER`` seconds the page says the connection is slow
+#: (a soft notice), for ``LOST_AFTER`` seconds that it is lost (the red bar with its *Reload* button). A kernel under a
+#: heavy load missed ticks for 1.7 s while it was well (issue: false alarms), so the red bar waits longer than that.
 INTERVAL = 0.5
-LOST_AFTER = 1.8
+SLOW_AFTER = 2.5
+LOST_AFTER = 5.0
 #: Seconds a seat's page waits, connection lost, before it reloads itself (its link reopens the seat).
 RELOAD_AFTER = 8.0
 #: The page answers every ``ACK_EVERY``-th tick (and, while it hears none, says it is there every second); a kernel
@@ -82,13 +90,27 @@ function render({ model, el }) {
   button.className = "typhoon-reload"; button.type = "button";
   button.addEventListener("click", () => location.reload());
   box.append(text, button); el.append(box);
-  const label = () => { text.textContent = model.get("lost_text"); button.textContent = model.get("reload_text"); };
+  let state = "ok";  // ok, slow (a soft notice: ticks are late) or lost (the red bar and its button)
+  const label = () => {
+    text.textContent = model.get(state === "slow" ? "slow_text" : "lost_text");
+    button.textContent = model.get("reload_text");
+  };
+  const show = (s) => {
+    if (s === state) return;
+    state = s; label();
+    box.hidden = s === "ok"; button.hidden = s !== "lost";
+    box.classList.toggle("typhoon-connection-slow", s === "slow");
+    box.setAttribute("role", s === "lost" ? "alert" : "status");
+    document.body.dataset.typhoonConnection = s;
+  };
   label();
-  model.on("change:lost_text", label); model.on("change:reload_text", label);
+  model.on("change:lost_text", label); model.on("change:slow_text", label); model.on("change:reload_text", label);
 
   const mode = model.get("mode");
   const saved = store("typhoon-edu-lang");
   if (saved && saved !== model.get("chosen_lang")) { model.set("chosen_lang", saved); model.save_changes(); }
+  const nav = (navigator.languages && navigator.languages[0]) || navigator.language || "";
+  if (nav && nav !== model.get("browser_lang")) { model.set("browser_lang", String(nav).slice(0, 35)); model.save_changes(); }
   model.on("change:chosen_lang", () => { const v = model.get("chosen_lang"); if (v) store("typhoon-edu-lang", v); });
   const muted = store("typhoon-edu-muted");
   if (muted !== null && (muted === "1") !== model.get("muted")) { model.set("muted", muted === "1"); model.save_changes(); }
@@ -109,13 +131,15 @@ function render({ model, el }) {
   model.on("change:beat", () => {
     last = Date.now(); armed = true;
     if (model.get("beat") % model.get("ack_every") === 0) here();
-    if (lostSince) { lostSince = 0; box.hidden = true; document.body.dataset.typhoonConnection = "ok"; }
+    lostSince = 0; show("ok");
   });
   here();
   const timer = setInterval(async () => {
-    if (!armed || (Date.now() - last) / 1000 < model.get("lost_after")) return;
+    const quiet = (Date.now() - last) / 1000;
+    if (!armed || quiet < Math.min(model.get("slow_after"), model.get("lost_after"))) return;
     if (Date.now() - said > 1000) here();  // a kernel gone quiet (this page was asleep) starts ticking again
-    if (!lostSince) { lostSince = Date.now(); box.hidden = false; document.body.dataset.typhoonConnection = "lost"; }
+    if (quiet < model.get("lost_after")) { show("slow"); return; }
+    if (!lostSince) { lostSince = Date.now(); show("lost"); }
     const after = model.get("reload_after");
     if (after > 0 && (Date.now() - lostSince) / 1000 > after && !trying) {
       trying = true;  // reload only once the server answers, so the seat's link opens the seat again
@@ -134,10 +158,12 @@ export default { render };
 """
 
 CSS = """
-.typhoon-connection { position: fixed; top: 0; left: 0; right: 0; z-index: 200; background: #b91c1c; color: #fff;
+.typhoon-connection { position: fixed; bottom: 0; left: 0; right: 0; z-index: 200; background: #b91c1c; color: #fff;
   font-weight: bold; font-size: 1.3rem; padding: .5rem 1rem; display: flex; gap: 1rem; align-items: center;
-  justify-content: center; flex-wrap: wrap; }
-.typhoon-connection[hidden] { display: none; }
+  justify-content: center; flex-wrap: wrap; box-shadow: 0 -2px 8px rgba(15, 23, 42, .35); }
+.typhoon-connection.typhoon-connection-slow { background: #fef3c7; color: #78350f; font-size: 1rem; font-weight: 600;
+  padding: .3rem 1rem; box-shadow: 0 -1px 4px rgba(15, 23, 42, .2); }
+.typhoon-connection[hidden], .typhoon-connection .typhoon-reload[hidden] { display: none; }
 .typhoon-connection .typhoon-reload { font-size: 1.1rem; padding: .3rem 1rem; border-radius: 6px; border: 0;
   background: #fff; color: #7f1d1d; font-weight: bold; cursor: pointer; }
 """
@@ -158,19 +184,22 @@ def served_by_voila(environ: Any = None) -> bool:
 class PageLink(PageMaySet, anywidget.AnyWidget):
     """The connection watch, the device's language and mute switch, and the attention signal."""
 
-    #: the device's own choices; the beat, its interval and the texts are the kernel's (module page_writes)
-    page_may_set = frozenset({"chosen_lang", "muted"})
+    #: the device's own choices and language; the beat, its interval and the texts are the kernel's (module page_writes)
+    page_may_set = frozenset({"chosen_lang", "muted", "browser_lang"})
 
     _esm = ESM
     _css = CSS
     mode = traitlets.Unicode("seat").tag(sync=True)
     beat = traitlets.Int(0).tag(sync=True)
     interval = traitlets.Float(INTERVAL).tag(sync=True)
+    slow_after = traitlets.Float(SLOW_AFTER).tag(sync=True)
     lost_after = traitlets.Float(LOST_AFTER).tag(sync=True)
     reload_after = traitlets.Float(0.0).tag(sync=True)
     lost_text = traitlets.Unicode("").tag(sync=True)
+    slow_text = traitlets.Unicode("").tag(sync=True)
     reload_text = traitlets.Unicode("").tag(sync=True)
     chosen_lang = traitlets.Unicode("").tag(sync=True)
+    browser_lang = traitlets.Unicode("").tag(sync=True)  # navigator.language, as the page says it
     muted = traitlets.Bool(False).tag(sync=True)
     alert = traitlets.Int(0).tag(sync=True)
     ack_every = traitlets.Int(ACK_EVERY).tag(sync=True)
@@ -193,6 +222,7 @@ class PageLink(PageMaySet, anywidget.AnyWidget):
 
     def set_lang(self, lang: str) -> None:
         self.lost_text = i18n.t("classplay.connection.lost", lang)
+        self.slow_text = i18n.t("classplay.connection.slow", lang)
         self.reload_text = i18n.t("classplay.connection.reload", lang)
 
     def ring(self) -> None:
@@ -229,4 +259,4 @@ class PageLink(PageMaySet, anywidget.AnyWidget):
             await asyncio.sleep(self.interval)
 
 
-__all__ = ["ACK_EVERY", "INTERVAL", "LOST_AFTER", "RELOAD_AFTER", "SILENT_AFTER", "PageLink"]
+__all__ = ["ACK_EVERY", "INTERVAL", "LOST_AFTER", "RELOAD_AFTER", "SILENT_AFTER", "SLOW_AFTER", "PageLink"]
