@@ -275,7 +275,8 @@ def test_a_revoked_phone_stops_and_says_why(tmp_path: Path, lang: str) -> None:
     projector.drawer.revoke("Taiwan")
     mei.sync()
     said = i18n.t("classroom.error.token_revoked", lang)
-    assert said in mei.message.value and said in mei.banner.value
+    assert said in mei.banner.value and said not in mei.message.value  # said once; the message offers the way back
+    assert "href='join/" in mei.message.value
     assert "data-mine='0'" in mei.banner.value and not mei.decisions.buttons() and not mei.decisions.highlight_cells()
 
 

@@ -17,6 +17,11 @@ focus falls to the page's body. This tiny front-end piece, one per page, watches
   elsewhere); after a change of screen, to the new screen's heading or banner (``tabindex=-1``); on one
   computer, to the curtain's button while it covers the page, and to the hand's decision once it is lifted.
   Focus that is anywhere else is never moved.
+- **A second tap.** After a finger's tap on a decision's button, another tap on a decision's button is ignored
+  for :data:`TAP_HOLD_MS` ms, counted again from each redraw of the decision panel in the next 5 s (a double
+  tap, or a finger still there when another button slid under it, played a second decision). The kernel
+  ignores a button drawn for a decision that is over (:mod:`.decisions`); ``<body data-typhoon-taps-ignored>``
+  counts the taps ignored here (for tests). A mouse and a keyboard are not held back.
 - **The teacher's drawer.** Opened from its toggle, the focus moves to its first control; Esc in
   the drawer (or on the toggle) closes it and gives the focus back to the toggle.
 
@@ -40,7 +45,11 @@ from ... import i18n
 from ..page_writes import PageMaySet
 from .viewdata import d
 
-__all__ = ["PageAccess", "group_names"]
+__all__ = ["TAP_HOLD_MS", "PageAccess", "group_names"]
+
+#: Milliseconds a finger's next tap on a decision's button is ignored, after a tap on one and after each redraw of
+#: the decisions that follows it (a double tap is ~100–300 ms; the buttons slid under the finger when redrawn).
+TAP_HOLD_MS = 600
 
 
 def group_names(lang: str) -> dict[str, str]:
@@ -180,7 +189,29 @@ function start(model, el, app) {
   }
   function schedule() { if (!timer) timer = setTimeout(run, 100); }
 
-  const observer = new MutationObserver(() => { lastChange = Date.now(); schedule(); });
+  // a finger's second tap on a decision's button (see the module's docstring): ignored for a moment
+  let touchAt = 0, tapAt = 0, holdUntil = 0;
+  const hold = model.get("tap_hold_ms");
+  const onDown = (e) => { if (e.pointerType === "touch" || e.pointerType === "pen") touchAt = Date.now(); };
+  const onTap = (e) => {
+    const b = e.target && e.target.closest ? e.target.closest(".typhoon-decisions button") : null;
+    const now = Date.now();
+    if (!b || now - touchAt > 1500) return;  // not a decision, or not a finger
+    if (now < holdUntil) {
+      e.preventDefault(); e.stopImmediatePropagation();
+      document.body.dataset.typhoonTapsIgnored = String(Number(document.body.dataset.typhoonTapsIgnored || 0) + 1);
+      return;
+    }
+    tapAt = now; holdUntil = now + hold;
+  };
+  const inDecisions = (m) => {
+    const e = m.target && (m.target.nodeType === 1 ? m.target : m.target.parentElement);
+    return !!(e && e.closest && e.closest(".typhoon-decisions"));
+  };
+  const observer = new MutationObserver((changes) => {
+    lastChange = Date.now(); schedule();
+    if (lastChange - tapAt < 5000 && changes.some(inDecisions)) holdUntil = Math.max(holdUntil, lastChange + hold);
+  });
   observer.observe(app, { subtree: true, childList: true, attributes: true, attributeFilter: ["class", "style"] });
   const onIn = (e) => {
     last = e.target; pending = null;
@@ -202,12 +233,15 @@ function start(model, el, app) {
   app.addEventListener("focusin", onIn);
   app.addEventListener("focusout", onOut);
   app.addEventListener("keydown", onKey);
+  app.addEventListener("pointerdown", onDown, true);
+  app.addEventListener("click", onTap, true);
   model.on("change:names", schedule);
   run();
   return () => {
     observer.disconnect();
     app.removeEventListener("focusin", onIn); app.removeEventListener("focusout", onOut);
     app.removeEventListener("keydown", onKey);
+    app.removeEventListener("pointerdown", onDown, true); app.removeEventListener("click", onTap, true);
     if (timer) clearTimeout(timer);
   };
 }
@@ -233,6 +267,7 @@ class PageAccess(PageMaySet, anywidget.AnyWidget):
 
     _esm = _ESM
     names = traitlets.Dict(traitlets.Unicode(), default_value={}).tag(sync=True)
+    tap_hold_ms = traitlets.Int(TAP_HOLD_MS).tag(sync=True)
 
     def __init__(self, lang: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)

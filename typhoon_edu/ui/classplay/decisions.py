@@ -5,7 +5,10 @@ public one) and reports what the person chose through ``on_action(action)``; a c
 is a cell is chosen first (``pending_card``) and then played by a tap on a highlighted map cell, or on that
 cell's button (every cell the map offers is also a button, laid out by generation zone as on the map).
 Every button goes through the view's :class:`~typhoon_edu.ui.guard.Problems`, so a failure is
-told to the person.
+told to the person. A button belongs to the decision it was drawn for: a press that reaches the kernel
+after the table moved on (a second tap, a message late on a busy server) is ignored, never played on the
+decision that came after it. A long choice of a storm and a new direction (Steering Flow: 30 buttons) is made
+in two steps, the storm first (:data:`STORM_FIRST`).
 
 >>> from typhoon_edu import Game
 >>> from typhoon_edu.ui.guard import Problems
@@ -21,6 +24,11 @@ told to the person.
 >>> panel.render(Table.for_seat(g, "Taiwan"), seats, "en")
 >>> panel.cell_action((8, 8)).notation
 'place 8,8'
+>>> old = panel.buttons()[0]
+>>> _ = g.apply(panel.cell_action((8, 8)))
+>>> panel.render(Table.for_seat(g, "Taiwan", seq=1), seats, "en")
+>>> old.click(); chosen   # a button of the decision before: ignored
+[]
 """
 
 from __future__ import annotations
@@ -37,7 +45,11 @@ from ..buttons import legible
 from ..guard import Problems
 from .model import Seats, action_groups, hand_cards
 from .table import Table
-from .viewdata import ActionGroup, d
+from .viewdata import ActionGroup, Choice, d
+
+#: A choice of a storm and its new direction with more buttons than this is made in two steps: the storm, then
+#: its direction (Steering Flow offered 30 buttons, and the phone's map started ~2,960 px down the page).
+STORM_FIRST = 8
 
 
 def _close_tree(widget: widgets.Widget) -> None:
@@ -63,7 +75,9 @@ class DecisionPanel(widgets.VBox):
         self.on_pick = on_pick
         self.show_hand = show_hand
         self.pending_card: str | None = None
+        self.pending_storm: dict[str, int] = {}  # a group's chosen storm, when its directions come second
         self.table: Table | None = None
+        self._drawn: tuple[Any, ...] = ()  # the last render's seats, language, busy and note (to draw again)
         self.hand_html = widgets.HTML()
         self.hand_html.add_class("typhoon-hand")
         self.groups = widgets.VBox()
@@ -78,9 +92,11 @@ class DecisionPanel(widgets.VBox):
         if self.table is None or table.seq != self.table.seq or table.current_player != self.table.current_player:
             if self.pending_card is not None and not any(a.card == self.pending_card for a in table.legal):
                 self.pending_card = None
+            self.pending_storm = {}
         self.table = table
+        self._drawn = (seats, lang, busy, note)
         shape = (table.seq, table.current_player, table.phase, lang, busy, self.pending_card, note, tuple(table.legal),
-                 table.hand_cards)
+                 table.hand_cards, self.show_hand, tuple(sorted(self.pending_storm.items())))
         if shape == self._shape:
             return
         self._shape = shape
@@ -117,13 +133,69 @@ class DecisionPanel(widgets.VBox):
                 and (a.kind == "place" or (a.kind == "play" and a.card == self.pending_card))]
 
     # ------------------------------------------------------------------ parts
+    def _moment(self) -> tuple[Any, ...]:
+        """The decision shown now: a button is pressed for this one only."""
+        t = self.table
+        return () if t is None else (t.seq, t.current_player, t.phase)
+
     def _button(self, css: list[str], style: str, label: str, fn: Callable[[], Any]) -> widgets.Button:
         b = legible(widgets.Button(description=label, button_style=style, layout=widgets.Layout(width="auto", height="auto")))
         for c in css:
             b.add_class(c)
-        self.problems.on_click(b, lambda _b: fn(), where=f"button {label!r}")
+        drawn_for = self._moment()
+
+        def press(_b: widgets.Button) -> None:
+            if self._moment() != drawn_for:  # drawn for a decision that is over: a late or second tap
+                return
+            fn()
+
+        self.problems.on_click(b, press, where=f"button {label!r}")
         self._buttons.append(b)
         return b
+
+    def _redraw(self) -> None:
+        """Draw the same decision again (a step of it was chosen: a storm, a card for the map)."""
+        self._shape = None
+        if self.table is not None and self._drawn:
+            seats, lang, busy, note = self._drawn
+            self.render(self.table, seats, lang, busy=busy, note=note)
+
+    def _storm_steps(self, group: ActionGroup, lang: str) -> list[widgets.Widget] | None:
+        """A long choice of a storm and a new direction, in two steps: the storms, then the chosen one's directions
+        (None: the group is short, or not such a choice)."""
+        choices = group.choices
+        if len(choices) <= STORM_FIRST or not all(c.action.typhoon is not None and c.action.direction is not None
+                                                    for c in choices):
+            return None
+        storms = list(dict.fromkeys(c.action.typhoon for c in choices))
+        chosen = self.pending_storm.get(group.key)
+        slug = group.key.replace(":", "-")
+        if chosen not in storms:
+            note = widgets.HTML(f"<div class='typhoon-group-text'>{escape(i18n.t('classplay.storm_first', lang))}</div>")
+            row = [self._button(["typhoon-act", "typhoon-storm-pick", f"typhoon-storm-pick-{tid}"], "info",
+                                self._storm_label(tid, lang), lambda k=group.key, t=tid: self._pick_storm(k, t))
+                   for tid in storms]
+            return [note, widgets.HBox(row, layout=widgets.Layout(flex_flow="row wrap"))]
+        picked: list[Choice] = [c for c in choices if c.action.typhoon == chosen]
+        row = [self._button(["typhoon-act", c.css], "primary", c.label, lambda a=c.action: self.on_action(a))
+               for c in picked]
+        row.append(self._button(["typhoon-act", "typhoon-storm-back", f"typhoon-storm-back-{slug}"], "",
+                                i18n.t("classplay.other_storm", lang), lambda k=group.key: self._pick_storm(k, None)))
+        return [widgets.HBox(row, layout=widgets.Layout(flex_flow="row wrap"))]
+
+    def _storm_label(self, tid: int, lang: str) -> str:
+        """``T2 (strong typhoon)``: the storm as the map names it, with its level."""
+        from .model import target_label
+
+        assert self.table is not None
+        return target_label(Action("play", typhoon=tid), self.table, lang)
+
+    def _pick_storm(self, key: str, tid: int | None) -> None:
+        if tid is None:
+            self.pending_storm.pop(key, None)
+        else:
+            self.pending_storm[key] = tid
+        self._redraw()
 
     def _group_widget(self, group: ActionGroup, lang: str) -> widgets.Widget:
         head = f"<div class='typhoon-group-title'><b>{escape(group.title)}</b></div>"
@@ -138,6 +210,8 @@ class DecisionPanel(widgets.VBox):
             else:
                 parts.append(self._button(["typhoon-act", f"typhoon-pick-{group.key.replace(':', '-')}"], "info",
                                           d("game.pick_cell", lang), lambda k=card: self._pick(k)))
+        elif (steps := self._storm_steps(group, lang)) is not None:
+            parts.extend(steps)
         else:
             row = [self._button(["typhoon-act", c.css], "primary" if group.key != "pass" else "", c.label,
                                 lambda a=c.action: self.on_action(a)) for c in group.choices]
@@ -189,7 +263,7 @@ class DecisionPanel(widgets.VBox):
 
     def _pick(self, card: str) -> None:
         self.pending_card = card
-        self._shape = None
+        self._redraw()  # the card's cells as buttons, now (not at the page's next update)
         if self.on_pick is not None:
             self.on_pick(card)
 

@@ -8,6 +8,7 @@ so a reload finds the seat again, and its personal link is shown too.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from html import escape
 from typing import TYPE_CHECKING
 
@@ -40,6 +41,10 @@ class JoinScreen:
         self.box.add_class("typhoon-join")
         self._free: tuple[str, ...] = ()
         self._lobby = None
+        #: The found room's language (None until a code is found): the seat list and its refusals are in it,
+        #: unless this device chose its own language.
+        self.room_lang: str | None = None
+        self._error: Callable[[str], str] | None = None  # what the message says, in any language
         self.tries = WrongCodes()  # after a few wrong codes, each next one waits (classroom/tries.py)
 
     def render(self) -> None:
@@ -50,9 +55,25 @@ class JoinScreen:
         self.find_button.description = i18n.t("classplay.seat.find", lang)
         if self._lobby is not None:
             self._render_seats()
+        self._show_message()
 
-    def show_error(self, text: str) -> None:
+    def show_error(self, text: str | Callable[[str], str]) -> None:
+        """Say ``text``, or ``text(lang)`` (said again in the page's language if it changes later)."""
+        self._error = (lambda _lang, said=text: said) if isinstance(text, str) else text
+        self._show_message()
+
+    def _show_message(self) -> None:
+        text = self._error(self.app.lang) if self._error is not None else ""
         self.message.value = f"<div class='typhoon-message-error'>{escape(text)}</div>" if text else ""
+
+    def _room_language(self, code: str) -> None:
+        """The page takes the found room's language (a device's own switch wins)."""
+        try:
+            self.room_lang = i18n.normalize_lang(self.app.store.room_by_code(code).lang)
+        except Exception:  # noqa: BLE001 - a guess only: the page keeps its language
+            return
+        if not self.app.link.chosen_lang and self.room_lang != self.app.lang:
+            self.app.set_lang(self.room_lang)
 
     def find(self) -> None:
         """Look the typed code up and list the free seats."""
@@ -61,10 +82,10 @@ class JoinScreen:
         from ...classroom.rooms import lobby
         from .projector import _error_text
 
-        lang = self.app.lang
         left = self.tries.wait()
         if left > 0:  # nothing is looked up: a script cannot try code after code
-            self.show_error(i18n.t("classplay.join.wait", lang, n=math.ceil(left)))
+            n = math.ceil(left)
+            self.show_error(lambda lang: i18n.t("classplay.join.wait", lang, n=n))
             return
         try:
             self._lobby = lobby(self.app.store, normalize_code(self.code.value))
@@ -72,13 +93,14 @@ class JoinScreen:
             self.tries.failed()
             self._lobby = None
             self.seats.children = []
-            self.show_error(_error_text(exc, lang))
+            self.show_error(lambda lang, exc=exc: _error_text(exc, lang))
             return
         self.tries.found()
+        self._room_language(self._lobby.code)
         if not self._lobby.devices:  # one computer: no seat is a device's (say why none is offered)
-            self.show_error(i18n.t("classroom.error.no_devices", lang))
+            self.show_error(lambda lang: i18n.t("classroom.error.no_devices", lang))
         else:
-            self.show_error("" if self._lobby.free else i18n.t("classplay.seat.no_free", lang))
+            self.show_error("" if self._lobby.free else (lambda lang: i18n.t("classplay.seat.no_free", lang)))
         self._render_seats()
 
     def _render_seats(self) -> None:
@@ -110,8 +132,8 @@ class JoinScreen:
         try:
             room, token = Room.join(self.app.store, self._lobby.code, region, self.app.device)
         except ClassroomError as exc:
-            self.show_error(_error_text(exc, self.app.lang))
             self.find()
+            self.show_error(lambda lang, exc=exc: _error_text(exc, lang))  # after the list: its reason is kept
             return False
         self.app._enter(room, token)
         link = f"?seat={token}"

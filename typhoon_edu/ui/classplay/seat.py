@@ -64,6 +64,96 @@ def banner_lost(text: str) -> Banner:
     return Banner(text, "", None, False)
 
 
+def browser_language(tag: str) -> str | None:
+    """The page's language for a browser's ``navigator.language`` (``en-US`` → ``en``, ``zh-Hant-TW`` → ``zh-TW``),
+    or None for a language the game does not speak.
+
+    >>> browser_language("en-US"), browser_language("zh-Hant-TW"), browser_language("zh-CN"), browser_language("fr-FR")
+    ('en', 'zh-TW', 'zh-TW', None)
+    """
+    primary = str(tag).strip().lower().replace("_", "-").split("-", 1)[0]
+    return {"en": "en", "zh": "zh-TW"}.get(primary)
+
+
+@dataclasses.dataclass(frozen=True)
+class Standing:
+    """One region's place at the end of a game (1 the best; tied regions share a place)."""
+
+    place: int
+    region: str
+    hp: int
+    winner: bool
+    out: bool
+
+
+def standings(table: Any, events: Any = ()) -> list[Standing]:
+    """The regions ranked at the end: the winners first, then by HP, then the later a region was knocked out the
+    better (``events``: the game's events, for the order of :class:`~typhoon_edu.engine.events.Eliminated`).
+
+    >>> from types import SimpleNamespace as NS
+    >>> from typhoon_edu.engine import events as ev
+    >>> t = NS(players=("Taiwan", "Japan", "Korea"), winners=("Korea",), hp={"Taiwan": 0, "Japan": 0, "Korea": 9})
+    >>> [(s.place, s.region) for s in standings(t, [ev.Eliminated("Japan"), ev.Eliminated("Taiwan")])]
+    [(1, 'Korea'), (2, 'Taiwan'), (3, 'Japan')]
+    """
+    gone = [e.player for e in events if getattr(e, "kind", "") == "Eliminated"]
+    order = {r: i for i, r in enumerate(gone)}
+
+    def key(region: str) -> tuple[bool, int, int]:
+        return (region in table.winners, table.hp.get(region, 0), order.get(region, len(gone)))
+
+    ranked = sorted(table.players, key=key, reverse=True)
+    out: list[Standing] = []
+    for i, region in enumerate(ranked):
+        place = out[-1].place if out and key(region) == key(out[-1].region) else i + 1
+        out.append(Standing(place, region, table.hp.get(region, 0), region in table.winners,
+                            table.hp.get(region, 0) <= 0))
+    return out
+
+
+def place_name(place: int, lang: str) -> str:
+    """``2nd`` / ``第 2 名`` (a place from 1 to 5: at most five teams play)."""
+    return i18n.t(f"classplay.rank.ord_{min(max(place, 1), 5)}", lang)
+
+
+def ranking_html(ranked: list[Standing], seats: Any, lang: str, you: str | None, *, ended: bool = False) -> str:
+    """The final ranking for a team's phone: its own place first, then every region's, the winners marked."""
+    mine = next((s for s in ranked if s.region == you), None)
+    head = ""
+    if mine is not None:
+        said = i18n.t("classplay.rank.you", lang, place=place_name(mine.place, lang), count=len(ranked))
+        if mine.winner:
+            said = i18n.tidy_spaces(i18n.t("classplay.rank.you_won", lang) + " " + said, lang)
+        head = f"<div class='typhoon-rank-you'><b>{escape(said)}</b></div>"
+    rows = []
+    for s in ranked:
+        marks = [i18n.t("classplay.rank.hp", lang, hp=s.hp)]
+        if s.winner:
+            marks.append(i18n.t("classplay.rank.winner", lang))
+        elif s.out:
+            marks.append(i18n.t("classplay.rank.out", lang))
+        cls = "typhoon-rank-row" + (" typhoon-rank-mine" if s.region == you else "") + \
+            (" typhoon-rank-winner" if s.winner else "")
+        rows.append(f"<li class='{cls}' data-region='{escape(s.region)}'><b>{escape(place_name(s.place, lang))}</b> "
+                    f"{escape(seat_label(seats, s.region, lang))} · {escape(' · '.join(marks))}</li>")
+    title = i18n.t("classplay.rank.title_ended" if ended else "classplay.rank.title", lang)
+    return (f"{head}<div class='typhoon-rank-title'><b>{escape(title)}</b></div>"
+            f"<ol class='typhoon-rank-list'>{''.join(rows)}</ol>")
+
+
+#: The way back to the join page after a device lost its seat: a fingertip's target (at least 44 px tall).
+REJOIN_STYLE = ("display:inline-block;min-height:44px;box-sizing:border-box;padding:.6rem 1rem;margin:.3rem 0;"
+                "border-radius:8px;background:#1d4ed8;color:#fff;font-weight:bold;text-decoration:none")
+
+#: The look of the ranking on a team's phone (its own row stands out).
+RANK_CSS = """<style>
+.typhoon-seat-ranking .typhoon-rank-you { font-size: 1.25rem; margin: .3rem 0; }
+.typhoon-seat-ranking .typhoon-rank-list { list-style: none; padding: 0; margin: .2rem 0 .5rem; }
+.typhoon-seat-ranking .typhoon-rank-row { padding: .3rem .5rem; border-radius: 6px; line-height: 1.4; }
+.typhoon-seat-ranking .typhoon-rank-mine { background: #e0f2fe; outline: 2px solid #0369a1; }
+</style>"""
+
+
 class SeatApp:
     """One seat's page. ``token``: the device token from the link; without it, the join screen."""
 
@@ -94,14 +184,19 @@ class SeatApp:
         self.link = PageLink(mode="seat", lang=self.lang)
         self.problems.observe(self.link, lambda c: self._device_lang(c["new"]), names="chosen_lang",
                               where="language")
+        self.problems.observe(self.link, lambda c: self._browser_lang(c["new"]), names="browser_lang",
+                              where="language")
         self.sound = widgets.ToggleButton(value=True, icon="bell", layout=widgets.Layout(width="auto"))
         self.sound.add_class("typhoon-sound")
         self.problems.observe(self.sound, lambda c: setattr(self.link, "muted", not c["new"]), where="sound")
         self.link.observe(lambda c: setattr(self.sound, "value", not c["new"]), "muted")
         self.problems.observe(self.sound, lambda _c: self._label_sound(), where="sound label")
         self._rung = -1  # the seq of the decision the device was last called to
+        self._lost_exc: BaseException | None = None  # why this device can no longer act (the "lost" screen)
         self.banner = widgets.HTML()
         self.banner.add_class("typhoon-banner-box")
+        self.ranking = widgets.HTML()  # the team's place and the ranking, once the game is over
+        self.ranking.add_class("typhoon-seat-ranking")
         # The teacher's turn timer: this team's seconds left, counted by the browser (one message per
         # decision), or "time ran out: the computer played your turn" until the team's next decision.
         self.countdown = Countdown()
@@ -130,7 +225,7 @@ class SeatApp:
         self.coach = CoachBox(self.problems, lambda: self.lang)
         # the die and the "what happens now" line: hidden once the game is over (no die is waited for)
         self.instruments = instruments = widgets.HBox([self.die, self.now], layout=widgets.Layout(align_items="center"))
-        self.seat_box = widgets.VBox([self.banner, self.countdown, self.problems.widget, self.message, self.coach, self.decisions,
+        self.seat_box = widgets.VBox([self.banner, self.ranking, self.countdown, self.problems.widget, self.message, self.coach, self.decisions,
                                       self.die_entry,
                                       self.board, instruments, self.decisions.hand_html, self.hp, self.log])
         self.seat_box.add_class("typhoon-seat-game")
@@ -180,6 +275,15 @@ class SeatApp:
         if lang in i18n.LANGS and lang != self.lang:
             self.set_lang(lang)
 
+    def _browser_lang(self, tag: str) -> None:
+        """The browser's own language: the best guess while no room is known (a room's page takes the room's
+        language, and a switch made on this device wins over both)."""
+        lang = browser_language(tag)
+        if lang is None or self.link.chosen_lang or self.room is not None or self.join.room_lang is not None:
+            return
+        if lang != self.lang:
+            self.set_lang(lang)
+
     def _label_sound(self) -> None:
         """The sound switch says what it is now ("Sound on" with a bell, "Sound off" with a struck bell)."""
         on = bool(self.sound.value)
@@ -214,7 +318,7 @@ class SeatApp:
         try:
             room = Room.open_seat(self.store, token, self.device)
         except ClassroomError as exc:
-            self.join.show_error(_error_text(exc, self.lang))
+            self.join.show_error(lambda lang, exc=exc: _error_text(exc, lang))  # said again in a language chosen later
             return False
         self._enter(room, token)
         return True
@@ -243,6 +347,9 @@ class SeatApp:
         if room is None or self.region is None:
             self.head.value = f"<b>{escape(d('app.title', lang))}</b>"
             return
+        if self.screen == "lost":  # nothing more is drawn from the room: why, and the way back (in this language)
+            self._tell_lost()
+            return
         seats = seat_infos(room)
         table = seat_table(room, self.region)
         view = room.seat_view()
@@ -258,13 +365,25 @@ class SeatApp:
             table = dataclasses.replace(table, legal=())  # no button and no lit cell is left to press
         b = banner(table, seats, lang, viewer=self.region)
         mine = table.current_player == self.region and not over
+        knocked_out = not over and not mine and table.hp.get(self.region, 1) <= 0
+        ranked = standings(table, room.events()) if over else []
+        place = next((s for s in ranked if s.region == self.region), None)
         if ended:
             b = type(b)(i18n.t("classplay.results.ended", lang), "", None, False)
+        elif knocked_out:  # said plainly: this team plays no more (its hand is put away below)
+            region = i18n.region_name(self.rules, self.region, lang)
+            b = type(b)(i18n.t("classplay.seat.out", lang, region=region), i18n.t("classplay.seat.out_detail", lang),
+                        b.who, False)
         elif view.paused:  # not "your turn" while nobody may play: the pause, then what comes when it ends
             b = type(b)(i18n.t("classplay.paused", lang), b.headline, b.who, False)
         elif mine:
             said = i18n.tidy_spaces(i18n.t("classplay.seat.your_turn", lang) + " " + b.headline, lang)
-            b = type(b)(said, b.detail, b.who, True)
+            detail = i18n.t(f"classplay.banner.own_{table.phase}", lang) if table.phase in ("discard", "counter") \
+                else b.detail  # a discard has no pass; a counter's "take the hit" is its button's word
+            b = type(b)(said, detail, b.who, True)
+        if over and place is not None:  # "See the results below" pointed at the hand: the ranking is right here
+            b = type(b)(b.headline, "", b.who, False)
+        self.ranking.value = RANK_CSS + ranking_html(ranked, seats, lang, self.region, ended=ended) if over else ""
         state = {"seq": table.seq, "phase": table.phase, "who": "" if over else table.current_player or "",
                  "busy": int(busy), "mine": int(mine), "paused": int(view.paused), "open": int(room.is_open),
                  "view": view_digest(room)}
@@ -284,6 +403,7 @@ class SeatApp:
         note = ""
         if not over and table.current_player not in (self.region, None, CHANCE):
             note = i18n.t("classplay.seat.waiting", lang, player=seat_label(seats, table.current_player, lang))
+        self.decisions.show_hand = not (over or knocked_out)  # a hand that can no longer be played is put away
         self.decisions.render(table, seats, lang, busy=busy or view.paused or over or table.current_player == CHANCE,
                               note=note)
         self.coach.show_for(room, self.region, mine=view.my_turn and not busy and not over)
@@ -357,7 +477,8 @@ class SeatApp:
         if not self.pacer.idle:
             self._say(i18n.t("classplay.busy", self.lang))
             return False
-        expected = self.decisions.table.seq + 1 if self.decisions.table is not None else room.next_seq
+        before = self.decisions.table
+        expected = before.seq + 1 if before is not None else room.next_seq
         try:
             update = room.act(action, expected_seq=expected)
         except StaleWrite:
@@ -375,7 +496,29 @@ class SeatApp:
         self._timed_out = False
         self._say("")
         self._take(update)
+        self._confirm(action, before)
         return True
+
+    def _confirm(self, action: Action | str, before: Any) -> None:
+        """Say what this team just did ("You chose: Play Steering Flow on T2 …"), and that one more card may be
+        played when it may: the page moved on, so the team sees its tap was taken, and what it was."""
+        from ...describe import describe_action
+        from ...engine.actions import parse_action
+
+        act = parse_action(action) if isinstance(action, str) else action
+        if before is None or act.kind == "die":
+            return
+        lang = self.lang
+        try:
+            said = i18n.t("classplay.seat.chose", lang, action=describe_action(act, before, lang))
+        except Exception:  # noqa: BLE001 - a confirmation is a courtesy: never the reason a decision looks failed
+            log.warning("no confirmation for %s", act, exc_info=True)
+            return
+        now = self.decisions.table
+        if (act.kind in ("play", "region") and now is not None and now.current_player == self.region
+                and now.phase == "attack" and any(a.kind == "play" for a in now.legal)):
+            said = i18n.tidy_spaces(said + " " + i18n.t("classplay.seat.one_more", lang), lang)
+        self._say(said, error=False)
 
     def _lost(self, exc: BaseException) -> None:
         """The teacher revoked this device, or the game ended: stop, and say so."""
@@ -386,11 +529,26 @@ class SeatApp:
         self.coach.show_for(None, "", mine=False)
         self.die_entry.layout.display = "none"
         self.instruments.layout.display = "none"
-        text = _error_text(exc, self.lang)
+        self.decisions.show_hand = False
+        self.decisions.hand_html.value = ""  # a hand this device can no longer play is put away
+        self.ranking.value = ""
+        self._lost_exc = exc
+        self.screen = "lost"
+        self._tell_lost()
+
+    def _tell_lost(self) -> None:
+        """Why this device can no longer act (once, in the banner), and the way back: the join page with the code."""
+        exc, lang = self._lost_exc, self.lang
+        if exc is None:
+            return
+        text = _error_text(exc, lang)
         seq = self.decisions.table.seq if self.decisions.table is not None else -1
         self.banner.value = banner_html(banner_lost(text), {"seq": seq, "who": "", "mine": 0, "busy": 0, "lost": 1})
-        self._say(text)
-        self.screen = "lost"
+        code = getattr(self.room, "code", "") or ""
+        href = f"join/{code}" if code else "join"
+        self.status.say("")
+        self.message.value = (f"<a class='typhoon-rejoin' href='{escape(href)}' style='{REJOIN_STYLE}'>"
+                              f"{escape(i18n.t('classplay.seat.rejoin', lang, code=code).strip())}</a>")
 
     # ------------------------------------------------------------------ keeping in step
     def _take(self, update: Any) -> None:
