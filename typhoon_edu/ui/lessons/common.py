@@ -419,12 +419,13 @@ MOVE_EVENTS = frozenset({"DieRolled", "MoveStarted", "TyphoonStepped", "RegionHi
 
 def play_moves(typhoons: Sequence[tuple[tuple[int, int], int, str]], faces: Sequence[int], *,
                order: Sequence[int] | None = None, hp: dict[str, int] | None = None, hold: int | None = None,
-               rules: Any = None) -> tuple[Any, list[Any]]:
+               rules: Any = None, players: Sequence[str] = PLAYERS) -> tuple[Any, list[Any]]:
     """Run one move phase of the engine on hand-placed typhoons; return the game and the move events.
 
     ``typhoons`` are ``((x, y), level, direction)`` and get ids 1, 2, …; typhoon ``order[k]`` (default
     1, 2, …) moves ``faces[k]`` cells. ``hold`` plays the Blocking High card on that typhoon first,
-    so it stays put, and a storm held over the sea grows 1 level at the end of the turn.
+    so it stays put, and a storm held over the sea grows 1 level at the end of the turn. ``players``
+    (3 to 5 regions, :data:`PLAYERS` unless told) are seated; only they are hit.
 
     >>> game, events = play_moves([((8, 8), 1, "E")], [4])
     >>> [e.to for e in events if e.kind == "TyphoonStepped"]
@@ -433,11 +434,11 @@ def play_moves(typhoons: Sequence[tuple[tuple[int, int], int, str]], faces: Sequ
     from ...engine.actions import Action
     from ...engine.scenario import scenario
 
-    hands: dict[str, list[str]] = {p: [] for p in PLAYERS}
+    hands: dict[str, list[str]] = {p: [] for p in players}
     if hold is not None:
-        hands[PLAYERS[0]] = ["blocking_high"]
-    game = scenario(list(PLAYERS), typhoons=list(typhoons), phase="attack" if hold is not None else "move",
-                    hands=hands, hp=hp, active=PLAYERS[0], rules=rules)
+        hands[players[0]] = ["blocking_high"]
+    game = scenario(list(players), typhoons=list(typhoons), phase="attack" if hold is not None else "move",
+                    hands=hands, hp=hp, active=players[0], rules=rules)
     events: list[Any] = []
     if hold is not None:
         events += game.apply(Action("play", "blocking_high", hold))

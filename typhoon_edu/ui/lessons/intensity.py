@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html import escape
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
 from ... import i18n
+from ...engine.events import Eliminated
 from .. import palette
 from ..buttons import legible
 from ..guard import Problems
@@ -236,9 +237,72 @@ def worked_html(w: Worked, lang: str = "en", rules: Rules | None = None) -> str:
 
 # --- sandbox -----------------------------------------------------------------------------------
 
+#: Events about one region: of the second game (:func:`play_moves_all_regions`) only those of the regions the first
+#: game does not seat are kept.
+_REGION_EVENTS = frozenset({"RegionHit", "DamageDealt", "Eliminated"})
+
+
+_ORDER = {"RegionHit": 1, "DamageDealt": 2, "Eliminated": 3}
+
+
+def _shared(e: Any) -> bool:
+    """Whether both games of :func:`play_moves_all_regions` have event ``e`` alike (a step, a roll, a landfall …)."""
+    return e.kind not in _REGION_EVENTS and e.kind != "CardPlayed"
+
+
+def play_moves_all_regions(typhoons: Sequence[Placement], faces: Sequence[int], *, hold: int | None = None,
+                           rules: Rules | None = None) -> tuple[Any, list[Any]]:
+    """:func:`~.common.play_moves` with every region of the map hit, not only the five that a game seats.
+
+    A game seats 3 to 5 regions, so the map's sixth region (Central China) would be crossed without a hit. The same
+    move is played a second time in a game that seats the regions left out; their hits and damage are put in among
+    the first game's events, where that game had them. The storms move alike in both games (they take no notice of
+    who plays: nobody holds a counter card), which is checked.
+
+    >>> _, events = play_moves_all_regions([((6, 4), 5, "W")], [2])
+    >>> sorted({e.player for e in events if e.kind == "DamageDealt"})
+    ['Central China', 'South China', 'Taiwan']
+    """
+    r = _rules(rules)
+    game, events = play_moves(typhoons, faces, hold=hold, rules=r)
+    rest = tuple(k for k in r.regions if k not in PLAYERS)
+    if not rest:
+        return game, events
+    seated = rest + tuple(k for k in PLAYERS if k not in rest)[: max(0, 3 - len(rest))]
+    other, more = play_moves(typhoons, faces, hold=hold, rules=r, players=seated)
+    storms = [(t.eye, t.level, t.direction) for t in game.typhoons]
+    if storms != [(t.eye, t.level, t.direction) for t in other.typhoons] or \
+            [e for e in events if _shared(e)] != [e for e in more if _shared(e)]:
+        return game, events  # pragma: no cover - the storms never take notice of who plays
+    # the left-out regions' events, by how many shared events came before them
+    extra: dict[int, list[Any]] = {}
+    seen = 0
+    for e in more:
+        if _shared(e):
+            seen += 1
+        elif e.kind in _REGION_EVENTS and e.player in rest:
+            extra.setdefault(seen, []).append(e)
+    # between two shared events: the hits first, then the damage, then who is out (each game's in its order)
+    merged: list[Any] = []
+    group: list[Any] = []
+    seen = 0
+    for e in [*events, None]:
+        if e is None or _shared(e):
+            merged += sorted(group + extra.pop(seen, []), key=lambda g: _ORDER.get(g.kind, 0))
+            group = []
+            seen += 1
+            if e is not None:
+                merged.append(e)
+        else:
+            group.append(e)
+    return game, merged
+
+
 
 class SandboxModel:
     """The sandbox without widgets: storms placed by hand, one move phase at a time, HP kept across turns.
+
+    Every region of the map is in play (all six; :func:`play_moves_all_regions`), so a storm hits whatever it covers.
 
     >>> s = SandboxModel(seed=1)
     >>> s.place((8, 8), 3, "NNW"), s.place((4, 4), 1, "N")
@@ -254,7 +318,7 @@ class SandboxModel:
         self.rules = _rules(rules)
         self.rng = random.Random(seed)
         self.typhoons: list[Placement] = []
-        self.hp: dict[str, int] = {p: self.rules.regions[p].hp for p in PLAYERS}
+        self.hp: dict[str, int] = {p: region.hp for p, region in self.rules.regions.items()}
         self.last_faces: list[int] = []
 
     def place(self, cell: Cell, level: int, direction: str) -> str | None:
@@ -278,7 +342,7 @@ class SandboxModel:
     def clear(self) -> None:
         """No storms, full HP."""
         self.typhoons = []
-        self.hp = {p: self.rules.regions[p].hp for p in PLAYERS}
+        self.hp = {p: region.hp for p, region in self.rules.regions.items()}
 
     def board_state(self) -> BoardState:
         """The storms as the board shows them (ids 1, 2, … in placing order)."""
@@ -290,10 +354,23 @@ class SandboxModel:
             return []
         movers = len(self.typhoons) - (1 if hold is not None else 0)
         self.last_faces = list(faces) if faces is not None else [self.rng.randint(1, 6) for _ in range(movers)]
-        game, events = play_moves(self.typhoons, self.last_faces, hold=hold, rules=self.rules)
-        for e in events:
+        game, played = play_moves_all_regions(self.typhoons, self.last_faces, hold=hold, rules=self.rules)
+        # each move starts the engine at full HP: the damage is taken off the HP kept here, and told so
+        events: list[Any] = []
+        for e in played:
             if e.kind == "DamageDealt":
-                self.hp[e.player] = max(0, self.hp[e.player] - e.amount)
+                before = self.hp[e.player]
+                if before == 0:
+                    continue  # out already: nothing more to lose
+                amount = min(e.amount, before)
+                self.hp[e.player] = before - amount
+                e = replace(e, amount=amount, hp=self.hp[e.player])
+            elif e.kind == "Eliminated":
+                continue  # the engine's HP is not the sandbox's: who is out is told below
+            events.append(e)
+        for p, left in self.hp.items():
+            if left == 0 and any(e.kind == "DamageDealt" and e.player == p for e in events):
+                events.append(Eliminated(p))  # it lost its last HP in this move
         self.typhoons = [(t.eye, t.level, t.direction) for t in game.typhoons]
         return events
 
@@ -381,7 +458,7 @@ class IntensitySandbox(LessonBox):
         self.problems.on_click(clear, lambda _b: self.clear(), where="sandbox: clear")
         self.message = widgets.HTML(layout=widgets.Layout(min_height="1.6em"))
         self.log_view = widgets.HTML(layout=widgets.Layout(width="100%"))  # every event of the move, none cut off
-        self.hp = HPTrack(r, hp=self.model.hp, lang=lang, regions=PLAYERS)
+        self.hp = HPTrack(r, hp=self.model.hp, lang=lang, regions=tuple(r.regions))
         self.board.on_cell_click(self.problems.guard(self.click, "sandbox: click"))
         side = widgets.VBox([self.hp, self.log_view], layout=widgets.Layout(flex="1 1 300px", min_width="280px"))
         self.pad = CellPad(self.board)  # a phone's cells are too small for a finger: arrows and "Choose this cell"
@@ -469,5 +546,6 @@ def intensity_sandbox(lang: str = "en", seed: int | None = 0) -> IntensitySandbo
 
 __all__ = [
     "DEMOS", "LEVEL_WIND", "IntensityLesson", "IntensitySandbox", "SandboxModel", "Step", "Worked", "footprints_svg",
-    "intensity_lesson", "intensity_sandbox", "level_rows", "levels_table", "levels_table_html", "worked_example", "worked_html",
+    "intensity_lesson", "intensity_sandbox", "level_rows", "levels_table", "levels_table_html", "play_moves_all_regions",
+    "worked_example", "worked_html",
 ]
