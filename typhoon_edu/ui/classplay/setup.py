@@ -20,6 +20,7 @@ from ... import i18n
 from ...engine.rules import load_rules
 from ..buttons import name_only
 from ..guard import Problems
+from ..query import on_class_server
 from .viewdata import SPEEDS, SeatChoice, d, seat_choices
 from .viewdata import SetupChoices as _BaseChoices
 
@@ -162,6 +163,10 @@ class SetupScreen:
                                                (i18n.t("classplay.setup.one_computer", lang), False)])
         self.hands.add_class("typhoon-hands-mode")
         self.hands_note = labels.bind(_html(), "value", lambda lang: f"<i>{escape(i18n.t('classplay.setup.hands_note', lang))}</i>")
+        # phones and tablets join through the class server only: anywhere else (a lesson in JupyterLab, Binder, plain
+        # Voilà) the lobby's QR code and seat links lead nowhere, so this page says so plainly under the choice
+        self.on_server = on_class_server()
+        self.hands_warning = labels.bind(_html(css="typhoon-hands-warning"), "value", self._hands_warning)
         self.speed = labels.bind(toggles(), "options", speed_options)
         self.speed.value = 1.0
         self.speed.add_class("typhoon-speed")
@@ -190,7 +195,7 @@ class SetupScreen:
         left = widgets.VBox([label("setup.seats"), self.count, *[r.box for r in self.rows], label("setup.regions"),
                              self.regions, label("setup.start_player"), self.start],
                             layout=widgets.Layout(flex="1 1 32em", min_width="0"))
-        right = widgets.VBox([label("classplay.setup.hands", own=True), self.hands, self.hands_note,
+        right = widgets.VBox([label("classplay.setup.hands", own=True), self.hands, self.hands_note, self.hands_warning,
                               label("setup.variant"), self.variant, label("setup.dice"), self.dice,
                               label("setup.speed"), self.speed,
                               widgets.HBox([label("setup.seed"), self.seed], layout=widgets.Layout(align_items="center"))],
@@ -199,11 +204,23 @@ class SetupScreen:
         self.box = widgets.VBox([self.title, form, self.start_button, self.message, self.rooms_title, self.rooms_box],
                                 layout=widgets.Layout(width="100%", padding="0 .5em", overflow="auto"))
         self.box.add_class("typhoon-setup")
-        self.regions.value, self.variant.value, self.dice.value, self.hands.value = "random", "standard", "auto", True
+        # each team's phone is the default only where phones can join (the class server); elsewhere, one computer
+        self.regions.value, self.variant.value, self.dice.value = "random", "standard", "auto"
+        self.hands.value = self.on_server
+        self.hands_warning.value = self._hands_warning(self.labels.lang)
+        problems.observe(self.hands, lambda _c: setattr(self.hands_warning, "value", self._hands_warning(self.labels.lang)),
+                         where="hands mode")
         self._rooms: Sequence[Any] = ()
         self._sync_rows()
 
     # ------------------------------------------------------------------ the form
+    def _hands_warning(self, lang: str) -> str:
+        """The warning under "where the hands are" when phones are chosen where no phone can join ("" otherwise)."""
+        if self.on_server or not self.hands.value:
+            return ""
+        return (f"<div style='border-left:6px solid #b45309;background:#fffbeb;color:#422006;padding:.3em .6em;"
+                f"margin:.3em 0'>⚠ {escape(i18n.t('lesson.game.devices_need_server', lang))}</div>")
+
     def _start_options(self, lang: str) -> list[tuple[str, int]]:
         chosen = self.regions.value == "chosen"
         opts: list[tuple[str, int]] = [(d("setup.start_rules", lang), BY_RULES)]

@@ -103,8 +103,10 @@ def game_bank(rules: Rules | None = None) -> tuple[Question, ...]:
     hits = 2 * 2
     return (
         Question("game", "held", "choice", answer="b", options=_ABC),
-        Question("game", "counter", "number", answer=hits * moderate.damage,
-                 fmt={"damage": moderate.damage, "hits": hits}),
+        # the storm ends its move with its radius still over the region: +1 (the engine's rule, compass.damage)
+        Question("game", "counter", "number", answer=hits * moderate.damage + 1,
+                 fmt={"damage": moderate.damage, "hits": hits, "hits_hp": hits * moderate.damage,
+                      "total": hits * moderate.damage + 1}),
         Question("game", "start_hp", "number", answer=taiwan.hp, fmt={"size": taiwan.size, "hp": taiwan.hp}),
         Question("game", "refill", "number", answer=MIN_TYPHOONS),
         Question("game", "landfall", "choice", answer="b", options=_ABC),
