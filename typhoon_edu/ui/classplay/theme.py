@@ -124,8 +124,9 @@ CSS = """
 .typhoon-instruments .typhoon-compass .widget-html-content { font-size: .85rem; line-height: 1.2; }
 .typhoon-bigdie { flex: 1 0 auto; }
 /* the projector's die keeps one width whatever its caption says ("The die is ready." or "T2 moves: the die shows 1."):
-   the compass beside it kept changing size between two states; a long caption takes a second line */
-.typhoon-projector .typhoon-instruments .typhoon-bigdie { flex: 0 0 13rem; min-width: 0; }
+   the compass beside it kept changing size between two states; a long caption takes a second line. Both give way
+   on a small projector (1024×768), each by its share */
+.typhoon-projector .typhoon-instruments .typhoon-bigdie { flex: 0 1 13rem; min-width: 7rem; }
 .typhoon-bigdie .typhoon-die-svg { width: 6.5rem; height: 6.5rem; }
 .typhoon-now .widget-html-content { min-height: 1.6em; }
 .typhoon-now-text { font-size: 1.1rem; font-weight: bold; color: #1d4ed8; }
@@ -155,7 +156,7 @@ CSS = """
   .typhoon-instruments .typhoon-compass { width: 520px; flex-basis: 520px; }
   .typhoon-instruments .typhoon-compass .widget-html-content { font-size: 18px; }
   .typhoon-bigdie .typhoon-die-svg { width: 162px; height: 162px; }
-  .typhoon-projector .typhoon-instruments .typhoon-bigdie { flex-basis: 240px; }
+  .typhoon-projector .typhoon-instruments .typhoon-bigdie { flex-basis: 188px; }  /* the compass keeps its 520 px */
   .typhoon-projector .typhoon-board canvas { max-width: 60vw !important; }
   .typhoon-projector .typhoon-die-caption { font-size: 20px; }
   .typhoon-projector .typhoon-status .widget-html-content { font-size: 20px; }  /* round, turn, rules, pile */
