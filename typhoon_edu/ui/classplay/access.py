@@ -18,8 +18,11 @@ focus falls to the page's body. This tiny front-end piece, one per page, watches
   computer, to the curtain's button while it covers the page, and to the hand's decision once it is lifted.
   Focus that is anywhere else is never moved.
 - **A second tap.** After a finger's tap on a decision's button, another tap on a decision's button is ignored
-  for :data:`TAP_HOLD_MS` ms, counted again from each redraw of the decision panel in the next 5 s (a double
-  tap, or a finger still there when another button slid under it, played a second decision). The kernel
+  for :data:`TAP_HOLD_MS` ms, counted again from each redraw of the decision panel in the next
+  :data:`TAP_REDRAW_MS` ms (a double tap, or a finger still there when another button slid under it, played a
+  second decision). A tap on the decision after that, once its storms have moved, is never held back. On a team's
+  own page only (a phone or a tablet): the projector's, played on one computer, is tapped by one person who
+  watches the board between decisions. The kernel
   ignores a button drawn for a decision that is over (:mod:`.decisions`); ``<body data-typhoon-taps-ignored>``
   counts the taps ignored here (for tests). A mouse and a keyboard are not held back.
 - **The teacher's drawer.** Opened from its toggle, the focus moves to its first control; Esc in
@@ -45,11 +48,14 @@ from ... import i18n
 from ..page_writes import PageMaySet
 from .viewdata import d
 
-__all__ = ["TAP_HOLD_MS", "PageAccess", "group_names"]
+__all__ = ["TAP_HOLD_MS", "TAP_REDRAW_MS", "PageAccess", "group_names"]
 
 #: Milliseconds a finger's next tap on a decision's button is ignored, after a tap on one and after each redraw of
 #: the decisions that follows it (a double tap is ~100–300 ms; the buttons slid under the finger when redrawn).
 TAP_HOLD_MS = 600
+#: Milliseconds after a tap in which a redraw of the decisions holds the next tap back again (a slower redraw is
+#: the next decision, after its animation: a person reads it before tapping).
+TAP_REDRAW_MS = 2500
 
 
 def group_names(lang: str) -> dict[str, str]:
@@ -196,7 +202,7 @@ function start(model, el, app) {
   const onTap = (e) => {
     const b = e.target && e.target.closest ? e.target.closest(".typhoon-decisions button") : null;
     const now = Date.now();
-    if (!b || now - touchAt > 1500) return;  // not a decision, or not a finger
+    if (!b || now - touchAt > 1500 || !app.classList.contains("typhoon-seat")) return;  // a team's finger only
     if (now < holdUntil) {
       e.preventDefault(); e.stopImmediatePropagation();
       document.body.dataset.typhoonTapsIgnored = String(Number(document.body.dataset.typhoonTapsIgnored || 0) + 1);
@@ -210,7 +216,7 @@ function start(model, el, app) {
   };
   const observer = new MutationObserver((changes) => {
     lastChange = Date.now(); schedule();
-    if (lastChange - tapAt < 5000 && changes.some(inDecisions)) holdUntil = Math.max(holdUntil, lastChange + hold);
+    if (lastChange - tapAt < model.get("tap_redraw_ms") && changes.some(inDecisions)) holdUntil = Math.max(holdUntil, lastChange + hold);
   });
   observer.observe(app, { subtree: true, childList: true, attributes: true, attributeFilter: ["class", "style"] });
   const onIn = (e) => {
@@ -268,6 +274,7 @@ class PageAccess(PageMaySet, anywidget.AnyWidget):
     _esm = _ESM
     names = traitlets.Dict(traitlets.Unicode(), default_value={}).tag(sync=True)
     tap_hold_ms = traitlets.Int(TAP_HOLD_MS).tag(sync=True)
+    tap_redraw_ms = traitlets.Int(TAP_REDRAW_MS).tag(sync=True)
 
     def __init__(self, lang: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
