@@ -121,7 +121,8 @@ def test_choice_buttons_give_instant_feedback(lang):
     assert i18n.t("lesson.common.wrong", lang) in w.feedback.value
     w.buttons["c"].click()
     assert w.result.correct and w.buttons["a"].button_style == ""
-    assert i18n.t("lesson.common.right", lang) in w.feedback.value
+    assert i18n.t("lesson.common.right_later", lang) in w.feedback.value  # right, but not at the first try
+    assert w.first is not None and not w.first.correct
 
 
 def test_typed_answers_and_score():

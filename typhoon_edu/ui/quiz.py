@@ -43,7 +43,7 @@ import random
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from fractions import Fraction
 from html import escape
@@ -530,6 +530,8 @@ class QuestionWidget(widgets.VBox):
         #: the live region that says each answer's feedback (set by :class:`Quiz`; ``None``: shown only)
         self.live: Any = None
         self.result: Feedback | None = None
+        #: the first marked answer's feedback: the score counts it, a right answer on a later try does not
+        self.first: Feedback | None = None
         self.given = ""  # the answer as the student gave it (an option's text, or what they typed)
         self.value = ""  # the answer as the widget takes it back (an option id, or the typed text)
         self._callbacks: list[Callable[[QuestionWidget], Any]] = []
@@ -566,9 +568,15 @@ class QuestionWidget(widgets.VBox):
     def show(self, value: Any) -> Feedback:
         """Show ``value`` as this question's answer with its feedback, without telling anyone (a restored answer)."""
         result = check(self.question, value, self.lang)
-        self.feedback.value = result.html(self.lang)
         if result.problem:
+            self.feedback.value = result.html(self.lang)
             return result
+        if result.graded:
+            if self.first is None:
+                self.first = result
+            elif result.correct and not self.first.correct:  # the right option shows after a wrong one: not a first try
+                result = replace(result, verdict=_lt("common.right_later", self.lang))
+        self.feedback.value = result.html(self.lang)
         self.result = result
         self.value = str(value)
         self.given = self.question.option_text(value, self.lang) if self.question.kind == "choice" else str(value).strip()
@@ -589,6 +597,21 @@ class QuestionWidget(widgets.VBox):
                 button.button_style = ""
                 button.icon = ""
         return result
+
+    def clear(self) -> None:
+        """Show the question unanswered (another student's sheet has no answer to it)."""
+        self.result = self.first = None
+        self.given = self.value = ""
+        self.feedback.value = ""
+        if self.entry is not None and self.entry.value:
+            self._syncing = True
+            try:
+                self.entry.value = ""
+            finally:
+                self._syncing = False
+        for button in self.buttons.values():
+            button.button_style = ""
+            button.icon = ""
 
     def on_answer(self, callback: Callable[[QuestionWidget], Any]) -> None:
         """Call ``callback(widget)`` after each readable answer."""
@@ -640,12 +663,21 @@ class Quiz(widgets.VBox):
         """Shuffle the options for this student and show the answers the sheet holds for each question."""
         for item in self.items:
             item.set_order(option_order(item.question, self.sheet.student))
-            entry = self.sheet.latest(f"quiz.{item.question.lesson}.{item.question.id}")
-            if entry is not None and entry.value:
-                item.show(entry.value)
+            key = f"quiz.{item.question.lesson}.{item.question.id}"
+            given = [e for e in self.sheet.entries if e.key == key and e.value]
+            item.clear()
+            if given:
+                item.show(given[0].value)  # the first answer is the one the score counts
+                if len(given) > 1:
+                    item.show(given[-1].value)
         self._update_score()
 
     def _answered(self, item: QuestionWidget) -> None:
+        key = f"quiz.{item.question.lesson}.{item.question.id}"
+        last = self.sheet.latest(key)
+        if last is not None and last.value == item.value:  # the same answer again (a second click, Enter then Check)
+            self._update_score()
+            return
         if item.result is not None:
             self.sheet.add(item.question.prompt(self.lang), item.given, item.result.correct if item.result.graded else None,
                            key=f"quiz.{item.question.lesson}.{item.question.id}", value=item.value)
@@ -658,16 +690,25 @@ class Quiz(widgets.VBox):
 
     @property
     def right(self) -> int:
-        """How many questions were last answered right."""
-        return sum(1 for item in self.graded if item.result is not None and item.result.correct)
+        """How many questions were answered right at the first try (a re-try after the answer was shown is not)."""
+        return sum(1 for item in self.graded if item.first is not None and item.first.correct)
+
+    @property
+    def right_later(self) -> int:
+        """How many questions, first answered wrong, were answered right on a later try."""
+        return sum(1 for item in self.graded if item.first is not None and not item.first.correct
+                   and item.result is not None and item.result.correct)
 
     @property
     def answered(self) -> int:
         return sum(1 for item in self.graded if item.result is not None)
 
     def _update_score(self) -> None:
-        self.score.value = (f"<div style='font-size:1.15em;font-weight:bold;margin-top:.6em'>"
-                            f"{escape(_lt('common.score', self.lang, right=self.right, answered=self.answered, total=len(self.graded)))}</div>")
+        text = _lt("common.score", self.lang, right=self.right, answered=self.answered, total=len(self.graded))
+        later = self.right_later
+        if later:
+            text += ("" if self.lang == "zh-TW" else " ") + _lt("common.score_later", self.lang, n=later)
+        self.score.value = f"<div style='font-size:1.15em;font-weight:bold;margin-top:.6em'>{escape(text)}</div>"
 
     def to_html(self) -> str:
         """The questions as static HTML (what a saved notebook shows)."""
@@ -791,8 +832,14 @@ class AnswerSheet:
         writer.writerow([_lt(f"common.csv_{c}", self.lang) for c in ("name", "question", "answer", "result", "time")])
         word = {"right": "common.csv_right", "wrong": "common.csv_wrong", "free": "common.csv_free",
                 "prediction": "common.csv_prediction"}
+        missed: set[str] = set()  # questions answered wrong before: a right answer to them is a later try
         for e in self.entries:
-            writer.writerow([self.student, e.question, e.answer, _lt(word[e.result], self.lang), e.when.isoformat(sep=" ")])
+            result = _lt(word[e.result], self.lang)
+            if e.result == "right" and e.key and e.key in missed:
+                result = _lt("common.csv_right_later", self.lang)
+            if e.result == "wrong":
+                missed.add(e.key)
+            writer.writerow([self.student, e.question, e.answer, result, e.when.isoformat(sep=" ")])
         return out.getvalue()
 
     def data_url(self) -> str:
@@ -937,7 +984,7 @@ class Prediction(widgets.VBox):
         entry = self.sheet.latest(self.key)
         assert entry is not None  # just added
         self._show(entry)
-        self.live.say(f"✔ {self.locked_text(entry)}")
+        self.live.say(f"🔒 {self.locked_text(entry)}")
         return entry
 
     def locked_text(self, entry: Entry) -> str:
@@ -973,7 +1020,7 @@ class Prediction(widgets.VBox):
             b.disabled = False
             b.tooltip = ""
         then = _lt(f"predict.{self.lesson}.{self.id}.then", self.lang)
-        self.status.value = (f"<div style='color:{SAVED};font-weight:bold'>✔ "
+        self.status.value = (f"<div style='color:{SAVED};font-weight:bold'>🔒 "
                              f"{escape(_lt('common.predict_locked', self.lang, answer=entry.answer))}</div>"
                              f"<div>{escape(then)}</div>")
         self.choice.disabled = True
