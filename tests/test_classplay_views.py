@@ -372,3 +372,16 @@ def test_pacer_is_idle_when_it_calls_on_idle():
 
     asyncio.run(play())
     assert seen == [True]
+
+
+def test_a_long_team_name_is_kept_whole_for_the_screens_to_shorten() -> None:
+    """The setup keeps a team's whole name (up to the room's limit); the pages shorten it with "…" and
+    show it whole on hover. Cutting it at setup left "Ana & Bo with a very lon" with no "…" anywhere."""
+    from typhoon_edu.ui.classplay.session import MAX_NAME_CHARS
+    from typhoon_edu.ui.classplay.viewdata import SeatChoice, SetupChoices
+
+    long = "Ana & Bo with a very long team name indeed"
+    seats, _ = SetupChoices([SeatChoice("person", long), SeatChoice("easy"), SeatChoice("person", "x" * 99)],
+                            seed=1).resolve()
+    assert seats[0].name == long
+    assert seats[2].name == "x" * MAX_NAME_CHARS

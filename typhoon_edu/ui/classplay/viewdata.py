@@ -102,7 +102,7 @@ class SetupChoices:
     def resolve(self, rules: Rules | None = None) -> tuple[list[Any], str | None]:
         """The seats for :meth:`ClassSession.start` and the start player's region; raises :class:`SetupError`."""
         from ...engine.rules import load_rules
-        from .session import LEVEL_OF_BOT, Seat
+        from .session import LEVEL_OF_BOT, MAX_NAME_CHARS, Seat
 
         rules = rules or load_rules()
         if not 3 <= len(self.seats) <= 5:
@@ -125,7 +125,7 @@ class SetupChoices:
             if choice.kind == "hard" and not hard_bot_available():
                 raise SetupError("error.no_hard")
             kind = "person" if choice.kind == "person" else LEVEL_OF_BOT[choice.kind]
-            seats.append(Seat(region, kind, choice.name.strip()[:24] if choice.kind == "person" else ""))
+            seats.append(Seat(region, kind, choice.name.strip()[:MAX_NAME_CHARS] if choice.kind == "person" else ""))
         start = None
         if self.start is not None:
             if not 0 <= self.start < len(seats):
