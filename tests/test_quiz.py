@@ -11,7 +11,7 @@ import pytest
 from typhoon_edu import damage, i18n, load_rules
 from typhoon_edu.ui.lessons import bank
 from typhoon_edu.ui.lessons.compass import long_run_shares, one_roll_stops, replay_rulebook
-from typhoon_edu.ui.lessons.pathing import km_per_cell, landing_cell
+from typhoon_edu.ui.lessons.pathing import RULEBOOK_EXAMPLES, km_per_cell, landing_cell, path_cells
 from typhoon_edu.ui.quiz import (
     AnswerSheet,
     Feedback,
@@ -87,7 +87,7 @@ def test_unreadable_answers_explain_and_do_not_count():
     n = Question("intensity", "moderate_five", "number", answer=20)
     fb = check(n, "twenty", "zh-TW")
     assert fb.problem == i18n.t("lesson.common.bad_number", "zh-TW") and not fb.correct
-    c = Question("pathing", "nnw_five", "cell", answer=(7, 4))
+    c = Question("pathing", "wnw_four", "cell", answer=(6, 8))
     assert check(c, "7", "en").problem == i18n.t("lesson.common.bad_cell", "en")
     ch = bank.COMPASS[0]
     assert check(ch, "z", "en").problem == i18n.t("lesson.common.pick_one", "en")
@@ -129,8 +129,9 @@ def test_typed_answers_and_score():
     qz = quiz("pathing", "zh-TW")
     cell_item = next(i for i in qz.items if i.question.kind == "cell")
     assert cell_item.entry is not None
-    cell_item.entry.value = "7, 4"  # typing + Enter (continuous_update is off)
-    assert cell_item.result is not None and cell_item.result.correct == (cell_item.question.answer == (7, 4))
+    x, y = cell_item.question.answer
+    cell_item.entry.value = f"{x}, {y}"  # typing + Enter (continuous_update is off)
+    assert cell_item.result is not None and cell_item.result.correct
     number_item = next(i for i in qz.items if i.question.kind == "number")
     number_item.answer("12345")
     assert qz.answered == 2 and qz.right == 1
@@ -165,8 +166,20 @@ def test_feedback_html_escapes():
 @pytest.mark.parametrize("q", [q for q in bank.PATHING if q.kind == "cell"], ids=lambda q: q.id)
 def test_cell_answers_follow_the_rules(q):
     eye, _, direction = q.board
-    pips = {"nnw_five": 5, "sw_six": 6, "e_four": 4}[q.id]
+    pips = q.fmt["pips"]
     assert landing_cell(eye, direction, pips, RULES) == q.answer
+    for lang in i18n.LANGS:  # the why walks the engine's own path, cell by cell
+        assert " → ".join(f"({x}, {y})" for x, y in [eye, *path_cells(RULES, eye, direction, pips)]) in q.why(lang)
+        assert f"({eye[0]}, {eye[1]})" in q.prompt(lang) and str(pips) in q.prompt(lang)
+
+
+@pytest.mark.parametrize("q", [q for q in bank.PATHING if q.kind == "cell"], ids=lambda q: q.id)
+def test_cell_questions_are_not_the_examples_the_page_already_shows(q):
+    """The board opens on the rulebook's first path and its buttons replay all three: the quiz asks other ones."""
+    eye, _, direction = q.board
+    shown = {(ex.start, ex.direction, ex.pips) for ex in RULEBOOK_EXAMPLES}
+    assert (tuple(eye), direction, q.fmt["pips"]) not in shown
+    assert all(q.answer != landing_cell(ex.start, ex.direction, ex.pips, RULES) for ex in RULEBOOK_EXAMPLES)
 
 
 def test_number_and_choice_answers_follow_the_rules():

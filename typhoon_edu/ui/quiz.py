@@ -277,9 +277,9 @@ def parse_cell(text: Any, lang: str = "en") -> Cell:
 def check(question: Question, answer: Any, lang: str = "en") -> Feedback:
     """Mark ``answer`` (an option id, typed text, a number or a cell) and explain, in ``lang``.
 
-    >>> q = Question("pathing", "nnw_five", "cell", answer=(7, 4))
-    >>> check(q, "7,4", "en").correct, check(q, (7, 5), "en").expected
-    (True, '(7, 4)')
+    >>> q = Question("pathing", "wnw_four", "cell", answer=(6, 8))
+    >>> check(q, "6,8", "en").correct, check(q, (7, 5), "en").expected
+    (True, '(6, 8)')
     >>> check(q, "", "en").problem
     'Type a cell as x, y, for example 7, 4.'
     """

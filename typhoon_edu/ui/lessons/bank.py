@@ -67,9 +67,10 @@ COMPASS: tuple[Question, ...] = (
 PATHING: tuple[Question, ...] = (
     Question("pathing", "wnw_cycle", "choice", answer="a", options=_ABCD),
     Question("pathing", "sw_first", "choice", answer="a", options=("a", "b")),
-    Question("pathing", "nnw_five", "cell", answer=(7, 4), board=((8, 8), 1, "NNW")),
-    Question("pathing", "sw_six", "cell", answer=(9, 10), board=((12, 7), 1, "SW")),
-    Question("pathing", "e_four", "cell", answer=(12, 8), board=((8, 8), 1, "E")),
+    # not the rulebook's three paths: the page opens with the first on its board, and its buttons replay all three
+    Question("pathing", "wnw_four", "cell", answer=(6, 8), board=((9, 9), 1, "WNW"), fmt={"pips": 4}),
+    Question("pathing", "sw_three", "cell", answer=(12, 11), board=((14, 10), 1, "SW"), fmt={"pips": 3}),
+    Question("pathing", "nne_four", "cell", answer=(12, 5), board=((11, 8), 1, "NNE"), fmt={"pips": 4}),
     Question("pathing", "km", "number", answer=5 * _KM, tolerance=1, fmt={"km": _KM, "total": f"{5 * _KM:,}"}),
     Question("pathing", "hours", "number", answer=_KM / _SPEED, tolerance=0.1,
              fmt={"km": _KM, "speed": f"{_SPEED:g}", "hours": f"{_KM / _SPEED:g}"}),
