@@ -5,7 +5,15 @@ Each test here failed before its fix (see the commit that added it).
 
 from __future__ import annotations
 
-from typhoon_edu.ui.lessons import intensity
+import json
+import re
+from pathlib import Path
+
+import ipywidgets as widgets
+import pytest
+
+from typhoon_edu import i18n
+from typhoon_edu.ui.lessons import common, intensity
 
 
 def test_the_sandbox_counts_hits_on_every_region_of_the_map():
@@ -58,3 +66,70 @@ def test_the_sandbox_holds_a_storm_with_every_region_in_play():
     events = s.run(hold=1)
     assert [e.kind for e in events if e.kind in ("TyphoonHeld", "Intensified")] == ["TyphoonHeld", "Intensified"]
     assert s.typhoons == [((9, 9), 3, "NNW")]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_level_5_wind_cell_says_it_is_a_one_minute_wind(lang):
+    """The m/s column holds CWA's 10-minute winds for levels 1-4; level 5's cell is JTWC's 1-minute wind and says so."""
+    rows = intensity.level_rows(lang)
+    assert "JTWC" in rows[4][3] and "1" in rows[4][3].replace("67", "")
+    assert all("JTWC" not in row[3] for row in rows[:4])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_levels_table_shows_the_games_columns_first_and_tells_a_phone_to_swipe(lang):
+    html = intensity.levels_table_html(lang)
+    heads = re.findall(r"<th[^>]*>([^<]*)</th>", html)
+    damage, cells, kmh = (common.keep_units(common.lt(f"intensity.col_{k}", lang)) for k in ("damage", "cells", "kmh"))
+    assert heads.index(damage) < 4 and heads.index(cells) < 4 < heads.index(kmh)
+    assert "class='typhoon-table-hint'" in html and common.lt("intensity.table_hint", lang) in html
+
+
+def test_the_real_world_table_tells_a_phone_to_swipe():
+    from typhoon_edu.ui.lessons import risk
+
+    html = risk.real_world_html(risk.simulate_stats(n=2_000, seed=5), lang="zh-TW")
+    assert "class='typhoon-table-hint'" in html and i18n.t("risk.real.table_hint", "zh-TW") in html
+
+
+def test_footprints_are_drawn_one_level_a_tile_at_their_own_size():
+    """One picture of five footprints was shrunk to a phone's width (captions about 6 px): each level is a tile."""
+    box = intensity.levels_table("zh-TW")
+    tiles = [c.value for c in box.children if isinstance(c, widgets.HTML) and "footprint-tiles" in c.value]
+    assert len(tiles) == 1 and tiles[0].count("<svg") == 5
+    for svg in re.findall(r"<svg[^>]*>", tiles[0]):
+        assert int(re.search(r'width="(\d+)"', svg).group(1)) <= 160
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_the_sandbox_hold_menu_says_what_it_does(lang):
+    """"Hold (Blocking High): nobody" was jargon: the menu says it keeps one storm still, and that none is."""
+    box = intensity.intensity_sandbox(lang)
+    assert box.hold.description != {"en": "Hold (Blocking High):", "zh-TW": "擋住（高壓阻擋）："}[lang]
+    assert box.hold.options[0][0] != {"en": "nobody", "zh-TW": "不擋"}[lang]
+
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+
+
+def _markdown(path: Path) -> str:
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return "".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown").replace("\u00a0", " ")
+
+
+@pytest.mark.parametrize(("lang", "peak", "wrong"), [("en", "Xiuguluan", "Central Mountain Range is almost 4,000"),
+                                                    ("zh-TW", "秀姑巒山", "中央山脈將近 4,000")])
+def test_lesson_03_names_taiwans_highest_peaks_right(lang, peak, wrong):
+    """Yushan (3,952 m) is in the Yushan Range; the Central Range's highest peak is Xiuguluan (about 3,825 m)."""
+    text = _markdown(NOTEBOOKS / lang / "03_typhoon_intensity.ipynb")
+    assert wrong not in text and peak in text and "3,952" in text and "3,825" in text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_the_many_runs_summary_compares_like_with_like(lang):
+    """From 100 to 100,000 storms is 1,000 times as many: the theory it quotes is √1,000 ≈ 32, said as such."""
+    from typhoon_edu.ui.lessons import risk
+
+    demo = risk.SpreadDemo(lang, ns=(100, 10_000), repeats=3)
+    text = demo.summary.value
+    assert "√100 ≈ 10" in text.replace("\u00a0", " ")

@@ -61,3 +61,29 @@ def test_lesson05_ranking_fits_a_phone_and_draws_its_bars(voila: Callable[..., V
     assert not past, f"lesson 05 ({lang}) on a 390 px phone: the ranking runs off the screen:\n" + "\n".join(past)
     assert max(bars.values()) >= 150 and min(bars.values()) > 4, f"the ranking's bars on a phone: {bars}"
     page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_lesson03_tables_say_they_scroll_and_footprint_captions_are_readable(voila: Callable[..., VoilaProcess],
+                                                                            chromium_browser: Browser, lang: str) -> None:
+    """The levels table (wider than a phone) says above it that it swipes sideways, and its game columns (damage per
+    hit, cells covered) are on the screen without scrolling; each footprint's caption is drawn at least 11 px high."""
+    page = _phone(voila, chromium_browser, "03_typhoon_intensity.ipynb", lang, ".footprint-tiles")
+    table = page.locator(".typhoon-table-scroll").first
+    table.scroll_into_view_if_needed()
+    hint = page.locator(".typhoon-table-hint").first
+    expect(hint).to_be_visible()
+    save_screenshot(page, f"phone-l03-tables-{lang}", full_page=False)
+    from typhoon_edu.ui.lessons.common import keep_units, lt
+
+    seen = page.evaluate("""names => names.map(n => { const th = [...document.querySelectorAll('.typhoon-table-scroll th')]
+      .find(e => e.textContent === n); return th ? th.getBoundingClientRect().right : -1; })""",
+                         [keep_units(lt(f"intensity.col_{k}", lang)) for k in ("damage", "cells")])
+    assert all(0 < right <= PHONE["width"] for right in seen), f"the game's columns end at {seen} px on a 390 px phone"
+    tiles = page.locator(".footprint-tiles")
+    tiles.scroll_into_view_if_needed()
+    save_screenshot(page, f"phone-l03-footprints-{lang}", full_page=False)
+    heights = page.evaluate("""() => [...document.querySelectorAll('.footprint-tiles text')]
+      .filter(t => !t.dataset.role).map(t => t.getBoundingClientRect().height)""")
+    assert len(heights) == 5 and min(heights) >= 11, f"the footprints' captions are {heights} px high on a phone"
+    page.context.close()

@@ -22,7 +22,7 @@ import ipywidgets as widgets
 
 from ... import i18n
 from .. import palette
-from ..touch import touch_style
+from ..touch import PHONE_MAX_PX, touch_style
 
 
 def lt(key: str, lang: str = "en", /, **fmt: Any) -> str:
@@ -252,28 +252,36 @@ _SCROLL_BOX_CSS = (
     ".typhoon-table-scroll{overflow-x:auto;max-width:100%;"
     "background:linear-gradient(to right,#fff 30%,rgba(255,255,255,0)) left/2.5em 100% no-repeat local,"
     "linear-gradient(to left,#fff 30%,rgba(255,255,255,0)) right/2.5em 100% no-repeat local,"
-    "radial-gradient(farthest-side at 0 50%,rgba(15,23,42,.35),rgba(15,23,42,0)) left/1em 100% no-repeat scroll,"
-    "radial-gradient(farthest-side at 100% 50%,rgba(15,23,42,.35),rgba(15,23,42,0)) right/1em 100% no-repeat scroll}"
+    "radial-gradient(farthest-side at 0 50%,rgba(15,23,42,.5),rgba(15,23,42,0)) left/1.2em 100% no-repeat scroll,"
+    "radial-gradient(farthest-side at 100% 50%,rgba(15,23,42,.5),rgba(15,23,42,0)) right/1.2em 100% no-repeat scroll}"
+    # a table too wide for a phone says so above it (the shadow alone went unnoticed); on a wider screen it fits
+    ".typhoon-table-hint{display:none;font-size:.92em;color:#334155;margin:.3em 0 .1em 0}"
+    f"@media (max-width:{PHONE_MAX_PX}px){{.typhoon-table-hint{{display:block}}}}"
 )
 
 
-def scroll_box(table: str, label: str) -> str:
+def scroll_box(table: str, label: str, hint: str = "") -> str:
     """``table`` in a box that scrolls sideways when it is wider than the screen (a phone), instead of being cut off.
 
     The box is a named region in the Tab order, so a keyboard (arrow keys) or a screen reader reaches it too;
-    ``label`` names it (the table's caption or its column names).
+    ``label`` names it (the table's caption or its column names). ``hint`` (for a table that never fits a phone)
+    is a line above it, shown on a phone only, that tells to swipe it sideways.
 
     >>> "<div class='typhoon-table-scroll' role='region' tabindex='0' aria-label='Levels'>" in scroll_box("<table></table>", "Levels")
     True
+    >>> "<div class='typhoon-table-hint' aria-hidden='true'>swipe →</div>" in scroll_box("<table></table>", "Levels", "swipe →")
+    True
     """
-    return (f"<style>{_SCROLL_BOX_CSS}</style><div class='typhoon-table-scroll' role='region' tabindex='0'"
+    note = f"<div class='typhoon-table-hint' aria-hidden='true'>{escape(hint)}</div>" if hint else ""
+    return (f"<style>{_SCROLL_BOX_CSS}</style>{note}<div class='typhoon-table-scroll' role='region' tabindex='0'"
             f" aria-label='{escape(label)}'>{table}</div>")
 
 
-def html_table(header: Sequence[str], rows: Iterable[Sequence[Any]], *, caption: str = "") -> str:
+def html_table(header: Sequence[str], rows: Iterable[Sequence[Any]], *, caption: str = "", hint: str = "") -> str:
     """A plain, readable HTML table (cells are escaped), in a box that scrolls sideways on a narrow screen.
 
-    A number in a cell, a column's name or the caption stays on the line of its unit (:func:`keep_units`).
+    A number in a cell, a column's name or the caption stays on the line of its unit (:func:`keep_units`). ``hint``:
+    see :func:`scroll_box`.
 
     >>> html_table(["a"], [[1]]).count("<td")
     1
@@ -291,7 +299,7 @@ def html_table(header: Sequence[str], rows: Iterable[Sequence[Any]], *, caption:
         out.append("<tr>" + "".join(f"<td style='{cell};{min_width(str(v))}'>{escape(keep_units(str(v)))}</td>" for v in row)
                    + "</tr>")
     out.append("</table>")
-    return scroll_box("".join(out), caption or " · ".join(str(h) for h in header))
+    return scroll_box("".join(out), caption or " · ".join(str(h) for h in header), hint)
 
 
 class Rendered:

@@ -65,38 +65,53 @@ def level_rows(lang: str = "en", rules: Rules | None = None) -> list[tuple[Any, 
     rows = []
     for lv in r.levels:
         ms, kmh, _ = LEVEL_WIND[lv.level]
+        if lv.level == ONE_MINUTE_LEVEL:  # the column's other winds are CWA's 10-minute means: this cell says it is not
+            ms = lt("intensity.wind_1min", lang, value=ms)
         cells = len(footprint_cells(r, (5, 5), lv.level))
         rows.append((lv.level, i18n.level_name(r, lv.level, lang), lt(f"intensity.class_{lv.level}", lang), ms, kmh, lv.damage, cells))
     return rows
 
 
+#: The level whose wind is JTWC's 1-minute mean (CWA, whose 10-minute means the other levels use, has no class for it).
+ONE_MINUTE_LEVEL = 5
+
+#: The levels table's columns as shown: the game's own (damage, cells) right after the name, so that a phone shows
+#: them without scrolling; the real classes and winds after them. Indexes into a :func:`level_rows` row.
+TABLE_COLUMNS: tuple[tuple[str, int], ...] = (("level", 0), ("name", 1), ("damage", 5), ("cells", 6), ("class", 2),
+                                               ("ms", 3), ("kmh", 4))
+
+
 def levels_table_html(lang: str = "en", rules: Rules | None = None) -> str:
-    """The five levels as a table.
+    """The five levels as a table (a phone is told to swipe it sideways for the winds).
 
     >>> levels_table_html("zh-TW").count("<tr>")
     6
     """
-    header = [lt(f"intensity.col_{k}", lang) for k in ("level", "name", "class", "ms", "kmh", "damage", "cells")]
-    return html_table(header, level_rows(lang, rules))
+    header = [lt(f"intensity.col_{k}", lang) for k, _ in TABLE_COLUMNS]
+    rows = [[row[i] for _, i in TABLE_COLUMNS] for row in level_rows(lang, rules)]
+    return html_table(header, rows, hint=lt("intensity.table_hint", lang))
 
 
-def footprints_svg(lang: str = "en", rules: Rules | None = None, cell: int = 26) -> str:
-    """The storm radius (暴風半徑) of each level on a small grid, the eye (颱風眼) marked.
+def footprints_svg(lang: str = "en", rules: Rules | None = None, cell: int = 26, levels: Sequence[int] | None = None) -> str:
+    """The storm radius (暴風半徑) of each level on a small grid, the eye (颱風眼) marked; ``levels`` draws only
+    those (one level: a tile with room for its caption, :func:`footprint_tiles_html`).
 
     >>> svg = footprints_svg()
-    >>> svg.count('data-role="covered"')
-    21
+    >>> svg.count('data-role="covered"'), footprints_svg(levels=[3]).count('data-role="covered"')
+    (21, 5)
     """
     r = _rules(rules)
-    n = len(r.levels)
+    shown = [lv for lv in r.levels if levels is None or lv.level in levels]
+    n = len(shown)
     box = cell * 5
     gap = cell
-    w, h = n * box + (n - 1) * gap, box + 3 * cell
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}"'
+    pad = gap / 2 if n == 1 else 0
+    w, h = n * box + (n - 1) * gap + 2 * pad, box + 3 * cell
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_num(w)} {h}" width="{_num(w)}" height="{h}"'
            f' style="max-width:100%;height:auto" font-family="{escape(palette.FONT)}" role="img">',
            f"<title>{escape(lt('intensity.footprints_title', lang))}</title>"]
-    for k, lv in enumerate(r.levels):
-        ox = k * (box + gap)
+    for k, lv in enumerate(shown):
+        ox = pad + k * (box + gap)
         covered = set(footprint_cells(r, (2, 2), lv.level))
         for y in range(5):
             for x in range(5):
@@ -122,6 +137,24 @@ def footprints_svg(lang: str = "en", rules: Rules | None = None, cell: int = 26)
     return "\n".join(out)
 
 
+def _num(v: float) -> str:
+    return f"{v:g}"
+
+
+def footprint_tiles_html(lang: str = "en", rules: Rules | None = None) -> str:
+    """The footprints one level a tile, the tiles side by side and wrapping: each drawn at its own size, so that a
+    phone shows their captions ("5 cells, 4 per hit") as large as a laptop does (one picture of all five was shrunk
+    to a phone's width, its captions to 6 px).
+
+    >>> footprint_tiles_html().count("<svg")
+    5
+    """
+    r = _rules(rules)
+    tiles = "".join(f"<div style='flex:0 1 auto'>{footprints_svg(lang, r, levels=[lv.level])}</div>" for lv in r.levels)
+    return (f"<div class='footprint-tiles' role='group' aria-label='{escape(lt('intensity.footprints_title', lang))}'"
+            f" style='display:flex;flex-wrap:wrap;gap:.3em 0;max-width:820px'>{tiles}</div>")
+
+
 def levels_table(lang: str = "en") -> LessonBox:
     """The Background figure: the levels with real wind classes, and the five footprints.
 
@@ -132,7 +165,7 @@ def levels_table(lang: str = "en") -> LessonBox:
     table, svg = levels_table_html(lang), footprints_svg(lang)
     source = keep_units(lt("intensity.class_source", lang))  # "241 km/h" is never split over two lines
     parts = [widgets.HTML(table), widgets.HTML(f"<div style='font-size:.95em;color:#334155;max-width:60em'>{escape(source)}</div>"),
-             widgets.HTML(f"<div style='max-width:760px'>{svg}</div>")]
+             widgets.HTML(footprint_tiles_html(lang))]
     return LessonBox(parts, snapshot=lambda: f"<div>{table}<p>{escape(source)}</p>{svg}</div>", svg=lambda: svg)
 
 
@@ -546,6 +579,6 @@ def intensity_sandbox(lang: str = "en", seed: int | None = 0) -> IntensitySandbo
 
 __all__ = [
     "DEMOS", "LEVEL_WIND", "IntensityLesson", "IntensitySandbox", "SandboxModel", "Step", "Worked", "footprints_svg",
-    "intensity_lesson", "intensity_sandbox", "level_rows", "levels_table", "levels_table_html", "play_moves_all_regions",
+    "footprint_tiles_html", "intensity_lesson", "intensity_sandbox", "level_rows", "levels_table", "levels_table_html", "play_moves_all_regions",
     "worked_example", "worked_html",
 ]

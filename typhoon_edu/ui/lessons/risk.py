@@ -579,7 +579,7 @@ def real_world_html(stats: TrackStats, rules: Rules | None = None, lang: str = "
     note = f"<p style='margin:.4em 0;color:#334155'>{escape(i18n.t('risk.real.note', lang))}</p>"
     table = f"<table style='border-collapse:collapse;font-size:1.02em;margin-top:.3em'><tr>{th}</tr>{''.join(body)}</table>"
     return (f"<div class='risk-real-world'><b style='font-size:1.15em'>{escape(i18n.t('risk.real.title', lang))}</b>"
-            f"{scroll_box(table, i18n.t('risk.real.title', lang))}{note}</div>")
+            f"{scroll_box(table, i18n.t('risk.real.title', lang), i18n.t('risk.real.table_hint', lang))}{note}</div>")
 
 
 class HTMLPanel(widgets.HTML):
@@ -1067,7 +1067,7 @@ class SpreadDemo(widgets.VBox):
         self.table.value = spread_table_html(self.rows, self.lang)
         first, last = self.rows[0], self.rows[-1]
         factor = first.spread / last.spread if last.spread > 0 else float("inf")
-        self.summary.value = (f"<p style='font-size:1.08em'>{escape(i18n.t('risk.spread.summary', self.lang, small=f'{first.n:,}', big=f'{last.n:,}', factor=f'{factor:.0f}', theory=f'{math.sqrt(last.n / first.n):.0f}'))}</p>")
+        self.summary.value = (f"<p style='font-size:1.08em'>{escape(i18n.t('risk.spread.summary', self.lang, small=f'{first.n:,}', big=f'{last.n:,}', times=f'{last.n // first.n:,}', factor=f'{factor:.0f}', theory=f'{math.sqrt(last.n / first.n):.0f}'))}</p>")
         return self.rows
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
