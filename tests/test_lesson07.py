@@ -251,10 +251,13 @@ def test_class_round_in_the_widget():
     assert "「海豚」" in ch.team_feedback.value and not ch.problems.message  # said as news, not as a problem
     assert "貓頭鷹" in ch.team_view.value and "平均誤差" not in ch.team_view.value  # not scored before the reveal
     roles = [s.role for s in ch.dynamic_shapes()]
-    assert roles.count("team-guess") == 6
+    assert roles.count("team-guess") == 0  # hidden until the reveal: a team saving later cannot copy them
+    t24 = f"{c.truth[24].lat + 0.5:g}"
+    assert t24 not in ch.team_view.value and i18n.t("lesson.forecast.team_hidden", "zh-TW") in ch.team_view.value
     for h in LEADS:
         ch.rnd.place(c.truth[h].lat, c.truth[h].lon)
     ch.reveal()
+    assert [s.role for s in ch.dynamic_shapes()].count("team-guess") == 6
     assert "平均誤差" in ch.team_view.value
     assert ch.team_view.value.index("貓頭鷹") < ch.team_view.value.index("海豚")
 
@@ -546,3 +549,21 @@ def test_a_damaged_saved_forecast_is_left_off_the_map(tmp_path):
         sheet.add(f"Forecast +{h} h", "?", False, key=f"forecast.steady.{h}", value="north-ish" if h == 48 else "15, 117")
     ch = fw.ForecastChallenge("en", sheet=sheet)
     assert ch.rnd.case.key == "steady" and not ch.rnd.revealed and not ch.rnd.guesses
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_the_team_button_says_why_it_saved_nothing_beside_itself(lang):
+    ch = fw.challenge(lang)
+    ch.team_name.value = "Owls"
+    ch.team_button.click()  # no guesses placed yet
+    assert "⚠" in ch.team_feedback.value and i18n.t("lesson.forecast.team_need_guesses", lang, team="Owls",
+                                                                 missing="@").split("@")[0] in ch.team_feedback.value
+    for h in LEADS:
+        ch.rnd.place(ch.rnd.case.now.lat + 0.1 * h / 24, ch.rnd.case.now.lon - 0.1 * h / 24)
+    ch.team_name.value = ""
+    ch.team_button.click()  # no team name
+    assert i18n.t("lesson.forecast.team_need_name", lang) in ch.team_feedback.value
+    ch.team_name.value = "Owls"
+    ch.team_button.click()
+    assert ch.team_feedback.value.count("✔") == 1 and "1 teams" not in ch.team_feedback.value
+    assert i18n.t("lesson.forecast.team_saved_one", lang, team="Owls") in ch.team_feedback.value

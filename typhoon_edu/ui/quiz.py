@@ -222,6 +222,11 @@ def parse_percent(text: Any, lang: str = "en") -> float:
     return value if s.endswith("%") else value / 100
 
 
+#: A share said in words: "1 in 7", "1 out of 7"; "7 分之 1" / "7分之1"; "7 次中 1 次" / "每 7 次 1 次".
+_RATIO = re.compile(r"(?:(?P<part>\d+)\s*(?:in|out\s+of)\s*(?P<whole>\d+)"
+                    r"|(?P<whole2>\d+)\s*分之\s*(?P<part2>\d+)"
+                    r"|每?\s*(?P<whole3>\d+)\s*次(?:中|裡|裡面|當中)?(?:有)?\s*(?P<part3>\d+)\s*次)", re.IGNORECASE)
+
 #: A unit a student may type after a number ("18 hours", "18 小時", "18h", "1,800 km"): letters, CJK, °.
 _UNIT = re.compile(r"(?<=[\d%.])\s*[A-Za-z°\u3000-\u9fff]+\.?$")
 
@@ -235,6 +240,8 @@ def parse_number(text: Any, lang: str = "en") -> float:
     (True, 1800.0, 1800.0, 0.5)
     >>> parse_number("18 hours"), parse_number("18 小時"), parse_number("18h"), parse_number("1,800 km")
     (18.0, 18.0, 18.0, 1800.0)
+    >>> [round(parse_number(t), 4) for t in ("1 in 7", "1 out of 7", "7 分之 1", "7 次中 1 次")]
+    [0.1429, 0.1429, 0.1429, 0.1429]
     >>> parse_number("many")
     Traceback (most recent call last):
     ...
@@ -243,6 +250,11 @@ def parse_number(text: Any, lang: str = "en") -> float:
     if isinstance(text, (int, float)) and not isinstance(text, bool):
         return float(text)
     s = unicodedata.normalize("NFKC", str(text)).strip()
+    ratio = _RATIO.fullmatch(s)  # "1 in 7" (the words of lesson 01's prediction), "7 分之 1", "7 次中 1 次"
+    if ratio is not None:
+        part, whole = (ratio["part"], ratio["whole"]) if ratio["part"] else (ratio["part2"] or ratio["part3"],
+                                                                               ratio["whole2"] or ratio["whole3"])
+        s = f"{part}/{whole}"
     s = _UNIT.sub("", s).replace(" ", "")
     s = re.sub(r"(?<=\d),(?=\d{3}\b)", "", s)
     percent = s.endswith("%")

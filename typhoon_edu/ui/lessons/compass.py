@@ -371,7 +371,7 @@ class CompassLesson(LessonBox):
                  widgets.HBox([left, right], layout=widgets.Layout(flex_flow="row wrap", width="100%"))]
         # 2. many rolls
         self.n_rolls = widgets.Dropdown(options=[("100", 100), ("1,000", 1000), ("10,000", 10_000), ("100,000", 100_000)],
-                                        value=1000, description=lt("compass.n_rolls", lang), style={"description_width": "initial"},
+                                        value=100, description=lt("compass.n_rolls", lang), style={"description_width": "initial"},
                                         layout=widgets.Layout(width="auto"))
         self.seed = widgets.IntText(value=2024, description=lt("compass.seed", lang), style={"description_width": "initial"},
                                     layout=widgets.Layout(width="12em"))

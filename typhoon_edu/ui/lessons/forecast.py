@@ -372,7 +372,8 @@ def forecast_scene(rnd: ForecastRound, teams: Mapping[str, Mapping[int, LatLon]]
         for (h, _), c, r in zip(guesses, centres[1:], radii[1:], strict=True):
             shapes.append(Circle(cx=c[0], cy=c[1], r=r, stroke="#b45309", line_width=1.2, alpha=0.8, role="cone-circle",
                                  key=str(h)))
-    for k, (name, g) in enumerate((teams or {}).items()):
+    # the teams' guesses are drawn only after the reveal: before it, a team that saves later could copy them
+    for k, (name, g) in enumerate((teams or {}).items() if rnd.revealed else ()):
         colour = TEAM_COLOURS[k % len(TEAM_COLOURS)]
         pts = [proj.xy(g[h][1], g[h][0]) for h in LEADS if h in g]
         if pts:
@@ -506,9 +507,9 @@ def teams_html(case: Case, teams: Mapping[str, Mapping[int, LatLon]], revealed: 
     if not teams:
         return f"<p>{escape(lt('forecast.teams_none', lang))}</p>"
     head = f"<b>{escape(lt('forecast.teams_title', lang))}</b>"
-    if not revealed:
-        rows = [(name, *[f"{g[h][0]:g}, {g[h][1]:g}" for h in LEADS]) for name, g in teams.items()]
-        return head + html_table([lt("forecast.col_team", lang), *[lt("forecast.lead_cell", lang, h=h) for h in LEADS]], rows)
+    if not revealed:  # who has saved, never where: a team saving later must not copy the positions
+        rows = [(name, lt("forecast.team_hidden", lang)) for name in teams]
+        return head + html_table([lt("forecast.col_team", lang), lt("forecast.col_forecast", lang)], rows)
     ranked = [(rank, name, *[f"{r.error_km:.0f}" for r in rows], f"{m:.0f}") for rank, name, rows, m in team_table(case, teams)]
     return head + html_table([lt("forecast.col_rank", lang), lt("forecast.col_team", lang),
                               *[lt("forecast.lead_cell", lang, h=h) for h in LEADS], lt("forecast.col_mean", lang)], ranked)
@@ -622,7 +623,7 @@ class ForecastChallenge(LessonBox):
                               where="forecast: typed")
         self.problems.on_click(self.reveal_button, lambda _b: self.reveal(), where="forecast: reveal")
         self.problems.on_click(self.again_button, lambda _b: self.again(), where="forecast: again")
-        self.problems.on_click(self.team_button, lambda _b: self.save_team(self.team_name.value), where="forecast: team")
+        self.problems.on_click(self.team_button, lambda _b: self._save_team_clicked(), where="forecast: team")
         self.problems.on_click(self.clear_teams, lambda _b: self.reset_teams(), where="forecast: clear teams")
         self.problems.on_mouse_down(self.canvas, lambda x, y: self.tap("mouse", x, y), where="forecast: click")
         self.canvas.on_touch_start(self.problems.guard(lambda touches: self.tap("touch", *touches[0]) if touches else None,
@@ -800,8 +801,16 @@ class ForecastChallenge(LessonBox):
         if not self.rnd.revealed:
             self.rnd.reset()
         self._after_change()
-        self.team_feedback.value = (f"<div role='status' style='color:#166534'>✔ "
-                                    f"{escape(lt('forecast.team_saved', self.lang, team=name, count=len(self.teams)))}</div>")
+        saved = lt("forecast.team_saved_one" if len(self.teams) == 1 else "forecast.team_saved", self.lang, team=name,
+                   count=len(self.teams))
+        self.team_feedback.value = f"<div role='status' style='color:#166534'>✔ {escape(saved)}</div>"
+
+    def _save_team_clicked(self) -> None:
+        """The team button: a refusal (no name, guesses missing) is said beside the button, where the class looks."""
+        try:
+            self.save_team(self.team_name.value)
+        except ForecastInputError as exc:
+            self.team_feedback.value = f"<div role='alert' style='color:#991b1b;font-weight:bold'>⚠ {escape(str(exc))}</div>"
 
     def reset_teams(self) -> None:
         self.teams.clear()

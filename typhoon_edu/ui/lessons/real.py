@@ -212,6 +212,9 @@ class FairerRing(LessonBox):
         d, g = self.model.distance(ring), self.model.game_distance
         key = "real.ring_same" if abs(d - g) < 1e-9 else "real.ring_better" if d < g else "real.ring_worse"
         mark, colour = ("=", "#334155") if key == "real.ring_same" else ("✔", "#166534") if d < g else ("✘", "#991b1b")
+        if key != "real.ring_same" and abs(d - self.model.distance(self.model.best_ring())) < 1e-9:
+            # the closest ring there is (the computer's, after "Show the closest ring"): not praised as the student's own
+            key, mark, colour = "real.ring_closest", "★", "#334155"
         self.chart.value = directions_svg(self.model, ring, lang)
         self.verdict.value = (f"<div style='font-size:1.05em;padding:.3em .5em;border-left:6px solid {colour};background:#f8fafc'>"
                               f"<b style='color:{colour}'>{mark}</b> "
@@ -405,6 +408,25 @@ def directions_facts() -> dict[str, str]:
             "e_all": _pct(m.real_all["E"]), "storms": str(m.storms)}
 
 
+def shares_table(points: Sequence[str], counts: Sequence[int] | np.ndarray, lang: str = "en") -> Rendered:
+    """Lesson 06's numpy cell, shown readably: how many six-hour steps went each way, and their share, as a table.
+
+    ``points`` are the compass points (``EIGHT_POINTS``) and ``counts`` the steps counted for each.
+
+    >>> html = shares_table(("N", "E"), [1, 3], "en")._repr_html_()
+    >>> "75.0%" in html and "<th" in html and "{'N'" not in html
+    True
+    """
+    lang = i18n.normalize_lang(lang)
+    counts = [int(c) for c in counts]
+    total = sum(counts) or 1
+    rows = [(lt(f"real.point_{p}", lang), f"{c:,}", f"{c / total:.1%}")
+            for p, c in zip(points, counts, strict=True)]
+    table = html_table([lt("real.col_point", lang), lt("real.col_steps", lang), lt("real.col_share", lang)], rows,
+                       caption=lt("real.shares_caption", lang, steps=f"{sum(counts):,}"))
+    return Rendered(f"<div class='real-shares'>{table}</div>")
+
+
 def facts(key: str, lang: str = "en") -> Rendered:
     """A sentence of the notebook that states numbers from the data, rendered from the data (never typed).
 
@@ -428,6 +450,6 @@ def facts(key: str, lang: str = "en") -> Rendered:
 __all__ = [
     "REACH_KM", "TAIWAN_STORMS", "DirectionsModel", "FairerRing", "ReachRow", "RegionReach", "directions_facts", "directions_model",
     "directions_svg",
-    "facts", "fairer_ring", "game_hit_shares", "mountain_rows", "mountains", "mountains_svg", "reach_html", "reach_rows",
+    "facts", "fairer_ring", "shares_table", "game_hit_shares", "mountain_rows", "mountains", "mountains_svg", "reach_html", "reach_rows",
     "real_storm_map", "region_reach",
 ]
