@@ -25,7 +25,6 @@ from typhoon_edu.ui.classplay.tables import seat_infos
 
 from .harness import save_screenshot
 from .langs import flow_langs
-from .teacher_page import teacher_url
 from .test_classroom_browser import open_class, room_of
 
 pytestmark = pytest.mark.browser
@@ -92,10 +91,12 @@ def test_a_slow_team_is_counted_down_then_the_bot_plays_and_a_reload_keeps_the_t
     shot(projector, "projector-bot-played", lang)
     shot(mei, "phone-bot-played", lang)
 
-    # the projector is reloaded: the room keeps the teacher's timer, and the count goes on
-    projector.goto(teacher_url(proc), timeout=180_000)
-    projector.locator(f".typhoon-room-{room.code}").click(timeout=120_000)
-    expect(projector.locator(".typhoon-projector-game")).to_be_visible(timeout=60_000)
+    # the projector is reloaded (the teacher presses F5): the page comes back to this room, in its language, with
+    # no click (its address holds the room and the language; the key is the teacher's cookie); the room keeps the
+    # teacher's timer, and the count goes on
+    assert f"room={room.code}" in projector.url
+    projector.reload(timeout=180_000)
+    expect(projector.locator(".typhoon-projector-game")).to_be_visible(timeout=120_000)
     menu = projector.locator(".typhoon-turn-timer select")
     expect(menu).to_have_count(1, timeout=10_000)
     chosen = menu.evaluate("s => s.options[s.selectedIndex].text").replace("\xa0", " ")  # the menu's spaces

@@ -100,8 +100,11 @@ def launch(query: Mapping[str, str] | None = None, *, lang: str | None = None, s
         from .projector import ProjectorApp
 
         app = ProjectorApp(lang=lang, store=store, teacher=teacher)
+        app.keeps_address = served
         if query.get("take"):
             app._said(lambda: app.take(query["take"]))
+        elif query.get("room"):  # a reload: the room the page showed, if it is this teacher's (Room.open checks)
+            app._said(lambda: app.open(query["room"]))
     if display:
         app.show()
     return app

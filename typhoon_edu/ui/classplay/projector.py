@@ -31,6 +31,7 @@ import logging
 import time
 from html import escape
 from typing import Any
+from urllib.parse import urlencode
 
 import ipywidgets as widgets
 
@@ -41,6 +42,7 @@ from ...engine.game import CHANCE
 from ...engine.rules import IllegalActionError, load_rules
 from ..guard import Problems
 from ..palette import region_edge
+from .address import PageAddress
 from .curtain import Curtain
 from .decisions import DecisionPanel
 from .die_entry import DieEntry
@@ -157,7 +159,8 @@ class ProjectorApp:
 
         # toggles' states and groups' names, icons hidden, the focus kept through a redraw, the drawer by keyboard
         self.access = PageAccess()
-        self.root = widgets.VBox([widgets.HTML(CSS), self.link, self.access, self.body],
+        self.address = PageAddress()  # the room and language shown, in the page's address (see keeps_address)
+        self.root = widgets.VBox([widgets.HTML(CSS), self.link, self.address, self.access, self.body],
                                  layout=widgets.Layout(width="100%"))
         self.root.add_class("typhoon-app")
         self.root.add_class("typhoon-projector")
@@ -240,6 +243,18 @@ class ProjectorApp:
         if screen != "game" and self._played:
             self.curtain.hide()
             self.drawer.close()
+        self._sync_address()
+
+    #: Whether the page's address follows the room and language shown (a page the class server serves: a teacher's
+    #: reload then reopens the same room, :func:`typhoon_edu.ui.classplay.launch`); not in a notebook or a lesson.
+    keeps_address = False
+
+    def _sync_address(self) -> None:
+        """Put the room shown (none on the setup screen) and the language into the page's address."""
+        if not self.keeps_address:
+            return
+        room = self.room.code if self.room is not None and self.screen != "setup" else ""
+        self.address.query = urlencode({"room": room, "lang": self.lang} if room else {"lang": self.lang})
 
     def set_lang(self, lang: str) -> None:
         """Every text of every screen in ``lang`` (at any moment, mid-game too)."""
@@ -252,6 +267,7 @@ class ProjectorApp:
         self.setup.set_lang(lang)
         self.link.set_lang(lang)
         self.access.set_lang(lang)
+        self._sync_address()
         if self._played:
             self._relabel_play(lang)
         if self.screen == "results":
