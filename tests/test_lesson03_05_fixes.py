@@ -133,3 +133,28 @@ def test_the_many_runs_summary_compares_like_with_like(lang):
     demo = risk.SpreadDemo(lang, ns=(100, 10_000), repeats=3)
     text = demo.summary.value
     assert "√100 ≈ 10" in text.replace("\u00a0", " ")
+
+
+def _box(shape) -> tuple[float, float, float, float]:
+    from typhoon_edu.ui import scene
+
+    return scene._text_box(shape) if isinstance(shape, scene.Text) else scene._shape_box(shape)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_lesson_03_draws_the_region_name_over_the_hit_highlight(lang):
+    """The orange frames of Taiwan's hit cells were drawn over its name ("aiwar"): the name comes after every frame
+    it meets, on the live board and in the saved SVG picture alike."""
+    from typhoon_edu.ui import scene
+
+    lesson = intensity.intensity_lesson(lang)
+    shapes = lesson.board.static_shapes() + lesson.board.dynamic_shapes()  # the static layer is under the other
+    name = i18n.region_name(lesson.rules, "Taiwan", lang)
+    frames = [k for k, s in enumerate(shapes) if s.role == "highlight"]
+    labels = [k for k, s in enumerate(shapes) if s.role == "region-label" and s.key == "Taiwan"]
+    assert frames and labels and shapes[labels[-1]].text == name
+    label = _box(shapes[labels[-1]])
+    met = [k for k in frames if scene._overlaps(_box(shapes[k]), label)]
+    assert met and labels[-1] > max(met)
+    svg = lesson.board.to_svg()
+    assert svg.rindex(f">{name}<") > svg.rindex('data-role="highlight"')

@@ -381,10 +381,10 @@ def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en
             shapes.append(Rect(x=ox + 2, y=oy + 2, w=cell - 4, h=cell - 4, stroke=colour, line_width=max(2.0, cell / 16),
                                role="footprint-border", key=f"T{ty.id}"))
     zone_labels = _zone_labels(rules, geo, lang, role="zone-label-top", min_text=min_text)
-    if covered:  # a region's name a footprint tints ("Taiwan" under a strong typhoon): drawn again over it, under the storms
-        static_zones = _zone_labels(rules, geo, lang, min_text=min_text)
-        shapes.extend(t for t in _region_labels(rules, geo, lang, static_zones, min_text=min_text)
-                      if any(_overlaps(_text_box(t), b) for b in covered))
+    region_labels = (_region_labels(rules, geo, lang, _zone_labels(rules, geo, lang, min_text=min_text), min_text=min_text)
+                     if covered or state.highlights else [])
+    # a region's name a footprint tints ("Taiwan" under a strong typhoon): drawn again over it, under the storms
+    shapes.extend(t for t in region_labels if any(_overlaps(_text_box(t), b) for b in covered))
     taken: list[tuple[float, float, float, float]] = [_eye_box(ty, geo) for ty in state.typhoons]
     # the zone names are drawn over everything (below): a storm's level badge and level name keep clear of them
     labels = [_text_box(t) for t in zone_labels]
@@ -406,6 +406,12 @@ def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en
                            role="highlight", key=f"{x},{y}"))
         shapes.append(Rect(x=ox + lw, y=oy + lw, w=cell - 2 * lw, h=cell - 2 * lw, stroke=palette.INK, line_width=1,
                            dash=(4, 3), role="highlight", key=f"{x},{y}"))
+    # a region's name a highlight's frame crosses (lesson 03 frames Taiwan's hit cells: "Taiwan" read "aiwar"):
+    # drawn again over the frames, unless it would cover a storm (then the frame crossing it is the lesser harm)
+    framed = [geo.cell_origin(x, y) for x, y in state.highlights]
+    shapes.extend(t for t in region_labels
+                  if any(_overlaps(_text_box(t), (fx, fy, fx + cell, fy + cell)) for fx, fy in framed)
+                  and not any(_overlaps(_text_box(t), b) for b in boxes))  # type: ignore[arg-type]
     # zone names again, on top of all: neither a storm sitting in a zone nor the orange frames of the cells a
     # player may choose must hide which zone it is (the names that would cover a storm are drawn under it, above)
     shapes.extend(t for t in zone_labels if t not in under)
