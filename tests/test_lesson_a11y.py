@@ -94,7 +94,7 @@ def test_a_prediction_says_it_is_locked_in_and_shows_what_it_guards_before_the_l
     entry = p.lock_in("a")
     assert order == ["shown", "enabled", "lock disabled"], order
     then = i18n.t("lesson.predict.intensity.merge.then", lang)
-    assert p.live.announce.startswith("🔒 " + i18n.t("lesson.common.predict_locked", lang, answer=entry.answer))
+    assert p.live.announce.startswith(i18n.t("lesson.common.predict_locked", lang, answer=entry.answer))
     assert p.live.announce.endswith(then)
     again = Prediction("intensity", "merge", lang, sheet=sheet)  # the same sheet: restored, shown, not said
     assert again.locked and again.live.announce == ""

@@ -65,7 +65,7 @@ def test_a_locked_prediction_is_stamped_neutrally(lang, tmp_path):
     sheet = AnswerSheet(lang, "compass", store=AnswerStore(tmp_path))
     p = Prediction("compass", "long_run", lang, sheet=sheet)
     p.lock_in("b")
-    assert "✔" not in p.status.value and "🔒" in p.status.value
-    assert not p.live.announce.startswith("✔") and p.live.announce.startswith("🔒")
+    assert "✔" not in p.status.value and "fa-lock" in p.status.value
+    assert "✔" not in p.live.announce and p.live.announce.startswith(i18n.t("lesson.common.predict_locked", lang, answer=""))
     said = i18n.t("lesson.common.predict_locked", lang, answer="@")
     assert not said.startswith(("Your prediction", "你的預測"))  # "locked in", not a claim that sounds like a verdict

@@ -996,7 +996,7 @@ class Prediction(widgets.VBox):
         entry = self.sheet.latest(self.key)
         assert entry is not None  # just added
         self._show(entry)
-        self.live.say(f"🔒 {self.locked_text(entry)}")
+        self.live.say(self.locked_text(entry))  # "Locked in: …": words, no mark that reads like a verdict
         return entry
 
     def locked_text(self, entry: Entry) -> str:
@@ -1032,7 +1032,9 @@ class Prediction(widgets.VBox):
             b.disabled = False
             b.tooltip = ""
         then = _lt(f"predict.{self.lesson}.{self.id}.then", self.lang)
-        self.status.value = (f"<div style='color:{SAVED};font-weight:bold'>🔒 "
+        # a padlock (Font Awesome, as on the lock button; an emoji lock showed as an empty box without an emoji font),
+        # never the ✔ of a right answer: a prediction is kept, not marked
+        self.status.value = (f"<div style='color:{SAVED};font-weight:bold'><i class='fa fa-lock' aria-hidden='true'></i> "
                              f"{escape(_lt('common.predict_locked', self.lang, answer=entry.answer))}</div>"
                              f"<div>{escape(then)}</div>")
         self.choice.disabled = True
