@@ -158,3 +158,25 @@ def test_lesson_03_draws_the_region_name_over_the_hit_highlight(lang):
     assert met and labels[-1] > max(met)
     svg = lesson.board.to_svg()
     assert svg.rindex(f">{name}<") > svg.rindex('data-role="highlight"')
+
+
+#: The catalog keys of lessons 03 and 05 (their widgets, quizzes and prediction).
+HIT_KEYS = ("lesson.intensity.", "lesson.quiz.intensity.", "lesson.predict.intensity.", "risk.")
+LESSONS_03_05 = ("03_typhoon_intensity.ipynb", "05_which_coast_is_most_at_risk.ipynb")
+
+
+@pytest.mark.parametrize("name", LESSONS_03_05)
+def test_lessons_03_and_05_say_a_storm_invades_a_cell_as_the_game_does(name):
+    """The game's rule ("被颱風侵襲的總格數"), lessons 04 and 06 and class play call a hit 侵襲: lesson 03 said 命中
+    and lesson 05 打到, three words for one rule. Prose, stored outputs and the lessons' catalog keys say 侵襲."""
+    nb = json.loads((NOTEBOOKS / "zh-TW" / name).read_text(encoding="utf-8"))
+    prose = _markdown(NOTEBOOKS / "zh-TW" / name)
+    outputs = json.dumps([c.get("outputs", []) for c in nb["cells"]], ensure_ascii=False)
+    keys = {k: v for k, v in i18n.catalog("zh-TW").items() if k.startswith(HIT_KEYS)}
+    assert len(keys) > 100
+    for word in ("命中", "打到"):
+        said = [f"{where}: …{text[max(0, k - 12):k + 14]}…" for where, text in (("prose", prose), ("outputs", outputs))
+                for k in [m.start() for m in re.finditer(word, text)][:3]]
+        said += [f"{key}: {value}" for key, value in keys.items() if word in value]
+        assert not said, said
+    assert "侵襲" in prose
