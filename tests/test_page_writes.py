@@ -44,7 +44,10 @@ def test_a_page_sets_only_what_it_may(make, caplog: pytest.LogCaptureFixture) ->
 
 
 def test_the_heartbeat_lets_the_page_set_its_language_and_sound_only() -> None:
-    assert PageLink.page_may_set == {"chosen_lang", "muted"}
+    """The page may say the device's chosen language, its mute switch and the browser's language (the join
+    page's first guess); nothing of the heartbeat's timing or texts."""
+    assert PageLink.page_may_set == {"chosen_lang", "muted", "browser_lang"}
     link = PageLink()
-    link.set_state({"interval": 0.0, "muted": True, "chosen_lang": "en"})
-    assert (link.interval, link.muted, link.chosen_lang) == (0.5, True, "en")
+    link.set_state({"interval": 0.0, "lost_after": 0.0, "muted": True, "chosen_lang": "en", "browser_lang": "en-US"})
+    assert (link.interval, link.muted, link.chosen_lang, link.browser_lang) == (0.5, True, "en", "en-US")
+    assert link.lost_after > 0
