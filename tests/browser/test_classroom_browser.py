@@ -306,8 +306,9 @@ def test_projector_and_two_devices(server: tuple[VoilaProcess, RoomStore], chrom
     expect(projector.locator(".typhoon-teacher")).to_be_visible()
     shot(projector, "teacher", lang)
     projector.locator(".typhoon-teacher-revoke-Japan").click()
-    expect(wang.locator(".typhoon-message-error")).to_contain_text(
+    expect(wang.locator(".typhoon-banner")).to_contain_text(
         i18n.t("classroom.error.token_revoked", lang)[:8], timeout=15_000)
+    expect(wang.locator("a.typhoon-rejoin")).to_be_visible()  # the way back: the join page with the room's code
     shot(wang, "phone-revoked", lang)
     room = room_of(store)
     assert room.seat("Japan").revoked
