@@ -109,7 +109,7 @@ def test_a_typed_face_the_store_refuses_stays_in_the_box(server, chromium_browse
             page.locator(".typhoon-teacher-button").click()
             expect(page.locator(".typhoon-teacher")).to_be_visible()
             page.locator(".typhoon-teacher-pause").click()
-            problem = page.locator(".typhoon-problem-text")
+            problem = page.locator(".typhoon-problem-text[role=alert]")  # the drawer shows a copy, hidden from readers
             expect(problem).to_contain_text(i18n.t("classroom.unsaved.pause", lang), timeout=30_000)
             page.locator(".typhoon-teacher-button").click()  # the drawer closed: it lies over the side column
             expect(page.locator(".typhoon-teacher")).to_be_hidden()

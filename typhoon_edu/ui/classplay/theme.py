@@ -190,7 +190,9 @@ CSS = """
   .typhoon-status { display: none; }
   .typhoon-hp-name { flex-basis: 9em; }
   .typhoon-hp-bar { flex: 1 1 3em; }  /* a narrow screen: the name keeps its 9em, the bar takes what is left */
-  .typhoon-instruments .typhoon-compass { width: min(22rem, 55vw); flex-basis: min(22rem, 55vw); }
+  .typhoon-instruments .typhoon-compass { width: min(22rem, 55vw); flex: 0 0 min(22rem, 55vw); }
+  /* the compass keeps its width (its words stay readable on a phone); the die takes what is left */
+  .typhoon-projector .typhoon-instruments .typhoon-bigdie { flex: 1 1 0; min-width: 0; }
 }
 """ + PHONE_MEDIA + """ {
   /* a phone: every control at least a fingertip, 44 x 44 px (WCAG 2.5.5; ipywidgets draws them 32 px here) */
