@@ -16,7 +16,7 @@ import pytest
 from typhoon_edu import i18n
 from typhoon_edu.engine.rules import load_rules
 from typhoon_edu.ui.geometry import BoardGeometry
-from typhoon_edu.ui.scene import COMPASS16, Circle, Line, Polygon, Shape, Text, _text_box, dynamic_scene
+from typhoon_edu.ui.scene import COMPASS16, _shape_box, dynamic_scene
 from typhoon_edu.ui.state import BoardState, TyphoonView
 
 RULES = load_rules()
@@ -24,18 +24,7 @@ W, H = RULES.map.width, RULES.map.height
 STORM_ROLES = ("arrow", "eye", "typhoon-label", "level-badge", "level-label")
 
 Box = tuple[float, float, float, float]
-
-
-def box_of(s: Shape) -> Box:
-    if isinstance(s, Text):
-        return _text_box(s)
-    if isinstance(s, Circle):
-        return (s.cx - s.r, s.cy - s.r, s.cx + s.r, s.cy + s.r)
-    if isinstance(s, (Line, Polygon)):
-        xs, ys = [p[0] for p in s.points], [p[1] for p in s.points]
-        pad = getattr(s, "line_width", 0) / 2 if isinstance(s, Line) else 0
-        return (min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad)
-    return (s.x, s.y, s.x + s.w, s.y + s.h)  # type: ignore[union-attr]
+box_of = _shape_box  # the box a shape covers, as the scene itself reckons it
 
 
 def overlap(a: Box, b: Box) -> bool:
