@@ -242,11 +242,17 @@ function keepFocus(mutations) {
     if (keep.el !== el || (now && now !== document.body && now !== el)) { return; }
     const { target, scroll } = successor(el, keep.chain, keep.enabled);
     keep.el = null;
-    if (target) { target.focus({ preventScroll: !scroll }); }
+    // a finger or a mouse made the change: the focus moves without moving the page (the person is looking where
+    // they tapped); a keyboard user is taken to the control that has the focus now
+    if (target) { target.focus({ preventScroll: !scroll || byPointer }); }
   }, wait);
 }
 
+let byPointer = false;  // whether the last thing the person did was a tap or a click (not a key)
+
 function watchFocus() {
+  document.addEventListener('pointerdown', () => { byPointer = true; }, true);
+  document.addEventListener('keydown', () => { byPointer = false; }, true);
   document.addEventListener('focusin', (e) => {
     const el = e.target;
     clearTimeout(keep.timer);

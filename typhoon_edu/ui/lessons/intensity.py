@@ -481,9 +481,11 @@ class IntensitySandbox(LessonBox):
         self.direction = widgets.Dropdown(options=[(f"{k} {i18n.direction_name(r, k, lang)}", k) for k in COMPASS16], value="NNW",
                                           description=lt("intensity.sandbox_direction", lang), style={"description_width": "initial"},
                                           layout=widgets.Layout(width="auto"))
+        # its label is long: on a phone the menu goes under it rather than past the screen's edge
         self.hold = widgets.Dropdown(options=[(lt("intensity.sandbox_no_hold", lang), 0)], value=0,
                                      description=lt("intensity.sandbox_hold", lang), style={"description_width": "initial"},
-                                     layout=widgets.Layout(width="auto"))
+                                     layout=widgets.Layout(width="auto", max_width="100%", height="auto",
+                                                           flex_flow="row wrap"))
         go = widgets.Button(description=lt("intensity.sandbox_move", lang), icon="play", button_style="primary",
                             layout=widgets.Layout(width="auto"))
         self.problems.on_click(go, lambda _b: self.run(), where="sandbox: move")
