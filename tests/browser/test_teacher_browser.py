@@ -32,6 +32,7 @@ from typhoon_edu.classroom.rooms import Room, Seat
 from typhoon_edu.classroom.store import RoomStore, sqlite_url
 from typhoon_edu.classroom.teachers import local_teacher
 from typhoon_edu.server.serve import VoilaProcess
+from typhoon_edu.ui.query import CLASS_SERVER_ENV_VAR
 
 from .harness import LOG_DIR, REPO_ROOT, save_screenshot
 from .teacher_page import teacher_url
@@ -94,7 +95,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[VoilaProc
     saves = tmp / "saves"
     saves.mkdir()
     proc = VoilaProcess(notebook=DASHBOARD, lang="en", preheat=True, pool_size=2, show_tracebacks=True, db=db,
-                        env={**os.environ, "TYPHOON_EDU_SAVES": str(saves)},
+                        env={**os.environ, "TYPHOON_EDU_SAVES": str(saves), CLASS_SERVER_ENV_VAR: "1"},  # as serve runs it
                         log_path=LOG_DIR / f"voila-teacher-{tmp.name}.log")
     proc.start()
     proc.wait_ready(timeout=120)

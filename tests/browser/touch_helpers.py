@@ -18,6 +18,7 @@ from typhoon_edu.classroom.store import RoomStore, sqlite_url
 from typhoon_edu.engine.rules import load_rules
 from typhoon_edu.server.serve import VoilaProcess
 from typhoon_edu.ui.geometry import BoardGeometry
+from typhoon_edu.ui.query import CLASS_SERVER_ENV_VAR
 
 from .harness import LOG_DIR, REPO_ROOT
 
@@ -179,7 +180,9 @@ def classroom_server(tmp_path: Path, lang: str) -> Iterator[tuple[VoilaProcess, 
     saves = tmp_path / "saves"
     saves.mkdir()
     proc = VoilaProcess(notebook=REPO_ROOT / "notebooks" / "dashboard.ipynb", lang=lang, preheat=True, pool_size=2,
-                        show_tracebacks=True, db=db, env={**os.environ, "TYPHOON_EDU_SAVES": str(saves)},
+                        show_tracebacks=True, db=db,
+                        # as `typhoon-edu serve` runs it: the class server, where teams join on their own devices
+                        env={**os.environ, "TYPHOON_EDU_SAVES": str(saves), CLASS_SERVER_ENV_VAR: "1"},
                         log_path=LOG_DIR / f"voila-classroom-{lang}-{tmp_path.name}.log")
     proc.start()
     try:
