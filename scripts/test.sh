@@ -61,11 +61,12 @@ fi
 #   kernels busy, and times its pages), all but the LATE files below;
 # * every other test, in two pytest-xdist workers (a file's tests stay together, `--dist loadfile`, so a
 #   notebook's cells run in order in one kernel), and then the LATE browser files, one after another.
-# LATE holds lesson browser tests worth about 6 minutes, which balances the two streams (measure with
+# LATE holds lesson browser tests worth about 9 minutes, which balances the two streams (measure with
 # --durations=0 when moving files); each stream's report is printed when both are done.
 # PYTEST_ADDOPTS reaches every run: give them no shared output file (say, one --junitxml).
 late=(tests/browser/test_a11y_keyboard.py tests/browser/test_lessons_browser.py tests/browser/test_lesson07_browser.py
-      tests/browser/test_touch_lessons.py tests/browser/test_lessons_lab_browser.py)
+      tests/browser/test_touch_lessons.py tests/browser/test_lessons_lab_browser.py tests/browser/test_a11y_lessons.py
+      tests/browser/test_focus_kept_lessons.py tests/browser/test_lessons_03_05_phone.py)
 skip_late=()
 for file in "${late[@]}"; do skip_late+=(--ignore="$file"); done
 others_log=artifacts/logs/pytest-not-browser.log
