@@ -248,3 +248,16 @@ def test_a_speed_that_is_no_finite_number_falls_back_to_the_default(store: RoomS
 def test_a_speed_is_kept_between_0_and_8(store: RoomStore, raw: str, speed: float) -> None:
     page = launch({"join": "", "speed": raw}, lang="en", store=store, display=False)
     assert page.speed == speed
+
+
+def test_an_address_that_asks_for_a_language_keeps_it_over_the_browsers(store: RoomStore) -> None:
+    """A seat link with ``&lang=zh-TW`` opened in an English browser stays in Chinese (the browser's language is
+    only the guess for an address that asks for none); the final CI saw the refusal turn English under a test."""
+    room = Room.create(store, [Seat("Taiwan"), Seat("Japan"), Seat("Korea")], seed=1, lang="en",
+                       teacher=local_teacher(store))
+    asked = launch({"join": room.code, "lang": "zh-TW", "device": "p-1"}, store=store, display=False)
+    asked._browser_lang("en-US")
+    assert asked.lang == "zh-TW"
+    guessed = launch({"join": "", "device": "p-2"}, lang="zh-TW", store=store, display=False)
+    guessed._browser_lang("en-US")
+    assert guessed.lang == "en"

@@ -96,6 +96,10 @@ def launch(query: Mapping[str, str] | None = None, *, lang: str | None = None, s
         speed = seat_speed(query.get("speed"))
         app: Any = SeatApp(lang=lang, store=store, token=query.get("seat") or None, code=query.get("join") or None,
                            speed=speed, device=device)
+        if query.get("lang"):  # an address's ?lang= wins over the room's and the browser's language
+            app.asked_lang = True
+            if app.lang != lang:
+                app.set_lang(lang)
     else:
         from .projector import ProjectorApp
 

@@ -275,11 +275,15 @@ class SeatApp:
         if lang in i18n.LANGS and lang != self.lang:
             self.set_lang(lang)
 
+    #: Whether the page's address asked for a language (``?lang=``): it then wins over the browser's guess.
+    asked_lang = False
+
     def _browser_lang(self, tag: str) -> None:
         """The browser's own language: the best guess while no room is known (a room's page takes the room's
         language, and a switch made on this device wins over both)."""
         lang = browser_language(tag)
-        if lang is None or self.link.chosen_lang or self.room is not None or self.join.room_lang is not None:
+        if lang is None or self.asked_lang or self.link.chosen_lang or self.room is not None \
+                or self.join.room_lang is not None:
             return
         if lang != self.lang:
             self.set_lang(lang)
