@@ -75,6 +75,32 @@ def test_load_a_saved_game_and_reject_a_damaged_one(tmp_path, capsys):
     assert "g.json" in err and "not legal" in err
 
 
+def test_save_does_not_replace_another_file_unless_asked(tmp_path, capsys):
+    """``--save`` over an existing file that is not the game being continued is refused, the file kept whole."""
+    other = tmp_path / "homework.json"
+    other.write_text("my other game", encoding="utf-8")
+    argv = ["play", "--bots", "greedy", "--players", "Taiwan,Japan,Korea", "--seed", "4", "--save", str(other)]
+    for lang, words in (("en", "already exists"), ("zh-TW", "已經存在")):
+        code, out = run([*argv, "--lang", lang])
+        err = capsys.readouterr().err
+        assert code == 2 and out == "", (lang, out)
+        assert "homework.json" in err and words in err and "--overwrite" in err, err
+        assert other.read_text(encoding="utf-8") == "my other game"
+    code, out = run([*argv, "--overwrite"])
+    assert code == 0 and "Game over" in out
+    assert game_from_json(other.read_text(encoding="utf-8")).is_over
+
+
+def test_a_continued_game_is_saved_over_its_own_file(tmp_path):
+    save = tmp_path / "g.json"
+    run(["play", "--bots", "human,greedy,greedy", "--players", "Taiwan,Japan,Korea", "--seed", "2",
+         "--save", str(save)], answers=["1", "q"])
+    before = len(json.loads(save.read_text())["actions"])
+    code, text = run(["play", "--load", str(save), "--save", str(save), "--bots", "greedy"])
+    assert code == 0 and "Game over" in text
+    assert len(json.loads(save.read_text())["actions"]) > before
+
+
 def test_simulate_prints_rates_with_intervals_and_writes_csv(tmp_path):
     csv_path = tmp_path / "games.csv"
     code, text = run(["simulate", "8", "--bots", "random,greedy,random", "--seed", "3", "--csv", str(csv_path)])

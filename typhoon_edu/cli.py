@@ -126,6 +126,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     play.add_argument("--dice", default="auto", choices=("auto", "manual"), help=h("dice"))
     play.add_argument("--save", type=path, help=h("save"))
     play.add_argument("--load", type=path, help=h("load"))
+    play.add_argument("--overwrite", action="store_true", help=h("overwrite"))
     play.add_argument("--hints", action="store_true", help=t("coach.cli.help", lang))
 
     sim = sub.add_parser("simulate", help=h("simulate"), description=h("simulate"))
@@ -302,6 +303,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO, ask: Callable[[str], str]) -
     lang = normalize_lang(args.lang)
     if args.save is not None:
         _check_save(args.save)  # before the first move: a person's move is not lost to a mistyped folder
+        if not args.overwrite and _would_replace_another(args.save, args.load):
+            raise CliError("save_exists", path=args.save)
     if args.load:
         game = load_game_file(args.load)
         seed = game.seed
@@ -433,6 +436,19 @@ def _check_writable(path: str | os.PathLike[str], key: str) -> None:
         raise CliError(key, path=path, reason=exc) from None
     if not existed:
         os.remove(path)
+
+
+def _would_replace_another(save: Path, load: Path | None) -> bool:
+    """Whether ``--save`` names an existing file other than the game being continued (``--load``).
+
+    Saving over the loaded game is how a saved game goes on; saving over any other file would lose it.
+    """
+    if not save.exists():
+        return False
+    try:
+        return load is None or not save.samefile(load)
+    except OSError:  # the loaded file vanished meanwhile: treat the save as another file
+        return True
 
 
 def _check_save(path: Path) -> None:
