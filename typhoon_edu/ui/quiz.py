@@ -148,13 +148,14 @@ class Feedback:
 
         >>> Feedback(False, "Not quite.", "Count the stops.", "E").text("en")
         '✘ Not quite. The answer is E. Count the stops.'
+        >>> Feedback(True, "答對了！", "數停點。", "東").text("zh-TW")
+        '✔ 答對了！數停點。'
         """
         if self.problem:
             return self.problem
         if not self.graded:
-            return f"✎ {self.verdict} {_lt('common.good_answer', lang, why=self.why)}"
-        answer = self._answer_is(lang)
-        return f"{self._mark} {self.verdict}{' ' + answer if answer else ''} {self.why}"
+            return _sentences(f"✎ {self.verdict}", _lt("common.good_answer", lang, why=self.why), lang=lang)
+        return _sentences(f"{self._mark} {self.verdict}", self._answer_is(lang), self.why, lang=lang)
 
     @property
     def _mark(self) -> str:
@@ -179,10 +180,30 @@ class Feedback:
                     f"<div style='margin-top:.2em'>{guide}</div></div>")
         colour = RIGHT if self.correct else WRONG
         answer = self._answer_is(lang)
-        answer = " " + escape(answer) if answer else ""
+        answer = _gap(self.verdict, lang) + escape(answer) if answer else ""
         return (f"<div style='border-left:6px solid {colour};padding:.2em .6em;margin:.2em 0;background:#f8fafc'>"
                 f"<b style='color:{colour};font-size:1.1em'>{self._mark} {escape(self.verdict)}</b>{answer}"
                 f"<div style='margin-top:.2em'>{escape(self.why)}</div></div>")
+
+
+def _sentences(*parts: str, lang: str) -> str:
+    """Sentences of feedback run together: a space between them in English, none after a full-width mark in Chinese
+    (a screen reader and the page both read "答對了！數停點。", not "答對了！ 數停點。").
+
+    >>> _sentences("✔ Right!", "", "Count the stops.", lang="en"), _sentences("✔ 答對了！", "數停點。", lang="zh-TW")
+    ('✔ Right! Count the stops.', '✔ 答對了！數停點。')
+    """
+    return i18n.tidy_spaces(" ".join(p for p in parts if p), lang)
+
+
+def _gap(before: str, lang: str) -> str:
+    """The space that follows the sentence ``before`` when another comes after it: none after a full-width mark in
+    Chinese.
+
+    >>> _gap("Not quite.", "en"), _gap("還差一點。", "zh-TW")
+    (' ', '')
+    """
+    return " " if i18n.tidy_spaces(before + " ", lang).endswith(" ") else ""
 
 
 def _format_number(value: float) -> str:
