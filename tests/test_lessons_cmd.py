@@ -90,6 +90,17 @@ def test_a_file_where_the_copy_should_go_is_refused_by_name(tmp_path):
     assert err.value.key == "not_folder" and str(tmp_path / "en") in err.value.text("zh-TW")
 
 
+def test_a_copy_that_cannot_be_made_says_why_in_the_persons_language(tmp_path):
+    """The system's reason (here: part of the path is a file) is told in zh-TW too, not in the OS's English."""
+    (tmp_path / "file").write_text("a file where a folder should be")
+    with pytest.raises(LessonsError) as err:
+        prepare_copy("zh-TW", tmp_path / "file")
+    assert err.value.key == "copy"
+    zh = err.value.text("zh-TW")
+    assert "路徑中有一段是檔案" in zh and "Not a directory" not in zh, zh
+    assert "part of the path is a file" in err.value.text("en")
+
+
 @pytest.mark.parametrize(("argv", "expected"), [
     (["lessons", "--lang", "fr", "--no-browser"], "there are no lessons in 'fr'"),
     (["lessons", "--lang", "en", "--port", "0", "--no-browser"], "--port: give a port from 1 to 65535, not 0"),

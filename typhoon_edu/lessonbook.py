@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
+from .fileio import os_reason
 from .i18n import normalize_lang, t
 
 __all__ = [
@@ -72,8 +73,13 @@ class LessonsError(ValueError):
         super().__init__(self.text("en"))
 
     def text(self, lang: str) -> str:
-        """The message in ``lang``."""
-        return t(f"lessonbook.err.{self.key}", lang, **self.fields)
+        """The message in ``lang``; a system's refusal among the fields is said in ``lang`` too.
+
+        >>> LessonsError("copy", path="/x", reason=PermissionError(13, "Permission denied")).text("zh-TW")
+        '無法把課程複製到 /x（這個使用者沒有權限讀寫它）；請用 --dir 指定別的資料夾'
+        """
+        fields = {k: os_reason(v, lang) if isinstance(v, OSError) else v for k, v in self.fields.items()}
+        return t(f"lessonbook.err.{self.key}", lang, **fields)
 
 
 def check_lang(lang: str) -> str:
@@ -282,4 +288,4 @@ def prepare_copy(lang: str, base: Path | None = None, *, package_dir: Path = _PA
             copy.newer = newer
         return copy
     except OSError as err:
-        raise LessonsError("copy", path=folder, reason=err.strerror or str(err)) from None
+        raise LessonsError("copy", path=folder, reason=err) from None
