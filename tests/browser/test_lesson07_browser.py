@@ -21,10 +21,12 @@ from playwright.sync_api import Browser, Page, expect
 
 from typhoon_edu import i18n
 from typhoon_edu.server.serve import VoilaProcess
+from typhoon_edu.ui.lessons.common import lt
 from typhoon_edu.ui.lessons.forecast import localised, questions
 from typhoon_edu.ui.quiz import file_stem, option_order
 
 from .harness import REPO_ROOT, assert_canvas_not_blank, canvas_stats, save_screenshot, unreadable
+from .test_a11y_lessons import live_region_of
 
 pytestmark = pytest.mark.browser
 
@@ -73,6 +75,9 @@ def test_forecast_click_reveal_and_answers(
         canvas.click(position={"x": box["width"] * fx, "y": box["height"] * 0.58})
         page.wait_for_timeout(300)
     expect(status).to_contain_text(t["placed"], timeout=15_000)
+    # a click's forecast is said too, in the map's live region (in the page from the start), not only a key's
+    live = live_region_of(page, MAP)
+    expect(live).to_contain_text(t["placed"], timeout=15_000)
     page.wait_for_timeout(500)
     assert canvas_stats(page, MAP) != before  # the guesses are drawn
     # the keyboard way: type a position for the 24-hour guess
@@ -81,6 +86,8 @@ def test_forecast_click_reveal_and_answers(
     typed.fill("15.5, 117")
     typed.press("Enter")
     expect(status).to_contain_text("15.5", timeout=15_000)
+    expect(live).to_contain_text(lt("forecast.status_guess", lang, h=24, lat="15.5", lon="117"), timeout=15_000)
+    print(f"\n[{lang}] the map said: {live.inner_text()!r}")
     # reveal: errors in km, the best track drawn
     guessed = canvas_stats(page, MAP)
     page.get_by_role("button", name=t["reveal"]).click()

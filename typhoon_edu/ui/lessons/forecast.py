@@ -723,6 +723,7 @@ class ForecastChallenge(LessonBox):
             return None
         lead = self.rnd.place_pixel(x, y)
         self._after_change()
+        self._say_forecast()
         return lead
 
     def type_position(self, text: str) -> int:
@@ -730,11 +731,19 @@ class ForecastChallenge(LessonBox):
         lead = self.rnd.place(lat, lon)
         self.typed.value = ""
         self._after_change()
+        self._say_forecast()
         return lead
 
     def nudge(self, dlat: int, dlon: int) -> None:
         self.rnd.nudge(dlat, dlon)
         self._after_change()
+        self._say_forecast()
+
+    def _say_forecast(self) -> None:
+        """Say the forecast in the map's live region, after a guess was placed or moved (a click, a tap, a typed
+        position, an arrow button or key): the status line under the map is rendered anew at each change, so a screen
+        reader does not read it; the live region, in the page from the start, does."""
+        self.access.say(status_text(self.rnd))
 
     def key(self, key: str) -> None:
         """A key pressed on the focused map: an arrow moves the chosen guess half a degree (as the arrow buttons do),
@@ -742,14 +751,12 @@ class ForecastChallenge(LessonBox):
         map's live region then says the forecast."""
         arrows = {"ArrowUp": (1, 0), "ArrowDown": (-1, 0), "ArrowLeft": (0, -1), "ArrowRight": (0, 1)}
         if key in arrows:
-            self.nudge(*arrows[key])
+            self.nudge(*arrows[key])  # which says the forecast
         elif key in ("Enter", " ", "Home", "End"):
             k = LEADS.index(self.rnd.active)
             lead = {"Home": LEADS[0], "End": LEADS[-1]}.get(key, LEADS[(k + 1) % len(LEADS)])
             self._choose_lead(lead)
-        else:
-            return
-        self.access.say(status_text(self.rnd))
+            self._say_forecast()
 
     def reveal(self) -> list[ResultRow]:
         if self.class_lock:  # checked here, not only by the disabled button: a team's page cannot reveal
