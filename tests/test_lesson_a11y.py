@@ -60,11 +60,12 @@ def test_lesson_05s_quiz_says_each_choices_verdict(lang):
     assert q.live in q.children and q.children.index(q.live) < q.children.index(q.choices[0])
     assert q.live.announce == ""
     first, second = q.questions[0], q.questions[1]
+    gap = "" if lang == "zh-TW" else " "  # "✔ 答對了！數字是…": no space after a full-width mark
     q.answer(0, first.answer)
-    assert q.live.announce == f"✔ {i18n.t('risk.quiz.right', lang)} {first.why}"
+    assert q.live.announce == f"✔ {i18n.t('risk.quiz.right', lang)}{gap}{first.why}"
     wrong = (second.answer + 1) % len(second.options)
     q.answer(1, wrong)
-    assert q.live.announce == f"✘ {i18n.t('risk.quiz.wrong', lang)} {second.why}"
+    assert q.live.announce == f"✘ {i18n.t('risk.quiz.wrong', lang)}{gap}{second.why}"
     q.sheet.name.value = "Mei Lin"  # another student: the options are shuffled again, the answers shown again, unsaid
     q.live.announce = ""
     q._student_changed()

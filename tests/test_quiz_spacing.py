@@ -74,3 +74,42 @@ def test_the_live_region_says_the_feedback_as_shown(lang):
     later = i18n.t("lesson.common.right_later", lang)
     assert said.startswith(f"✔ {later}")
     assert (f"{later}{q.why(lang)}" if lang == "zh-TW" else f"{later} {q.why(lang)}") in said
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_lesson_05s_quiz_joins_its_verdict_and_why_the_same_way(lang):
+    """Lesson 05's quiz (radio choices, its own widget) shows and says "✔ 答對了！…" with no space after the "！"."""
+    from typhoon_edu.ui.lessons.risk import QuizView, risk_questions
+
+    q = QuizView(risk_questions(lang), lang, sheet=AnswerSheet(lang, "risk", store=None))
+    first, second = q.questions[0], q.questions[1]
+    q.answer(0, first.answer)
+    q.answer(1, (second.answer + 1) % len(second.options))
+    right, wrong = i18n.t("risk.quiz.right", lang), i18n.t("risk.quiz.wrong", lang)
+    gap = "" if lang == "zh-TW" else " "
+    assert q.verdict(0, first.answer) == f"✔ {right}{gap}{first.why}"
+    assert q.live.announce == f"✘ {wrong}{gap}{second.why}"
+    assert f"{right}</b>{gap}{first.why}" in q.feedback[0].value
+    if lang == "zh-TW":
+        assert not STRAY.search(q.feedback[1].value) and not STRAY.search(q.live.announce), q.live.announce
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_lesson_02s_puzzle_says_its_prompt_and_verdict_joined_the_same_way(lang):
+    """Lesson 02's landing puzzle says its prompt and hint, then its verdict and score, in the map's live region:
+    in Chinese with no space after the "。" that ends each sentence."""
+    from typhoon_edu.ui.lessons import pathing_lesson
+
+    w = pathing_lesson(lang)
+    p = w.new_puzzle()
+    prompt = i18n.t("lesson.pathing.puzzle_prompt", lang, start=i18n.cell_label(p.start, lang), direction=p.direction,
+                    name=i18n.direction_name(w.rules, p.direction, lang), pips=p.pips)
+    said = [w.board.access.announce]
+    w.guess((p.answer[0] + 1, p.answer[1]))
+    said.append(w.board.access.announce)
+    score = i18n.t("lesson.pathing.puzzle_score", lang, right=0, total=1)
+    if lang == "zh-TW":
+        assert said[0].startswith(prompt + "提示") and said[1].endswith("。" + score), said
+        assert not any(STRAY.search(s) for s in said), said
+    else:
+        assert said[0].startswith(prompt + " ") and said[1].endswith(". " + score), said

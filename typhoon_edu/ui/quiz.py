@@ -180,7 +180,7 @@ class Feedback:
                     f"<div style='margin-top:.2em'>{guide}</div></div>")
         colour = RIGHT if self.correct else WRONG
         answer = self._answer_is(lang)
-        answer = _gap(self.verdict, lang) + escape(answer) if answer else ""
+        answer = sentence_gap(self.verdict, lang) + escape(answer) if answer else ""
         return (f"<div style='border-left:6px solid {colour};padding:.2em .6em;margin:.2em 0;background:#f8fafc'>"
                 f"<b style='color:{colour};font-size:1.1em'>{self._mark} {escape(self.verdict)}</b>{answer}"
                 f"<div style='margin-top:.2em'>{escape(self.why)}</div></div>")
@@ -196,11 +196,11 @@ def _sentences(*parts: str, lang: str) -> str:
     return i18n.tidy_spaces(" ".join(p for p in parts if p), lang)
 
 
-def _gap(before: str, lang: str) -> str:
+def sentence_gap(before: str, lang: str) -> str:
     """The space that follows the sentence ``before`` when another comes after it: none after a full-width mark in
     Chinese.
 
-    >>> _gap("Not quite.", "en"), _gap("還差一點。", "zh-TW")
+    >>> sentence_gap("Not quite.", "en"), sentence_gap("還差一點。", "zh-TW")
     (' ', '')
     """
     return " " if i18n.tidy_spaces(before + " ", lang).endswith(" ") else ""
@@ -1089,4 +1089,4 @@ def quiz(lesson: str, lang: str = "en") -> Quiz:
 
 __all__ = ["ANSWERS_DIR", "AnswerSheet", "AnswerStore", "Entry", "Feedback", "Prediction", "Question", "QuestionWidget", "Quiz",
            "check", "device_tag", "file_stem", "forget_sheets", "format_percent", "lesson_sheet", "option_order", "parse_cell", "parse_number",
-           "parse_percent", "quiz", "student_key", "student_order"]
+           "parse_percent", "quiz", "sentence_gap", "student_key", "student_order"]

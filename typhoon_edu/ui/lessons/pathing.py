@@ -522,7 +522,8 @@ class PathingLesson(LessonBox):
                     name=name, pips=p.pips)
         hint = lt('pathing.puzzle_hint', self.lang, cycle=cycle)
         self.info.value = f"<div style='font-size:1.15em'><b>{escape(prompt)}</b><br>{escape(hint)}</div>"
-        self.board.access.say(f"{prompt} {hint}")  # the page's text changes silently: the map's live region says it
+        # the page's text changes silently: the map's live region says it (no space after a full-width mark in Chinese)
+        self.board.access.say(i18n.tidy_spaces(f"{prompt} {hint}", self.lang))
         return p
 
     def guess(self, cell: Cell) -> bool | None:
@@ -542,7 +543,7 @@ class PathingLesson(LessonBox):
                            f"<b style='color:{colour}'>{mark} {escape(text)}</b><br>{escape(score)}</div>")
         self.board.highlight([tuple(cell)])
         self.board.preview_path(p.start, p.direction, p.pips)
-        self.board.access.say(f"{mark} {text} {score}")
+        self.board.access.say(i18n.tidy_spaces(f"{mark} {text} {score}", self.lang))
         self.puzzle = None
         self.reveal_button.disabled = True
         return right

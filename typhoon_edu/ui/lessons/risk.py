@@ -45,6 +45,7 @@ from typhoon_edu.ui.canvas_input import announcer
 from typhoon_edu.ui.guard import Problems
 from typhoon_edu.ui.heatmap import HeatMapView, heatmap_svg
 from typhoon_edu.ui.hp_track import CSS_PATTERNS
+from typhoon_edu.ui.quiz import sentence_gap
 from typhoon_edu.ui.scene import COMPASS16, Circle, Line, Rect, Shape, Text
 from typhoon_edu.ui.svg import shapes_to_svg
 from typhoon_edu.ui.touch import PHONE_MAX_PX, TOUCH_CSS, touch_style
@@ -750,7 +751,7 @@ class QuizView(widgets.VBox):
         """
         q = self.questions[index]
         mark, word = ("✔", i18n.t("risk.quiz.right", self.lang)) if q.check(choice) else ("✘", i18n.t("risk.quiz.wrong", self.lang))
-        return f"{mark} {word} {q.why}"
+        return i18n.tidy_spaces(f"{mark} {word} {q.why}", self.lang)  # "✔ 答對了！數字是…": no space after "！"
 
     def _show(self, index: int, choice: int) -> None:
         q = self.questions[index]
@@ -758,8 +759,8 @@ class QuizView(widgets.VBox):
         mark, word, colour = ("✔", i18n.t("risk.quiz.right", self.lang), "#166534") if right else \
             ("✘", i18n.t("risk.quiz.wrong", self.lang), "#991b1b")
         self.feedback[index].value = (f"<div style='font-size:1.05em;padding:.3em .5em;border-left:5px solid {colour};"
-                                      f"background:#f8fafc'><b style='color:{colour}'>{mark} {escape(word)}</b> "
-                                      f"{escape(q.why)}</div>")
+                                      f"background:#f8fafc'><b style='color:{colour}'>{mark} {escape(word)}</b>"
+                                      f"{sentence_gap(word, self.lang)}{escape(q.why)}</div>")
 
     @property
     def right_count(self) -> int:
