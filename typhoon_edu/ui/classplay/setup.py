@@ -116,6 +116,7 @@ class SeatRow:
         name_only(labels.bind(self.region, "description", lambda lang: d("setup.seat_region", lang, n=index + 1)))
         self.box = widgets.HBox([self.title, self.kind, self.name, self.region],
                                 layout=widgets.Layout(align_items="center", margin="2px 0"))
+        self.box.add_class("typhoon-seat-row")  # its fields line up when they wrap (theme.py)
         problems.observe(self.kind, lambda _c: self._sync(), where="seat kind")
         self._sync()
 

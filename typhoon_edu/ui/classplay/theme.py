@@ -53,6 +53,10 @@ CSS = """
 /* the menu's name is for a screen reader only (buttons.name_only: a label 0 px wide), and its label's right margin
    went with it: the menu in line with the column's buttons and headings, not 8 px right of them */
 .typhoon-app .typhoon-start-select > .widget-label { margin: 0; }
+/* a seat row's fields are named so too: without that margin a field that wraps (the team's name, on a phone) starts
+   at its row's left edge, under the seat's title; the row's gap keeps the fields of a line apart as the margin did */
+.typhoon-setup .typhoon-seat-row { column-gap: 8px; }
+.typhoon-setup .typhoon-seat-row > .widget-inline-hbox > .widget-label { margin: 0; }
 .typhoon-setup .widget-html-content { white-space: normal; }
 .typhoon-setup .widget-hbox { flex-wrap: wrap; }
 .typhoon-setup > *, .typhoon-results-screen > *, .typhoon-lobby > * { flex: 0 0 auto !important; }  /* the screen scrolls, not its parts */
