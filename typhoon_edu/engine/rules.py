@@ -286,14 +286,20 @@ class Rules:
     def accepts(self, digest: str) -> bool:
         """Whether a save or a room that records the rules ``digest`` was played with these rules.
 
-        The digest is of the data files' contents (:func:`data_digest`); the digest of their bytes,
-        used before 0.1.0, is accepted too for an edition loaded from files.
+        The digest is of what the data files say about play, their prose left out (:func:`data_digest`).
+        A digest of an earlier definition is accepted only for the rules it was computed from: for an
+        edition loaded from files, the digest of its files' bytes (before 0.1.0) and of their whole text,
+        prose included (0.1.0, until prose left the digest); and the digests in :data:`FORMER_DIGESTS`,
+        which the package's own files had before their prose or layout changed.
 
         >>> rules = load_rules()
         >>> rules.accepts(rules.digest), rules.accepts("0000")
         (True, False)
+        >>> rules.accepts("847cb17671e4ccc1")  # saves and rooms made before the Taiwan note was corrected
+        True
         """
-        return digest == self.digest or digest in _BYTES_DIGESTS.get(self.digest, ())
+        return (digest == self.digest or digest in _LOADED_DIGESTS.get(self.digest, ())
+                or FORMER_DIGESTS.get(digest) == self.digest)
 
     @property
     def abilities(self) -> Mapping[str, Ability]:
@@ -591,30 +597,86 @@ def load_rules(path: str | Path | None = None) -> Rules:
     return _load_cached(folder)
 
 
-#: a rules digest -> the digests of the bytes of the files it was read from (the digest before 0.1.0), for the
-#: editions loaded (files written differently may say the same rules)
-_BYTES_DIGESTS: dict[str, set[str]] = {}
+#: The fields of the data files that are prose: words shown to people (names, card and ability texts, the
+#: notes on the facts behind the abilities, with their citations), which no rule reads. They are left out of
+#: the rules digest (:func:`data_digest`), so correcting a sentence keeps every save and room readable.
+#: A path is read from the top of a file; ``[]`` stands for every entry of a list of tables. Everything else
+#: counts, whether the engine reads it today or not: numbers, keys, marks, effects, the map and its
+#: geography, the ring, colours, and any field an edition adds. A region's names count too: its English
+#: name is its key, and a save, a room or the command line may name it in Chinese (``Rules.region_key``).
+PROSE_FIELDS: Mapping[str, frozenset[tuple[str, ...]]] = MappingProxyType({
+    "map.toml": frozenset({("name",), ("zones", "[]", "name_en"), ("zones", "[]", "name_zh")}),
+    "compass.toml": frozenset({("points", "[]", "name_en"), ("points", "[]", "name_zh")}),
+    "levels.toml": frozenset({("levels", "[]", "name_en"), ("levels", "[]", "name_zh")}),
+    "regions.toml": frozenset(("abilities", "[]", f) for f in ("name_en", "name_zh", "text_en", "text_zh",
+                                                                  "basis_en", "basis_zh")),
+    "cards.toml": frozenset({*(("cards", "[]", f) for f in ("name_en", "name_zh", "text_en", "text_zh")),
+                             ("cards", "[]", "restricted", "text_en"), ("cards", "[]", "restricted", "text_zh")}),
+})
+
+#: Digests of an earlier definition -> the digest (today's definition) of the rules they were computed from,
+#: for the package's own files as they were before a change of their prose or layout; each was worked out
+#: from the files of the commit named. The rules are the same, so saves and rooms that carry one stay readable.
+FORMER_DIGESTS: Mapping[str, str] = MappingProxyType({
+    # the whole text, prose included (0.1.0): commits 3388a16 to 1853b6f (a copy is in tests/rules_digest/)
+    "847cb17671e4ccc1": "9df22c66022b1588",
+    # the whole text with the Taiwan note corrected (ad6f05f, reverted in 1853b6f the same day)
+    "af51f98ea3bafa50": "9df22c66022b1588",
+    # the files' bytes (before 0.1.0): commits bc1ce94 and eaaf5be, then 3cad248
+    "46f8599877013336": "9df22c66022b1588",
+    "cf39d45e1d314f3d": "9df22c66022b1588",
+})
+
+#: a rules digest -> the earlier definitions' digests of the files it was loaded from, for the editions
+#: loaded: the digest of their bytes (before 0.1.0) and of their whole text, prose included (0.1.0)
+_LOADED_DIGESTS: dict[str, set[str]] = {}
+
+
+def _without_prose(value: Any, prose: frozenset[tuple[str, ...]], path: tuple[str, ...] = ()) -> Any:
+    """``value`` (parsed TOML) without the fields whose path (from the top of the file) is in ``prose``."""
+    if isinstance(value, dict):
+        return {k: _without_prose(v, prose, (*path, k)) for k, v in value.items() if (*path, k) not in prose}
+    if isinstance(value, list):
+        return [_without_prose(v, prose, (*path, "[]") if isinstance(v, dict) else path) for v in value]
+    return value
+
+
+def _text_digest(files: Mapping[str, Any]) -> str:
+    """The 0.1.0 rules digest: a hash of everything the parsed files say, prose included."""
+    text = json.dumps(files, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def data_digest(files: Mapping[str, Any]) -> str:
-    """A short hash of an edition's parsed data files (``{file name: parsed TOML}``), so that what a file
-    says counts, and how it is written (comments, spacing, quoting, the order of keys) does not.
+    """A short hash of what an edition's parsed data files (``{file name: parsed TOML}``) say about play.
+
+    What a file says counts, and how it is written (comments, spacing, quoting, the order of keys) does
+    not; nor does its prose, the fields listed in :data:`PROSE_FIELDS`.
 
     >>> data_digest({"a.toml": {"x": 1, "y": [2, 3]}}) == data_digest({"a.toml": {"y": [2, 3], "x": 1}})
     True
     >>> data_digest({"a.toml": {"x": 1}}) == data_digest({"a.toml": {"x": 2}})
     False
+    >>> card = {"key": "dry_air", "count": 1, "text_en": "Dry air chokes a weak storm."}
+    >>> data_digest({"cards.toml": {"cards": [card]}}) == data_digest(
+    ...     {"cards.toml": {"cards": [{**card, "text_en": "Dry air stifles a weak storm."}]}})
+    True
+    >>> data_digest({"cards.toml": {"cards": [card]}}) == data_digest({"cards.toml": {"cards": [{**card, "count": 2}]}})
+    False
     """
-    text = json.dumps(files, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return _text_digest({name: _without_prose(data, PROSE_FIELDS.get(name, frozenset()))
+                         for name, data in files.items()})
 
 
 @lru_cache(maxsize=8)
 def _load_cached(folder: Path) -> Rules:
     raw = {name: _read(folder, name) for name in DATA_FILES}
-    digest = data_digest({n: raw[n][0] for n in DATA_FILES})
-    # what the digest was before 0.1.0 (the files' bytes, comments included): saves and rooms that carry it stay readable
-    _BYTES_DIGESTS.setdefault(digest, set()).add(hashlib.sha256(b"".join(raw[n][1] for n in DATA_FILES)).hexdigest()[:16])
+    parsed = {n: raw[n][0] for n in DATA_FILES}
+    digest = data_digest(parsed)
+    # what the digest of these files was before 0.1.0 (their bytes, comments included) and in 0.1.0 (their
+    # whole text, prose included): saves and rooms that carry either stay readable
+    _LOADED_DIGESTS.setdefault(digest, set()).update(
+        {hashlib.sha256(b"".join(raw[n][1] for n in DATA_FILES)).hexdigest()[:16], _text_digest(parsed)})
     points, ring, ring_start, edition_stops = _load_compass(raw["compass.toml"][0])
     levels = _load_levels(raw["levels.toml"][0])
     region_marks = {r.get("mark", "") for r in raw["regions.toml"][0].get("regions", [])}

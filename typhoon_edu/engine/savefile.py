@@ -11,7 +11,9 @@ refusing it is bounded. Reading happens in this order, cheapest first:
    parsed; numbers of at most :data:`MAX_NUMBER_DIGITS` digits, no ``NaN``/``Infinity``;
 3. **fields**: the type and range of every field (``foreign``, ``version``, ``rules``: the
    ``rules_digest`` must be the loaded edition's, :meth:`~typhoon_edu.engine.rules.Rules.accepts`, a hash of
-   what its data files say, so a comment added to them changes nothing;
+   what its data files say about play, so a comment added to them or a corrected sentence (a card's text,
+   an ability's note, a name: :data:`~typhoon_edu.engine.rules.PROSE_FIELDS`) changes nothing, and the
+   digests of the same rules under the digest's earlier definitions are accepted too;
    ``damaged``), the action count (at most :data:`MAX_ACTIONS`, ``too_large``) and the notation
    of each action (``replay``);
 4. **dice**: with ``"dice": "auto"`` each die face must be the one the seed gives
