@@ -32,7 +32,7 @@ from ..guard import Problems
 from ..map_text import html_text
 from ..quiz import Prediction
 from ..scene import COMPASS16
-from .common import LessonBox, bar_chart_svg, heading, html_table, lt, note
+from .common import LessonBox, bar_chart_svg, heading, html_table, keep_units, keep_widget_units, lt, note
 
 if TYPE_CHECKING:
     from ...engine.rules import Rules
@@ -332,7 +332,7 @@ def _steps_text(steps: Sequence[RollStep], lang: str, rules: Rules) -> str:
         return ""
     chain = " ".join([steps[0].start] + [f"→{s.face}→ {s.stop}" for s in steps])
     names = i18n.join_names([i18n.direction_name(rules, s.stop, lang) for s in steps], lang)
-    return f"<b style='font-size:1.3em'>{escape(chain)}</b><br>{escape(lt('compass.replay_names', lang, names=names))}"
+    return f"<b style='font-size:1.3em'>{escape(chain)}</b><br>{escape(keep_units(lt('compass.replay_names', lang, names=names)))}"
 
 
 class CompassLesson(LessonBox):
@@ -382,14 +382,14 @@ class CompassLesson(LessonBox):
         self.summary = widgets.HTML()
         controls = widgets.HBox([self.n_rolls, self.seed, run], layout=widgets.Layout(flex_flow="row wrap"))
         # predict first: the simulation and its chart stay hidden until the prediction is locked in
-        self.prediction = Prediction("compass", "long_run", lang, reveal=[controls, self.chart, self.summary])
+        self.prediction = keep_widget_units(Prediction("compass", "long_run", lang, reveal=[controls, self.chart, self.summary]))
         part2 = [heading(lt("compass.part_many", lang)), note(lt("compass.part_many_note", lang)), self.prediction,
                  controls, self.chart, self.summary]
         # 3. game against the real world
         self.motion = motion_svg(lang, r)
         part3 = [heading(lt("compass.part_real", lang)), note(lt("compass.part_real_note", lang)),
                  widgets.HTML(f"<div style='max-width:960px'>{self.motion}</div>"),
-                 widgets.HTML(f"<div style='font-size:.95em;color:#334155'>{escape(lt('compass.real_source', lang))}</div>")]
+                 widgets.HTML(f"<div style='font-size:.95em;color:#334155'>{escape(keep_units(lt('compass.real_source', lang)))}</div>")]
         super().__init__([self.problems.widget, *part1, *part2, *part3], snapshot=self._snapshot, svg=self.ring.to_svg)
         self._show_reach()
         self.simulate()
@@ -407,9 +407,9 @@ class CompassLesson(LessonBox):
     def _show_reach(self) -> None:
         stops = one_roll_stops(self.ring.stop, self.rules)
         items = ", ".join(f"{face} → {stop}" for face, stop in stops.items())
-        self.reach.value = (f"<div style='margin-top:.4em'>{escape(lt('compass.reach', self.lang, stop=self.ring.stop))}<br>"
+        self.reach.value = (f"<div style='margin-top:.4em'>{escape(keep_units(lt('compass.reach', self.lang, stop=self.ring.stop)))}<br>"
                             f"<code style='font-size:1.05em'>{escape(items)}</code><br>"
-                            f"<i>{escape(lt('compass.never_same', self.lang, stop=self.ring.stop))}</i></div>")
+                            f"<i>{escape(keep_units(lt('compass.never_same', self.lang, stop=self.ring.stop)))}</i></div>")
 
     def roll(self, face: int) -> str:
         """Roll ``face`` as if the die showed it; returns the stop."""
@@ -466,8 +466,8 @@ class CompassLesson(LessonBox):
         rows = [(s, int(c), f"{share * 100:.1f}%") for s, c, share in zip(stats.stops, stats.counts, stats.shares, strict=True)]
         table = html_table([lt("compass.col_stop", self.lang), lt("compass.col_count", self.lang), lt("compass.col_share", self.lang)],
                            rows)
-        self.summary.value = (f"{table}<div style='font-size:1.05em'>"
-                              f"{escape(lt('compass.sim_summary', self.lang, n=f'{stats.n:,}', repeats=stats.repeats, share='14.3%'))}</div>")
+        summary = lt("compass.sim_summary", self.lang, n=f"{stats.n:,}", repeats=stats.repeats, share="14.3%")
+        self.summary.value = f"{table}<div style='font-size:1.05em'>{escape(keep_units(summary))}</div>"
         self.stats = stats
         return stats
 
@@ -475,7 +475,7 @@ class CompassLesson(LessonBox):
         return (f"<div><h3>{escape(lt('compass.part_roll', self.lang))}</h3><div style='max-width:520px'>{self.ring.to_svg()}</div>"
                 f"<h3>{escape(lt('compass.part_many', self.lang))}</h3><div style='max-width:760px'>{self.chart.value}</div>"
                 f"<h3>{escape(lt('compass.part_real', self.lang))}</h3><div style='max-width:760px'>{self.motion}</div>"
-                f"<p>{escape(lt('compass.real_source', self.lang))}</p></div>")
+                f"<p>{escape(keep_units(lt('compass.real_source', self.lang)))}</p></div>")
 
 
 def compass_lesson(lang: str = "en", seed: int | None = 7) -> CompassLesson:

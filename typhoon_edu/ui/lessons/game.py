@@ -20,7 +20,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from ... import i18n
-from .common import Rendered, lt
+from .common import Rendered, keep_units, lt
 
 if TYPE_CHECKING:
     from ...engine.rules import Rules
@@ -57,8 +57,8 @@ def rules_guide(lang: str = "en", rules: Rules | None = None) -> Rendered:
              f"<tr>{head}</tr>{rows}</table>")
     levels = ", ".join(f"{lv.level} {i18n.level_name(r, lv.level, lang)}: {lv.damage}" for lv in r.levels)
     return Rendered("<div class='rules-guide' style='font-size:1.05em;max-width:62em'><ul>"
-                    + "".join(f"<li>{escape(x)}</li>" for x in items)
-                    + f"</ul><p>{escape(lt('game.levels_line', lang, levels=levels))}</p>{table}</div>")
+                    + "".join(f"<li>{escape(keep_units(x))}</li>" for x in items)
+                    + f"</ul><p>{escape(keep_units(lt('game.levels_line', lang, levels=levels)))}</p>{table}</div>")
 
 
 #: The pace the plan assumes: a group of students reads the banner, talks, and clicks (a die roll and the
@@ -133,7 +133,7 @@ def lesson_plan(lang: str = "en", seconds_per_decision: float = SECONDS_PER_DECI
            "adv_min": adv.minutes(seconds_per_decision)}
     items = [lt("game.plan_measured", lang, **fmt), lt("game.plan_one", lang, **fmt), lt("game.plan_two", lang, **fmt)]
     return Rendered("<div class='lesson-plan' style='font-size:1.05em;max-width:62em'><ul>"
-                    + "".join(f"<li>{escape(x)}</li>" for x in items) + "</ul></div>")
+                    + "".join(f"<li>{escape(keep_units(x))}</li>" for x in items) + "</ul></div>")  # "37 min" on one line
 
 
 __all__ = ["GameLength", "lesson_plan", "measure_game_length", "region_rows", "rules_guide"]

@@ -50,7 +50,7 @@ from typhoon_edu.ui.scene import COMPASS16, Circle, Line, Rect, Shape, Text
 from typhoon_edu.ui.svg import shapes_to_svg
 from typhoon_edu.ui.touch import PHONE_MAX_PX, TOUCH_CSS, touch_style
 
-from .common import min_width, scroll_box
+from .common import keep_units, min_width, scroll_box
 
 #: The quiz's answers wrap inside their own line (the circle before the words), each at least a fingertip high
 #: on a phone. ipywidgets gives every radio label one fixed line's height, so on a phone a long answer ran over
@@ -314,8 +314,8 @@ def ranking_html(rows: Sequence[RankRow], lang: str = "en", *, baseline: Mapping
     parts = [head]
     for i, row in enumerate(rows, start=1):
         pattern = CSS_PATTERNS.get(row.pattern, "none")
-        value = i18n.t("risk.rank.value", lang, mean=_fmt(row.mean), err=_fmt(Z * row.se))
-        hit = i18n.t("risk.rank.hit", lang, pct=round(row.hit * 100))
+        value = keep_units(i18n.t("risk.rank.value", lang, mean=_fmt(row.mean), err=_fmt(Z * row.se)))
+        hit = keep_units(i18n.t("risk.rank.hit", lang, pct=round(row.hit * 100)))  # "14 %" stays on one line
         marker = change = ""
         if baseline is not None and row.key in baseline:
             before = baseline[row.key]
@@ -324,7 +324,7 @@ def ranking_html(rows: Sequence[RankRow], lang: str = "en", *, baseline: Mapping
             delta = row.mean - before
             arrow = "▲" if delta > 0.005 else "▼" if delta < -0.005 else "="
             change = (f"<span class='rk-change'>{arrow} "
-                      f"{escape(i18n.t('risk.rank.before', lang, value=_fmt(before)))}</span>")
+                      f"{escape(keep_units(i18n.t('risk.rank.before', lang, value=_fmt(before))))}</span>")
         whisker = (f"<span style='position:absolute;top:50%;height:0;left:{pct(row.low)}%;width:{max(pct(row.high) - pct(row.low), 0.3)}%;"
                    f"border-top:2px solid {palette.INK}'></span>"
                    f"<span style='position:absolute;top:15%;bottom:15%;left:{pct(row.low)}%;border-left:2px solid {palette.INK}'></span>"
@@ -576,8 +576,9 @@ def real_world_html(stats: TrackStats, rules: Rules | None = None, lang: str = "
         game = i18n.t("risk.real.game_cell", lang, pct=round(r.game_hit * 100), rank=r.game_rank)
         cells = ((r.name, "<b>{}</b>"), (game, "{}"), (r.record, "{}"), (r.source, "<i>{}</i>"))
         body.append("<tr>" + "".join(f"<td style='padding:.3em .6em;vertical-align:top;border-bottom:1px solid #cbd5e1;"
-                                     f"{min_width(text)}'>{markup.format(escape(text))}</td>" for text, markup in cells) + "</tr>")
-    note = f"<p style='margin:.4em 0;color:#334155'>{escape(i18n.t('risk.real.note', lang))}</p>"
+                                     f"{min_width(text)}'>{markup.format(escape(keep_units(text)))}</td>" for text, markup in cells)
+                    + "</tr>")
+    note = f"<p style='margin:.4em 0;color:#334155'>{escape(keep_units(i18n.t('risk.real.note', lang)))}</p>"
     table = f"<table style='border-collapse:collapse;font-size:1.02em;margin-top:.3em'><tr>{th}</tr>{''.join(body)}</table>"
     return (f"<div class='risk-real-world'><b style='font-size:1.15em'>{escape(i18n.t('risk.real.title', lang))}</b>"
             f"{scroll_box(table, i18n.t('risk.real.title', lang), i18n.t('risk.real.table_hint', lang))}{note}</div>")
@@ -680,7 +681,7 @@ class QuizView(widgets.VBox):
             [widgets.HTML(f"<b style='font-size:1.2em'>{escape(i18n.t('risk.quiz.title', self.lang))}</b>")] if title else [])
         rows += [self.sheet.name_box(), self.live]
         for i, q in enumerate(self.questions):
-            prompt = widgets.HTML(f"<div style='font-size:1.1em;margin-top:.6em'><b>{i + 1}.</b> {escape(q.prompt)}</div>")
+            prompt = widgets.HTML(f"<div style='font-size:1.1em;margin-top:.6em'><b>{i + 1}.</b> {escape(keep_units(q.prompt))}</div>")
             radio = widgets.RadioButtons(options=self._options(q), value=None, layout=widgets.Layout(width="auto"))
             radio.add_class("risk-quiz-choice")
             fb = widgets.HTML()
@@ -703,7 +704,8 @@ class QuizView(widgets.VBox):
     def _options(self, q: Question) -> list[tuple[str, int]]:
         from typhoon_edu.ui.quiz import student_order
 
-        return [(q.options[k], k) for k in student_order(range(len(q.options)), self.sheet.student, "risk", q.key)]
+        # shown with each number kept with its unit; the answer sheet keeps the catalog's text (q.options)
+        return [(keep_units(q.options[k]), k) for k in student_order(range(len(q.options)), self.sheet.student, "risk", q.key)]
 
     def _student_changed(self) -> None:
         """Shuffle the options for this student and show the answers the sheet holds."""
@@ -760,7 +762,7 @@ class QuizView(widgets.VBox):
             ("✘", i18n.t("risk.quiz.wrong", self.lang), "#991b1b")
         self.feedback[index].value = (f"<div style='font-size:1.05em;padding:.3em .5em;border-left:5px solid {colour};"
                                       f"background:#f8fafc'><b style='color:{colour}'>{mark} {escape(word)}</b>"
-                                      f"{sentence_gap(word, self.lang)}{escape(q.why)}</div>")
+                                      f"{sentence_gap(word, self.lang)}{escape(keep_units(q.why))}</div>")
 
     @property
     def right_count(self) -> int:
@@ -768,8 +770,8 @@ class QuizView(widgets.VBox):
 
     def to_html(self) -> str:
         """The questions and options as HTML (no answers), for saved outputs."""
-        items = "".join(f"<li><p>{escape(q.prompt)}</p><ul>" + "".join(f"<li>{escape(o)}</li>" for o in q.options) + "</ul></li>"
-                        for q in self.questions)
+        items = "".join(f"<li><p>{escape(keep_units(q.prompt))}</p><ul>" + "".join(f"<li>{escape(keep_units(o))}</li>" for o in q.options)
+                        + "</ul></li>" for q in self.questions)
         items += f"<li><p>{escape(self.explain.question.prompt(self.lang))}</p></li>"
         return f"<div><b>{escape(i18n.t('risk.quiz.title', self.lang))}</b><ol>{items}</ol></div>"
 
@@ -1009,7 +1011,7 @@ class RiskExplorer(widgets.VBox):
         else:
             body, mark, colour = t("risk.explore.no", lang, region=picked, best=name(verdict.best or "")), "✘", "#991b1b"
         return (f"<div style='font-size:1.08em;padding:.4em .6em;border-left:6px solid {colour};background:#f8fafc'>"
-                f"<b style='color:{colour}'>{mark}</b> {escape(body)}<br>{escape(mine)}</div>")
+                f"<b style='color:{colour}'>{mark}</b> {escape(keep_units(body))}<br>{escape(keep_units(mine))}</div>")
 
     def to_html(self) -> str:
         """A still picture of the explorer (map as SVG, and the ranking) for saved outputs."""
@@ -1068,7 +1070,9 @@ class SpreadDemo(widgets.VBox):
         self.table.value = spread_table_html(self.rows, self.lang)
         first, last = self.rows[0], self.rows[-1]
         factor = first.spread / last.spread if last.spread > 0 else float("inf")
-        self.summary.value = (f"<p style='font-size:1.08em'>{escape(i18n.t('risk.spread.summary', self.lang, small=f'{first.n:,}', big=f'{last.n:,}', times=f'{last.n // first.n:,}', factor=f'{factor:.0f}', theory=f'{math.sqrt(last.n / first.n):.0f}'))}</p>")
+        summary = i18n.t("risk.spread.summary", self.lang, small=f"{first.n:,}", big=f"{last.n:,}", times=f"{last.n // first.n:,}",
+                         factor=f"{factor:.0f}", theory=f"{math.sqrt(last.n / first.n):.0f}")
+        self.summary.value = f"<p style='font-size:1.08em'>{escape(keep_units(summary))}</p>"
         return self.rows
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
