@@ -101,6 +101,7 @@ class Text:
     align: str = "center"  # "left", "center", "right"
     baseline: str = "middle"  # "top", "middle", "bottom"
     halo: str | None = None  # outline colour that keeps text readable on any background
+    max_width: float | None = None  # squeezed to this width where it is wider (the canvas's maxWidth), canvas px
     role: str = ""
     key: str = ""
 
@@ -248,8 +249,9 @@ def static_scene(rules: Rules, lang: str = "en", cell: int = 48, *, min_text: fl
     ``min_text``: the smallest name, in canvas px, on a map the page shows much smaller than it is drawn (a team's
     phone, :class:`typhoon_edu.ui.classplay.seatmap.SeatBoard`). The region and zone names are drawn at least that
     large: a region's name moves along its region where it would meet another name, a zone's name stands on the
-    zone's top border (it covers none of the zone's cells, where storms start). The coordinates grow only as far as
-    the margins hold them (:func:`coord_fit`: they cannot grow into the map). 0: every text at its usual size.
+    zone's top border (it covers none of the zone's cells, where storms start). The coordinates grow as far as the
+    margins are tall (:func:`coord_fit`: they cannot grow into the map), and a row's number wider than the left
+    margin ("10", "11") is squeezed to its width (``Text.max_width``). 0: every text at its usual size.
 
     >>> from typhoon_edu.engine.rules import load_rules
     >>> [s.text for s in static_scene(load_rules(), "zh-TW") if s.role == "zone-label"]
@@ -297,16 +299,18 @@ def static_scene(rules: Rules, lang: str = "en", cell: int = 48, *, min_text: fl
     for region in rules.regions.values():
         for a, b in _edges(region.cells, geo):
             shapes.append(Line(points=(a, b), stroke=palette.INK, line_width=max(1.5, cell / 24), role="region-border", key=region.key))
-    # coordinates in the margins; with min_text as large as the margins hold (they cannot grow into the map)
+    # coordinates in the margins; with min_text as large as the margins are tall (they cannot grow into the map), and
+    # a left margin's number wider than the margin ("10", "11") squeezed to its width (the canvas's maxWidth)
     size = max(9.0, cell * 0.26)
     if min_text:
-        size = max(size, min(min_text, coord_fit(geo, gm.height)))
+        size = max(size, min(min_text, coord_fit(geo, gm.height, squeeze=True)))
     for x in range(gm.width):
         shapes.append(Text(x=geo.cell_centre(x, 0)[0], y=geo.m / 2, text=str(x), size=size, fill=palette.GRID,
                            role="coord", key=f"x{x}"))
     for y in range(gm.height):
+        fits = not min_text or len(str(y)) * _DIGIT_EM * size <= geo.m
         shapes.append(Text(x=geo.m / 2, y=geo.cell_centre(0, y)[1], text=str(y), size=size, fill=palette.GRID,
-                           role="coord", key=f"y{y}"))
+                           max_width=None if fits else float(geo.m), role="coord", key=f"y{y}"))
     # labels last, with a halo so they read over patterns and neighbouring cells
     zones = _zone_labels(rules, geo, lang, min_text=min_text)
     shapes.extend(zones)
@@ -340,15 +344,23 @@ def _region_labels(rules: Rules, geo: BoardGeometry, lang: str, zones: Sequence[
 _DIGIT_EM, _DIGIT_HEIGHT_EM = 0.58, 0.74
 
 
-def coord_fit(geo: BoardGeometry, rows: int) -> float:
+#: How far a coordinate may be squeezed to fit its margin (the canvas's ``maxWidth``): to 3/4 of its width, still
+#: read as the number (the phone's "10" and "11" are drawn at about 0.78).
+_SQUEEZE = 0.75
+
+
+def coord_fit(geo: BoardGeometry, rows: int, squeeze: bool = False) -> float:
     """The largest size, in canvas px, at which the coordinates fit in the margins: the top margin's digits as tall
-    as the margin less a pixel each side, the left margin's longest number (``rows - 1``) as wide as the margin.
+    as the margin less a pixel each side, the left margin's longest number (``rows - 1``) as wide as the margin
+    (``squeeze``: as wide as the margin once squeezed to :data:`_SQUEEZE` of its width).
 
     >>> from typhoon_edu.engine.rules import load_rules
-    >>> round(coord_fit(BoardGeometry.for_rules(load_rules(), 40), 12), 1)
-    17.2
+    >>> geo = BoardGeometry.for_rules(load_rules(), 40)
+    >>> round(coord_fit(geo, 12), 1), round(coord_fit(geo, 12, squeeze=True), 1)
+    (17.2, 23.0)
     """
-    return min((geo.m - 2) / _DIGIT_HEIGHT_EM, geo.m / (len(str(rows - 1)) * _DIGIT_EM))
+    wide = geo.m / (len(str(rows - 1)) * _DIGIT_EM * (_SQUEEZE if squeeze else 1.0))
+    return min((geo.m - 2) / _DIGIT_HEIGHT_EM, wide)
 
 
 def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en", cell: int = 48, *,
@@ -357,8 +369,10 @@ def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en
 
     ``min_text`` as for :func:`static_scene`: a storm's name ("T2") at least that large, its eye grown to hold it;
     the level's name is left out (at that size "tropical depression" would cover six cells; the eye's colour, its
-    badge and the map's text description give the level). The badge's number and a path's step numbers keep their
-    size: a cell has no room for them larger.
+    badge and the map's text description give the level). The badge's number is at least 0.9 × ``min_text``, its
+    badge out on a corner of the eye (:func:`_badge_place`). A path's step numbers keep their size.
+
+    A storm's level name keeps off every storm's arrow, its own too (it is drawn above the eye, or left out).
 
     >>> from typhoon_edu.engine.rules import load_rules
     >>> s = BoardState(typhoons=(TyphoonView(2, (9, 9), 3, "E"),))
@@ -385,12 +399,15 @@ def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en
                      if covered or state.highlights else [])
     # a region's name a footprint tints ("Taiwan" under a strong typhoon): drawn again over it, under the storms
     shapes.extend(t for t in region_labels if any(_overlaps(_text_box(t), b) for b in covered))
-    taken: list[tuple[float, float, float, float]] = [_eye_box(ty, geo) for ty in state.typhoons]
+    # every storm's eye and arrow first: a level's name (a phone's level badge) keeps off all of them
+    radii = {ty.id: _eye_radius(ty, geo, lang, min_text) for ty in state.typhoons}
+    taken: list[Box] = [_eye_box(ty, geo, radii[ty.id] if min_text else None) for ty in state.typhoons]
+    arrows = [a for a in (_arrow(ty, geo, radii[ty.id])[0] for ty in state.typhoons) if a is not None]
     # the zone names are drawn over everything (below): a storm's level badge and level name keep clear of them
     labels = [_text_box(t) for t in zone_labels]
     storms: list[Shape] = []
     for ty in state.typhoons:
-        storms.extend(_typhoon_shapes(rules, ty, geo, lang, taken, labels, min_text=min_text))
+        storms.extend(_typhoon_shapes(rules, ty, geo, lang, taken, labels, min_text=min_text, arrows=arrows))
     # but a name that would cover a storm (its arrow, its eye) goes under the storms, over the footprints:
     # T4 vanished under "生成區 2" on a tablet, and T2's arrow heading north looked cut from its eye
     boxes = [_shape_box(s) for s in storms]
@@ -440,9 +457,10 @@ def cursor_scene(rules: Rules, cursor: Cell | None, cell: int = 48) -> list[Shap
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in canvas pixels
 
 
-def _eye_box(ty: TyphoonView, geo: BoardGeometry) -> Box:
+def _eye_box(ty: TyphoonView, geo: BoardGeometry, radius: float | None = None) -> Box:
+    """The box of a storm's eye: of ``radius``, or a little more than the eye's usual third of a cell."""
     cx, cy = geo.cell_centre(*ty.eye)
-    r = geo.cell * 0.36
+    r = geo.cell * 0.36 if radius is None else radius
     return (cx - r, cy - r, cx + r, cy + r)
 
 
@@ -508,68 +526,150 @@ def _zone_labels(rules: Rules, geo: BoardGeometry, lang: str, role: str = "zone-
     return out
 
 
+Arrow = tuple[Point, Point, float]  # a storm's arrow: its tail, its head and its shaft's width, canvas px
+
+
+def _eye_radius(ty: TyphoonView, geo: BoardGeometry, lang: str, min_text: float = 0.0) -> float:
+    """The radius of a storm's eye: a third of a cell, or (``min_text``) as wide as its name ("T2") needs."""
+    if not min_text:
+        return geo.cell * 0.34
+    name_size = max(9.0, geo.cell * 0.28, min_text)
+    return max(geo.cell * 0.34, _label_width(i18n.typhoon_label(ty.id, lang), name_size) / 2 + 2)
+
+
+def _arrow(ty: TyphoonView, geo: BoardGeometry, r: float) -> tuple[Arrow | None, float]:
+    """A storm's arrow from the rim of its eye of radius ``r``, and how far it could reach: ``None`` without a
+    heading, or where the grid's edge leaves no room for a shaft (then :func:`_typhoon_shapes` draws a wedge)."""
+    if ty.direction not in COMPASS16:
+        return None, 0.0
+    cell = geo.cell
+    cx, cy = geo.cell_centre(*ty.eye)
+    ux, uy = direction_vector(ty.direction)  # type: ignore[arg-type]
+    board = (*geo.cell_origin(0, 0), *geo.cell_origin(geo.width, geo.height))
+    width = max(2.0, cell / 14)
+    # a storm at the map's edge heading off it: the arrow ends at the edge (it spilled into the HP column)
+    room = min([(board[2] - cx) / ux if ux > 0 else (board[0] - cx) / ux if ux < 0 else math.inf,
+                (board[3] - cy) / uy if uy > 0 else (board[1] - cy) / uy if uy < 0 else math.inf]) - width / 2
+    reach = min(cell * 1.05, room)
+    if reach < r + cell * 0.3:
+        return None, reach
+    return ((cx + ux * r, cy + uy * r), (cx + ux * reach, cy + uy * reach), width), reach
+
+
+def _arrow_hits(arrow: Arrow, box: Box) -> bool:
+    """Whether an arrow (its shaft, half its width each side; its head, as wide as :func:`arrow_shapes` draws it)
+    crosses ``box``: points every 2 px along it, each a disc, against the box."""
+    (x0, y0), (x1, y1), width = arrow
+    length = math.hypot(x1 - x0, y1 - y0)
+    head = width * 3.2
+    steps = max(int(length / 2), 1)
+    for i in range(steps + 1):
+        f = i / steps
+        px, py = x0 + (x1 - x0) * f, y0 + (y1 - y0) * f
+        reach = width / 2 if (1 - f) * length > head else head * 0.6
+        nx, ny = min(max(px, box[0]), box[2]), min(max(py, box[1]), box[3])
+        if (px - nx) ** 2 + (py - ny) ** 2 < reach ** 2:
+            return True
+    return False
+
+
+def _badge_place(ty: TyphoonView, geo: BoardGeometry, r: float, br: float, name: Text, labels: Sequence[Box],
+                 others: Sequence[Box], arrows: Sequence[Arrow], min_text: float) -> Point:
+    """Where a storm's level badge (radius ``br``) goes: on a corner of the eye (radius ``r``) away from its arrow,
+    the upper right first, on the first corner clear of the zones' names (``labels``).
+
+    A phone's badge (``min_text``) is large: it sits out on the corner's diagonal, clear of the storm's name, or
+    beside the name when no corner will do; its place must also keep it on the grid (off the coordinates) and off
+    the other storms' eyes (``others``) and arrows (``arrows``); when no place is clear of all, the one with the
+    fewest of these."""
+    cx, cy = geo.cell_centre(*ty.eye)
+    ux, uy = direction_vector(ty.direction) if ty.direction in COMPASS16 else (0.0, 0.0)
+    out = r * 0.85
+    if min_text:  # the badge's centre (a, a) off the name's corner (hw, hh) by its radius and a pixel
+        hw, hh, rr = _label_width(name.text, name.size) / 2, name.size * _DIGIT_HEIGHT_EM / 2, br + 1
+        s = hw + hh
+        out = max(out, (s + math.sqrt(max(s * s - 2 * (hw * hw + hh * hh - rr * rr), 0.0))) / 2)
+    corners = [(cx + sx * out, cy + sy * out) for sx, sy in ((1, -1), (-1, -1), (1, 1), (-1, 1))
+               if (sx * ux + sy * uy) / math.sqrt(2) < 0.85]
+    if min_text:  # then beside the name, right, left, under, over (a storm in a corner cell heading into the map)
+        hw, hh = _label_width(name.text, name.size) / 2, name.size * _DIGIT_HEIGHT_EM / 2
+        corners += [(cx + sx * (hw + br + 1), cy + sy * (hh + br + 1)) for sx, sy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                    if sx * ux + sy * uy < 0.85]
+    grid = (*geo.cell_origin(0, 0), *geo.cell_origin(geo.width, geo.height))
+
+    def faults(x: float, y: float) -> int:
+        box = (x - br, y - br, x + br, y + br)
+        n = int(any(_overlaps(box, b) for b in labels))
+        if min_text:
+            n += int(not _inside(box, grid)) + sum(_overlaps(box, b) for b in others)
+            n += sum(_arrow_hits(a, box) for a in arrows)
+        return n
+
+    return min(corners, key=lambda c: faults(*c))
+
+
 def _typhoon_shapes(rules: Rules, ty: TyphoonView, geo: BoardGeometry, lang: str,
-                    taken: list[Box] | None = None, labels: Sequence[Box] = (), min_text: float = 0.0) -> list[Shape]:
+                    taken: list[Box] | None = None, labels: Sequence[Box] = (), min_text: float = 0.0,
+                    arrows: Sequence[Arrow] = ()) -> list[Shape]:
     """A storm's arrow, eye, id and level. The level is a number badge (never colour alone); its name
-    goes under the eye, or above it, where no other storm, level name or zone name (``labels``) is, and is
-    left out when neither place is free (the badge still tells the level). The badge moves to another
-    corner of the eye when a zone name covers its usual one."""
+    goes under the eye, or above it, where no other storm, level name, zone name (``labels``) or storm's arrow
+    (``arrows``: every storm's, its own too) is, and is left out when neither place is free (the badge still tells
+    the level). The badge moves to another corner of the eye when a zone name covers its usual one.
+
+    ``min_text`` (a phone): the storm's name at least that large, its eye grown to hold it, the badge's digit at
+    least 0.9 × ``min_text`` (10 CSS px on a 390 px phone) in a badge out on its corner (:func:`_badge_place`),
+    and no level name."""
     cell = geo.cell
     key = f"T{ty.id}"
     cx, cy = geo.cell_centre(*ty.eye)
     colour = palette.level_fill(ty.level)
     name_size = max(9.0, cell * 0.28, min_text)
     # the eye holds its name ("T2") with a little room
-    r = max(cell * 0.34, _label_width(i18n.typhoon_label(ty.id, lang), name_size) / 2 + 2) if min_text else cell * 0.34
+    r = _eye_radius(ty, geo, lang, min_text)
     out: list[Shape] = []
     board = (*geo.cell_origin(0, 0), *geo.cell_origin(geo.width, geo.height))  # the grid: nothing of a storm past it
     wedge: list[Shape] = []
-    ux = uy = 0.0
-    if ty.direction in COMPASS16:
+    arrow, reach = _arrow(ty, geo, r)
+    if arrow is not None:
+        tail, head, width = arrow
+        out += arrow_shapes(tail, head, width=width, colour=palette.INK, role="arrow", key=key)
+    elif ty.direction in COMPASS16:  # no room for a shaft: a wide wedge on the eye's rim, drawn over the eye
         ux, uy = direction_vector(ty.direction)  # type: ignore[arg-type]
-        tail = (cx + ux * r, cy + uy * r)
         width = max(2.0, cell / 14)
-        # a storm at the map's edge heading off it: the arrow ends at the edge (it spilled into the HP column) ...
-        room = min([(board[2] - cx) / ux if ux > 0 else (board[0] - cx) / ux if ux < 0 else math.inf,
-                    (board[3] - cy) / uy if uy > 0 else (board[1] - cy) / uy if uy < 0 else math.inf]) - width / 2
-        reach = min(cell * 1.05, room)
-        if reach >= r + cell * 0.3:
-            out += arrow_shapes(tail, (cx + ux * reach, cy + uy * reach), width=width, colour=palette.INK,
-                                role="arrow", key=key)
-        else:  # ... and where there is no room for a shaft, a wide wedge on the eye's rim, drawn over the eye
-            base, half = r * 0.8, cell * 0.19
-            tip = (cx + ux * max(reach, r + width), cy + uy * max(reach, r + width))
-            wedge.append(Polygon(points=(tip, (cx + ux * base - uy * half, cy + uy * base + ux * half),
-                                         (cx + ux * base + uy * half, cy + uy * base - ux * half)),
-                                 fill=palette.INK, stroke=palette.HALO, line_width=max(1.0, cell / 40), role="arrow",
-                                 key=key))
+        base, half = r * 0.8, cell * 0.19
+        tip = (cx + ux * max(reach, r + width), cy + uy * max(reach, r + width))
+        wedge.append(Polygon(points=(tip, (cx + ux * base - uy * half, cy + uy * base + ux * half),
+                                     (cx + ux * base + uy * half, cy + uy * base - ux * half)),
+                             fill=palette.INK, stroke=palette.HALO, line_width=max(1.0, cell / 40), role="arrow",
+                             key=key))
     out.append(Circle(cx=cx, cy=cy, r=r, fill=colour, stroke=palette.INK, line_width=max(1.5, cell / 24), role="eye", key=key))
     out += wedge
-    out.append(Text(x=cx, y=cy, text=i18n.typhoon_label(ty.id, lang), size=name_size, bold=True,
-                    fill=palette.text_colour_on(colour), role="typhoon-label", key=key))
-    br = max(6.0, cell * 0.14)
-    # the badge sits on the eye's upper right, or on another corner when a zone's name or the arrow is there
-    corners = [(cx + sx * r * 0.85, cy + sy * r * 0.85) for sx, sy in ((1, -1), (-1, -1), (1, 1), (-1, 1))
-               if (sx * ux + sy * uy) / math.sqrt(2) < 0.85]
-    bx, by = next(((x, y) for x, y in corners if not any(_overlaps((x - br, y - br, x + br, y + br), b)
-                                                         for b in (labels or []))), corners[0])
+    name = Text(x=cx, y=cy, text=i18n.typhoon_label(ty.id, lang), size=name_size, bold=True,
+                fill=palette.text_colour_on(colour), role="typhoon-label", key=key)
+    out.append(name)
+    digit = max(min_text * 0.9, 6.0 * 1.45)
+    br = digit * 0.55 if min_text else max(6.0, cell * 0.14)
+    own = _eye_box(ty, geo, r if min_text else None)
+    eyes = [b for b in (taken or []) if b != own]
+    bx, by = _badge_place(ty, geo, r, br, name, labels, eyes, [a for a in arrows if a != arrow], min_text)
     out.append(Circle(cx=bx, cy=by, r=br, fill="#ffffff", stroke=palette.INK, line_width=max(1.0, cell / 40),
                       role="level-badge", key=key))
-    out.append(Text(x=bx, y=by, text=str(ty.level), size=br * 1.45, bold=True, fill=palette.INK, role="level-badge",
-                    key=key))
+    out.append(Text(x=bx, y=by, text=str(ty.level), size=digit if min_text else br * 1.45, bold=True, fill=palette.INK,
+                    role="level-badge", key=key))
     if min_text:
         return out  # no room for the level's name in letters this large: the badge's number says the level
-    name = i18n.level_name(rules, ty.level, lang)
+    level = i18n.level_name(rules, ty.level, lang)
     size = max(8.0, cell * 0.2)
-    others = [b for b in (taken or []) if b != _eye_box(ty, geo)] + list(labels)
+    others = [b for b in (taken or []) if b != own] + list(labels)
     for below in (True, False):
         y = cy + r + cell * 0.04 if below else cy - r - cell * 0.06
-        box = _label_box(cx, y, name, size, below)
+        box = _label_box(cx, y, level, size, below)
         # kept inside the grid: moved along its row off the edge ("moderate typhoon" ran into the HP column)
         dx = max(board[0] - box[0], 0.0) + min(board[2] - box[2], 0.0)
         box = (box[0] + dx, box[1], box[2] + dx, box[3])
-        if box[1] >= board[1] and box[3] <= board[3] and not any(_overlaps(box, b) for b in others):
-            out.append(Text(x=cx + dx, y=y, text=name, size=size, bold=True, baseline="top" if below else "bottom",
+        if (box[1] >= board[1] and box[3] <= board[3] and not any(_overlaps(box, b) for b in others)
+                and not any(_arrow_hits(a, box) for a in arrows)):
+            out.append(Text(x=cx + dx, y=y, text=level, size=size, bold=True, baseline="top" if below else "bottom",
                             halo=palette.HALO, role="level-label", key=key))
             if taken is not None:
                 taken.append(box)

@@ -5,7 +5,9 @@ The seat's canvas is drawn :data:`SEAT_CELL` px a cell (680 px wide) and scaled 
 were 6.2 px on screen. :class:`SeatBoard` draws the region and zone names, and the storms' names, at least
 :func:`seat_min_text` px of canvas: :data:`LABEL_PX` CSS px on that phone (larger on a tablet, where the whole map
 is larger). What cannot take that size is left out or kept as large as its place allows
-(:func:`typhoon_edu.ui.scene.static_scene`). The projector's board is drawn as before.
+(:func:`typhoon_edu.ui.scene.static_scene`): the grid's coordinates are as tall as the names (11.3 CSS px; a row's
+"10" and "11" squeezed to the margin's width) and a storm's level digit 0.9 of that (10.2 CSS px, in a badge out on
+a corner of the eye; it was 4.5 px). The projector's board is drawn as before.
 
 >>> seat_min_text()
 22
