@@ -12,12 +12,13 @@ from typhoon_edu.ai import coach as coach_module
 from typhoon_edu.ai.bots import GreedyBot, RandomBot
 from typhoon_edu.ai.coach import REASONS, Hint, StormThreat, hint, hint_text, review, review_text, storm_threats
 from typhoon_edu.engine.actions import Action
-from typhoon_edu.engine.game import Game
+from typhoon_edu.engine.game import Game, replay
 from typhoon_edu.engine.rules import load_rules
 from typhoon_edu.engine.scenario import scenario
 
 PLAYERS = ["Taiwan", "Japan", "Korea", "Philippines"]
 ME = "Taiwan"
+HINT_BUDGET = 24  # play-outs per hint in the review tests (the classroom uses coach.HINT_ITERATIONS)
 PHASES = ("setup_place", "attack", "counter", "move_choose", "discard")
 
 
@@ -233,6 +234,33 @@ def test_review_lists_clearly_better_choices_and_changes_nothing(finished: Game)
         for lang in i18n.LANGS:
             text = review_text(item, lang)
             assert str(item.round) in text and "{" not in text and "None" not in text
+
+
+def test_a_review_never_contradicts_the_hints_the_seat_followed() -> None:
+    """Taiwan follows every hint; the review after the game names no decision as a mistake, and
+    wherever it names one (a game where Taiwan played at random), its suggestion is that hint."""
+    g = Game.new(PLAYERS, seed=3)
+    greedy = GreedyBot(3)
+    hinted: dict[int, Action] = {}
+    while not g.is_over:
+        if g.current_player == "Taiwan" and len(g.legal_actions()) > 1:
+            hinted[len(g.history)] = hint(g, "Taiwan", iterations=HINT_BUDGET).action
+            g.apply(hinted[len(g.history)])
+        else:
+            g.apply(greedy.choose(g))
+    assert len(hinted) > 10
+    items = review(g, ["Taiwan"], iterations=12, threshold=1.0, hint_iterations=HINT_BUDGET)["Taiwan"]
+    assert [i.index for i in items if hinted.get(i.index) == i.played] == []
+
+
+def test_a_reviews_suggestion_is_the_hint_of_that_position(finished: Game) -> None:
+    items = review(finished, ["Taiwan"], iterations=12, threshold=1.0, hint_iterations=HINT_BUDGET)["Taiwan"]
+    assert items
+    for item in items:
+        setup = {"players": list(finished.players), "variant": finished.variant, "dice": "manual",
+                 "start": finished.players[finished.start_seat]}
+        again = replay(setup, finished.seed, finished.history[:item.index], finished.rules)
+        assert hint(again, "Taiwan", iterations=HINT_BUDGET).action == item.suggested, item
 
 
 def test_a_review_never_says_the_coach_agrees() -> None:

@@ -490,6 +490,9 @@ def test_cli_save_is_atomic_and_never_follows_a_link(tmp_path, capsys):
     save = tmp_path / "game.json"
     save.symlink_to(outside)
     code, _ = _cli(["play", "--bots", "greedy", "--seed", "3", "--players", "Taiwan,Japan,Korea", "--save", str(save)])
+    assert code == 2 and "--overwrite" in capsys.readouterr().err  # an existing name is not replaced unasked
+    code, _ = _cli(["play", "--bots", "greedy", "--seed", "3", "--players", "Taiwan,Japan,Korea", "--save", str(save),
+                    "--overwrite"])
     assert code == 0 and outside.read_text() == "keep me"
     assert game_from_json(save.read_bytes()).is_over
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "outside.txt"]

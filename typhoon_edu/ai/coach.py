@@ -398,14 +398,17 @@ def _stake(hint: Hint, rules: Rules, lang: str, me: str) -> str:
 
 # ------------------------------------------------------------------------------------ review
 def review(game: Game, regions: Iterable[str] | None = None, *, iterations: int = REVIEW_ITERATIONS,
-           threshold: float = REVIEW_THRESHOLD, limit: int = 5) -> dict[str, list[ReviewItem]]:
+           threshold: float = REVIEW_THRESHOLD, limit: int = 5,
+           hint_iterations: int = HINT_ITERATIONS) -> dict[str, list[ReviewItem]]:
     """For each of ``regions`` (default: every player), the decisions where the coach was clearly better.
 
     The game is replayed from its history (its own copy; ``game`` is not changed). At each of the
     seat's decisions with a real choice the coach analyses the position as that seat saw it, with
     the action actually played among its candidates; a decision is listed when the coach's choice
-    was worth at least ``threshold`` more. At most ``limit`` per seat, the largest first, then in
-    the game's order.
+    was worth at least ``threshold`` more. The choice named is always the one :func:`hint` gives
+    for that position (with ``hint_iterations``, the hints' budget), so a seat that followed the
+    coach's hints is never told it erred there. At most ``limit`` per seat, the largest first, then
+    in the game's order.
     """
     if getattr(game, "_scenario", False):
         raise ValueError("a position built by hand has no history to review")
@@ -417,22 +420,45 @@ def review(game: Game, regions: Iterable[str] | None = None, *, iterations: int 
              "start": game.players[game.start_seat]}
     g = replay(setup, game.seed, [], game.rules)
     g._log = False
-    found: dict[str, list[ReviewItem]] = {r: [] for r in wanted}
+    # First a short search at every decision of the seats asked for; then the few whose gain looks
+    # largest are looked at again as a hint would (a longer search), until ``limit`` are confirmed.
+    maybe: dict[str, list[tuple[float, int, Game, Action, Analysis]]] = {r: [] for r in wanted}
     for i, played in enumerate(game.history):
         who = g.current_player
-        if who in found and len(g.legal_actions()) > 1:
-            item = _review_one(g, who, played, i, iterations, threshold)  # type: ignore[arg-type]
-            if item is not None:
-                found[who].append(item)  # type: ignore[index]
+        if who in maybe and len(g.legal_actions()) > 1:
+            analysis = analyse_for(g, who, iterations=iterations, include=[played])  # type: ignore[arg-type]
+            best, mine = analysis.best, analysis.of(played)
+            if mine is not None and best.action != played and best.value - mine.value >= threshold:
+                maybe[who].append((best.value - mine.value, i, g.clone(keep_log=True), played, analysis))  # type: ignore[index]
         g.apply(played)
-    return {r: sorted(sorted(items, key=lambda x: -x.gain)[:limit], key=lambda x: x.index) for r, items in found.items()}
+    found: dict[str, list[ReviewItem]] = {}
+    for r, candidates in maybe.items():
+        items: list[ReviewItem] = []
+        for _gain, i, at, played, analysis in sorted(candidates, key=lambda c: (-c[0], c[1])):
+            if len(items) >= limit:
+                break
+            item = _confirm(at, r, played, i, analysis, iterations, threshold, hint_iterations)
+            if item is not None:
+                items.append(item)
+        found[r] = sorted(items, key=lambda x: x.index)
+    return found
 
 
-def _review_one(g: Game, region: str, played: Action, index: int, iterations: int, threshold: float) -> ReviewItem | None:
-    analysis = analyse_for(g, region, iterations=iterations, include=[played])
-    best = analysis.best
-    mine = analysis.of(played)
-    if mine is None or best.action == played or best.value - mine.value < threshold:
+def _confirm(g: Game, region: str, played: Action, index: int, analysis: Analysis, iterations: int, threshold: float,
+             hint_iterations: int) -> ReviewItem | None:
+    """The review's item for ``played`` at ``g`` (its short search ``analysis`` found a better choice), or None.
+
+    The review never contradicts the coach: what it suggests is the hint a student could have
+    asked for here (the same analysis, seed and budget as :func:`hint`), and a decision that
+    followed that hint is not a mistake, whatever the shorter search thought.
+    """
+    suggested = analyse_for(g, region, iterations=hint_iterations).best.action
+    if suggested == played:
+        return None
+    if analysis.of(suggested) is None:
+        analysis = analyse_for(g, region, iterations=iterations, include=[played, suggested])
+    best, mine = analysis.of(suggested), analysis.of(played)
+    if best is None or mine is None or best.value - mine.value < threshold:
         return None
     if _describe(best.action, "en", g.rules) == _describe(played, "en", g.rules):
         return None  # the same choice in words (a detail no student sees): not a lesson to list
