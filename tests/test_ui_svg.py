@@ -70,3 +70,11 @@ def test_board_svg_repr_and_game():
 
 def test_svg_changes_with_the_board():
     assert board_svg(RULES, TYPHOONS[:1]) != board_svg(RULES, TYPHOONS[:2])
+
+
+def test_svg_squeezes_a_text_given_a_max_width_and_no_other():
+    """A phone's row number "10" squeezed into its margin on the canvas is squeezed in the SVG too."""
+    squeezed = parse(shape_to_svg(Text(x=5, y=5, text="10", size=22, max_width=20.0)))
+    assert squeezed.get("textLength") == "20" and squeezed.get("lengthAdjust") == "spacingAndGlyphs"
+    plain = parse(shape_to_svg(Text(x=5, y=5, text="9", size=22)))
+    assert plain.get("textLength") is None

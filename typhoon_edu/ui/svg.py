@@ -68,9 +68,12 @@ def shape_to_svg(shape: Shape) -> str:
         weight = ' font-weight="bold"' if shape.bold else ""
         halo = (f' stroke="{shape.halo}" stroke-width="{_n(shape.size / 4)}" stroke-linejoin="round" paint-order="stroke"'
                 if shape.halo else "")
+        # a text given a max_width is one the scene found too wide for its place: squeezed to it, as the canvas does
+        squeeze = (f' textLength="{_n(shape.max_width)}" lengthAdjust="spacingAndGlyphs"'
+                   if shape.max_width is not None else "")
         return (f'<text x="{_n(shape.x)}" y="{_n(shape.y)}" font-size="{_n(shape.size)}"{weight} fill="{shape.fill}"'
                 f' text-anchor="{_ANCHOR.get(shape.align, "middle")}" dominant-baseline="{_BASELINE.get(shape.baseline, "central")}"'
-                f"{halo}{role}{key}>{escape(shape.text)}</text>")
+                f"{squeeze}{halo}{role}{key}>{escape(shape.text)}</text>")
     raise TypeError(f"cannot draw {type(shape).__name__} as SVG")
 
 
