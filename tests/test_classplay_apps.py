@@ -54,6 +54,13 @@ def open_class(store: RoomStore, lang: str = "en") -> tuple[ProjectorApp, dict[s
     return projector, phones
 
 
+def begin(projector: ProjectorApp, phones: dict[str, SeatApp]) -> None:
+    """The teacher starts the game from the lobby, and every phone reads it (a team decides only after the start)."""
+    projector.show_board()
+    for p in phones.values():
+        p.sync()
+
+
 def settle(projector: ProjectorApp, phones: dict[str, SeatApp]) -> None:
     projector.advance()
     for p in phones.values():
@@ -123,6 +130,7 @@ def test_the_projector_and_a_phone_hold_no_other_hand(store: RoomStore) -> None:
 
 def test_two_phones_racing_on_one_decision_exactly_one_wins(store: RoomStore) -> None:
     projector, phones = open_class(store)
+    begin(projector, phones)
     mei = phones["Taiwan"]
     # a second page of the same seat (the same link opened twice): both show the same decision
     twin = SeatApp(lang="zh-TW", store=store, token=projector._tokens["Taiwan"])
@@ -139,6 +147,7 @@ def test_two_phones_racing_on_one_decision_exactly_one_wins(store: RoomStore) ->
 def test_a_tap_on_the_map_that_chooses_nothing_says_why(store: RoomStore, lang: str) -> None:
     """A tap is never met with silence: not this team's turn, or a decision made with the buttons, is said (#class play)."""
     projector, phones = open_class(store, lang=lang)
+    begin(projector, phones)
     mei, ken = phones["Taiwan"], phones["Japan"]
     room_id = projector.room.id
 
@@ -248,6 +257,7 @@ def test_one_computer_curtain_shows_a_hand_only_after_the_tap(store: RoomStore) 
 
 def test_a_failed_write_is_told_and_nothing_is_shown_as_made(store: RoomStore, monkeypatch) -> None:
     projector, phones = open_class(store)
+    begin(projector, phones)
     mei = phones["Taiwan"]
     from typhoon_edu.classroom.errors import StoreError
 
@@ -280,6 +290,7 @@ def test_rooms_list_is_read_when_shown_and_names_broken_rooms(store: RoomStore, 
 
 def test_hints_on_a_phone_follow_the_teachers_switch_and_never_show_on_the_projector(store: RoomStore) -> None:
     projector, phones = open_class(store, lang="zh-TW")
+    begin(projector, phones)
     mei = phones["Taiwan"]
     assert mei.coach.button.layout.display is None  # Taiwan decides first
     mei.coach.ask(mei.room, "Taiwan", iterations=12)
@@ -287,7 +298,6 @@ def test_hints_on_a_phone_follow_the_teachers_switch_and_never_show_on_the_proje
     before = store.actions(projector.room.id)
     assert [a.notation for a in before] == [], "asking for a hint must not move the game"
     assert phones["Japan"].coach.button.layout.display == "none"  # not its decision
-    projector.show_board()
     assert projector.coach.button.layout.display == "none"  # the projector never shows a seat's hint
     projector.drawer.hints.value = False
     mei.sync()

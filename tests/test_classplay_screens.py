@@ -180,7 +180,9 @@ def _class(tmp_path: Path, lang: str = "en") -> tuple[Any, dict[str, Any]]:
     room = projector.start(SetupChoices([SeatChoice("person", "Mei", "Taiwan"), SeatChoice("person", "Ken", "Japan"),
                                          SeatChoice("medium", "", "Korea")], regions="chosen", seed=11, speed=0))
     phones = {r: SeatApp(lang=lang, store=store, token=t) for r, t in room.issued_tokens.items()}
-    projector.show_board()
+    projector.show_board()  # the teacher starts the game: the phones read it at their next poll
+    for phone in phones.values():
+        phone.sync()
     return projector, phones
 
 

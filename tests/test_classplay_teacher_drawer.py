@@ -23,6 +23,9 @@ def _class(tmp_path: Path, lang: str) -> tuple[ProjectorApp, dict[str, SeatApp]]
     room = app.start(SetupChoices([SeatChoice("person", "Mei", "Taiwan"), SeatChoice("person", "Ken", "Japan"),
                                    SeatChoice("medium", "", "Korea")], regions="chosen", seed=11, speed=0))
     phones = {r: SeatApp(lang=lang, store=store, token=t, device=f"phone-{r}") for r, t in room.issued_tokens.items()}
+    app.show_board()  # the teacher starts the game: the phones read it at their next poll
+    for phone in phones.values():
+        phone.sync()
     app.advance()
     app.drawer.open()
     return app, phones

@@ -57,6 +57,8 @@ KINDS: dict[str, str] = {
     "not_your_room": "NotAllowed",
     "round_closed": "NotAllowed",
     "team_taken": "NotAllowed",
+    "not_started": "NotAllowed",
+    "no_rematch": "NotAllowed",
     # SeatError
     "no_such_seat": "SeatError",
     "seat_taken": "SeatError",
@@ -81,6 +83,7 @@ UNSAVED: dict[str, str] = {
     "save the corrected die": "correct_die",
     "pause the game": "pause",
     "resume the game": "resume",
+    "start the game": "start",
     "end the game": "end",
     "change the hints": "hints",
     "set the turn timer": "timer",
@@ -180,7 +183,9 @@ class NotAllowed(ClassroomError):
     ``seat_changed``: the teacher gave the seat to someone else while its bot was thinking;
     ``not_your_room``: the room belongs to another teacher; ``round_closed``: a lesson round takes no answers
     for that stage now (the teacher revealed it, or moved on); ``team_taken``: another device already sent answers under
-    that team name in the lesson round (a team name belongs to the first device that sends for it).
+    that team name in the lesson round (a team name belongs to the first device that sends for it);
+    ``not_started``: the room waits in the lobby (the teacher has not started the game); ``no_rematch``: the teacher
+    has made no new game after this one (or this device did not play in it).
     """
 
     default_kind = "not_your_turn"

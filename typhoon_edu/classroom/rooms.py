@@ -48,7 +48,7 @@ from ..engine.rules import IllegalActionError, load_rules
 from ..i18n import normalize_lang
 from . import log as control
 from .codes import looks_like_code, new_token, token_hash
-from .errors import NotAllowed, RoomBroken, SeatError, StaleWrite, TokenRejected
+from .errors import NotAllowed, RoomBroken, RoomNotFound, SeatError, StaleWrite, TokenRejected
 from .links import new_nonce, seat_link_token
 from .names import clean_name
 from .store import (
@@ -365,15 +365,24 @@ class Room:
     @classmethod
     def create(cls, store: RoomStore, seats: Sequence[Any], *, teacher: Teacher, seed: int | None = None,
                variant: str = "standard", dice: str = "auto", start: str | None = None, lang: str = "zh-TW",
-               hints: bool = True, options: dict[str, Any] | None = None) -> Room:
+               hints: bool = True, options: dict[str, Any] | None = None, lobby: bool = False,
+               after: Room | None = None) -> Room:
         """A new room of ``teacher`` with these seats (3–5, clockwise; each a :class:`Seat` or anything
         with ``region``, ``kind``, ``name``). Every person seat gets a seat link's device token, in
         ``room.issued_tokens`` of the returned (teacher's) room, and again from :meth:`join_links`;
         the store keeps their hashes. With ``options={"devices": False}`` (the class plays on one
         computer) no seat gets a link, and no device can join one (SeatError ``no_devices``).
+
+        ``lobby=True``: the room waits in the lobby while the teams join; no decision is taken (a
+        team's is refused, NotAllowed ``not_started``; no bot moves) until the teacher's
+        :meth:`begin`. ``after``: the teacher's room this one is a rematch of; it then names this
+        one as its successor (:attr:`successor`), so the devices still on it are offered their
+        seats here (:meth:`follow`). It must be the same teacher's (NotAllowed ``not_your_room``).
         """
         if not isinstance(teacher, Teacher):
             raise NotAllowed("only a teacher may set up a room (this page has no teacher's key)", kind="teacher_only")
+        if after is not None and not owns(store.room(after.id), teacher):
+            raise NotAllowed(f"room {after.code} belongs to another teacher", kind="not_your_room")
         rules = load_rules()
         lang = normalize_lang(lang)
         specs = []
@@ -397,9 +406,11 @@ class Room:
             seats=[NewSeat(r, k, n, token_hash(tokens[r]) if r in tokens else None, nonces.get(r))
                    for r, k, n in specs],
             actions=[a.notation for a in game.history],  # dice an advanced setup rolls before the first decision
-            owner=teacher.id, room_id=room_id)
+            owner=teacher.id, room_id=room_id, lobby=lobby, predecessor=None if after is None else after.id)
         room = cls.open(store, row.id, teacher=teacher)
         room.issued_tokens = tokens
+        if after is not None:
+            after._catch_up()  # the old room's page sees its successor at once
         return room
 
     @classmethod
@@ -461,6 +472,37 @@ class Room:
         store.claim_seat(row.id, key, token_hash(token), device_hash(device))
         return cls.open_seat(store, token, device), token
 
+    @classmethod
+    def follow(cls, store: RoomStore, token: str, device: str | None = None) -> tuple[Room, str]:
+        """A device still on a finished room takes its own seat in the teacher's rematch (:attr:`successor`).
+
+        ``token``: the device token of its seat in the old room; ``device``: the device's id. It
+        gets the seat of the same region in the new room, by a fresh token bound to this device, as
+        joining by the room code does (the seat's QR code on the projector turns to "joined").
+        Only a device that held the seat may: the old seat must have been opened by a device, be
+        neither revoked nor replaced, and, bound to a device, be this device's (TokenRejected
+        ``token_unknown``, ``token_revoked``, ``device_bound``; NotAllowed ``no_rematch`` when the old
+        seat was never opened or there is no rematch). The new seat must be a free person seat
+        (SeatError ``no_such_seat``, ``seat_taken``; NotAllowed ``bot_seat``). Returns the new
+        seat's room and its token. The region is the old seat's, never the caller's word.
+        """
+        h = token_hash(token)
+        old_row, old_seat = store.seat_of_token(h)
+        if old_seat.revoked:
+            raise TokenRejected("the teacher revoked this device's token", kind="token_revoked")
+        mine = device_hash(device)
+        if old_seat.device_hash is not None and old_seat.device_hash != mine:
+            raise TokenRejected("this seat's link is open on another device", kind="device_bound")
+        if old_seat.joined is None or old_row.successor is None:
+            raise NotAllowed("this device did not play this seat, or the teacher has made no new game after this one",
+                             kind="no_rematch")
+        new_row = store.room(old_row.successor)
+        if not new_row.is_open:
+            raise TokenRejected("the game in this room has ended", kind="room_over")
+        token_new = new_token()
+        store.claim_seat(new_row.id, old_seat.region, token_hash(token_new), mine)
+        return cls.open_seat(store, token_new, device), token_new
+
     # -------------------------------------------------------------- what the room is now
     @property
     def seq(self) -> int:
@@ -487,6 +529,16 @@ class Room:
     @property
     def paused(self) -> bool:
         return self._row.paused
+
+    @property
+    def begun(self) -> bool:
+        """Whether the game has begun: False while the room waits in the lobby for the teacher's :meth:`begin`."""
+        return not self._row.lobby
+
+    @property
+    def successor(self) -> str | None:
+        """The id of the room the teacher's rematch made after this one (None: none yet)."""
+        return self._row.successor
 
     @property
     def hints_enabled(self) -> bool:
@@ -517,7 +569,7 @@ class Room:
         True
         """
         seconds = self.turn_seconds
-        if seconds <= 0 or not self.is_open or self.paused or self._row.turn_since is None:
+        if seconds <= 0 or not self.is_open or self.paused or not self.begun or self._row.turn_since is None:
             return None
         who = self._game.current_player
         if who is None or who == CHANCE or self._seat_row(who).kind != "person":
@@ -629,8 +681,8 @@ class Room:
         obs = g.observation(region)
         who = g.current_player
         may_die = (who == CHANCE and self.dice == "manual" and g.active == region and self.is_open
-                   and not self.paused)
-        if who == region or may_die:
+                   and not self.paused and self.begun)
+        if (who == region and self.begun) or may_die:
             legal = tuple(g.legal_actions())
         else:
             legal = ()
@@ -698,7 +750,8 @@ class Room:
         self._version = snap.room.version
 
     def _take_meta(self, row: RoomRow, seats: Sequence[SeatRow]) -> None:
-        old = (self._row.status, self._row.paused, self._row.hints_enabled, self._row.lang, self._seats)
+        old = (self._row.status, self._row.paused, self._row.hints_enabled, self._row.lang, self._row.lobby,
+               self._row.successor, self._seats)
         # The timer's count restarts with every move too; only a restart without a move (the teacher
         # set it again) is news of its own.
         timer_changed = row.turn_seconds != self._row.turn_seconds or (
@@ -706,7 +759,8 @@ class Room:
         self._row = row
         self._seats = tuple(seats)
         self._check_seats()
-        if old != (row.status, row.paused, row.hints_enabled, row.lang, self._seats) or timer_changed:
+        if old != (row.status, row.paused, row.hints_enabled, row.lang, row.lobby, row.successor, self._seats) \
+                or timer_changed:
             self._pending_meta = True
         self._check_own_seat()
 
@@ -813,6 +867,10 @@ class Room:
                 raise TokenRejected("the game in this room has ended; its device tokens no longer work",
                                     kind="room_over")
             raise NotAllowed("the game in this room has ended; no more moves can be made", kind="game_over")
+        if not self.begun:
+            self._catch_up()  # the teacher may have started it a moment ago
+            if not self.begun:
+                raise NotAllowed("the teacher has not started the game yet", kind="not_started")
         if self.paused:
             raise NotAllowed("the teacher has paused the game", kind="paused")
         if self._game.current_player is None:
@@ -897,7 +955,7 @@ class Room:
 
     def bot_to_move(self) -> str | None:
         """The seat whose bot decides now (or ``"chance"`` for an automatic die that is due); None otherwise."""
-        if self.viewer is not None or self.teacher is None or not self.is_open or self.paused:
+        if self.viewer is not None or self.teacher is None or not self.is_open or self.paused or not self.begun:
             return None
         who = self._game.current_player
         if who is None:
@@ -952,6 +1010,16 @@ class Room:
     def _after_meta(self) -> Update:
         self._pull()
         return self._deliver()
+
+    def begin(self) -> Update:
+        """The teacher starts the game from the lobby: teams' decisions are taken (and bots move) from now on.
+
+        Nothing changes for a room whose game has begun already (or was made without a lobby).
+        """
+        self._need_teacher("start the game")
+        if not self.begun:
+            self.store.begin(self.id)
+        return self._after_meta()
 
     def pause(self) -> Update:
         """Pause the game: no device, bot or teacher decision is accepted until :meth:`resume`."""
@@ -1336,6 +1404,39 @@ def list_rooms(store: RoomStore, *, teacher: Teacher | None, status: str | None 
     return out
 
 
+@dataclass(frozen=True)
+class Rematch:
+    """The teacher's rematch as a device still on the finished room may know it (:func:`rematch_for`)."""
+
+    code: str  # the new room's code (its join page: ``join/<code>``)
+    region: str  # the device's region in the old room
+    seat: bool  # the new room has a free person seat of that region: Room.follow gives it to this device
+
+
+def rematch_for(store: RoomStore, token: str | None, device: str | None = None) -> Rematch | None:
+    """The new game the teacher's rematch made after the room of this seat token, if this device held the seat
+    (the checks of :meth:`Room.follow`); None otherwise (no rematch, another device's seat, a revoked or
+    replaced token, a new game already over). Reads only: nothing is claimed.
+    """
+    if not token:
+        return None
+    try:
+        old_row, old_seat = store.seat_of_token(token_hash(token))
+        if old_seat.revoked or old_seat.joined is None or old_row.successor is None:
+            return None
+        if old_seat.device_hash is not None and old_seat.device_hash != device_hash(device):
+            return None
+        new_row = store.room(old_row.successor)
+        if not new_row.is_open:
+            return None
+        seats = store.seats(new_row.id) if devices_allowed(new_row.setup) else []
+    except (TokenRejected, RoomNotFound):
+        return None
+    free = any(s.region == old_seat.region and s.kind == "person" and s.joined is None and not s.revoked
+               for s in seats)
+    return Rematch(new_row.code, old_seat.region, free)
+
+
 def lobby(store: RoomStore, code: str) -> Lobby:
     """The seats of the room with this code, and the free person seats a device may join (none when the
     class plays on one computer)."""
@@ -1348,6 +1449,6 @@ def lobby(store: RoomStore, code: str) -> Lobby:
     return Lobby(row.id, row.code, row.status, infos, free, devices)
 
 
-__all__ = ["BotJob", "HintJob", "LogEntry", "Lobby", "PublicView", "Room", "RoomInfo", "Seat", "SeatInfo", "SeatView", "Update",
-           "device_hash", "list_rooms", "lobby", "owns", "rebuild", "setup_of", "DICE", "TEACHER", "TIMER", "TURN_SECONDS", "FINISHED", "ENDED",
+__all__ = ["BotJob", "HintJob", "LogEntry", "Lobby", "PublicView", "Rematch", "Room", "RoomInfo", "Seat", "SeatInfo",
+           "SeatView", "Update", "device_hash", "list_rooms", "lobby", "rematch_for", "owns", "rebuild", "setup_of", "DICE", "TEACHER", "TIMER", "TURN_SECONDS", "FINISHED", "ENDED",
            "OPEN"]

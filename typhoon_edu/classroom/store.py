@@ -52,8 +52,9 @@ from .codes import new_code, normalize_code
 from .errors import ClassroomError, NotAllowed, RoomNotFound, SeatError, StaleWrite, StoreError, TokenRejected
 
 # 2: teachers, room owners and hand-over links, seat link nonces and device bindings;
-# 3: the teacher's turn timer (turn_seconds, turn_since)
-SCHEMA_VERSION = 3
+# 3: the teacher's turn timer (turn_seconds, turn_since); 4: a room's lobby (the teacher has not started
+# the game yet) and its successor (the room the teacher's rematch made after it)
+SCHEMA_VERSION = 4
 OPEN, FINISHED, ENDED = "open", "finished", "ended"
 STATUSES = (OPEN, FINISHED, ENDED)
 SEAT_KINDS = ("person", "random", "greedy", "mcts")
@@ -83,6 +84,12 @@ ROOMS = sa.Table(
     # Nullable, so an older database gets them by a plain ALTER TABLE ADD COLUMN.
     sa.Column("turn_seconds", sa.Integer, nullable=True),
     sa.Column("turn_since", sa.Float, nullable=True),
+    # True while the room waits in the lobby (teams join; the teacher has not started the game): no decision is
+    # stored until the teacher's start. NULL or False: the game has begun (every room made before schema 4).
+    sa.Column("lobby", sa.Boolean, nullable=True),
+    # The id of the room the teacher's rematch made after this one (None: none yet): a phone still on this room
+    # is told, and offered its own seat there (rooms.Room.follow).
+    sa.Column("successor", sa.String(32), nullable=True),
 )
 
 SEATS = sa.Table(
@@ -110,8 +117,10 @@ TEACHERS = sa.Table(
 )
 
 #: Columns later schemas added to schema-1 tables (added in place when an older database is opened):
-#: 2 added owner, handover_hash, link_nonce and device_hash; 3 added turn_seconds and turn_since.
-_ADDED = ((ROOMS, ("owner", "handover_hash", "turn_seconds", "turn_since")), (SEATS, ("link_nonce", "device_hash")))
+#: 2 added owner, handover_hash, link_nonce and device_hash; 3 added turn_seconds and turn_since; 4 added lobby and
+#: successor.
+_ADDED = ((ROOMS, ("owner", "handover_hash", "turn_seconds", "turn_since", "lobby", "successor")),
+          (SEATS, ("link_nonce", "device_hash")))
 
 ACTIONS = sa.Table(
     "typhoon_actions", metadata,
@@ -162,6 +171,8 @@ class RoomRow:
     owner: str | None = None  # the id of the teacher whose room it is (None: the local teacher's)
     turn_seconds: int = 0  # the teacher's turn timer: seconds per person decision (0: off)
     turn_since: float | None = None  # when the count for the decision now waited on began
+    lobby: bool = False  # waiting in the lobby: the teacher has not started the game, no decision is taken
+    successor: str | None = None  # the id of the room the teacher's rematch made after this one
 
     @property
     def is_open(self) -> bool:
@@ -279,7 +290,8 @@ def _room(r: Any) -> RoomRow:
                   _num(r.version, int, "version", bad), _num(r.head, int, "head", bad), r.origin or "",
                   owner=r.owner if isinstance(r.owner, str) else None,
                   turn_seconds=0 if r.turn_seconds is None else _num(r.turn_seconds, int, "turn_seconds", bad),
-                  turn_since=None if r.turn_since is None else _num(r.turn_since, float, "turn_since", bad, None))
+                  turn_since=None if r.turn_since is None else _num(r.turn_since, float, "turn_since", bad, None),
+                  lobby=bool(r.lobby), successor=r.successor if isinstance(r.successor, str) else None)
     if row.status not in STATUSES:
         bad.append("status")
     if bad:
@@ -635,12 +647,16 @@ class RoomStore:
     def create_room(self, *, setup: Mapping[str, Any] | str, seats: Sequence[NewSeat], lang: str,
                     hints_enabled: bool = True, actions: Sequence[str] = (), by: str = "setup", status: str = OPEN,
                     origin: str = "", import_source: str | None = None, import_digest: str = "",
-                    owner: str | None = None, room_id: str | None = None) -> RoomRow:
+                    owner: str | None = None, room_id: str | None = None, lobby: bool = False,
+                    predecessor: str | None = None) -> RoomRow:
         """A new room with a fresh code (retried on a clash), its seats and its first actions.
 
         With ``import_source``, the import is recorded in the same transaction; if that source
         was already imported (by another process, a moment ago) nothing is created and
-        :class:`KeyError` is raised.
+        :class:`KeyError` is raised. ``lobby``: the room waits in the lobby until :meth:`begin`
+        (no decision is stored before). ``predecessor``: the id of the room this one is a rematch of,
+        which names this one as its successor in the same transaction (RoomNotFound, and nothing
+        is created, if there is no such room).
         """
         if status not in STATUSES:
             raise ValueError(f"a room's status is one of {', '.join(STATUSES)}, not {status!r}")
@@ -655,11 +671,14 @@ class RoomStore:
                         id=rid, code=code, setup=setup_text, lang=lang, status=status, paused=False,
                         hints_enabled=bool(hints_enabled), created=now, updated=now,
                         finished=None if status == OPEN else now, version=1, head=len(notations), origin=origin,
-                        owner=owner, handover_hash=None, turn_seconds=0, turn_since=now))
+                        owner=owner, handover_hash=None, turn_seconds=0, turn_since=now, lobby=bool(lobby),
+                        successor=None))
                     conn.execute(sa.insert(SEATS), [
                         dict(room_id=rid, idx=i, region=s.region, kind=s.kind, name=s.name, token_hash=s.token_hash,
                              revoked=False, joined=None, link_nonce=s.link_nonce, device_hash=None)
                         for i, s in enumerate(seats)])
+                    if predecessor is not None:  # a rematch: the old room names its successor in the same write
+                        self._bump(conn, predecessor, successor=rid)
                     if notations:
                         conn.execute(sa.insert(ACTIONS), [
                             dict(room_id=rid, seq=i + 1, notation=n, by_seat=by, at=now) for i, n in enumerate(notations)])
@@ -808,7 +827,8 @@ class RoomStore:
             raise ValueError(f"finish is {FINISHED!r} or {ENDED!r}, not {finish!r}")
         now = time.time()
         with self._tx(what, write=True, integrity_raw=True) as conn:
-            where = [ROOMS.c.id == room_id, ROOMS.c.head == expected_seq - 1, ROOMS.c.status == OPEN]
+            where = [ROOMS.c.id == room_id, ROOMS.c.head == expected_seq - 1, ROOMS.c.status == OPEN,
+                     sa.or_(ROOMS.c.lobby.is_(None), ROOMS.c.lobby == sa.false())]
             if not allow_paused:
                 where.append(ROOMS.c.paused == sa.false())
             values: dict[str, Any] = {"head": ROOMS.c.head + len(entries), "version": ROOMS.c.version + 1,
@@ -819,7 +839,7 @@ class RoomStore:
             # then finds the head moved (PostgreSQL re-checks the WHERE on the new row), so exactly one wins.
             done = conn.execute(sa.update(ROOMS).where(*where).values(**values)).rowcount
             if done != 1:
-                r = conn.execute(sa.select(ROOMS.c.head, ROOMS.c.status, ROOMS.c.paused)
+                r = conn.execute(sa.select(ROOMS.c.head, ROOMS.c.status, ROOMS.c.paused, ROOMS.c.lobby)
                                  .where(ROOMS.c.id == room_id)).first()
                 if r is None:
                     raise RoomNotFound(f"there is no room with id {room_id!r}", kind="not_found")
@@ -830,6 +850,8 @@ class RoomStore:
                     raise NotAllowed("the game in this room has ended; no more moves can be made", kind="game_over")
                 if token_hash is not None:
                     self._check_token(conn, room_id, by, token_hash)
+                if r.lobby:
+                    raise NotAllowed("the teacher has not started the game yet", kind="not_started")
                 if r.paused and not allow_paused:
                     raise NotAllowed("the teacher has paused the game", kind="paused")
                 raise StaleWrite(expected_seq=expected_seq, current_seq=int(r.head))
@@ -875,6 +897,18 @@ class RoomStore:
             if status is None:
                 raise RoomNotFound(f"there is no room with id {room_id!r}", kind="not_found")
             raise NotAllowed("the game in this room has ended", kind="game_over")
+
+    def begin(self, room_id: str) -> bool:
+        """The teacher starts the game from the lobby: decisions are stored from now on (the turn timer's count
+        starts now). False (and nothing changes) if the room was not in the lobby."""
+        with self._tx("start the game", write=True) as conn:
+            lobby = conn.execute(sa.select(ROOMS.c.lobby).where(ROOMS.c.id == room_id)).first()
+            if lobby is None:
+                raise RoomNotFound(f"there is no room with id {room_id!r}", kind="not_found")
+            if not lobby.lobby:
+                return False
+            self._bump(conn, room_id, open_only=True, lobby=False, turn_since=time.time())
+        return True
 
     def set_paused(self, room_id: str, paused: bool) -> None:
         # A resume starts the waited-on decision's count again: a pause stops the clock.
@@ -974,15 +1008,20 @@ class RoomStore:
             return _seat(conn.execute(sa.select(SEATS).where(SEATS.c.room_id == room_id,
                                                              SEATS.c.region == region)).first())
 
-    def seat_by_token(self, token_hash: str) -> tuple[RoomRow, SeatRow]:
-        """The room and seat of a live device token; TokenRejected (unknown, revoked, room over) otherwise,
-        SeatError ``no_devices`` if the room is played on one computer."""
+    def seat_of_token(self, token_hash: str) -> tuple[RoomRow, SeatRow]:
+        """The room and seat a device token is (or was) the token of, whatever the room's status and the seat's
+        state; TokenRejected ``token_unknown`` if no seat has it (never issued, or replaced)."""
         with self._tx("check the device") as conn:
             s = conn.execute(sa.select(SEATS).where(SEATS.c.token_hash == token_hash)).first()
             r = None if s is None else conn.execute(sa.select(ROOMS).where(ROOMS.c.id == s.room_id)).first()
         if s is None or r is None:
             raise TokenRejected("this device token is not (or no longer) a seat's token", kind="token_unknown")
-        room, seat = _room(r), _seat(s)
+        return _room(r), _seat(s)
+
+    def seat_by_token(self, token_hash: str) -> tuple[RoomRow, SeatRow]:
+        """The room and seat of a live device token; TokenRejected (unknown, revoked, room over) otherwise,
+        SeatError ``no_devices`` if the room is played on one computer."""
+        room, seat = self.seat_of_token(token_hash)
         if seat.revoked:
             raise TokenRejected("the teacher revoked this device's token", kind="token_revoked")
         if not room.is_open:

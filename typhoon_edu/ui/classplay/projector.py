@@ -417,8 +417,13 @@ class ProjectorApp:
             log.warning("the setup screen's action was refused: %s", exc)
             return None
 
-    def start(self, choices: SetupChoices | None = None) -> Any:
-        """Create a room from ``choices`` (default: the setup form) and open it."""
+    def start(self, choices: SetupChoices | None = None, *, after: Any = None) -> Any:
+        """Create a room from ``choices`` (default: the setup form) and open it.
+
+        With devices and a person seat, the room waits in the lobby (no team's decision is taken)
+        until the teacher starts the game there (:meth:`show_board`). ``after``: the room this is
+        a rematch of (its phones are then offered their seats in the new one).
+        """
         from ...classroom.rooms import Room
 
         choices = choices or self.setup.choices()
@@ -427,9 +432,10 @@ class ProjectorApp:
         except SetupError as exc:
             self.setup.show_error(exc.message(self.lang))
             return None
+        lobby = bool(choices.devices) and any(s.kind == "person" for s in seats)
         room = Room.create(self.store, seats, seed=choices.seed, variant=choices.variant, dice=choices.dice,
                            start=start, lang=self.lang, options={"devices": bool(choices.devices)},
-                           teacher=self.teacher)
+                           teacher=self.teacher, lobby=lobby, after=after)
         self.choices = choices
         self.setup.show_error("")
         self.set_speed(choices.speed)
@@ -482,7 +488,7 @@ class ProjectorApp:
             return
         self._show_code()
         self.redraw(exact=True)
-        if self.devices and any(s.is_person for s in room.seats) and not self._all_joined():
+        if not room.begun:  # the room's own record: a reload during the lobby comes back to it, and only then
             self._go("lobby")
             self.lobby.render()
         else:
@@ -504,10 +510,15 @@ class ProjectorApp:
         return all(s.joined for s in self.room.seats if s.is_person)
 
     def show_board(self) -> None:
-        """From the lobby to the game screen (the join cards stay in the teacher's drawer)."""
-        if self.room is not None:
-            self._go("game")
-            self.redraw(exact=True)
+        """From the lobby to the game screen: the teacher starts the game (the room records it, and the teams'
+        decisions are taken from now on); the join cards stay in the teacher's drawer."""
+        room = self.room
+        if room is None:
+            return
+        if not room.begun:
+            self._take(room.begin())  # a store that cannot record it raises: the lobby stays, and its page says why
+        self._go("game")
+        self.redraw(exact=True)
 
     def join_url(self, region: str) -> str:
         token = self._tokens.get(region, "")
@@ -545,9 +556,10 @@ class ProjectorApp:
         self._go("setup")
 
     def rematch(self) -> Any:
-        """The same seats again, with a new shuffle."""
+        """The same seats again, with a new shuffle; the teams' phones still on this room are offered their seats in
+        the new one (the old room names it as its successor)."""
         if self.choices is not None:
-            return self.start(SetupChoices(**{**self.choices.__dict__, "seed": None}))
+            return self.start(SetupChoices(**{**self.choices.__dict__, "seed": None}), after=self.room)
         self.leave()
         return None
 
@@ -832,8 +844,8 @@ class ProjectorApp:
                         if self.room is room:
                             self._show_results()
                         return
-                    if self.screen == "lobby" and self._all_joined():
-                        self.show_board()
+                    if self.screen == "lobby" and (self._all_joined() or room.begun):
+                        self.show_board()  # (begun: the teacher started it on another projector of the room)
                     if room.bot_to_move() and self.screen == "game":
                         await self._bot_turn(room, loop)
                         continue

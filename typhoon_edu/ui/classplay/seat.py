@@ -193,6 +193,19 @@ class SeatApp:
         self.problems.observe(self.sound, lambda _c: self._label_sound(), where="sound label")
         self._rung = -1  # the seq of the decision the device was last called to
         self._lost_exc: BaseException | None = None  # why this device can no longer act (the "lost" screen)
+        # The teacher's rematch: a new game after this device's room; what this device is offered there
+        # (read once per new game, by rooms.rematch_for), and the token of a finished room a reload opened.
+        self._offer: Any = None
+        self._offer_for: str | None = None
+        self._old_token: str | None = None
+        self.rematch_text = widgets.HTML()
+        self.rematch_button = widgets.Button(button_style="success", icon="repeat", layout=widgets.Layout(width="auto"))
+        self.rematch_button.add_class("typhoon-rematch-go")
+        self.rematch_button.add_class("typhoon-big-button")
+        self.problems.on_click(self.rematch_button, lambda _b: self.follow_rematch(), where="join the new game")
+        self.rematch_box = widgets.VBox([self.rematch_text, self.rematch_button])
+        self.rematch_box.add_class("typhoon-rematch-offer")
+        self.rematch_box.layout.display = "none"
         self.banner = widgets.HTML()
         self.banner.add_class("typhoon-banner-box")
         self.ranking = widgets.HTML()  # the team's place and the ranking, once the game is over
@@ -225,7 +238,7 @@ class SeatApp:
         self.coach = CoachBox(self.problems, lambda: self.lang)
         # the die and the "what happens now" line: hidden once the game is over (no die is waited for)
         self.instruments = instruments = widgets.HBox([self.die, self.now], layout=widgets.Layout(align_items="center"))
-        self.seat_box = widgets.VBox([self.banner, self.ranking, self.countdown, self.problems.widget, self.message, self.coach, self.decisions,
+        self.seat_box = widgets.VBox([self.banner, self.rematch_box, self.ranking, self.countdown, self.problems.widget, self.message, self.coach, self.decisions,
                                       self.die_entry,
                                       self.board, instruments, self.decisions.hand_html, self.hp, self.log])
         self.seat_box.add_class("typhoon-seat-game")
@@ -323,9 +336,86 @@ class SeatApp:
             room = Room.open_seat(self.store, token, self.device)
         except ClassroomError as exc:
             self.join.show_error(lambda lang, exc=exc: _error_text(exc, lang))  # said again in a language chosen later
+            if getattr(exc, "kind", "") == "room_over":  # a reload after the game: the teacher's rematch, if any
+                self._offer_rematch_on_join(token)
             return False
         self._enter(room, token)
         return True
+
+    def _offer_rematch_on_join(self, token: str) -> None:
+        """The seat link of a finished room: offer this device's seat in the teacher's rematch, over the join page."""
+        from ...classroom.rooms import rematch_for
+
+        self._old_token = token
+        self._offer = rematch_for(self.store, token, self.device)
+        if self._offer is not None:
+            self.body.children = [self.rematch_box, self.join.box]
+            self._show_rematch()
+
+    def follow_rematch(self) -> bool:
+        """Take this device's seat in the teacher's rematch (one tap on "Join the new game as …").
+
+        The kernel checks that this device held the seat in the old game (:meth:`Room.follow`); a
+        refusal is said, and the new game's join page offered instead.
+        """
+        from ...classroom.rooms import Room
+
+        token = self.token or self._old_token
+        offer = self._offer
+        if token is None or offer is None:
+            return False
+        try:
+            room, new = Room.follow(self.store, token, self.device)
+        except ClassroomError as exc:
+            self._offer = dataclasses.replace(offer, seat=False)  # the join page of the new game instead
+            self._show_rematch(refused=_error_text(exc, self.lang))
+            log.info("a device could not follow the rematch: %s", exc)
+            return False
+        self._stop()
+        self.pacer.cancel()
+        self._offer, self._offer_for, self._old_token = None, None, None
+        self._lost_exc, self._rung, self._timed_out = None, -1, False
+        self.rematch_box.layout.display = "none"
+        self.status.say("")
+        self.message.value = ""
+        self._enter(room, new)
+        return True
+
+    def _check_rematch(self) -> None:
+        """After the game: has the teacher started a new one? (read once per new game)."""
+        from ...classroom.rooms import rematch_for
+
+        room = self.room
+        successor = getattr(room, "successor", None) if room is not None and not room.is_open else None
+        if successor is None or successor == self._offer_for:
+            return
+        self._offer_for = successor
+        self._offer = rematch_for(self.store, self.token, self.device)
+
+    def _show_rematch(self, refused: str = "") -> None:
+        """The offer of the teacher's new game, in this page's language: one tap into this team's own seat, or
+        the new game's join page when this team's region does not play in it (or the tap was refused)."""
+        offer, lang = self._offer, self.lang
+        if offer is None:
+            self.rematch_box.layout.display = "none"
+            return
+        seats = seat_infos(self.room) if self.room is not None else {}
+        player = seat_label(seats, offer.region, lang) if offer.region in seats \
+            else i18n.region_name(self.rules, offer.region, lang)
+        head = f"<div class='typhoon-rematch-title'><b>{escape(i18n.t('classplay.seat.rematch_title', lang))}</b></div>"
+        why = f"<div class='typhoon-message-error'>{escape(refused)}</div>" if refused else ""
+        if offer.seat:
+            said = i18n.t("classplay.seat.rematch_seat", lang, player=player)
+            self.rematch_text.value = f"{head}<div>{escape(said)}</div>"
+            self.rematch_button.description = i18n.t("classplay.seat.rematch_go", lang, player=player)
+            self.rematch_button.layout.display = None
+        else:
+            said = i18n.t("classplay.seat.rematch_other", lang, player=player, code=offer.code) if not refused else ""
+            link = (f"<a class='typhoon-rematch-join' href='join/{escape(offer.code)}' style='{REJOIN_STYLE}'>"
+                    f"{escape(i18n.t('classplay.seat.rematch_join', lang, code=offer.code))}</a>")
+            self.rematch_text.value = f"{head}{why}<div>{escape(said)}</div>{link}"
+            self.rematch_button.layout.display = "none"
+        self.rematch_box.layout.display = None
 
     def _enter(self, room: Any, token: str) -> None:
         self.room, self.token, self.region = room, token, room.viewer
@@ -350,10 +440,15 @@ class SeatApp:
         room, lang = self.room, self.lang
         if room is None or self.region is None:
             self.head.value = f"<b>{escape(d('app.title', lang))}</b>"
+            if self._old_token is not None:  # the join page of a finished room's link: its offer, in this language
+                self._show_rematch()
             return
         if self.screen == "lost":  # nothing more is drawn from the room: why, and the way back (in this language)
             self._tell_lost()
+            self._show_rematch()
             return
+        self._check_rematch()
+        self._show_rematch()
         seats = seat_infos(room)
         table = seat_table(room, self.region)
         view = room.seat_view()
@@ -368,12 +463,16 @@ class SeatApp:
         if over:
             table = dataclasses.replace(table, legal=())  # no button and no lit cell is left to press
         b = banner(table, seats, lang, viewer=self.region)
-        mine = table.current_player == self.region and not over
+        lobby = room.is_open and not room.begun  # the teacher has not started the game: nothing to press yet
+        mine = table.current_player == self.region and not over and not lobby
         knocked_out = not over and not mine and table.hp.get(self.region, 1) <= 0
         ranked = standings(table, room.events()) if over else []
         place = next((s for s in ranked if s.region == self.region), None)
         if ended:
             b = type(b)(i18n.t("classplay.results.ended", lang), "", None, False)
+        elif lobby:
+            b = type(b)(i18n.t("classplay.seat.lobby_wait", lang), i18n.t("classplay.seat.lobby_detail", lang), None,
+                        False)
         elif knocked_out:  # said plainly: this team plays no more (its hand is put away below)
             region = i18n.region_name(self.rules, self.region, lang)
             b = type(b)(i18n.t("classplay.seat.out", lang, region=region), i18n.t("classplay.seat.out_detail", lang),
@@ -405,12 +504,12 @@ class SeatApp:
                                                  and not over) else "none"
         self.instruments.layout.display = "none" if over and not busy else None
         note = ""
-        if not over and table.current_player not in (self.region, None, CHANCE):
+        if not over and not lobby and table.current_player not in (self.region, None, CHANCE):
             note = i18n.t("classplay.seat.waiting", lang, player=seat_label(seats, table.current_player, lang))
         self.decisions.show_hand = not (over or knocked_out)  # a hand that can no longer be played is put away
         self.decisions.render(table, seats, lang, busy=busy or view.paused or over or table.current_player == CHANCE,
                               note=note)
-        self.coach.show_for(room, self.region, mine=view.my_turn and not busy and not over)
+        self.coach.show_for(room, self.region, mine=view.my_turn and not busy and not over and not lobby)
         self._show_countdown(mine and not busy and not over)
         self._highlight()
         # The banner last: once it says "your turn", everything above the map has its new size, so the map
