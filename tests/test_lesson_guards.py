@@ -144,7 +144,10 @@ def test_download_gives_a_csv_in_the_lessons_language(lang):
     text = base64.b64decode(payload).decode("utf-8").lstrip("\ufeff")
     rows = list(csv.reader(io.StringIO(text)))
     header = [i18n.t(f"lesson.common.csv_{c}", lang) for c in ("name", "question", "answer", "result", "time")]
-    assert rows[0] == header and len(rows) == 3
+    assert rows[0][:5] == header and len(rows) == 3
+    # then a prediction's two columns (what was observed, matched or not): empty for a quiz's answers
+    assert rows[0][5:] == [i18n.t(f"lesson.common.csv_{c}", lang) for c in ("observed", "matched")]
+    assert rows[1][5:] == rows[2][5:] == ["", ""]
     assert rows[1][1] == qz.questions[0].prompt(lang) and rows[1][3] == i18n.t("lesson.common.csv_right", lang)
     assert rows[1][2] == qz.questions[0].option_text("b", lang)
     assert rows[2][2] == "21" and rows[2][3] == i18n.t("lesson.common.csv_wrong", lang)

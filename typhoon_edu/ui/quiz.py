@@ -394,7 +394,9 @@ class Entry:
 
     ``result`` is ``right``, ``wrong``, ``free`` (a free-text answer, for the teacher) or ``prediction``;
     ``key`` names the question (``quiz.compass.first_roll``, ``predict.real.reach``) and ``value`` is
-    what the widget needs to show the answer again (an option id, or the typed text).
+    what the widget needs to show the answer again (an option id, or the typed text). A prediction, once the lesson
+    has shown what it asked about, also keeps what was ``observed`` (in words, in the lesson's language) and whether
+    it ``matched`` the prediction (``None``: nothing observed yet; files saved before observations load so).
     """
 
     key: str
@@ -403,6 +405,8 @@ class Entry:
     result: str
     when: datetime
     value: str = ""
+    observed: str = ""
+    matched: bool | None = None
 
     def to_json(self) -> dict[str, str]:
         data = asdict(self)
@@ -413,8 +417,12 @@ class Entry:
     def from_json(cls, data: Mapping[str, Any]) -> Entry:
         if data.get("result") not in RESULTS:
             raise ValueError(f"an answer's result is one of {', '.join(RESULTS)}, not {data.get('result')!r}")
+        matched = data.get("matched")
+        if matched is not None and not isinstance(matched, bool):
+            raise ValueError(f"a prediction matched its observation or not (true or false), not {matched!r}")
         return cls(str(data.get("key", "")), str(data["question"]), str(data["answer"]), str(data["result"]),
-                   datetime.fromisoformat(str(data["when"])), str(data.get("value", "")))
+                   datetime.fromisoformat(str(data["when"])), str(data.get("value", "")), str(data.get("observed", "")),
+                   matched)
 
 
 def device_tag(device: str) -> str:
@@ -774,7 +782,7 @@ class AnswerSheet:
     >>> sheet = AnswerSheet("zh-TW", filename="compass", store=None)
     >>> sheet.add("第一題？", "東", True, when=datetime(2026, 5, 1, 9, 30))
     >>> sheet.csv().splitlines()
-    ['姓名,題目,回答,對或錯,時間', ',第一題？,東,對,2026-05-01 09:30:00']
+    ['姓名,題目,回答,對或錯,時間,觀察到的結果,預測和觀察', ',第一題？,東,對,2026-05-01 09:30:00,,']
     >>> "compass-answers.csv" in sheet.widget.value
     True
     """
@@ -859,10 +867,15 @@ class AnswerSheet:
         return next((e for e in reversed(self.entries) if e.key == key), None)
 
     def csv(self) -> str:
-        """The answers as CSV text (a header row in the lesson's language, then one row per answer)."""
+        """The answers as CSV text (a header row in the lesson's language, then one row per answer).
+
+        The last two columns are a prediction's: what the lesson then showed, and whether that matched the prediction
+        (empty for an answer, and for a prediction whose observation the student has not made yet).
+        """
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow([_lt(f"common.csv_{c}", self.lang) for c in ("name", "question", "answer", "result", "time")])
+        writer.writerow([_lt(f"common.csv_{c}", self.lang)
+                         for c in ("name", "question", "answer", "result", "time", "observed", "matched")])
         word = {"right": "common.csv_right", "wrong": "common.csv_wrong", "free": "common.csv_free",
                 "prediction": "common.csv_prediction"}
         missed: set[str] = set()  # questions answered wrong before: a right answer to them is a later try
@@ -872,8 +885,17 @@ class AnswerSheet:
                 result = _lt("common.csv_right_later", self.lang)
             if e.result == "wrong":
                 missed.add(e.key)
-            writer.writerow([self.student, e.question, e.answer, result, e.when.isoformat(sep=" ")])
+            matched = "" if e.matched is None else _lt("common.csv_matched_yes" if e.matched else "common.csv_matched_no",
+                                                      self.lang)
+            writer.writerow([self.student, e.question, e.answer, result, e.when.isoformat(sep=" "), e.observed, matched])
         return out.getvalue()
+
+    def replace(self, old: Entry, new: Entry) -> None:
+        """Put ``new`` in the place of entry ``old`` (a prediction that now says what was observed) and save."""
+        index = next(k for k, e in enumerate(self.entries) if e is old)
+        self.entries[index] = new
+        self._save()
+        self._refresh()
 
     def data_url(self) -> str:
         """The CSV as a ``data:`` URL (UTF-8 with a byte-order mark, so spreadsheet programs read Chinese right)."""
@@ -946,16 +968,25 @@ _CHOICES_CSS = """<style>
 
 
 class Prediction(widgets.VBox):
-    """Predict, then look: the student picks an answer and locks it in before the lesson shows the result.
+    """Predict, observe, explain: the student picks an answer and locks it in before the lesson shows the result;
+    once the lesson has shown it, the box says what was predicted, what was observed, and whether they match, as a
+    question to explain (a prediction is never marked right or wrong).
 
     The texts are ``lesson.predict.<lesson>.<id>.prompt``, one per option, and ``.then`` (what to do
     next). ``reveal`` widgets stay hidden and ``enable`` buttons stay disabled until the prediction is
     locked in; the prediction goes into the lesson's answer sheet (and so into the CSV), and comes back
-    after a kernel restart when the student types the same name.
+    after a kernel restart when the student types the same name. The lesson tells the box what it observed with
+    :meth:`record_observation` (the options its result supports, and the result in words), which the answer sheet
+    keeps with the prediction; :meth:`on_reveal` runs a callback whenever what the prediction guards is shown (a lesson
+    whose observation is that very reveal, a table, gives it there).
 
     >>> p = Prediction("compass", "long_run", "en", options=("a", "b", "c", "d"), sheet=AnswerSheet("en", "x"))
     >>> p.lock.disabled, p.lock_in("b").result, p.lock.disabled
     (True, 'prediction', True)
+    >>> p.record_observation(("a",), "the rolls gave 14.3% for E").matched
+    False
+    >>> p.live.announce
+    'You predicted “about 1 in 6 (17%)”; the rolls gave 14.3% for E. That differs from your prediction: what made the difference?'
     """
 
     def __init__(self, lesson: str, id: str, lang: str = "en", *, options: Sequence[str] = ("a", "b", "c", "d"),
@@ -983,6 +1014,9 @@ class Prediction(widgets.VBox):
         self.reveal = list(reveal)
         self.enable = list(enable)
         self.entry: Entry | None = None
+        self._on_reveal: list[Callable[[Prediction], Any]] = []
+        self._quiet = False  # a restored prediction: its verdict is shown, not said
+        self._locking = False  # locking in: the verdict of an observation made then is said with the lock-in
         self.problems.observe(self.choice, lambda change: setattr(self.lock, "disabled", change["new"] is None or self.locked),
                               where=f"prediction {self.key}")
         self.problems.on_click(self.lock, lambda _b: self.lock_in(self.choice.value), where=f"prediction {self.key}")
@@ -1017,8 +1051,62 @@ class Prediction(widgets.VBox):
         entry = self.sheet.latest(self.key)
         assert entry is not None  # just added
         self._show(entry)
-        self.live.say(self.locked_text(entry))  # "Locked in: …": words, no mark that reads like a verdict
+        self._locking = True
+        try:
+            self._revealed()
+        finally:
+            self._locking = False
+        entry = self.entry if self.entry is not None else entry
+        # "Locked in: …": words, no mark that reads like a verdict; and what was observed, if the reveal showed it
+        said = self.locked_text(entry)
+        if entry.matched is not None:
+            said = _sentences(said, self.verdict_text(entry), lang=self.lang)
+        self.live.say(said)
         return entry
+
+    def on_reveal(self, callback: Callable[[Prediction], Any]) -> None:
+        """Call ``callback(prediction)`` whenever what the prediction guards is shown: at the lock-in, and when a
+        student's locked-in prediction is restored (at once, if it is shown already). An observation recorded from a
+        restored prediction's callback is shown, not said."""
+        self._on_reveal.append(callback)
+        if self.locked:
+            self._quiet = True
+            try:
+                self.problems.guard(callback, f"prediction {self.key}: reveal")(self)
+            finally:
+                self._quiet = False
+
+    def _revealed(self) -> None:
+        for callback in list(self._on_reveal):
+            self.problems.guard(callback, f"prediction {self.key}: reveal")(self)
+
+    def record_observation(self, supports: Iterable[str], observed: str) -> Entry | None:
+        """The lesson has shown what the prediction asked about: ``observed`` says it in words (in the lesson's
+        language), ``supports`` are the options it bears out (computed from the result, never fixed in advance).
+
+        The box then says the prediction, the observation and whether they match, as a question to explain; the
+        answer sheet keeps it with the prediction, and a screen reader hears it. Nothing happens before a lock-in
+        (there is nothing to compare with). Returns the prediction's entry.
+        """
+        entry = self.entry
+        if entry is None:
+            return None
+        matched = entry.value in set(supports)
+        if (entry.observed, entry.matched) != (observed, matched):
+            new = replace(entry, observed=observed, matched=matched)
+            if any(e is entry for e in self.sheet.entries):
+                self.sheet.replace(entry, new)
+            entry = new
+        self._show(entry)
+        if not (self._quiet or self._locking):
+            self.live.say(self.verdict_text(entry))
+        return entry
+
+    def verdict_text(self, entry: Entry) -> str:
+        """What an observed prediction ``entry`` says: what was predicted and observed, and a question to explain."""
+        compare = _lt("common.predict_compare", self.lang, answer=entry.answer, observed=entry.observed)
+        prompt = _lt("common.predict_matched" if entry.matched else "common.predict_differed", self.lang)
+        return _sentences(compare, prompt, lang=self.lang)
 
     def locked_text(self, entry: Entry) -> str:
         """What the locked-in prediction ``entry`` says: the answer chosen, then what to do next."""
@@ -1030,6 +1118,11 @@ class Prediction(widgets.VBox):
         entry = self.sheet.latest(self.key)
         if entry is not None and entry.value in self.options:
             self._show(entry)
+            self._quiet = True
+            try:
+                self._revealed()
+            finally:
+                self._quiet = False
         else:
             self.entry = None
             self.choice.disabled = False
@@ -1055,9 +1148,16 @@ class Prediction(widgets.VBox):
         then = _lt(f"predict.{self.lesson}.{self.id}.then", self.lang)
         # a padlock (Font Awesome, as on the lock button; an emoji lock showed as an empty box without an emoji font),
         # never the ✔ of a right answer: a prediction is kept, not marked
+        verdict = ""
+        if entry.matched is not None:
+            # what was observed, below what to do: a question to explain, in the prediction's colour (no ✔ or ✘)
+            verdict = (f"<div class='prediction-verdict' style='margin:.35em 0 .2em 0;padding:.2em .5em;"
+                       f"border-left:4px solid {SAVED};background:#eff6ff;font-size:1.05em'>"
+                       f"<i class='fa fa-eye' aria-hidden='true' style='color:{SAVED}'></i> "
+                       f"{escape(self.verdict_text(entry))}</div>")
         self.status.value = (f"<div style='color:{SAVED};font-weight:bold'><i class='fa fa-lock' aria-hidden='true'></i> "
                              f"{escape(_lt('common.predict_locked', self.lang, answer=entry.answer))}</div>"
-                             f"<div>{escape(then)}</div>")
+                             f"<div>{escape(then)}</div>{verdict}")
         self.choice.disabled = True
         self.lock.disabled = True
 

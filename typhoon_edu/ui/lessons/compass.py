@@ -47,6 +47,12 @@ REAL_MOTION_SHARES: Mapping[str, float] = {"W": 0.315, "NW": 0.267, "N": 0.135, 
 #: The groups the real-motion figures use, in display order; "S" stands for S, SW and SE together.
 MOTION_GROUPS = ("W", "NW", "N", "NE", "E", "S")
 
+#: The prediction "After 100,000 rolls, about what share ends on E?": how many rolls it asks about, the stop, and the
+#: share each option names ("d", "it depends on luck", names none: no simulated share bears it out).
+LONG_RUN_ROLLS = 100_000
+LONG_RUN_STOP = "E"
+LONG_RUN_OPTIONS: Mapping[str, float] = {"a": 1 / 7, "b": 1 / 6, "c": 1 / 2}
+
 
 def _rules(rules: Rules | None) -> Rules:
     if rules is None:
@@ -195,6 +201,19 @@ def simulate_rolls(n: int, seed: int | None = 0, start: str | None = None, rules
         faces=np.bincount(faces, minlength=7)[1:],
         repeats=int(np.count_nonzero(positions == previous)),
     )
+
+
+def long_run_supports(stats: RollStats, stop: str = LONG_RUN_STOP) -> tuple[str, ...]:
+    """The options of lesson 01's prediction that the simulation ``stats`` bears out: the one whose share is
+    closest to the share of the rolls that ended on ``stop`` (both, on an exact tie).
+
+    >>> long_run_supports(simulate_rolls(100_000, seed=1))
+    ('a',)
+    """
+    share = stats.shares[stats.stops.index(stop)]
+    gaps = {option: abs(value - share) for option, value in LONG_RUN_OPTIONS.items()}
+    best = min(gaps.values())
+    return tuple(option for option, gap in gaps.items() if gap - best < 1e-12)
 
 
 def game_vs_real(rules: Rules | None = None) -> dict[str, tuple[float, float]]:
@@ -469,7 +488,18 @@ class CompassLesson(LessonBox):
         summary = lt("compass.sim_summary", self.lang, n=f"{stats.n:,}", repeats=stats.repeats, share="14.3%")
         self.summary.value = f"{table}<div style='font-size:1.05em'>{escape(keep_units(summary))}</div>"
         self.stats = stats
+        if stats.n >= LONG_RUN_ROLLS and LONG_RUN_STOP in stats.stops:  # the rolls the prediction asks about
+            self._observed(stats)
         return stats
+
+    def _observed(self, stats: RollStats) -> None:
+        """Tell the prediction what the simulation gave for E, and which option that bears out."""
+        supports = long_run_supports(stats)
+        share = stats.shares[stats.stops.index(LONG_RUN_STOP)]
+        closest = i18n.join_names([self.prediction.option_text(o) for o in supports], self.lang)
+        observed = lt("predict.compass.long_run.observed", self.lang, n=f"{stats.n:,}", share=f"{share * 100:.1f}%",
+                      closest=closest)
+        self.prediction.record_observation(supports, observed)
 
     def _snapshot(self) -> str:
         return (f"<div><h3>{escape(lt('compass.part_roll', self.lang))}</h3><div style='max-width:520px'>{self.ring.to_svg()}</div>"
@@ -491,7 +521,7 @@ def compass_lesson(lang: str = "en", seed: int | None = 7) -> CompassLesson:
 
 
 __all__ = [
-    "CompassLesson", "RollStats", "RollStep", "compass_lesson", "compass_points", "compass_rose", "game_vs_real",
-    "histogram_svg", "long_run_shares", "motion_svg", "one_roll_stops", "points_table_html", "replay_rulebook", "roll",
+    "CompassLesson", "LONG_RUN_OPTIONS", "LONG_RUN_ROLLS", "RollStats", "RollStep", "compass_lesson", "compass_points",
+    "compass_rose", "game_vs_real", "histogram_svg", "long_run_shares", "long_run_supports", "motion_svg", "one_roll_stops", "points_table_html", "replay_rulebook", "roll",
     "rose_svg", "simulate_rolls", "transition_matrix",
 ]

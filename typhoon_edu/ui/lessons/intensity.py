@@ -268,6 +268,50 @@ def worked_html(w: Worked, lang: str = "en", rules: Rules | None = None) -> str:
     return "<div style='font-size:1.08em;line-height:1.55'>" + "<br>".join(lines) + "</div>"
 
 
+#: The options of the prediction "two storms meet", each named by what the demonstration's events would show.
+MERGE_OPTIONS = {"merged_one_above": "a", "both_gone": "c", "shared_cell": "d"}
+
+#: The events that say how two storms met (what the demonstration showed, in words).
+_MEETING = ("Merged", "LevelChanged", "TyphoonRemoved", "Landfall")
+
+
+def merge_outcome(w: Worked, rules: Rules | None = None) -> tuple[str, ...]:
+    """The options of lesson 03's prediction that the events of demonstration ``w`` bear out: a ``Merged`` event
+    whose storm is one level above the stronger one ("a"), both storms removed ("c"), both eyes ending on one cell
+    ("d"); none when the events show something else.
+
+    >>> merge_outcome(worked_example("merge"))
+    ('a',)
+    """
+    r = _rules(rules)
+    levels = [level for _eye, level, _direction in w.typhoons]
+    merged = next((e for e in w.events if e.kind == "Merged"), None)
+    if merged is not None:
+        above = min(max(levels) + 1, len(r.levels))
+        return (MERGE_OPTIONS["merged_one_above"],) if merged.level == above else ()
+    removed = {e.typhoon for e in w.events if e.kind == "TyphoonRemoved"}
+    if len(removed) >= len(w.typhoons):
+        return (MERGE_OPTIONS["both_gone"],)
+    eyes = {k + 1: eye for k, (eye, _level, _direction) in enumerate(w.typhoons)}
+    for e in w.events:
+        if e.kind == "TyphoonStepped":
+            eyes[e.typhoon] = e.to
+    still = [eyes[k] for k in eyes if k not in removed and eyes[k] is not None]
+    return (MERGE_OPTIONS["shared_cell"],) if len(still) > len(set(still)) else ()
+
+
+def meeting_text(w: Worked, lang: str = "en", rules: Rules | None = None) -> str:
+    """What demonstration ``w`` showed when the storms met, in words (the game's own sentences, without the last
+    full stop, to sit inside another sentence).
+
+    >>> meeting_text(worked_example("merge"), "en")
+    'T1 merged into T2: now one strong typhoon heading north-northwest'
+    """
+    r = _rules(rules)
+    told = [i18n.narrate(e, lang, r) for e in w.events if e.kind in _MEETING and i18n.in_log(e)]
+    return told[0].rstrip(".。") if told else ""
+
+
 # --- sandbox -----------------------------------------------------------------------------------
 
 #: Events about one region: of the second game (:func:`play_moves_all_regions`) only those of the regions the first
@@ -451,9 +495,33 @@ class IntensityLesson(LessonBox):
         region_cells = tuple(self.rules.regions[w.region].cells) if w.region else ()
         self.board.show(BoardState(typhoons=tuple(TyphoonView(i + 1, eye, lv, d) for i, (eye, lv, d) in enumerate(w.typhoons)),
                                    highlights=region_cells))
-        self.board.animate(list(w.events), speed=speed)
+        player = self.board.animate(list(w.events), speed=speed)
         self.explain.value = worked_html(w, self.lang, self.rules)
+        if key == "merge":  # the prediction's observation: once the storms have met on the board, not before
+            if player.done:
+                self._observed(w)
+            else:
+                done = player.on_done
+
+                def observed() -> None:
+                    if done is not None:
+                        done()
+                    if self.worked is w:  # not when another demonstration took the board over
+                        self.problems.guard(self._observed, "intensity lesson: merge observed")(w)
+
+                player.on_done = observed
         return w
+
+    def _observed(self, w: Worked) -> None:
+        """Tell the prediction what the merge demonstration showed, and which option that bears out."""
+        supports = merge_outcome(w, self.rules)
+        what = meeting_text(w, self.lang, self.rules)
+        if supports:
+            observed = lt("predict.intensity.merge.observed", self.lang, what=what,
+                          outcome=i18n.join_names([self.prediction.option_text(o) for o in supports], self.lang))
+        else:
+            observed = lt("predict.intensity.merge.observed_other", self.lang, what=what)
+        self.prediction.record_observation(supports, observed)
 
     def _snapshot(self) -> str:
         return (f"<div><h3>{escape(lt('intensity.part_demos', self.lang))}</h3>{self.explain.value}"
@@ -580,7 +648,7 @@ def intensity_sandbox(lang: str = "en", seed: int | None = 0) -> IntensitySandbo
 
 
 __all__ = [
-    "DEMOS", "LEVEL_WIND", "IntensityLesson", "IntensitySandbox", "SandboxModel", "Step", "Worked", "footprints_svg",
-    "footprint_tiles_html", "intensity_lesson", "intensity_sandbox", "level_rows", "levels_table", "levels_table_html", "play_moves_all_regions",
-    "worked_example", "worked_html",
+    "DEMOS", "LEVEL_WIND", "MERGE_OPTIONS", "IntensityLesson", "IntensitySandbox", "SandboxModel", "Step", "Worked",
+    "footprints_svg", "footprint_tiles_html", "intensity_lesson", "intensity_sandbox", "level_rows", "levels_table",
+    "levels_table_html", "meeting_text", "merge_outcome", "play_moves_all_regions", "worked_example", "worked_html",
 ]

@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 #: The Taiwan storms of the extract, for the mountains part.
 TAIWAN_STORMS = ("Soudelor", "Nepartak", "Meranti", "Megi")
 REACH_KM = 200  # default distance for "reached": Hsu et al. (2018) looked at tracks within 200 km of Taiwan
+#: The region each option of the prediction "which region did real storms come within 200 km of most often?" names.
+REACH_OPTIONS = {"a": "Taiwan", "b": "Philippines", "c": "Japan", "d": "Korea", "e": "South China", "f": "Central China"}
 RING_SIZE = 7
 
 
@@ -260,6 +262,19 @@ def reach_rows(km: float = REACH_KM, lang: str = "en", rules: Rules | None = Non
                      game_order.index(k) + 1) for k in order]
 
 
+def reach_supports(rows: Sequence[ReachRow]) -> tuple[str, ...]:
+    """The options of lesson 06's prediction that the ranking ``rows`` bears out: the region (or the regions, on a tie)
+    the most real storms came near.
+
+    >>> rows = [ReachRow("Japan", "Japan", 50, 0.3, 1, 0.1, 1), ReachRow("Taiwan", "Taiwan", 27, 0.16, 2, 0.1, 2)]
+    >>> reach_supports(rows)
+    ('c',)
+    """
+    most = max((r.count for r in rows), default=0)
+    top = {r.key for r in rows if r.count == most}
+    return tuple(option for option, key in REACH_OPTIONS.items() if key in top)
+
+
 def game_hit_shares() -> dict[str, float]:
     """Lesson 05's simulated share of storms that hit each region (the same tracks and seed as lesson 05)."""
     from .risk import simulate_stats
@@ -299,13 +314,25 @@ class RegionReach(LessonBox):
         self.summary = widgets.HTML()
         self.problems.observe(self.km, lambda change: self.update(change["new"]), where="region reach: distance")
         # predict first: the counts stay hidden until the prediction is locked in
-        self.prediction = keep_widget_units(Prediction("real", "reach", lang, options=("a", "b", "c", "d", "e", "f"),
+        self.prediction = keep_widget_units(Prediction("real", "reach", lang, options=tuple(REACH_OPTIONS),
                                                        reveal=[self.km, self.view, self.summary]))
         # its title, "4. Which regions did real storms reach?", is the notebook's own heading just above
         super().__init__([self.problems.widget, note(lt("real.part_reach_note", lang)),
                           self.prediction, self.km, self.view, self.summary],
                          snapshot=lambda: self.view.value + self.summary.value)
         self.update(REACH_KM)
+        # the observation is the table the lock-in shows, at the prediction's 200 km (the slider moves it on later)
+        self.rows_asked = self.rows
+        self.prediction.on_reveal(lambda _p: self._observed())
+
+    def _observed(self) -> None:
+        """Tell the prediction which region the table at 200 km puts first, and which option that bears out."""
+        rows = self.rows_asked
+        supports = reach_supports(rows)
+        region = i18n.join_names([self.prediction.option_text(o) for o in supports], self.lang)
+        observed = lt("predict.real.reach.observed", self.lang, km=f"{REACH_KM:g}", region=region, count=rows[0].count,
+                      total=len(jma.all_storms()))
+        self.prediction.record_observation(supports, observed)
 
     def update(self, km: float) -> list[ReachRow]:
         rows = reach_rows(km, self.lang, self.rules, self.game)
@@ -449,7 +476,7 @@ def facts(key: str, lang: str = "en") -> Rendered:
 
 __all__ = [
     "REACH_KM", "TAIWAN_STORMS", "DirectionsModel", "FairerRing", "ReachRow", "RegionReach", "directions_facts", "directions_model",
-    "directions_svg",
+    "directions_svg", "REACH_OPTIONS", "reach_supports",
     "facts", "fairer_ring", "shares_table", "game_hit_shares", "mountain_rows", "mountains", "mountains_svg", "reach_html", "reach_rows",
     "real_storm_map", "region_reach",
 ]
