@@ -162,10 +162,13 @@ def test_a_phone_cannot_play_while_the_projector_shows_the_lobby(store: RoomStor
     assert wait not in mei.banner.value and i18n.t("classplay.seat.your_turn", "en") in mei.banner.value
     assert mei.decide(mei.decisions.cell_action((8, 8)))
     assert actions(store, room) == ["place 8,8"]
-    # a reload of a game that has begun comes back to the game, not the lobby (a team has not joined yet)
+    # a reload of a game that has begun keeps it begun (its join codes come back while Ken has not joined, as
+    # before; the teams play on meanwhile)
     third = projector_of(store)
     third.open(room.code)
-    assert third.screen == "game"
+    assert third.room.begun and third.screen == "lobby"
+    mei.sync()
+    assert wait not in mei.banner.value and mei.decisions.highlight_cells()  # Taiwan places its next storm
 
 
 def test_one_computer_has_no_lobby_and_plays_at_once(store: RoomStore) -> None:
@@ -181,6 +184,7 @@ def test_a_projector_on_the_lobby_follows_a_start_made_on_another_projector(stor
     room = first.start(choices())
     second = projector_of(store)
     second.open(room.code)
+    assert second.screen == "lobby" and not second._begun_seen
     first.show_board()
     second._take(second.room.sync())
     assert second.room.begun  # (its loop then shows the board: _run's lobby check)

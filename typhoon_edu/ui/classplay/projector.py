@@ -312,6 +312,8 @@ class ProjectorApp:
             self._menu_quiet = False
 
     _menu_quiet = False
+    #: Whether this page has seen the room's game begun (a start made on another projector moves its lobby on).
+    _begun_seen = False
 
     def set_timer(self, seconds: int) -> None:
         """The teacher's time per person decision (0: no timer), kept by the room; the count starts again."""
@@ -488,7 +490,10 @@ class ProjectorApp:
             return
         self._show_code()
         self.redraw(exact=True)
-        if not room.begun:  # the room's own record: a reload during the lobby comes back to it, and only then
+        self._begun_seen = room.begun
+        # the room's own record: a reload during the lobby comes back to it; a game that has begun comes back to
+        # the join codes while a team has not joined (its teams play meanwhile), as "Show the board now" leaves it
+        if not room.begun or (self.devices and any(s.is_person for s in room.seats) and not self._all_joined()):
             self._go("lobby")
             self.lobby.render()
         else:
@@ -517,6 +522,7 @@ class ProjectorApp:
             return
         if not room.begun:
             self._take(room.begin())  # a store that cannot record it raises: the lobby stays, and its page says why
+        self._begun_seen = True
         self._go("game")
         self.redraw(exact=True)
 
@@ -844,8 +850,8 @@ class ProjectorApp:
                         if self.room is room:
                             self._show_results()
                         return
-                    if self.screen == "lobby" and (self._all_joined() or room.begun):
-                        self.show_board()  # (begun: the teacher started it on another projector of the room)
+                    if self.screen == "lobby" and (self._all_joined() or (room.begun and not self._begun_seen)):
+                        self.show_board()  # (or the teacher started it on another projector of the room)
                     if room.bot_to_move() and self.screen == "game":
                         await self._bot_turn(room, loop)
                         continue
