@@ -38,6 +38,7 @@ from ...classroom.rooms import TIMER
 from ...engine.actions import Action
 from ...engine.game import CHANCE
 from ...engine.rules import IllegalActionError, load_rules
+from ..buttons import legible
 from ..guard import Problems
 from ..palette import region_fill
 from .bigdie import BigDie
@@ -199,7 +200,7 @@ class SeatApp:
         self._offer_for: str | None = None
         self._old_token: str | None = None
         self.rematch_text = widgets.HTML()
-        self.rematch_button = widgets.Button(button_style="success", icon="repeat", layout=widgets.Layout(width="auto"))
+        self.rematch_button = legible(widgets.Button(button_style="success", icon="repeat", layout=widgets.Layout(width="auto")))
         self.rematch_button.add_class("typhoon-rematch-go")
         self.rematch_button.add_class("typhoon-big-button")
         self.problems.on_click(self.rematch_button, lambda _b: self.follow_rematch(), where="join the new game")
