@@ -112,6 +112,19 @@ def test_a_room_in_the_lobby_takes_no_decision_until_the_teacher_starts_it(db_ur
     assert room.begin().meta_changed is False  # starting again changes nothing
 
 
+def test_no_hint_is_given_in_the_lobby_even_when_a_page_asks(store: RoomStore) -> None:
+    """The phone offers no hint button in the lobby; a crafted request is refused in the kernel too."""
+    teacher = local_teacher(store)
+    room = Room.create(store, PEOPLE, seed=3, lang="en", teacher=teacher, lobby=True)
+    phone = Room.open_seat(store, room.issued_tokens["Taiwan"], "phone-T")
+    for asker in (phone, room):
+        with pytest.raises(NotAllowed) as e:
+            asker.prepare_hint("Taiwan", iterations=4)
+        assert e.value.kind == "not_started"
+    room.begin()
+    assert phone.prepare_hint("Taiwan", iterations=4).think().player == "Taiwan"  # started: read from the store
+
+
 def test_a_room_made_without_a_lobby_and_an_older_room_have_begun(store: RoomStore) -> None:
     room = Room.create(store, PEOPLE, seed=3, lang="en", teacher=local_teacher(store))
     assert room.begun

@@ -1258,6 +1258,10 @@ class Room:
             self._need_teacher("ask for a seat's hint")
         if not self.hints_enabled:
             raise NotAllowed("the teacher has switched hints off for this game", kind="hints_off")
+        if not self.begun:
+            self._catch_up()  # the teacher may have started it a moment ago
+            if not self.begun:  # nothing is decided in the lobby, so nothing is hinted (a crafted request too)
+                raise NotAllowed("the teacher has not started the game yet", kind="not_started")
         if self._game.current_player != region:
             raise NotAllowed(f"it is not {region}'s decision now", kind="not_your_turn", region=region)
         return HintJob(region, self._head, self._game.clone(), iterations)
