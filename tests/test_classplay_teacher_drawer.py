@@ -101,6 +101,25 @@ def test_an_undo_is_said_in_the_open_drawer_and_in_the_log(tmp_path: Path, lang:
     assert app.drawer.note.value == ""
 
 
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_the_team_whose_decision_was_taken_back_is_told_on_its_phone(tmp_path: Path, lang: str) -> None:
+    """The phone rebuilt its view after the undo with no word: the team's storm vanished unexplained."""
+    app, phones = _class(tmp_path, lang)
+    mei = phones["Taiwan"]
+    mei.sync()
+    cells = mei.decisions.highlight_cells()
+    assert mei.decide(mei.decisions.cell_action(cells[0]))
+    app.advance()
+    app.drawer.undo_button.click()
+    mei.sync()
+    undone = d("game.undone", lang)
+    assert mei.stage.log_texts()[0] == undone, mei.stage.log_texts()[:2]
+    assert undone in mei.message.value  # the page's status line (a live region) says it
+    other = phones["Japan"]
+    other.sync()
+    assert other.stage.log_texts()[0] == undone  # every team's log tells the same story
+
+
 def test_a_problem_is_repeated_in_the_open_drawer(tmp_path: Path, monkeypatch: Any) -> None:
     from typhoon_edu.classroom.errors import StoreError
 

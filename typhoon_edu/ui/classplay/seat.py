@@ -34,6 +34,7 @@ import ipywidgets as widgets
 
 from ... import i18n
 from ...classroom.errors import ClassroomError, StaleWrite, TokenRejected
+from ...classroom.log import UNDO
 from ...classroom.rooms import TIMER
 from ...engine.actions import Action
 from ...engine.game import CHANCE
@@ -662,6 +663,12 @@ class SeatApp:
             for e in self.room.events():
                 self.stage.add_line(e)
             self.render(exact=True)
+            if any(entry.notation == UNDO for entry in update.entries):
+                # the teacher took a decision back: said here too, or the team sees its move vanish unexplained
+                text = d("game.undone", self.lang)
+                self.stage.lines.insert(0, ("Undone", text))
+                self.stage.render_log()
+                self.status.say(text, error=False)
             return
         if update.events:
             self.pacer.push(list(update.events))
