@@ -356,6 +356,24 @@ def test_a_phone_reloaded_on_the_old_link_is_offered_its_seat_in_the_rematch(sto
     assert thief.room is None
 
 
+def test_a_rematch_from_a_reloaded_results_screen_keeps_the_seats_and_tells_the_phones(store: RoomStore) -> None:
+    """The projector reloaded on the results (a reopened room has no setup choices): Rematch went back to the
+    setup screen and the phones were told nothing."""
+    projector, phones = _class_at_the_results(store, "en")
+    old = projector.room
+    reloaded = projector_of(store)
+    reloaded.open(old.code)
+    assert reloaded.choices is None
+    new = reloaded.rematch()
+    assert new is not None and new.id != old.id and reloaded.screen == "lobby"
+    assert [(s.region, s.kind, s.name) for s in new.seats] == [(s.region, s.kind, s.name) for s in old.seats]
+    assert new.setup["variant"] == old.setup["variant"] and new.dice == old.dice and new.devices == old.devices
+    mei = phones["Taiwan"]
+    mei.sync()
+    mei.rematch_button.click()
+    assert mei.room.id == new.id and mei.region == "Taiwan"
+
+
 def test_a_rematch_offer_for_a_region_not_playing_again_links_the_new_join_page(store: RoomStore) -> None:
     projector, phones = _class_at_the_results(store, "en")
     projector.choices = choices(regions=("Japan", "Korea", "Philippines"))

@@ -57,7 +57,7 @@ from .status import PageStatus, room_state
 from .tables import public_table, seat_infos, seat_table, view_digest
 from .theme import CSS
 from .turntimer import Countdown, expired, timer_control, timer_options
-from .viewdata import SetupError, d
+from .viewdata import SeatChoice, SetupError, d
 
 log = logging.getLogger("typhoon_edu.ui")
 
@@ -105,6 +105,31 @@ def page_teacher(store: Any, query: Any = None) -> Any:
 
         query = page_query()
     return teacher_for_key(store, query.get("teacher"))
+
+
+def choices_of_room(room: Any) -> SetupChoices:
+    """The setup that makes ``room``'s game again: its seats (kinds, names, regions as they were), start player,
+    rules variant, dice and devices; a rematch of a room this page reopened rather than set up.
+
+    >>> from typhoon_edu.classroom.rooms import Room, Seat
+    >>> from typhoon_edu.classroom.store import RoomStore
+    >>> from typhoon_edu.classroom.teachers import local_teacher
+    >>> store = RoomStore("sqlite://")
+    >>> room = Room.create(store, [Seat("Japan", "person", "Ann"), Seat("Korea", "mcts"), Seat("Taiwan", "random")],
+    ...                    seed=4, dice="manual", teacher=local_teacher(store))
+    >>> c = choices_of_room(room)
+    >>> [(s.kind, s.name, s.region) for s in c.seats], c.regions, c.start, c.dice
+    ([('person', 'Ann', 'Japan'), ('hard', '', 'Korea'), ('easy', '', 'Taiwan')], 'chosen', 2, 'manual')
+    """
+    from .session import LEVEL_OF_BOT
+
+    level = {bot: lvl for lvl, bot in LEVEL_OF_BOT.items()}
+    seats = [SeatChoice(s.kind if s.kind == "person" else level.get(s.kind, s.kind), s.name, s.region)
+             for s in room.seats]
+    regions = [s.region for s in room.seats]
+    start = room.setup.get("start")
+    return SetupChoices(seats, regions="chosen", start=regions.index(start) if start in regions else None,
+                        variant=str(room.setup.get("variant", "standard")), dice=room.dice, devices=room.devices)
 
 
 class ProjectorApp:
@@ -564,8 +589,11 @@ class ProjectorApp:
     def rematch(self) -> Any:
         """The same seats again, with a new shuffle; the teams' phones still on this room are offered their seats in
         the new one (the old room names it as its successor)."""
-        if self.choices is not None:
-            return self.start(SetupChoices(**{**self.choices.__dict__, "seed": None}), after=self.room)
+        choices = self.choices
+        if choices is None and self.room is not None:  # a room reopened (a reload of the results): its own seats
+            choices = choices_of_room(self.room)
+        if choices is not None:
+            return self.start(SetupChoices(**{**choices.__dict__, "seed": None}), after=self.room)
         self.leave()
         return None
 
