@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 from .ai.tournament import BOT_KINDS, TournamentResult, make_bot, run_tournament
+from .answers_cmd import add_parser as add_answers_parser
 from .argparse_lang import argparse_in, cli_lang, file_path, language, whole_number
 from .describe import banner, describe_action
 from .engine.game import CHANCE, Game
@@ -144,6 +145,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
 
     add_lessons_parser(sub, h, lang)
     add_teacher_parser(sub, h, lang)
+    add_answers_parser(sub, h, lang)
     return p
 
 
@@ -483,6 +485,10 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
             from .teacher_cmd import run as run_teacher
 
             return run_teacher(args, lang, out)
+        if args.command == "answers":
+            from .answers_cmd import run as run_answers
+
+            return run_answers(args, lang, out)
         if args.command == "lessons":
             from .lessons_cmd import run as run_lessons
 

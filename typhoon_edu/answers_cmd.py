@@ -1,0 +1,902 @@
+"""``typhoon-edu answers``: a class summary of the answers students handed in.
+
+``typhoon-edu answers FILES_OR_FOLDERS... [--csv OUT] [--overwrite] [--lang en|zh-TW]``
+
+Students hand in the lessons' *Download my answers (CSV)* files (:meth:`~typhoon_edu.ui.quiz.AnswerSheet.csv`: a
+header in the lesson's language, English or Chinese; files saved before the prediction columns have five columns),
+and the lessons keep every answer in ``answers/<name>-<lesson>.json`` beside the notebooks
+(:class:`~typhoon_edu.ui.quiz.AnswerStore`). This command reads any mix of both and prints, in the teacher's
+language, per lesson and question: how many students answered, how many were right at the first try and the most
+common wrong answer; for a prediction, how the class predicted and how many matched what they then observed; for a
+free answer, how many wrote one; then one line per student.
+
+* **Which question.** A JSON entry names its question (``quiz.compass.first_roll``); a CSV row has only the
+  question's text, which is looked up among every lesson's questions in both languages
+  (:func:`known_questions`), so an English and a Chinese file of one lesson add up. A row whose text is not a
+  known question (lesson 07's forecasts, a question of another version) is counted under its own text.
+* **Which lesson.** A JSON file says it; a CSV file's lesson is the one its known questions belong to, else the
+  one its name says (``<name>-<lesson>-answers.csv``).
+* **First try.** As in the lessons, a question's score is the student's first marked answer to it (the earliest
+  by time); a right answer after a wrong one is "right on a later try".
+* **Handed in twice.** The same answer in two files (a CSV download and the class server's JSON file, or two
+  downloads) is counted once: two answers are the same when the student (the name as the lessons compare names:
+  :func:`~typhoon_edu.ui.quiz.student_key`), the lesson, the question's text, the answer and the time (to the
+  second, as the sheet records it) are all the same. Of the two, the one that says what the student then observed
+  is kept.
+* **Bad input.** A file that is not an answers file, cannot be read, or a folder without answers files is named
+  with the reason and left out; the rest are summarised. The exit code is 2 only if nothing could be read.
+
+>>> text = "name,question,answer,right or wrong,when\\nMei,Q?,E,right,2026-05-01 09:30:00\\n"
+>>> [(a.student, a.answer, a.result) for a in parse_csv(text, "Mei-compass-answers.csv")[0]]
+[('Mei', 'E', 'right')]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import os
+import re
+import unicodedata
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from functools import cache
+from pathlib import Path
+from typing import Any, TextIO
+
+from .fileio import atomic_write_text, os_reason, read_bounded
+from .i18n import LANGS, catalog, cell_label, normalize_lang, t
+
+__all__ = ["Answer", "Lesson", "Problem", "QuestionInfo", "Reading", "add_parser", "known_questions", "lesson_title",
+           "merge", "parse_csv", "parse_json", "read_paths", "run", "summarise", "summary_lines", "table_csv"]
+
+#: The biggest answers file read (a lesson's download is a few kilobytes).
+MAX_FILE_BYTES = 8 * 1024 * 1024
+#: The CSV columns (``lesson.common.csv_<column>``) and the results (``lesson.common.csv_<result>``), in any language.
+COLUMNS = ("name", "question", "answer", "result", "time", "observed", "matched")
+RESULT_WORDS = {"right": "right", "wrong": "wrong", "right_later": "right", "free": "free", "prediction": "prediction"}
+GRADED = ("right", "wrong")
+
+
+def _norm(text: object) -> str:
+    """Text as it is compared: NFKC, spaces collapsed, case-folded.
+
+    >>> _norm("  About  1 in 7 ") == _norm("about 1 in 7"), _norm("ＡＢ")
+    (True, 'ab')
+    """
+    return " ".join(unicodedata.normalize("NFKC", str(text)).split()).casefold()
+
+
+def _lt(key: str, lang: str, /, **fmt: Any) -> str:
+    return t(f"answers.{key}", lang, **fmt)
+
+
+# ------------------------------------------------------------------------------------------------ the questions
+@dataclass(frozen=True)
+class QuestionInfo:
+    """One question a lesson asks: its ``key`` (``quiz.compass.first_roll``, ``predict.compass.long_run``), its
+    ``kind`` (``choice``, ``number``, ``cell``, ``text`` or ``prediction``), its ``label`` in the lesson (``"1"``,
+    ``"P"`` for a prediction: the answer keys in the teachers' guides number them so), its text in each language
+    and, for a choice or a prediction, each option's text in each language."""
+
+    lesson: str
+    key: str
+    kind: str
+    label: str
+    prompts: Mapping[str, str]
+    options: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    percent: bool = False
+
+    @property
+    def graded(self) -> bool:
+        """Whether answers are marked right or wrong."""
+        return self.kind in ("choice", "number", "cell")
+
+    def prompt(self, lang: str) -> str:
+        """The question in ``lang``."""
+        return self.prompts.get(lang) or next(iter(self.prompts.values()))
+
+    def option_of(self, answer: str) -> str | None:
+        """The option id whose text (in any language) is ``answer``, or None."""
+        key = _norm(answer)
+        for option, texts in self.options.items():
+            if any(_norm(text) == key for text in texts.values()):
+                return option
+        return None
+
+
+@dataclass(frozen=True)
+class Known:
+    """Every lesson's questions: by key, by text (in both languages), and in each lesson's order."""
+
+    by_key: Mapping[str, QuestionInfo]
+    by_text: Mapping[str, QuestionInfo]
+    order: Mapping[str, Sequence[str]]
+    numbers: Mapping[str, str]
+    forecast: Sequence[re.Pattern[str]]
+
+
+@cache
+def known_questions() -> Known:
+    """The questions of every lesson, from the question banks and the catalogs (as the lessons ask them).
+
+    >>> k = known_questions()
+    >>> k.by_key["quiz.compass.first_roll"].kind, k.numbers["pathing"]
+    ('choice', '02')
+    >>> k.by_text[_norm(k.by_key["predict.compass.long_run"].prompt("zh-TW"))].key
+    'predict.compass.long_run'
+    """
+    from .ui.lessons.answers import LESSON_BANKS
+    from .ui.lessons.bank import BANKS, bank
+    from .ui.lessons.forecast import localised
+    from .ui.lessons.forecast import questions as forecast_questions
+    from .ui.lessons.risk import risk_questions
+    from .ui.quiz import Question
+
+    infos: list[QuestionInfo] = []
+    numbers = {lesson: number for number, lesson in LESSON_BANKS}
+    predict = re.compile(r"lesson\.predict\.(\w+)\.(\w+)\.prompt")
+    for lesson in numbers:  # a lesson's prediction comes before its quiz
+        for key in catalog("en"):
+            m = predict.fullmatch(key)
+            if m and m[1] == lesson:
+                base = f"lesson.predict.{lesson}.{m[2]}"
+                options = sorted(k.rsplit(".", 1)[1] for k in catalog("en") if re.fullmatch(rf"{re.escape(base)}\.[a-z]", k))
+                infos.append(QuestionInfo(lesson, f"predict.{lesson}.{m[2]}", "prediction", "P",
+                                          {lang: t(f"{base}.prompt", lang) for lang in LANGS},
+                                          {o: {lang: t(f"{base}.{o}", lang) for lang in LANGS} for o in options}))
+        questions: list[tuple[Question, dict[str, Question]]] = []
+        if lesson == "risk":
+            by_lang = {lang: risk_questions(lang) for lang in LANGS}
+            for k, q in enumerate(by_lang["en"], start=1):
+                texts = {lang: qs[k - 1] for lang, qs in by_lang.items()}
+                infos.append(QuestionInfo(lesson, f"quiz.risk.{q.key}", "choice", str(k),
+                                          {lang: r.prompt for lang, r in texts.items()},
+                                          {str(i): {lang: r.options[i] for lang, r in texts.items()}
+                                           for i in range(len(q.options))}))
+            questions.append((Question("risk", "explain", "text", answer=None), {}))
+            first = len(by_lang["en"]) + 1
+        elif lesson == "forecast":
+            questions += [(q, {lang: localised(q, lang) for lang in LANGS}) for q in forecast_questions()]
+            first = 1
+        elif lesson in BANKS:
+            questions += [(q, {}) for q in bank(lesson)]
+            first = 1
+        else:  # pragma: no cover - every lesson has a bank
+            continue
+        for k, (q, local) in enumerate(questions, start=first):
+            def shown(lang: str, q: Question = q, local: Mapping[str, Question] = local) -> Question:
+                return local.get(lang, q)
+            infos.append(QuestionInfo(lesson, q.key, q.kind, str(k), {lang: shown(lang).prompt(lang) for lang in LANGS},
+                                      {o: {lang: shown(lang).option_text(o, lang) for lang in LANGS} for o in q.options},
+                                      q.percent))
+    by_text: dict[str, QuestionInfo] = {}
+    for info in infos:
+        for text in info.prompts.values():
+            by_text.setdefault(_norm(text), info)
+    forecast = [re.compile(re.escape(_norm(t("lesson.forecast.csv_forecast", lang))).replace(r"\{storm\}", ".+")
+                           .replace(r"\{h\}", r"\d+")) for lang in LANGS]
+    order: dict[str, list[str]] = defaultdict(list)
+    for info in infos:
+        order[info.lesson].append(info.key)
+    return Known({i.key: i for i in infos}, by_text, dict(order), numbers, forecast)
+
+
+def _lesson_of_text(question: str) -> str | None:
+    """The lesson a question's text belongs to (a known question, or one of lesson 07's forecasts), or None."""
+    known = known_questions()
+    info = known.by_text.get(_norm(question))
+    if info is not None:
+        return info.lesson
+    if any(p.fullmatch(_norm(question)) for p in known.forecast):
+        return "forecast"
+    return None
+
+
+@cache
+def _notebook_titles(lang: str) -> dict[str, str]:
+    from .lessonbook import LessonsError, lesson_title, shipped_lessons
+
+    try:
+        return {p.name[:2]: lesson_title(p) for p in shipped_lessons(lang)}
+    except (LessonsError, OSError):  # an installation without the notebooks: numbers only
+        return {}
+
+
+def lesson_title(lesson: str, lang: str = "en") -> str:
+    """The lesson's title as its notebook says it (``Lesson 01 · Compass rolls``), in ``lang``.
+
+    >>> lesson_title("compass", "zh-TW"), lesson_title("tides", "en"), lesson_title("", "en")
+    ('第 01 課 · 方位羅盤擲骰', 'Lesson “tides”', 'Lesson not known')
+    """
+    if not lesson:
+        return _lt("lesson_unknown", lang)
+    number = known_questions().numbers.get(lesson)
+    if number is None:
+        return _lt("lesson_other", lang, lesson=lesson)
+    return _notebook_titles(lang).get(number) or _lt("lesson_number", lang, number=number)
+
+
+# ------------------------------------------------------------------------------------------------ reading
+@dataclass(frozen=True)
+class Answer:
+    """One answer (or prediction) a student handed in.
+
+    ``result`` is ``right``, ``wrong``, ``free`` or ``prediction``; ``later`` marks a right answer the file
+    itself says came on a later try; ``key`` is the question's key when it is a known question (else ``""``);
+    ``value`` is the option id of a choice or a prediction when it is known.
+    """
+
+    student: str
+    lesson: str
+    question: str
+    answer: str
+    result: str
+    when: datetime
+    key: str = ""
+    value: str = ""
+    observed: str = ""
+    matched: bool | None = None
+    later: bool = False
+    source: str = ""
+    device: str = ""
+
+    @property
+    def group(self) -> str:
+        """The question this answer counts under: its key, else its text."""
+        return self.key or "?" + _norm(self.question)
+
+    @property
+    def identity(self) -> tuple[str, str, str, str, str]:
+        """What makes two answers the same answer handed in twice (see the module's notes)."""
+        from .ui.quiz import student_key
+
+        return (student_key(self.student), self.lesson, _norm(self.question), _norm(self.answer),
+                self.when.isoformat(sep=" "))
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A file or folder left out (or partly read): ``key`` is an ``answers.problem.*`` catalog key."""
+
+    path: str
+    key: str
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+    def text(self, lang: str) -> str:
+        """What went wrong, in ``lang``.
+
+        >>> Problem("x.csv", "not_answers").text("zh-TW")
+        'x.csv：不是作答檔（第一行不是作答表的標題列）'
+        """
+        fields = {k: os_reason(v, lang) if isinstance(v, OSError) else v for k, v in self.fields.items()}
+        return _lt("problem.line", lang, path=self.path, reason=_lt(f"problem.{self.key}", lang, **fields))
+
+
+class NotAnswers(ValueError):
+    """A file that is not an answers file: ``key`` is an ``answers.problem.*`` catalog key."""
+
+    def __init__(self, key: str, **fields: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.fields = fields
+
+
+@cache
+def _header_words() -> dict[str, str]:
+    """Every language's CSV column title -> column."""
+    return {_norm(t(f"lesson.common.csv_{c}", lang)): c for lang in LANGS for c in COLUMNS}
+
+
+@cache
+def _result_words() -> dict[str, str]:
+    """Every language's result word -> (result, later?)."""
+    return {_norm(t(f"lesson.common.csv_{w}", lang)): w for lang in LANGS for w in RESULT_WORDS}
+
+
+@cache
+def _matched_words() -> dict[str, bool]:
+    return {_norm(t(f"lesson.common.csv_matched_{w}", lang)): w == "yes" for lang in LANGS for w in ("yes", "no")}
+
+
+_TIME_FORMATS = ("%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M", "%Y-%m-%d %H:%M")
+
+
+def _time(text: str) -> datetime:
+    """A time as the sheet writes it (ISO), or as a spreadsheet may have re-saved it (``2026/5/1 9:30``).
+
+    >>> _time("2026-05-01 09:30:00"), _time("2026/5/1 9:30")
+    (datetime.datetime(2026, 5, 1, 9, 30), datetime.datetime(2026, 5, 1, 9, 30))
+    """
+    text = text.strip()
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        pass
+    for fmt in _TIME_FORMATS:
+        try:
+            return datetime.strptime(text, fmt)
+        except ValueError:
+            continue
+    raise ValueError(f"not a time: {text!r}")
+
+
+def _decode(raw: bytes) -> str:
+    """A file's text: UTF-8 (with or without a byte-order mark), else Big5 (a spreadsheet in Taiwan saves so)."""
+    for encoding in ("utf-8-sig", "cp950"):
+        try:
+            return raw.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise NotAnswers("not_text")
+
+
+def _lesson_from_name(name: str) -> str:
+    """The lesson a download's file name says (``Mei-compass-answers (1).csv`` -> ``compass``), or ``""``.
+
+    >>> _lesson_from_name("Mei-compass-answers (1).csv"), _lesson_from_name("compass-answers.csv"), _lesson_from_name("x.csv")
+    ('compass', 'compass', '')
+    """
+    stem = re.sub(r"\s*\(\d+\)$", "", Path(name).stem)
+    for lesson in known_questions().numbers:
+        if stem == f"{lesson}-answers" or stem.endswith(f"-{lesson}-answers"):
+            return lesson
+    return ""
+
+
+def _no_name(source: str) -> str:
+    return f"({Path(source).name})"
+
+
+def _with_question(answer: Answer) -> Answer:
+    """``answer`` with its question's key and its option's id filled in, when the question is known."""
+    known = known_questions()
+    info = known.by_key.get(answer.key) if answer.key else None
+    if info is None:
+        info = known.by_text.get(_norm(answer.question))
+        if info is not None and answer.lesson and info.lesson != answer.lesson:
+            info = None
+    if info is None:
+        return replace(answer, key="")
+    value = answer.value if answer.value in info.options else (info.option_of(answer.answer) or "")
+    return replace(answer, key=info.key, lesson=info.lesson, value=value)
+
+
+def parse_csv(text: str, source: str) -> tuple[list[Answer], int]:
+    """The answers in a handed-in CSV file's ``text`` (``source``: its name), and how many rows could not be read.
+
+    The header may be in either language and have five columns (before the prediction's two) or seven; the
+    columns are found by their titles. A file without the question, answer and result columns is not an answers
+    file (:class:`NotAnswers`).
+
+    >>> rows, bad = parse_csv("姓名,題目,回答,對或錯,時間,觀察到的結果,預測和觀察\\n"
+    ...                       "小美,Q?,東,再試才對,2026-05-01 09:30:00,,\\n小美,Q?,東,?,2026-05-01 09:31:00,,\\n", "a.csv")
+    >>> [(a.result, a.later) for a in rows], bad
+    ([('right', True)], 1)
+    """
+    lines: list[list[str]] = []
+    broken = 0
+    try:  # strict: a file cut short inside a quoted cell (a download broken off) is an error, not a last row
+        for row in csv.reader(io.StringIO(text.lstrip("\ufeff")), strict=True):
+            lines.append(row)
+    except csv.Error:
+        broken = 1  # the rest of the file: the rows read before it still count
+    header = next((row for row in lines if any(cell.strip() for cell in row)), None)
+    if header is None and broken:
+        raise NotAnswers("damaged")
+    columns = {_header_words().get(_norm(cell)): k for k, cell in enumerate(header or [])}
+    if not {"question", "answer", "result"} <= set(columns):
+        raise NotAnswers("not_answers")
+    results, matched_words = _result_words(), _matched_words()
+    out: list[Answer] = []
+    bad = broken
+    rows = lines[lines.index(header) + 1:] if header is not None else []
+    file_lesson = _lesson_from_name(source)
+
+    def cell(row: list[str], column: str) -> str:
+        k = columns.get(column)
+        return row[k].strip() if k is not None and k < len(row) else ""
+
+    for row in rows:
+        if not any(c.strip() for c in row):
+            continue
+        word = results.get(_norm(cell(row, "result")))
+        question = cell(row, "question")
+        try:
+            when = _time(cell(row, "time"))
+        except ValueError:
+            word = None
+        matched_text = _norm(cell(row, "matched"))
+        if word is None or not question or (matched_text and matched_text not in matched_words):
+            bad += 1
+            continue
+        name = " ".join(cell(row, "name").split()) or _no_name(source)
+        out.append(Answer(name, "", question, cell(row, "answer"), RESULT_WORDS[word], when,
+                          observed=cell(row, "observed"), matched=matched_words.get(matched_text),
+                          later=word == "right_later", source=source))
+    # the file's lesson: the one its known questions belong to, else the one its name says
+    if broken and not out:
+        raise NotAnswers("damaged")
+    lessons = Counter(filter(None, (_lesson_of_text(a.question) for a in out)))
+    lesson = lessons.most_common(1)[0][0] if lessons else file_lesson
+    return [_with_question(replace(a, lesson=_lesson_of_text(a.question) or lesson)) for a in out], bad
+
+
+def parse_json(text: str, source: str) -> tuple[list[Answer], int]:
+    """The answers in a lesson's ``answers/<name>-<lesson>.json`` file (``source``: its name), and how many of its
+    entries could not be read; :class:`NotAnswers` for a file of another kind.
+
+    >>> doc = {"format": 1, "lesson": "compass", "student": "Mei", "entries": [
+    ...     {"key": "k", "question": "Q?", "answer": "E", "result": "right", "when": "2026-05-01 09:30:00"}, {"x": 1}]}
+    >>> rows, bad = parse_json(json.dumps(doc), "Mei-compass.json")
+    >>> [(a.student, a.lesson, a.answer) for a in rows], bad
+    ([('Mei', 'compass', 'E')], 1)
+    """
+    from .ui.quiz import Entry, file_stem
+
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise NotAnswers("bad_json") from None
+    if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
+        raise NotAnswers("not_answers_json")
+    name = Path(source).name
+    lesson = data.get("lesson") if isinstance(data.get("lesson"), str) else ""
+    if not lesson:
+        m = re.fullmatch(r".+-([A-Za-z0-9_]+)(?:\.damaged)?\.json", name)
+        lesson = m[1] if m else ""
+    student = " ".join(str(data.get("student", "")).split()) if isinstance(data.get("student"), str) else ""
+    device = ""
+    m = re.fullmatch(rf"(.+)-([0-9a-f]{{16}})-{re.escape(lesson)}(?:\.damaged)?\.json", name) if lesson else None
+    if m and (not student or m[1].casefold() == file_stem(student).casefold()):
+        device = m[2]
+    student = student or _no_name(source)
+    out: list[Answer] = []
+    bad = 0
+    for item in data["entries"]:
+        try:
+            entry = Entry.from_json(item)
+        except (ValueError, KeyError, TypeError, AttributeError):
+            bad += 1
+            continue
+        out.append(_with_question(Answer(student, lesson, entry.question, entry.answer, entry.result, entry.when,
+                                         key=entry.key, value=entry.value, observed=entry.observed,
+                                         matched=entry.matched, source=source, device=device)))
+    return out, bad
+
+
+@dataclass
+class Reading:
+    """What :func:`read_paths` found: the answers, the files they came from, and what was left out and why."""
+
+    answers: list[Answer] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def _answer_files(folder: Path) -> list[Path]:
+    """The answers files in ``folder`` and in its ``answers`` folder (hidden files, as a save's temporary ones, not)."""
+    found: list[Path] = []
+    for where in (folder, folder / "answers"):
+        if where != folder and not where.is_dir():
+            continue
+        found += sorted(p for p in where.iterdir() if not p.name.startswith(".") and p.suffix.lower() in (".csv", ".json")
+                        and not p.is_dir())
+    return found
+
+
+def read_paths(paths: Iterable[str | os.PathLike[str]]) -> Reading:
+    """Read every answers file named in ``paths`` and in the folders named there; nothing raises: a file or folder
+    that cannot be used is a :class:`Problem` of the result.
+
+    >>> reading = read_paths(["/no/such/folder"])
+    >>> reading.answers, [p.text("en") for p in reading.problems]
+    ([], ['/no/such/folder: there is no such file or folder'])
+    """
+    reading = Reading()
+    seen: set[str] = set()
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            try:
+                files = _answer_files(path)
+            except OSError as exc:
+                reading.problems.append(Problem(str(path), "os", {"reason": exc}))
+                continue
+            if not files:
+                reading.problems.append(Problem(str(path), "empty_folder"))
+                continue
+        else:
+            files = [path]
+        for file in files:
+            try:
+                real = str(file.resolve())
+            except (OSError, RuntimeError):
+                real = str(file)
+            if real in seen:
+                continue
+            seen.add(real)
+            _read_file(file, reading)
+    return reading
+
+
+def _read_file(path: Path, reading: Reading) -> None:
+    name = str(path)
+    try:
+        raw = read_bounded(path, MAX_FILE_BYTES)
+    except OSError as exc:
+        reading.problems.append(Problem(name, "os", {"reason": exc}))
+        return
+    try:
+        text = _decode(raw)
+        parse = parse_json if text.lstrip("\ufeff \t\r\n").startswith(("{", "[")) else parse_csv
+        answers, bad = parse(text, name)
+    except NotAnswers as exc:
+        reading.problems.append(Problem(name, exc.key, exc.fields))
+        return
+    if not answers:
+        reading.problems.append(Problem(name, "unreadable_rows" if bad else "empty", {"n": bad}))
+        return
+    if bad:
+        reading.problems.append(Problem(name, "some_rows", {"n": bad}))
+    reading.answers += answers
+    reading.files.append(name)
+
+
+def merge(answers: Iterable[Answer]) -> tuple[list[Answer], int]:
+    """The answers with every one handed in twice counted once (see the module's notes), in order of time, and how
+    many were left out as repeats. Of two copies, the one that says what was observed is kept.
+
+    >>> a = Answer("Mei", "compass", "Q?", "E", "prediction", datetime(2026, 5, 1, 9, 30))
+    >>> kept, repeats = merge([a, replace(a, student=" mei ", observed="14%", matched=True), replace(a, answer="W")])
+    >>> [(x.answer, x.matched) for x in kept], repeats
+    ([('E', True), ('W', None)], 1)
+    """
+    kept: dict[tuple[str, ...], Answer] = {}
+    repeats = 0
+    for a in answers:
+        key = a.identity
+        if key in kept:
+            repeats += 1
+            if kept[key].matched is None and a.matched is not None:
+                kept[key] = replace(a, student=kept[key].student)
+            continue
+        kept[key] = a
+    return sorted(kept.values(), key=lambda a: a.when), repeats
+
+
+# ------------------------------------------------------------------------------------------------ the summary
+@dataclass
+class QuestionStats:
+    """One question's answers in one lesson."""
+
+    key: str
+    text: str
+    kind: str
+    label: str = ""
+    answered: int = 0
+    right_first: int = 0
+    wrong: Counter[str] = field(default_factory=Counter)
+    wrong_shown: dict[str, str] = field(default_factory=dict)
+    spread: Counter[str] = field(default_factory=Counter)
+    observed: int = 0
+    matched: int = 0
+
+
+@dataclass
+class StudentStats:
+    """One student's first tries in one lesson."""
+
+    name: str
+    right_first: int = 0
+    graded: int = 0
+    devices: set[str] = field(default_factory=set)
+
+
+@dataclass
+class Lesson:
+    """A lesson's summary: its questions in the lesson's order, and its students by name."""
+
+    lesson: str
+    questions: list[QuestionStats]
+    students: list[StudentStats]
+    total_graded: int
+
+
+def _wrong_group(info: QuestionInfo | None, a: Answer) -> str:
+    """What a wrong answer is grouped by: its option, its number or cell (however typed), else its words."""
+    if info is not None and a.value:
+        return "o:" + a.value
+    if info is not None and info.kind in ("number", "cell"):
+        from .ui.quiz import parse_cell, parse_number, parse_percent
+
+        try:
+            if info.kind == "cell":
+                return "c:{},{}".format(*parse_cell(a.answer))
+            return f"n:{(parse_percent(a.answer) if info.percent else parse_number(a.answer)):.9g}"
+        except ValueError:
+            pass
+    return "t:" + _norm(a.answer)
+
+
+def _shown(info: QuestionInfo | None, group: str, written: str, lang: str) -> str:
+    """A grouped answer as the teacher reads it: an option in the teacher's language, a cell as ``(x, y)``."""
+    if info is not None and group.startswith("o:") and group[2:] in info.options:
+        return info.options[group[2:]].get(lang) or written
+    if group.startswith("c:"):
+        x, y = group[2:].split(",")
+        return cell_label((int(x), int(y)), lang)
+    return written
+
+
+def summarise(answers: Sequence[Answer], lang: str = "en") -> list[Lesson]:
+    """Per lesson (in the lessons' order): each question's numbers and each student's first tries; the texts of
+    questions and options in ``lang`` where the question is known.
+
+    >>> a = Answer("Mei", "compass", "", "W", "wrong", datetime(2026, 5, 1, 9, 30), key="quiz.compass.first_roll",
+    ...            value="d")
+    >>> lesson = summarise([a, replace(a, answer="E", value="c", result="right", when=datetime(2026, 5, 1, 9, 31))])[0]
+    >>> q = lesson.questions[0]; (q.label, q.answered, q.right_first, sum(q.wrong.values()))
+    ('1', 1, 0, 1)
+    """
+    known = known_questions()
+    by_lesson: dict[str, list[Answer]] = defaultdict(list)
+    for a in answers:
+        by_lesson[a.lesson].append(a)
+    numbers = list(known.numbers)
+    out = []
+    for lesson in sorted(by_lesson, key=lambda k: (numbers.index(k) if k in numbers else len(numbers), k)):
+        given = sorted(by_lesson[lesson], key=lambda a: a.when)
+        groups: dict[str, list[Answer]] = defaultdict(list)
+        for a in given:
+            groups[a.group].append(a)
+        order = [k for k in known.order.get(lesson, ()) if k in groups] + [k for k in groups if k not in known.by_key]
+        from .ui.quiz import student_key
+
+        students: dict[str, StudentStats] = {}
+        for a in given:
+            s = students.setdefault(student_key(a.student), StudentStats(a.student))
+            if a.device:
+                s.devices.add(a.device)
+        questions = []
+        for group in order:
+            info = known.by_key.get(group)
+            rows = groups[group]
+            kind = info.kind if info is not None else ("prediction" if any(r.result == "prediction" for r in rows) else
+                                                       "choice" if any(r.result in GRADED for r in rows) else "text")
+            text = info.prompt(lang) if info is not None else rows[0].question
+            stats = QuestionStats(group, text, kind, info.label if info is not None else "")
+            per_student: dict[str, list[Answer]] = defaultdict(list)
+            for r in rows:
+                per_student[student_key(r.student)].append(r)
+            stats.answered = len(per_student)
+            for who, mine in per_student.items():
+                marked = [r for r in mine if r.result in GRADED]
+                if marked:
+                    first_right = marked[0].result == "right" and not marked[0].later
+                    stats.right_first += first_right
+                    students[who].graded += 1
+                    students[who].right_first += first_right
+                    for r in {_wrong_group(info, r): r for r in reversed(marked) if r.result == "wrong"}.items():
+                        stats.wrong[r[0]] += 1
+                        stats.wrong_shown.setdefault(r[0], _shown(info, r[0], r[1].answer, lang))
+                predictions = [r for r in mine if r.result == "prediction"]
+                if predictions:
+                    last = predictions[-1]
+                    stats.spread["o:" + last.value if last.value else "t:" + last.answer] += 1
+                    if last.matched is not None:
+                        stats.observed += 1
+                        stats.matched += last.matched
+            questions.append(stats)
+        total = sum(1 for k in known.order.get(lesson, ()) if known.by_key[k].graded)
+        total = max(total, len([q for q in questions if q.kind in ("choice", "number", "cell")]))
+        out.append(Lesson(lesson, questions, sorted(students.values(), key=lambda s: student_key(s.name)), total))
+    return out
+
+
+def _width(text: str) -> int:
+    """Terminal columns ``text`` takes (a Chinese character two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _clip(text: str, width: int) -> str:
+    """``text`` shortened to ``width`` terminal columns with an ellipsis.
+
+    >>> _clip("abcdef", 4), _clip("颱風不要來", 6), _clip("abc", 9)
+    ('abc…', '颱風…', 'abc')
+    """
+    text = " ".join(text.split())
+    if _width(text) <= width:
+        return text
+    out = ""
+    for ch in text:
+        if _width(out + ch) > width - 1:
+            break
+        out += ch
+    return out + "…"
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - _width(text))
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{round(100 * part / whole)}%" if whole else "–"
+
+
+def _count(what: str, n: int, lang: str) -> str:
+    """``n`` files, students, lessons … in ``lang`` (one file, two files).
+
+    >>> _count("people", 1, "en"), _count("people", 3, "en"), _count("people", 3, "zh-TW")
+    ('1 student', '3 students', '3 人')
+    """
+    return _lt(f"count.{what}_one" if n == 1 else f"count.{what}", lang, n=n)
+
+
+def _people(n: int, lang: str) -> str:
+    return _count("people", n, lang)
+
+
+def summary_lines(lessons: Sequence[Lesson], reading: Reading, repeats: int, lang: str = "en") -> list[str]:
+    """The summary as the terminal shows it, in ``lang``: the files read and left out, then each lesson."""
+    from .ui.quiz import student_key
+
+    known = known_questions()
+    students = {student_key(s.name) for lesson in lessons for s in lesson.students}
+    lines = [_lt("head", lang, files=_count("files", len(reading.files), lang),
+                 students=_count("students", len(students), lang), lessons=_count("lessons", len(lessons), lang))]
+    if reading.problems:
+        lines += ["", _lt("problems_head", lang, n=len(reading.problems))]
+        lines += ["  - " + p.text(lang) for p in reading.problems]
+    if repeats:
+        lines += ["", _lt("repeats", lang, n=repeats)]
+    for lesson in lessons:
+        lines += ["", _lt("lesson_head", lang, title=lesson_title(lesson.lesson, lang),
+                                  students=_count("students", len(lesson.students), lang))]
+        for q in lesson.questions:
+            label = f"{q.label}." if q.label else "·"
+            lines.append(f"  {_pad(label, 3)} {_clip(q.text, 74)}")
+            indent = "      "
+            if q.kind == "prediction":
+                info = known.by_key.get(q.key)
+                options = ["o:" + o for o in info.options] if info is not None else []
+                groups = options + [g for g in q.spread if g not in options]  # every option, even one nobody chose
+                texts = [_clip(_shown(info, g, g[2:], lang), 44) for g in groups]
+                width = max((_width(x) for x in texts), default=0)
+                lines.append(indent + _lt("predictions", lang, answered=_people(q.answered, lang)))
+                for g, text in zip(groups, texts, strict=True):
+                    n = q.spread.get(g, 0)
+                    lines.append(f"{indent}  {_pad(text, width)}  {n:>3}  {'█' * n}".rstrip())
+                if q.observed:
+                    lines.append(indent + _lt("matched", lang, matched=q.matched, observed=q.observed))
+                if q.answered > q.observed:
+                    lines.append(indent + _lt("not_observed", lang, n=q.answered - q.observed))
+            elif q.kind == "text":
+                lines.append(indent + _lt("free", lang, answered=_people(q.answered, lang)))
+            else:
+                lines.append(indent + _lt("sep", lang).join((
+                    _lt("answered", lang, answered=_people(q.answered, lang)),
+                    _lt("right_first", lang, n=q.right_first, percent=_percent(q.right_first, q.answered)))))
+                if q.wrong:  # the most common wrong answer (two, when two are as common)
+                    top = max(q.wrong.values())
+                    common = [g for g, n in q.wrong.items() if n == top][:2]
+                    words = _lt("or", lang).join(_lt("quoted", lang, text=_clip(q.wrong_shown[g], 50)) for g in common)
+                    lines.append(indent + _lt("wrong_common", lang, answer=words, n=_people(top, lang)))
+        if lesson.students:
+            lines.append("  " + _lt("students_head", lang))
+            width = max(_width(s.name) for s in lesson.students)
+            for s in lesson.students:
+                score = _lt("student_score", lang, right=s.right_first, graded=s.graded) if s.graded else \
+                    _lt("student_none", lang)
+                if s.graded < lesson.total_graded:
+                    score += _lt("student_missing", lang, n=lesson.total_graded - s.graded)
+                lines.append(f"    {_pad(s.name, width)}  {score}")
+            for s in lesson.students:
+                if len(s.devices) > 1:
+                    lines.append("  " + _lt("devices", lang, name=s.name, n=len(s.devices)))
+    return lines
+
+
+def table_csv(answers: Sequence[Answer], lang: str = "en") -> str:
+    """Every answer in one table for a spreadsheet, in ``lang``: student, lesson, question number and text, answer,
+    result, whether it is the student's first marked answer to that question, when, what was observed, and the
+    file it came from (UTF-8 with a byte-order mark, so spreadsheet programs read Chinese right).
+
+    >>> a = Answer("Mei", "compass", "Q?", "E", "right", datetime(2026, 5, 1, 9, 30), source="a.csv")
+    >>> table_csv([a]).splitlines()[1]
+    'Mei,Lesson 01 · Compass rolls,,Q?,E,right,yes,2026-05-01 09:30:00,,,a.csv'
+    """
+    from .ui.quiz import student_key
+
+    known = known_questions()
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([_lt(f"csv.{c}", lang) for c in ("student", "lesson", "number", "question", "answer", "result",
+                                                       "first", "time", "observed", "matched", "file")])
+    numbers = list(known.numbers)
+    rows = sorted(answers, key=lambda a: (numbers.index(a.lesson) if a.lesson in numbers else len(numbers), a.lesson,
+                                          student_key(a.student), a.when))
+    firsts: set[tuple[str, str, str]] = set()
+    for a in rows:
+        info = known.by_key.get(a.key)
+        first = ""
+        if a.result in GRADED:
+            mark = (student_key(a.student), a.lesson, a.group)
+            first = _lt("csv.no", lang) if mark in firsts else _lt("csv.yes", lang)
+            firsts.add(mark)
+        word = "right_later" if a.result == "right" and (a.later or first == _lt("csv.no", lang)) else a.result
+        matched = "" if a.matched is None else t(f"lesson.common.csv_matched_{'yes' if a.matched else 'no'}", lang)
+        writer.writerow([a.student, lesson_title(a.lesson, lang), info.label if info else "",
+                         info.prompt(lang) if info else a.question, a.answer, t(f"lesson.common.csv_{word}", lang),
+                         first, a.when.isoformat(sep=" "), a.observed, matched, a.source])
+    return "\ufeff" + out.getvalue()
+
+
+# ------------------------------------------------------------------------------------------------ the command
+def add_parser(sub: Any, help_text: Any, lang: str = "en") -> argparse.ArgumentParser:
+    """Add ``answers`` to ``typhoon-edu``'s subparsers (``help_text(key)`` gives a ``cli.help`` text; argument
+    errors are said in ``lang``)."""
+    from .argparse_lang import file_path, language
+
+    p: argparse.ArgumentParser = sub.add_parser("answers", help=help_text("answers"),
+                                                description=help_text("answers_description"))
+    p.add_argument("paths", nargs="+", type=file_path(lang), metavar="FILE_OR_FOLDER", help=help_text("answers_paths"))
+    p.add_argument("--csv", type=file_path(lang), default=None, metavar="OUT", help=help_text("answers_csv"))
+    p.add_argument("--overwrite", action="store_true", help=help_text("answers_overwrite"))
+    p.add_argument("--lang", type=language(lang), default=None, help=help_text("answers_lang"))
+    return p
+
+
+def build_parser_for_tests(lang: str = "en") -> argparse.ArgumentParser:
+    """A parser holding only ``answers`` (the doctests' and unit tests' own).
+
+    >>> build_parser_for_tests().parse_args(["answers", "answers/", "--csv", "class.csv"]).csv.name
+    'class.csv'
+    """
+    parser = argparse.ArgumentParser(prog="typhoon-edu")
+    add_parser(parser.add_subparsers(dest="command"), lambda key: t(f"cli.help.{key}", lang), lang)
+    return parser
+
+
+def run(args: argparse.Namespace, lang: str, out: TextIO, err: TextIO | None = None) -> int:
+    """Read the files and folders of ``args.paths``, print the summary in ``lang`` and write ``args.csv``; the exit
+    code is 2 when nothing could be read or the table cannot be written, else 0.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "Mei-compass-answers.csv").write_text("name,question,answer,right or wrong,when\\n"
+    ...                                                     "Mei,Q?,E,right,2026-05-01 09:30:00\\n")
+    >>> buf = io.StringIO()
+    >>> run(argparse.Namespace(paths=[folder], csv=None, overwrite=False), "en", buf), buf.getvalue().splitlines()[0]
+    (0, 'Answers handed in: 1 file read, 1 student, 1 lesson.')
+    """
+    import sys
+
+    err = err if err is not None else sys.stderr
+    lang = normalize_lang(lang)
+
+    def refuse(text: str) -> int:
+        err.write(t("cli.err.prefix", lang, error=text) + "\n")
+        return 2
+
+    table: Path | None = getattr(args, "csv", None)
+    if table is not None and not getattr(args, "overwrite", False) and (table.exists() or table.is_symlink()):
+        return refuse(_lt("err.csv_exists", lang, path=table))
+    reading = read_paths(args.paths)
+    answers, repeats = merge(reading.answers)
+    for line in summary_lines(summarise(answers, lang), reading, repeats, lang) if answers else \
+            [p.text(lang) for p in reading.problems]:
+        out.write(line + "\n")
+    if not answers:
+        return refuse(_lt("err.nothing", lang))
+    if table is not None:
+        try:
+            atomic_write_text(table, table_csv(answers, lang))
+        except OSError as exc:
+            return refuse(_lt("err.csv_write", lang, path=table, reason=os_reason(exc, lang)))
+        out.write("\n" + _lt("csv_written", lang, path=table, n=len(answers)) + "\n")
+    return 0
