@@ -48,7 +48,7 @@ from ..engine.rules import IllegalActionError, load_rules
 from ..i18n import normalize_lang
 from . import log as control
 from .codes import looks_like_code, new_token, token_hash
-from .errors import NotAllowed, RoomBroken, RoomNotFound, SeatError, StaleWrite, TokenRejected
+from .errors import NotAllowed, RoomBroken, RoomNotFound, SeatError, StaleWrite, StoreError, TokenRejected
 from .links import new_nonce, seat_link_token
 from .names import clean_name
 from .store import (
@@ -75,6 +75,10 @@ TIMER = "timer"  # who wrote the decision the easy bot made for a team whose tim
 #: The teacher's turn timer: 0 (off) or this many seconds per person decision.
 TURN_SECONDS = (10, 600)
 TIMER_BOT = "random"  # the easy bot: a turn played for a slow team should not be a masterstroke
+#: A seat's page says it is there at most every HEARTBEAT seconds (:meth:`Room.heartbeat`: one small write each, so
+#: five phones make half a write a second); the teacher's drawer calls a seat seen within CONNECTED seconds connected.
+HEARTBEAT = 10.0
+CONNECTED = 30.0
 
 
 @dataclass(frozen=True)
@@ -101,6 +105,30 @@ class SeatInfo:
     @property
     def is_person(self) -> bool:
         return self.kind == "person"
+
+
+@dataclass(frozen=True)
+class Presence:
+    """Whether a seat's device is there, as the teacher's drawer says it (:meth:`Room.presence`).
+
+    ``seen``: when its page last said it is there (the store's clock), None if no device has since it
+    was (last) joined; ``ago``: seconds since then, by the same clock.
+
+    >>> Presence("Taiwan", 100.0, 12.0).state, Presence("Taiwan", 100.0, 200.0).state, Presence("Taiwan", None, None).state
+    ('connected', 'away', 'never')
+    """
+
+    region: str
+    seen: float | None
+    ago: float | None
+
+    @property
+    def state(self) -> str:
+        """``connected`` (seen within :data:`CONNECTED` s), ``away`` (seen before: a closed or sleeping device) or
+        ``never``."""
+        if self.seen is None or self.ago is None:
+            return "never"
+        return "connected" if self.ago <= CONNECTED else "away"
 
 
 @dataclass(frozen=True)
@@ -309,6 +337,11 @@ def _seat_info(s: SeatRow) -> SeatInfo:
                     s.revoked, s.device_hash is not None)
 
 
+def _without_seen(seats: Sequence[SeatRow]) -> tuple[SeatRow, ...]:
+    """The seats without their last-seen times (which change every few seconds without changing the room)."""
+    return tuple(dataclasses.replace(s, seen=None) for s in seats)
+
+
 def _entry(a: ActionRow) -> LogEntry:
     return LogEntry(a.seq, a.notation, a.by, a.at)
 
@@ -346,6 +379,9 @@ class Room:
         self._pending_entries: list[LogEntry] = []
         self._pending_meta = False
         self._pending_rebuilt = False
+        #: The clock a seat's page paces its heartbeat by (monotonic, this kernel's; replaceable for tests).
+        self.beat_clock: Any = time.monotonic
+        self._beat_at: float | None = None  # when this room last tried to note its seat as there (beat_clock)
         self._check_own_seat()
 
     def _check_seats(self) -> None:
@@ -751,7 +787,7 @@ class Room:
 
     def _take_meta(self, row: RoomRow, seats: Sequence[SeatRow]) -> None:
         old = (self._row.status, self._row.paused, self._row.hints_enabled, self._row.lang, self._row.lobby,
-               self._row.successor, self._seats)
+               self._row.successor, _without_seen(self._seats))
         # The timer's count restarts with every move too; only a restart without a move (the teacher
         # set it again) is news of its own.
         timer_changed = row.turn_seconds != self._row.turn_seconds or (
@@ -759,8 +795,8 @@ class Room:
         self._row = row
         self._seats = tuple(seats)
         self._check_seats()
-        if old != (row.status, row.paused, row.hints_enabled, row.lang, row.lobby, row.successor, self._seats) \
-                or timer_changed:
+        if old != (row.status, row.paused, row.hints_enabled, row.lang, row.lobby, row.successor,
+                   _without_seen(self._seats)) or timer_changed:  # a page's heartbeat is no news to the views
             self._pending_meta = True
         self._check_own_seat()
 
@@ -1235,6 +1271,39 @@ class Room:
         return self._write(self._check_expected(expected_seq), [entry], TEACHER, allow_paused=True,
                            finish=FINISHED if probe.is_over else None)
 
+    # -------------------------------------------------------------- who is there
+    def heartbeat(self) -> bool:
+        """A seat's page is there: note it in the store, at most every :data:`HEARTBEAT` seconds; True if noted now.
+
+        Only a device's room marks, and only its own seat: the store finds the seat by this room's device token
+        (:meth:`RoomStore.touch_seat`), so no caller can name another one. The time is the store's clock, never
+        a page's. Nothing is noted for the teacher's room, a revoked or replaced token, or a closed room. A
+        failed write is not repeated before the next interval (the page's own sync reports the store's state).
+        """
+        if self.viewer is None or self._token_hash is None or self._dead is not None:
+            return False
+        now = self.beat_clock()
+        if self._beat_at is not None and now - self._beat_at < HEARTBEAT:
+            return False
+        self._beat_at = now
+        try:
+            return self.store.touch_seat(self._token_hash)
+        except StoreError:
+            return False
+
+    def presence(self) -> dict[str, Presence]:
+        """Whether each person seat's device is there now (teacher only; one small read of the store)."""
+        self._need_teacher("see which devices are there", fresh=False)
+        seen = self.store.presence(self.id)
+        now = self.store.clock()
+        out = {}
+        for s in self._seats:
+            if s.kind != "person":
+                continue
+            when = seen.get(s.region)
+            out[s.region] = Presence(s.region, when, None if when is None else max(0.0, now - when))
+        return out
+
     # -------------------------------------------------------------- the coach
     def hint(self, region: str | None = None, *, iterations: int | None = None) -> Any:
         """The coach's hint for the seat's pending decision (:func:`typhoon_edu.ai.coach.hint`).
@@ -1453,6 +1522,6 @@ def lobby(store: RoomStore, code: str) -> Lobby:
     return Lobby(row.id, row.code, row.status, infos, free, devices)
 
 
-__all__ = ["BotJob", "HintJob", "LogEntry", "Lobby", "PublicView", "Rematch", "Room", "RoomInfo", "Seat", "SeatInfo",
+__all__ = ["BotJob", "CONNECTED", "HEARTBEAT", "HintJob", "LogEntry", "Lobby", "Presence", "PublicView", "Rematch", "Room", "RoomInfo", "Seat", "SeatInfo",
            "SeatView", "Update", "device_hash", "list_rooms", "lobby", "rematch_for", "owns", "rebuild", "setup_of", "DICE", "TEACHER", "TIMER", "TURN_SECONDS", "FINISHED", "ENDED",
            "OPEN"]

@@ -37,7 +37,7 @@ import json
 import os
 import time
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -53,8 +53,9 @@ from .errors import ClassroomError, NotAllowed, RoomNotFound, SeatError, StaleWr
 
 # 2: teachers, room owners and hand-over links, seat link nonces and device bindings;
 # 3: the teacher's turn timer (turn_seconds, turn_since); 4: a room's lobby (the teacher has not started
-# the game yet) and its successor (the room the teacher's rematch made after it)
-SCHEMA_VERSION = 4
+# the game yet) and its successor (the room the teacher's rematch made after it); 5: a seat's last-seen time (its
+# page's kernel says, at most every ~10 s, that the page is there: the teacher's drawer tells who has dropped out)
+SCHEMA_VERSION = 5
 OPEN, FINISHED, ENDED = "open", "finished", "ended"
 STATUSES = (OPEN, FINISHED, ENDED)
 SEAT_KINDS = ("person", "random", "greedy", "mcts")
@@ -106,6 +107,9 @@ SEATS = sa.Table(
     # so a reopened projector can show the same link again without the store holding the token.
     sa.Column("link_nonce", sa.String(32), nullable=True),
     sa.Column("device_hash", sa.String(64), nullable=True),  # SHA-256 of the device that the link is bound to
+    # When the seat's page last said it is there (RoomStore.touch_seat, by the store's clock; None: not since it was
+    # joined, or joined before schema 5). Not part of the room's version: a page's heartbeat makes no view re-read.
+    sa.Column("seen", sa.Float, nullable=True),
 )
 
 TEACHERS = sa.Table(
@@ -118,9 +122,9 @@ TEACHERS = sa.Table(
 
 #: Columns later schemas added to schema-1 tables (added in place when an older database is opened):
 #: 2 added owner, handover_hash, link_nonce and device_hash; 3 added turn_seconds and turn_since; 4 added lobby and
-#: successor.
+#: successor; 5 added the seats' seen.
 _ADDED = ((ROOMS, ("owner", "handover_hash", "turn_seconds", "turn_since", "lobby", "successor")),
-          (SEATS, ("link_nonce", "device_hash")))
+          (SEATS, ("link_nonce", "device_hash", "seen")))
 
 ACTIONS = sa.Table(
     "typhoon_actions", metadata,
@@ -198,6 +202,7 @@ class SeatRow:
     joined: float | None
     link_nonce: str | None = None
     device_hash: str | None = None
+    seen: float | None = None  # when the seat's page last said it is there (the store's clock)
 
 
 @dataclass(frozen=True)
@@ -302,10 +307,11 @@ def _room(r: Any) -> RoomRow:
 def _seat(r: Any) -> SeatRow:
     bad = _Bad()
     joined = None if r.joined is None else _num(r.joined, float, "joined", bad, None)
+    seen = None if r.seen is None else _num(r.seen, float, "seen", bad, None)
     return SeatRow(r.room_id, _num(r.idx, int, "idx", bad, -1), _text(r.region, "region", bad),
                    _text(r.kind, "kind", bad), r.name if isinstance(r.name, str) else "", r.token_hash,
                    bool(r.revoked), joined, r.link_nonce if isinstance(r.link_nonce, str) else None,
-                   r.device_hash if isinstance(r.device_hash, str) else None)
+                   r.device_hash if isinstance(r.device_hash, str) else None, seen)
 
 
 def _teacher(r: Any) -> TeacherRow:
@@ -449,6 +455,9 @@ class RoomStore:
         #: computer's (``load_link_secret()``) so a reopened projector shows the same links.
         self.link_secret: bytes = process_secret()
         self.read_only = False  # True when a SQLite file could only be opened read-only
+        #: The clock of the seats' last-seen times (:meth:`touch_seat`, :meth:`presence`): this kernel's, never a
+        #: page's (a device sends no time). Replaceable, for tests.
+        self.clock: Callable[[], float] = time.time
         self.url = self._engine.url.render_as_string(hide_password=True)
         self._pid = os.getpid()
         self._init_schema()
@@ -675,7 +684,7 @@ class RoomStore:
                         successor=None))
                     conn.execute(sa.insert(SEATS), [
                         dict(room_id=rid, idx=i, region=s.region, kind=s.kind, name=s.name, token_hash=s.token_hash,
-                             revoked=False, joined=None, link_nonce=s.link_nonce, device_hash=None)
+                             revoked=False, joined=None, link_nonce=s.link_nonce, device_hash=None, seen=None)
                         for i, s in enumerate(seats)])
                     if predecessor is not None:  # a rematch: the old room names its successor in the same write
                         self._bump(conn, predecessor, successor=rid)
@@ -972,6 +981,8 @@ class RoomStore:
                            ("link_nonce", link_nonce), ("device_hash", device_hash)):
             if value is not _KEEP:
                 values[key] = value
+        if joined is None:  # a seat no device has joined has not been seen either (a new link's device starts afresh)
+            values["seen"] = None
         with self._tx("change the seat", write=True) as conn:
             self._bump(conn, room_id, open_only=open_only)
             where = [SEATS.c.room_id == room_id, SEATS.c.region == region]
@@ -1002,7 +1013,7 @@ class RoomStore:
             done = conn.execute(sa.update(SEATS).where(
                 SEATS.c.room_id == room_id, SEATS.c.region == region, SEATS.c.joined.is_(None),
                 SEATS.c.revoked == sa.false()).values(token_hash=token_hash, joined=now, link_nonce=None,
-                                                      device_hash=device_hash)).rowcount
+                                                      device_hash=device_hash, seen=self.clock())).rowcount
             if done != 1:
                 raise SeatError(f"another device has already joined as {region}", kind="seat_taken", region=region)
             return _seat(conn.execute(sa.select(SEATS).where(SEATS.c.room_id == room_id,
@@ -1039,7 +1050,36 @@ class RoomStore:
                 return False
             self._bump(conn, s.room_id, open_only=True)
             return conn.execute(sa.update(SEATS).where(SEATS.c.token_hash == token_hash, SEATS.c.joined.is_(None))
-                                .values(joined=time.time())).rowcount == 1
+                                .values(joined=time.time(), seen=self.clock())).rowcount == 1
+
+    def touch_seat(self, token_hash: str) -> bool:
+        """Note that the page of the seat whose live device token this is was there just now (the store's clock).
+
+        The seat is the token's own, never one the caller names: a device marks only its own seat. Only a joined,
+        not revoked seat of an open room is marked (False, and nothing is written, otherwise). One guarded UPDATE
+        of one row; the room's version does not change, so no view re-reads the room for it. Its page's kernel
+        calls it at most every ~10 s (:meth:`typhoon_edu.classroom.rooms.Room.heartbeat`).
+        """
+        open_rooms = sa.select(ROOMS.c.id).where(ROOMS.c.status == OPEN)
+        # (a failure is named as opening the seat's is: Room.heartbeat tells no one, the page's next sync does)
+        with self._tx("note the device", write=True) as conn:
+            return conn.execute(sa.update(SEATS).where(
+                SEATS.c.token_hash == token_hash, SEATS.c.revoked == sa.false(), SEATS.c.joined.is_not(None),
+                SEATS.c.room_id.in_(open_rooms)).values(seen=self.clock())).rowcount == 1
+
+    def presence(self, room_id: str) -> dict[str, float | None]:
+        """When each seat of the room was last seen (its page's :meth:`touch_seat`, or its joining), by region; None:
+        never since it was last joined (or not joined). One small read, for the teacher's drawer."""
+        with self._tx("read who is there", single=True) as conn:
+            rows = conn.execute(sa.select(SEATS.c.region, SEATS.c.joined, SEATS.c.seen)
+                                .where(SEATS.c.room_id == room_id)).all()
+        out: dict[str, float | None] = {}
+        for r in rows:
+            bad = _Bad()
+            seen = None if r.seen is None else _num(r.seen, float, "seen", bad, None)
+            joined = None if r.joined is None else _num(r.joined, float, "joined", bad, None)
+            out[str(r.region)] = seen if seen is not None or joined is None else joined  # joined before schema 5
+        return out
 
     def bind_device(self, token_hash: str, device_hash: str | None) -> None:
         """Bind a seat's link to the first device that opens it (atomically); later, only that device.

@@ -705,6 +705,8 @@ class SeatApp:
             try:
                 if self.pacer.idle:
                     self.sync()
+                if self.room is not None and self.link.listened_to:  # the page answers: its device is there
+                    self.room.heartbeat()  # a write at most every ~10 s (Room.heartbeat), by the kernel's clock
                 await asyncio.sleep(POLL)
             except asyncio.CancelledError:
                 raise
