@@ -1,7 +1,10 @@
 """The teacher's drawer on the projector: pause, who plays each seat, devices, undo, hints, end.
 
 It lies over the side column (the board stays where it is) and acts only through the room's
-teacher operations, so every change reaches every device on its next poll.
+teacher operations, so every change reaches every device on its next poll. While it is open it
+reads, every :data:`PRESENCE_EVERY` seconds, which teams' devices are there (their pages' heartbeats,
+:meth:`~typhoon_edu.classroom.rooms.Room.presence`) and says it in each seat's row: connected, not
+seen for N min (a closed or sleeping phone), or no device yet.
 
 >>> from typhoon_edu.classroom.store import RoomStore
 >>> from typhoon_edu.ui.classplay.projector import ProjectorApp
@@ -19,13 +22,17 @@ True
 
 from __future__ import annotations
 
+import asyncio
+import time
 from html import escape
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
 from ... import i18n
+from ...classroom.errors import ClassroomError
 from .model import BOT_LEVEL, seat_label
+from .runtime import _running_loop
 from .tables import seat_infos
 from .viewdata import d
 
@@ -34,6 +41,8 @@ if TYPE_CHECKING:
 
 #: What a teacher may give a seat to, in the order offered.
 KINDS = ("person", "random", "greedy", "mcts")
+#: Seconds between two reads of which devices are there, while the drawer is open (one small query each).
+PRESENCE_EVERY = 5.0
 
 
 class TeacherDrawer:
@@ -98,12 +107,20 @@ class TeacherDrawer:
         self._shape: tuple[Any, ...] | None = None
         self._rows: dict[str, _SeatRow] = {}
         self._rows_of: Any = None  # the room (the very object) whose seats the rows are
+        #: The clock that paces the reads of who is there (this kernel's; replaceable, for tests).
+        self.clock: Any = time.monotonic
+        self._presence: dict[str, Any] = {}  # region: Presence, of the room _presence_of, read at _presence_at
+        self._presence_of: Any = None
+        self._presence_at: float | None = None
+        self._watch: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ showing
     def open(self) -> None:
         self.box.layout.display = None
         self._show_note()
+        self._presence_at = None  # who is there now, not when the drawer was last open
         self.render()
+        self._watch_presence()
 
     def _show_note(self) -> None:
         """The page's message and problem, repeated at the top of the drawer while it is open."""
@@ -154,12 +171,64 @@ class TeacherDrawer:
         self.undo_button.disabled = not room.can_undo()
         if self.hints.value != room.hints_enabled:
             self.hints.value = room.hints_enabled
+        self._read_presence(room)
         shape = (lang, room.version, tuple((s.region, s.kind, s.name, s.joined, s.revoked, s.bound, s.has_device)
-                                           for s in room.seats))
+                                           for s in room.seats), self._presence_key(room))
         if shape == self._shape and self._rows_of is room:
             return
         self._shape = shape
         self._render_seats(room, lang)
+
+    # ------------------------------------------------------------------ who is there
+    def _read_presence(self, room: Any, *, force: bool = False) -> None:
+        """Read which devices are there (at most every PRESENCE_EVERY s, and only while the drawer is open)."""
+        if not self.shown:
+            return
+        now = self.clock()
+        if not force and self._presence_of is room and self._presence_at is not None \
+                and now - self._presence_at < PRESENCE_EVERY:
+            return
+        self._presence_at = now
+        try:
+            self._presence, self._presence_of = room.presence(), room
+        except ClassroomError:
+            return  # the store is away a moment: the rows keep what they said (the page's loop reports the store)
+
+    def _presence_key(self, room: Any) -> tuple[Any, ...]:
+        """What the rows say of who is there (the same key: nothing to change)."""
+        if self._presence_of is not room:
+            return ()
+        return tuple((r, _presence_words(p, "en")) for r, p in sorted(self._presence.items()))
+
+    def refresh_presence(self) -> None:
+        """Read which devices are there now and say it in the rows, in place (no row is rebuilt, the focus stays)."""
+        room = self.app.room
+        if room is None or not self.shown:
+            return
+        self._read_presence(room, force=True)
+        key = self._presence_key(room)
+        if self._rows_of is not room or self._shape is None:
+            self.render()
+        elif self._shape[-1] != key:
+            self._shape = (*self._shape[:-1], key)
+            self._render_seats(room, self.app.lang)
+
+    def _watch_presence(self) -> None:
+        """While the drawer is open, read who is there every PRESENCE_EVERY s (on the page's event loop)."""
+        loop = _running_loop()
+        if loop is None or (self._watch is not None and not self._watch.done()):
+            return
+        self._watch = loop.create_task(self._run_presence())
+
+    async def _run_presence(self) -> None:
+        while self.shown and self.app.room is not None:
+            await asyncio.sleep(PRESENCE_EVERY)
+            try:
+                self.refresh_presence()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - tell the teacher instead of stopping silently
+                self.app.problems.report(exc, "the teacher's drawer")
 
     def _render_seats(self, room: Any, lang: str) -> None:
         """One row per seat, made once per room and then changed in place: a button pressed in a row keeps
@@ -173,8 +242,10 @@ class TeacherDrawer:
             self.seats.children = [row.box for row in self._rows.values()]
         infos = seat_infos(room)
         devices = bool(getattr(room, "devices", True))
+        presence = self._presence if self._presence_of is room else {}
         for s in room.seats:
-            self._rows[s.region].show(s, seat_label(infos, s.region, lang), lang, devices=devices)
+            self._rows[s.region].show(s, seat_label(infos, s.region, lang), lang, devices=devices,
+                                      presence=presence.get(s.region))
 
     @staticmethod
     def _kind_name(kind: str, lang: str) -> str:
@@ -338,8 +409,9 @@ class _SeatRow:
                                  self.buttons])
         self.box.add_class("typhoon-teacher-seat")
 
-    def show(self, s: Any, label: str, lang: str, *, devices: bool) -> None:
-        """The row as the seat is now (``devices``: the teams play on their own devices)."""
+    def show(self, s: Any, label: str, lang: str, *, devices: bool, presence: Any = None) -> None:
+        """The row as the seat is now (``devices``: the teams play on their own devices; ``presence``: whether its
+        device is there, :class:`~typhoon_edu.classroom.rooms.Presence`, None if not read)."""
         options = [(TeacherDrawer._kind_name(k, lang), k) for k in KINDS]
         self._quiet = True
         try:
@@ -352,7 +424,13 @@ class _SeatRow:
         self.kind.description = f"<b>{escape(label)}</b>"
         device = s.is_person and devices  # one computer: no device, no join link
         if device:
-            self.state.value = f"<i>{escape(self._state_text(s, lang))}</i>"
+            away = presence is not None and presence.state == "away" and s.joined and not s.revoked
+            text = escape(self._state_text(s, lang, presence))
+            # a team whose device has gone quiet stands out (in words first: the colour only repeats them)
+            value = (f"<b data-presence='away' style='color:#991b1b'>{text}</b>" if away
+                     else f"<i data-presence='{escape(presence.state) if presence is not None else ''}'>{text}</i>")
+            if self.state.value != value:
+                self.state.value = value
         elif self.state.value:
             self.state.value = ""
         self.free.description = i18n.t("classplay.teacher.reset_device", lang)
@@ -365,14 +443,36 @@ class _SeatRow:
         self.buttons.layout.display = None if device else "none"
 
     @staticmethod
-    def _state_text(s: Any, lang: str) -> str:
-        """The seat's device as the room knows it: none yet, joined (and kept by it), its link freed, revoked."""
+    def _state_text(s: Any, lang: str, presence: Any = None) -> str:
+        """The seat's device as the room knows it: none yet, revoked, or joined: connected or not seen for a while
+        (``presence``; "device joined" before it is read), and kept by its device or its link freed."""
         if s.revoked:
             return i18n.t("classplay.teacher.revoked", lang)
         if not s.joined:
             return i18n.t("classplay.teacher.not_joined", lang)
+        said = _presence_words(presence, lang) or i18n.t("classplay.teacher.joined", lang)
         if not s.bound:  # joined once, and its link now opens on the next device that opens it (Free from its device)
-            return i18n.t("classplay.teacher.freed", lang)
-        said = i18n.t("classplay.teacher.joined", lang)
-        bound = i18n.t("classplay.teacher.bound", lang)
-        return f"{said}（{bound}）" if i18n.normalize_lang(lang) == "zh-TW" else f"{said} ({bound})"
+            if presence is None:
+                return i18n.t("classplay.teacher.freed", lang)
+            how = i18n.t("classplay.teacher.freed", lang)
+        else:
+            how = i18n.t("classplay.teacher.bound", lang)
+        return f"{said}（{how}）" if i18n.normalize_lang(lang) == "zh-TW" else f"{said} ({how})"
+
+
+def _presence_words(presence: Any, lang: str) -> str:
+    """Whether a joined seat's device is there, in words: connected, not seen for N s (under a minute, in tens) or
+    N min; "" when unknown or never seen (the row then says what it said before).
+
+    >>> from typhoon_edu.classroom.rooms import Presence
+    >>> [_presence_words(Presence("Taiwan", 1.0, ago), "en") for ago in (12.0, 47.0, 200.0)]
+    ['connected', 'not seen for 40 s', 'not seen for 3 min']
+    """
+    if presence is None or presence.state == "never":
+        return ""
+    if presence.state == "connected":
+        return i18n.t("classplay.teacher.connected", lang)
+    ago = float(presence.ago)
+    if ago < 60:
+        return i18n.t("classplay.teacher.away_seconds", lang, n=int(ago // 10 * 10))
+    return i18n.t("classplay.teacher.away_minutes", lang, n=int(ago // 60))
