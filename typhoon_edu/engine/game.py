@@ -925,7 +925,25 @@ class Game:
 
     def _on_die(self, face: int) -> None:
         ph = self.phase
-        if ph == "roll_direction":
+        if ph == "roll_move":  # the most frequent roll first
+            if self._log:
+                self.events.append(_new(ev.DieRolled, (face, "move", self.roll_for)))
+            tid = self.roll_for
+            mod = self.roll_mods.get(tid)
+            steps = face if mod is None else max(mod[1], face + mod[0])
+            # Move(tid, face, steps) without the __init__ call (every slot is set here)
+            m = self.move = _new_object(Move)
+            m.tid, m.face, m.steps, m.done, m.pos, m.land, m.step_open = tid, face, steps, 0, 0, False, False
+            m.dmg, m.hits, m.reached = {}, {}, set()
+            m.shielded, m.cancel, m.halve, m.windows = _EMPTY, _EMPTY, _NO_HALVE, ()
+            if self.shields:
+                for s in self._seat_with_shield("shield_halve"):
+                    m.halve = {**m.halve, s: "down"}
+            if self._log:
+                self.events.append(_new(ev.MoveStarted, (tid, face, steps, False)))
+            self.phase = "stepping"
+            self._step_on()  # what _run() would do next
+        elif ph == "roll_direction":
             ring = self.rules.ring
             t = self._find(self.roll_for)
             start = ring[self.compass_i]
@@ -938,18 +956,6 @@ class Game:
                 if self._log:
                     self.events.append(_new(ev.DirectionRolled, (t.id, start, face, t.direction)))
             self.phase = self.resume
-        elif ph == "roll_move":
-            if self._log:
-                self.events.append(_new(ev.DieRolled, (face, "move", self.roll_for)))
-            mod = self.roll_mods.get(self.roll_for)
-            steps = face if mod is None else max(mod[1], face + mod[0])
-            self.move = Move(self.roll_for, face, steps)
-            if self.shields:
-                for s in self._seat_with_shield("shield_halve"):
-                    self.move.halve = {**self.move.halve, s: "down"}
-            if self._log:
-                self.events.append(_new(ev.MoveStarted, (self.roll_for, face, steps, False)))
-            self.phase = "stepping"
         elif ph == "roll_zone":
             # a fair pick among the zones with a free cell (docs/rules.md §10: a random zone)
             open_zones = self._open_zones()
@@ -1215,7 +1221,11 @@ class Game:
                 if not self.unmoved:
                     self._after_moves()
                 elif len(self.unmoved) == 1 or self._hp[self.active_seat] <= 0:
-                    self._start_move(self.unmoved[0])
+                    # _start_move(self.unmoved[0]), inline
+                    unmoved = self.unmoved
+                    self.roll_for = unmoved[0]
+                    self.unmoved = unmoved[1:]
+                    self.phase = "roll_move"
                 else:
                     self.decider = self.active_seat
                     return
@@ -1513,7 +1523,11 @@ class Game:
                 losses.append((s, m.hits[s], loss, bonus, modifier))
         if t is not None:
             t.moved = True
-            self._merge_if_met(t)
+            cell = t.cell
+            for u in self.typhoons_:  # _merge_if_met(t), called only when another storm is there
+                if u.cell == cell and u is not t:
+                    self._merge_if_met(t)
+                    break
         self.move = None
         if not losses:  # nobody was damaged, so nobody was eliminated and the game goes on
             self.phase = "move_choose"
