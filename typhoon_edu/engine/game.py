@@ -1267,7 +1267,8 @@ class Game:
                 return
 
     def _turn_start(self) -> None:
-        self._turn_reset()
+        # the per-turn state is already reset: by _end_turn, or by _init before the setup (whose
+        # phases play no cards and hold no storms)
         if self._log:
             self.events.append(_new(ev.TurnStarted, (self.active, self.round)))
         if len(self.deck) == 1 and self.discard:
@@ -1315,9 +1316,17 @@ class Game:
         order = self._clockwise[a]  # a, then the seats after it
         hp = self._hp
         self._draw(a, 3)
+        deck, hands, log = self.deck, self.hands, self._log
         for s in order[1:]:
             if hp[s] > 0:
-                self._draw(s, 1)
+                if deck:  # _draw(s, 1)'s fast path, inline
+                    card = deck.pop()
+                    hands[s].append(card)
+                    if log:
+                        self.events.append(_new(ev.CardsDrawn, (self.players[s], 1, (card,), 0)))
+                else:
+                    self._draw(s, 1)
+                    deck = self.deck  # a reshuffle puts a new list in its place
         queue = tuple(s for s in order if hp[s] > 0)
         self.phase = "attack"
         self.decider = queue[0]
@@ -1558,7 +1567,7 @@ class Game:
 
     def _end_turn(self) -> None:
         b = self._b
-        for tid in sorted(self.holds):
+        for tid in sorted(self.holds) if self.holds else ():
             t = self._find(tid)
             if t is not None and not b.land[t.cell] and t.level < 5:
                 t = self._own(t)
@@ -1587,6 +1596,7 @@ class Game:
                 self.events.append(ev.RoundStarted(self.round))
         self.active_seat = s
         self.phase = "turn_start"
+        self._turn_start()  # what _run() would do next
 
     def _game_over(self, winners: tuple[str, ...], reason: str) -> None:
         self.winners_ = winners
