@@ -50,33 +50,27 @@ def projector_of(store: RoomStore, lang: str = "en") -> ProjectorApp:
                         teacher=local_teacher(store))
 
 
-def found(root: widgets.Widget, css: str) -> list[widgets.Widget]:
-    """The widgets under ``root`` (itself too) with the class ``css`` that are shown (display not "none")."""
+def shown(root: widgets.Widget) -> list[widgets.Widget]:
+    """The widgets under ``root`` (itself too) that are shown: none inside a box whose display is "none"."""
     out, stack = [], [root]
     while stack:
         w = stack.pop()
         layout = getattr(w, "layout", None)
         if layout is not None and layout.display == "none":
             continue
-        if css in getattr(w, "_dom_classes", ()):
-            out.append(w)
+        out.append(w)
         stack.extend(getattr(w, "children", ()))
     return out
 
 
+def found(root: widgets.Widget, css: str) -> list[widgets.Widget]:
+    """The shown widgets under ``root`` with the class ``css``."""
+    return [w for w in shown(root) if css in getattr(w, "_dom_classes", ())]
+
+
 def shown_text(root: widgets.Widget) -> str:
-    out, stack = [], [root]
-    while stack:
-        w = stack.pop()
-        layout = getattr(w, "layout", None)
-        if layout is not None and layout.display == "none":
-            continue
-        for attr in ("value", "description"):
-            v = getattr(w, attr, None)
-            if isinstance(v, str):
-                out.append(v)
-        stack.extend(getattr(w, "children", ()))
-    return "\n".join(out)
+    return "\n".join(v for w in shown(root) for v in (getattr(w, "value", None), getattr(w, "description", None))
+                     if isinstance(v, str))
 
 
 def actions(store: RoomStore, room: Any) -> list[str]:
