@@ -103,6 +103,8 @@ _Spec = tuple[str, Any, tuple[str, ...], _Memo | None]
 # "move T<id>" and "discard <card>" actions, made once (see _Templates on why templates never go stale)
 _MOVE_ACTIONS = _Memo(lambda tid: _new(Action, ("move", None, tid, None, None, None)))
 _DISCARD_ACTIONS = _Memo(lambda card: _new(Action, ("discard", card, None, None, None, None)))
+_MOVE_ACTION_OF = _MOVE_ACTIONS.__getitem__  # (dict's __getitem__ calls _Memo.__missing__)
+_DISCARD_ACTION_OF = _DISCARD_ACTIONS.__getitem__
 
 
 class _Templates:
@@ -592,11 +594,9 @@ class Game:
         if ph in CHANCE_PHASES:
             return _DIE_ACTIONS  # immutable, so it can be shared; legal_actions() hands out a list copy
         if ph == "move_choose":
-            move = _MOVE_ACTIONS
-            return [move[tid] for tid in self.unmoved]
+            return tuple(map(_MOVE_ACTION_OF, self.unmoved))  # map: no comprehension frame
         if ph == "discard":
-            discard = _DISCARD_ACTIONS
-            return [discard[c] for c in sorted(set(self.hands[self.active_seat]))]
+            return tuple(map(_DISCARD_ACTION_OF, sorted(set(self.hands[self.active_seat]))))
         if ph == "counter":
             return self._counter_actions(self.decider)
         cells = self._b.cells
