@@ -740,7 +740,15 @@ class Game:
                     else:  # any other kind (add_depression, or one a rules file gives an attack card)
                         self._effect_actions((key,), specs, seat, "play", out)
         if fn == 0 and not self.region_spent[seat]:
-            self._effect_actions(_NO_KEY, self._aspec[seat], seat, "region", out)
+            spec = self._aspec[seat][None]
+            k = spec[0]
+            if k == "push" or k == "level" and spec[1] < 0:  # an action per storm, in a plain loop
+                memo = spec[3]
+                append = out.append
+                for t in self.typhoons_:
+                    append(memo[t.id])  # type: ignore[index]
+            else:
+                self._effect_actions(_NO_KEY, self._aspec[seat], seat, "region", out)
         out.append(_PASS)
         return out
 
