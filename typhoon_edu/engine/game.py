@@ -1524,12 +1524,18 @@ class Game:
         hp = self._hp
         losses = []
         if m.dmg:
-            end_regions = {r for r, _ in b.hits[t.level][t.cell]} if t is not None else set()
+            end_hits = b.hits[t.level][t.cell] if t is not None else ()  # (region, cells) where the storm ends
             region_of_seat = self._region_of_seat
             for s, dmg in m.dmg.items():
                 if hp[s] <= 0:
                     continue
-                bonus = 1 if region_of_seat[s] in end_regions and m.hits[s] > 0 else 0
+                bonus = 0  # 1 if the storm ends over the seat's region, which it hit (a loop, no set built)
+                if m.hits[s] > 0:
+                    rs = region_of_seat[s]
+                    for r, _ in end_hits:
+                        if r == rs:
+                            bonus = 1
+                            break
                 loss = dmg + bonus
                 modifier = None
                 if s in m.cancel:
@@ -1549,16 +1555,24 @@ class Game:
         if not losses:  # nobody was damaged, so nobody was eliminated and the game goes on
             self.phase = "move_choose"
             return
-        seats = range(len(self.players))
-        alive_before = [s for s in seats if hp[s] > 0]
+        # every seat in losses was alive before (see above), so the seats it leaves at 0 HP are the eliminated ones
+        zeroed = []
         for s, hits, loss, bonus, modifier in losses:
-            self._set_hp(s, max(0, hp[s] - loss))
+            left = hp[s] - loss
+            if left <= 0:
+                left = 0
+                zeroed.append(s)
+            self._set_hp(s, left)
             if log:
-                self.events.append(_new(ev.DamageDealt, (self.players[s], m.tid, hits, loss, bonus, hp[s], modifier)))
-        for s, *_ in losses:
-            if hp[s] == 0 and s in alive_before:
-                if log:
-                    self.events.append(ev.Eliminated(self.players[s]))
+                self.events.append(_new(ev.DamageDealt, (self.players[s], m.tid, hits, loss, bonus, left, modifier)))
+        if not zeroed:  # nobody eliminated, so the game goes on
+            self.phase = "move_choose"
+            return
+        if log:
+            for s in zeroed:
+                self.events.append(ev.Eliminated(self.players[s]))
+        seats = range(len(self.players))
+        alive_before = [s for s in seats if hp[s] > 0 or s in zeroed]
         alive = [s for s in seats if hp[s] > 0]
         if len(alive) == 1 and len(alive_before) > 1:
             self._game_over((self.players[alive[0]],), "last_standing")
