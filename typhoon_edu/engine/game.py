@@ -594,9 +594,9 @@ class Game:
         if ph in CHANCE_PHASES:
             return _DIE_ACTIONS  # immutable, so it can be shared; legal_actions() hands out a list copy
         if ph == "move_choose":
-            return tuple(map(_MOVE_ACTION_OF, self.unmoved))  # map: no comprehension frame
+            return list(map(_MOVE_ACTION_OF, self.unmoved))  # map: no comprehension frame
         if ph == "discard":
-            return tuple(map(_DISCARD_ACTION_OF, sorted(set(self.hands[self.active_seat]))))
+            return list(map(_DISCARD_ACTION_OF, sorted(set(self.hands[self.active_seat]))))
         if ph == "counter":
             return self._counter_actions(self.decider)
         cells = self._b.cells
