@@ -2,6 +2,7 @@
 
     python benchmarks/engine.py [--seconds 5] [--no-openspiel] [--baseline GIT-REF]
     python benchmarks/engine.py --breakdown 200    # where a decision's time goes: listing, applying, the loop
+    python benchmarks/engine.py --by-kind 150 --baseline REF   # ns per decision by kind, against a git ref
 
 Every game is played the same way: at each node take the legal actions (or, at a chance node,
 the chance outcomes), pick one uniformly at random, apply it. A "decision" is one applied
@@ -231,6 +232,77 @@ def breakdown(games: int, repeats: int = 5) -> dict[str, float]:
     return {name: best[name] / decisions * 1e9 for name in best}
 
 
+def by_kind(games: int, classes: dict[str, Any], repeats: int = 7) -> tuple[dict[str, dict[str, float]], dict[str, int]]:
+    """Nanoseconds per decision (search mode) of each engine in ``classes``, by kind of decision.
+
+    The play-outs (seeds 1..games, the random choices of :func:`typhoon_playouts`, recorded as positions
+    in the legal list) are replayed by every engine in turn, game by game, ``repeats`` times; each
+    decision (``legal_actions()`` and ``apply()``) keeps its shortest time, so a slice lost to another
+    process on a shared machine is left out. A kind is the phase and the chosen action's kind
+    (``attack/play``, ``roll_move/die``, ...). Rows ``log (whole games)`` and ``search (whole games)``
+    time whole play-outs (the shortest per game), the log on and off.
+    """
+    first = next(iter(classes.values()))
+    recorded: list[tuple[int, list[int], list[str]]] = []
+    for seed in range(1, games + 1):
+        g = first.new(PLAYERS, seed=seed, dice="manual")
+        g._log = False
+        rng = random.Random(seed)
+        picks: list[int] = []
+        kinds: list[str] = []
+        while not g.is_over:
+            acts = g.legal_actions()
+            i = int(rng.random() * len(acts))
+            picks.append(i)
+            kinds.append(f"{g.phase}/{acts[i].kind}")
+            g.apply(acts[i])
+        recorded.append((seed, picks, kinds))
+    clock = time.perf_counter_ns
+    inf = float("inf")
+    best = {name: [[inf] * len(p) for _, p, _ in recorded] for name in classes}
+    whole = {(name, log): [inf] * games for name in classes for log in (True, False)}
+    names = list(classes)
+    for r in range(repeats):
+        for gi, (seed, picks, kinds) in enumerate(recorded):
+            for name in names if (r + gi) % 2 == 0 else names[::-1]:  # alternate who goes first
+                cls = classes[name]
+                for log in (True, False):
+                    t0 = clock()
+                    g = cls.new(PLAYERS, seed=seed, dice="manual")
+                    g._log = log
+                    for i in picks:
+                        g.apply(g.legal_actions()[i])
+                    whole[(name, log)][gi] = min(whole[(name, log)][gi], clock() - t0)
+                g = cls.new(PLAYERS, seed=seed, dice="manual")
+                g._log = False
+                mins = best[name][gi]
+                for j, i in enumerate(picks):
+                    if not kinds[j].startswith(f"{g.phase}/"):
+                        raise SystemExit(f"{name} plays another game than {names[0]} (seed {seed}, decision {j + 1}); "
+                                         f"its rows cannot be compared")
+                    t0 = clock()
+                    acts = g.legal_actions()
+                    g.apply(acts[i])
+                    t = clock() - t0
+                    if t < mins[j]:
+                        mins[j] = t
+    count: dict[str, int] = {}
+    for _, _, kinds in recorded:
+        for k in kinds:
+            count[k] = count.get(k, 0) + 1
+    decisions = sum(count.values())
+    rows: dict[str, dict[str, float]] = {name: {} for name in classes}
+    for name in classes:
+        rows[name]["log (whole games)"] = sum(whole[(name, True)]) / decisions
+        rows[name]["search (whole games)"] = sum(whole[(name, False)]) / decisions
+        for gi, (_, _, kinds) in enumerate(recorded):
+            for j, k in enumerate(kinds):
+                rows[name][k] = rows[name].get(k, 0.0) + best[name][gi][j]
+        for k in count:
+            rows[name][k] /= count[k]
+    return rows, count
+
+
 def _game_count(text: str) -> int:
     """A number of play-outs for ``--breakdown``: a whole number from 1 up."""
     if not text.isdigit() or int(text) < 1:
@@ -245,7 +317,28 @@ def main() -> None:
     ap.add_argument("--baseline", metavar="GIT-REF", help="also measure this commit's engine (e.g. main), side by side")
     ap.add_argument("--breakdown", type=_game_count, metavar="GAMES",
                     help="only time where a decision's time goes (list + apply, apply alone, the loop) over GAMES play-outs")
+    ap.add_argument("--by-kind", type=_game_count, metavar="GAMES",
+                    help="only time ns per decision by kind of decision over GAMES play-outs (with --baseline: both, "
+                         "alternating, and their ratio)")
     args = ap.parse_args()
+    if args.by_kind:
+        classes = {"this checkout": Game}
+        if args.baseline:
+            classes[args.baseline] = baseline_game_class(args.baseline)
+        rows, count = by_kind(args.by_kind, classes)
+        total = sum(count.values())
+        names = list(classes)
+        head = f"{'decisions':<24}{'share':>7}" + "".join(f"{n[:14]:>16}" for n in names)
+        print(head + (f"{'ratio':>8}" if len(names) > 1 else "") + "  (ns per decision, shortest of 7 replays)")
+        order = ["log (whole games)", "search (whole games)"] + sorted(count, key=lambda k: -count[k] * rows[names[0]][k])
+        for k in order:
+            share = f"{count[k] / total:7.1%}" if k in count else " " * 7
+            line = f"{k:<24}{share}" + "".join(f"{rows[n][k]:16,.0f}" for n in names)
+            if len(names) > 1:  # baseline time / this checkout's: above 1 when this checkout is faster
+                line += f"{rows[names[1]][k] / rows[names[0]][k]:8.3f}"
+            print(line)
+        print(f"{total:,} decisions of {args.by_kind} play-outs (4 players, manual dice, search mode unless said)")
+        return
     if args.breakdown:
         parts = breakdown(args.breakdown)
         for name, what in BREAKDOWN:
