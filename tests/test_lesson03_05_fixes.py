@@ -125,6 +125,13 @@ def test_lesson_03_names_taiwans_highest_peaks_right(lang, peak, wrong):
     assert wrong not in text and peak in text and "3,952" in text and "3,825" in text
 
 
+@pytest.mark.parametrize(("lang", "peak"), [("en", "Xiuguluan"), ("zh-TW", "秀姑巒山")])
+def test_lesson_06_gives_the_central_ranges_peak_as_lesson_03_does(lang, peak):
+    """Lesson 06 said the Central Range peaks at about 3,800 m, lesson 03 and the rules' note about 3,825 m."""
+    text = _markdown(NOTEBOOKS / lang / "06_real_typhoons.ipynb")
+    assert peak in text and "3,825" in text and "3,800" not in text
+
+
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
 def test_the_many_runs_summary_compares_like_with_like(lang):
     """From 100 to 100,000 storms is 1,000 times as many: the theory it quotes is √1,000 ≈ 32, said as such."""
