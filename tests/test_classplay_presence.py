@@ -280,3 +280,33 @@ def test_a_drawer_rendered_before_any_read_still_says_joined(tmp_path: Path) -> 
     app.drawer._shape = None
     app.drawer.render()
     assert i18n.t("classplay.teacher.joined", "en") in _state(app, "Japan").value
+
+
+# ---------------------------------------------------------------------- the lobby's cards
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_the_lobby_card_of_a_team_whose_phone_went_quiet_says_so(tmp_path: Path, lang: str) -> None:
+    """In the lobby a card said "joined" for a phone closed after joining, however long ago."""
+    clock = Clock()
+    store = RoomStore(sqlite_url(tmp_path / "rooms.sqlite3"))
+    store.clock = clock
+    app = ProjectorApp(lang=lang, store=store, fullscreen=False, public_url="http://127.0.0.1:8866/")
+    room = app.start(SetupChoices([SeatChoice("person", "Mei", "Taiwan"), SeatChoice("person", "Ken", "Japan"),
+                                   SeatChoice("person", "Ann", "Korea")], regions="chosen", seed=11, speed=0))
+    phones = {r: SeatApp(lang=lang, store=store, token=t, device=f"phone-{r}") for r, t in room.issued_tokens.items()
+              if r != "Korea"}  # Korea has not joined: the board stays on the lobby
+    app._take(app.room.sync())
+    assert app.screen == "lobby"
+    assert app.lobby_presence(force=True) is False  # both just joined: nothing new to say
+    away = i18n.t("classplay.teacher.away_minutes", lang, n=3)
+    clock.now = T0 + 190
+    phones["Japan"].room.beat_clock = lambda: 1e12
+    assert phones["Japan"].room.heartbeat()  # Ken's page keeps beating; Mei's phone was closed
+    clock.now = T0 + 200
+    assert app.lobby_presence(force=True) is True
+    cards = app.lobby.cards.value
+    mei = cards[cards.index('data-region="Taiwan"'):cards.index('data-region="Japan"')]
+    ken = cards[cards.index('data-region="Japan"'):cards.index('data-region="Korea"')]
+    assert away in mei and "typhoon-join-away" in mei
+    assert away not in ken and "typhoon-join-away" not in ken
+    assert app.lobby_presence() is False  # read again only after PRESENCE_EVERY seconds
+    assert PRESENCE_EVERY > 0

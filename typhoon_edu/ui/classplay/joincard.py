@@ -41,6 +41,8 @@ JOIN_CSS = """<style>
 .typhoon-join-card { border: 4px solid #0ea5e9; border-radius: 12px; padding: .5rem .7rem; width: 16.5rem; background: #fff;
   box-shadow: 0 0 0 1px #64748b; }  /* the ring shows a card whose region colour is pale (Japan) */
 .typhoon-join-card.typhoon-joined { opacity: .7; border-style: dashed; }
+.typhoon-join-card .typhoon-join-away { color: #991b1b; font-weight: bold; white-space: normal; }
+.typhoon-join-card.typhoon-joined:has(.typhoon-join-away) { opacity: 1; }  /* a team gone quiet stands out */
 .typhoon-join-head { font-size: 1.1rem; margin-bottom: .2rem; }
 .typhoon-join-qr svg { width: 100%; height: auto; display: block; }
 .typhoon-join-card .typhoon-join-head, .typhoon-join-card a, .typhoon-join-typed { line-height: 1.3; }
@@ -84,18 +86,31 @@ JOIN_CSS = """<style>
 
 
 def join_card_html(*, region: str, label: str, url: str, short_url: str, code: str, lang: str,
-                   joined: bool, colour: str = "#0ea5e9", qr: bool = True, no_link: bool = False) -> str:
+                   joined: bool, colour: str = "#0ea5e9", qr: bool = True, no_link: bool = False,
+                   away: str = "") -> str:
     """One seat's join card: its QR code, its link, and how to join by typing (the short address
     ``…/join`` and the room code, both in large type). ``no_link``: the seat's link cannot be shown
-    (made on another computer, or joined by code and then freed): the teacher makes a new one."""
+    (made on another computer, or joined by code and then freed): the teacher makes a new one.
+    ``away``: a joined seat whose device has not been seen for a while, in words ("not seen for 2 min").
+
+    >>> html = join_card_html(region="Japan", label="Ken", url="?seat=x", short_url="h/join", code="ABCDE", lang="en",
+    ...                       joined=True, away="not seen for 2 min")
+    >>> "device joined · not seen for 2 min" in html, "typhoon-join-away" in html
+    (True, True)
+    """
     state = i18n.t("classplay.join.joined" if joined else "classplay.join.waiting", lang)
+    away_class = ""
+    if joined and away:
+        state = f"{i18n.t('classplay.teacher.joined', lang)} · {away}"
+        away_class = ' class="typhoon-join-away"'
     if no_link and not joined:
         state, qr, url = i18n.t("classplay.join.no_link", lang), False, ""
     typed = i18n.t("classplay.join.typed", lang, address=short_url, code=code)
     code_svg = qr_svg(url) if qr and not joined else ""
     return (f'<div class="typhoon-join-card{" typhoon-joined" if joined else ""}" data-region="{escape(region)}" '
             f'style="border-color:{escape(colour)}">'
-            f'<div class="typhoon-join-head"><b>{escape(label)}</b> · <span>{escape(state)}</span></div>'
+            f'<div class="typhoon-join-head"><b>{escape(label)}</b> · '
+            f'<span{away_class}>{escape(state)}</span></div>'
             f'<div class="typhoon-join-qr">{code_svg}</div>'
             + (f'<a class="typhoon-join-link" data-region="{escape(region)}" href="{escape(url)}" target="_blank" '
                f'rel="noopener" aria-label="{escape(i18n.t("classplay.join.open_named", lang, team=label))}">'

@@ -55,6 +55,7 @@ from .screens import LANG_OPTIONS, ProjectorGameScreen, banner_html
 from .setup import SetupChoices, SetupScreen, speed_options
 from .status import PageStatus, room_state
 from .tables import public_table, seat_infos, seat_table, view_digest
+from .teacher import PRESENCE_EVERY, presence_words
 from .theme import CSS
 from .turntimer import Countdown, expired, timer_control, timer_options
 from .viewdata import SeatChoice, SetupError, d
@@ -231,6 +232,9 @@ class ProjectorApp:
 
         #: The teacher's drawer (pause, seats, links …); ``self.teacher`` stays the teacher's credential.
         self.drawer = TeacherDrawer(self)
+        #: Which joined devices are there, read in the lobby (:meth:`lobby_presence`): region -> Presence.
+        self._lobby_presence: dict[str, Any] = {}
+        self._lobby_presence_at = float("-inf")
         self.drawer.box.children = (*self.drawer.box.children, self.timer_menu)
         from .lobby import Lobby
 
@@ -502,6 +506,7 @@ class ProjectorApp:
         self.room = room
         self._tokens = tokens
         self._timed_out = None
+        self._lobby_presence, self._lobby_presence_at = {}, float("-inf")  # another room's devices are not these
         self._show_timer_setting()  # the room's turn timer: kept when the projector is reloaded
         self.devices = bool(room.options.get("devices", True)) if hasattr(room, "options") else True
         self.revealed = None
@@ -573,11 +578,38 @@ class ProjectorApp:
                 continue
             label = seat_label(seat_infos(room), s.region, self.lang)
             joined = bool(s.joined)
+            presence = self._lobby_presence.get(s.region)
+            away = presence_words(presence, self.lang) if presence is not None and presence.state == "away" else ""
             cards.append(join_card_html(region=s.region, label=label, url=self.join_url(s.region), short_url=short,
                                         code=room.code, lang=self.lang, joined=joined,
                                         colour=region_edge(self.rules.regions[s.region]), qr=bool(self.public_url),
-                                        no_link=s.region not in self._tokens))
+                                        no_link=s.region not in self._tokens, away=away))
         return "".join(cards)
+
+    def lobby_presence(self, *, force: bool = False) -> bool:
+        """In the lobby, read which joined devices are there (at most every PRESENCE_EVERY s) and redraw the cards
+        when what they say changes (a team's phone closed after joining: "device joined · not seen for 2 min");
+        whether they were redrawn."""
+        room = self.room
+        if room is None or self.screen != "lobby" or room.viewer is not None:
+            return False
+        now = time.monotonic()
+        if not force and now - self._lobby_presence_at < PRESENCE_EVERY:
+            return False
+        self._lobby_presence_at = now
+        try:
+            presence = room.presence()
+        except ClassroomError:
+            return False  # the store is away a moment: the cards keep what they said
+        def shown(seen: dict[str, Any]) -> dict[str, str]:  # what the cards say: only a device gone quiet
+            return {r: presence_words(p, "en") for r, p in seen.items() if p.state == "away"}
+
+        changed = shown(presence) != shown(self._lobby_presence)
+        self._lobby_presence = presence
+        if not changed:
+            return False
+        self.lobby.render()
+        return True
 
     def leave(self) -> None:
         """Back to the setup screen; the room stays in the store and is offered again."""
@@ -880,6 +912,7 @@ class ProjectorApp:
                         return
                     if self.screen == "lobby" and (self._all_joined() or (room.begun and not self._begun_seen)):
                         self.show_board()  # (or the teacher started it on another projector of the room)
+                    self.lobby_presence()
                     if room.bot_to_move() and self.screen == "game":
                         await self._bot_turn(room, loop)
                         continue

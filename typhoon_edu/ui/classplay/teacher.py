@@ -198,7 +198,7 @@ class TeacherDrawer:
         """What the rows say of who is there (the same key: nothing to change)."""
         if self._presence_of is not room:
             return ()
-        return tuple((r, _presence_words(p, "en")) for r, p in sorted(self._presence.items()))
+        return tuple((r, presence_words(p, "en")) for r, p in sorted(self._presence.items()))
 
     def refresh_presence(self) -> None:
         """Read which devices are there now and say it in the rows, in place (no row is rebuilt, the focus stays)."""
@@ -450,7 +450,7 @@ class _SeatRow:
             return i18n.t("classplay.teacher.revoked", lang)
         if not s.joined:
             return i18n.t("classplay.teacher.not_joined", lang)
-        said = _presence_words(presence, lang) or i18n.t("classplay.teacher.joined", lang)
+        said = presence_words(presence, lang) or i18n.t("classplay.teacher.joined", lang)
         if not s.bound:  # joined once, and its link now opens on the next device that opens it (Free from its device)
             if presence is None:
                 return i18n.t("classplay.teacher.freed", lang)
@@ -460,12 +460,12 @@ class _SeatRow:
         return f"{said}（{how}）" if i18n.normalize_lang(lang) == "zh-TW" else f"{said} ({how})"
 
 
-def _presence_words(presence: Any, lang: str) -> str:
+def presence_words(presence: Any, lang: str) -> str:
     """Whether a joined seat's device is there, in words: connected, not seen for N s (under a minute, in tens) or
     N min; "" when unknown or never seen (the row then says what it said before).
 
     >>> from typhoon_edu.classroom.rooms import Presence
-    >>> [_presence_words(Presence("Taiwan", 1.0, ago), "en") for ago in (12.0, 47.0, 200.0)]
+    >>> [presence_words(Presence("Taiwan", 1.0, ago), "en") for ago in (12.0, 47.0, 200.0)]
     ['connected', 'not seen for 40 s', 'not seen for 3 min']
     """
     if presence is None or presence.state == "never":
