@@ -192,3 +192,14 @@ def test_lesson_06_says_a_prediction_of_the_first_region_matched():
     option = real.reach_supports(w.rows)[0]
     w.prediction.lock_in(option)
     assert w.prediction.entry.matched is True and w.prediction.option_text(option) in w.prediction.entry.observed
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_the_lock_in_said_ends_its_sentence_before_what_to_do_next(lang):
+    # "Locked in: Taiwan Now read the table" ran on; in Chinese "已鎖定：臺灣現在看表格" read as one phrase
+    p = Prediction("real", "reach", lang, options=tuple(real.REACH_OPTIONS), sheet=AnswerSheet(lang, "x", store=None))
+    p.lock_in("a")  # "Taiwan": an answer without a closing mark of its own
+    said, then = p.live.announce, i18n.t("lesson.predict.real.reach.then", lang)
+    assert said.startswith(i18n.t("lesson.common.predict_locked", lang, answer=p.option_text("a")))
+    before = said[:said.index(then)]
+    assert before.rstrip().endswith((".", "。")) and before == i18n.tidy_spaces(before, lang)

@@ -1109,10 +1109,10 @@ class Prediction(widgets.VBox):
         return _sentences(compare, prompt, lang=self.lang)
 
     def locked_text(self, entry: Entry) -> str:
-        """What the locked-in prediction ``entry`` says: the answer chosen, then what to do next."""
-        sep = "" if self.lang == "zh-TW" else " "
-        return _lt("common.predict_locked", self.lang, answer=entry.answer) + sep + \
-            _lt(f"predict.{self.lesson}.{self.id}.then", self.lang)
+        """What the locked-in prediction ``entry`` says: the answer chosen, then what to do next (two sentences, the
+        first ended: "Locked in: Taiwan. Now read the table", not "Locked in: Taiwan Now read the table")."""
+        return _sentences(_lt("common.predict_locked_said", self.lang, answer=entry.answer),
+                          _lt(f"predict.{self.lesson}.{self.id}.then", self.lang), lang=self.lang)
 
     def _restore(self) -> None:
         entry = self.sheet.latest(self.key)
