@@ -748,7 +748,7 @@ class Quiz(widgets.VBox):
         text = _lt("common.score", self.lang, right=self.right, answered=self.answered, total=len(self.graded))
         later = self.right_later
         if later:
-            text += ("" if self.lang == "zh-TW" else " ") + _lt("common.score_later", self.lang, n=later)
+            text = _sentences(text, _lt("common.score_later", self.lang, n=later), lang=self.lang)
         self.score.value = f"<div style='font-size:1.15em;font-weight:bold;margin-top:.6em'>{escape(text)}</div>"
 
     def to_html(self) -> str:
@@ -1036,6 +1036,14 @@ class Prediction(widgets.VBox):
 
     def option_text(self, option: str) -> str:
         return _lt(f"predict.{self.lesson}.{self.id}.{option}", self.lang)
+
+    def options_text(self, options: Iterable[str]) -> str:
+        """The texts of ``options`` as a sentence names them (what an observation bears out: "Japan and Korea").
+
+        >>> Prediction("compass", "long_run", "en", sheet=AnswerSheet("en", "x", store=None)).options_text(("a", "b"))
+        'about 1 in 7 (14%) and about 1 in 6 (17%)'
+        """
+        return i18n.join_names([self.option_text(o) for o in options], self.lang)
 
     @property
     def locked(self) -> bool:

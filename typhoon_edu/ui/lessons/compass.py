@@ -496,7 +496,7 @@ class CompassLesson(LessonBox):
         """Tell the prediction what the simulation gave for E, and which option that bears out."""
         supports = long_run_supports(stats)
         share = stats.shares[stats.stops.index(LONG_RUN_STOP)]
-        closest = i18n.join_names([self.prediction.option_text(o) for o in supports], self.lang)
+        closest = self.prediction.options_text(supports)
         observed = lt("predict.compass.long_run.observed", self.lang, n=f"{stats.n:,}", share=f"{share * 100:.1f}%",
                       closest=closest)
         self.prediction.record_observation(supports, observed)

@@ -518,7 +518,7 @@ class IntensityLesson(LessonBox):
         what = meeting_text(w, self.lang, self.rules)
         if supports:
             observed = lt("predict.intensity.merge.observed", self.lang, what=what,
-                          outcome=i18n.join_names([self.prediction.option_text(o) for o in supports], self.lang))
+                          outcome=self.prediction.options_text(supports))
         else:
             observed = lt("predict.intensity.merge.observed_other", self.lang, what=what)
         self.prediction.record_observation(supports, observed)

@@ -329,7 +329,7 @@ class RegionReach(LessonBox):
         """Tell the prediction which region the table at 200 km puts first, and which option that bears out."""
         rows = self.rows_asked
         supports = reach_supports(rows)
-        region = i18n.join_names([self.prediction.option_text(o) for o in supports], self.lang)
+        region = self.prediction.options_text(supports)
         observed = lt("predict.real.reach.observed", self.lang, km=f"{REACH_KM:g}", region=region, count=rows[0].count,
                       total=len(jma.all_storms()))
         self.prediction.record_observation(supports, observed)
