@@ -310,3 +310,20 @@ def test_the_lobby_card_of_a_team_whose_phone_went_quiet_says_so(tmp_path: Path,
     assert away not in ken and "typhoon-join-away" not in ken
     assert app.lobby_presence() is False  # read again only after PRESENCE_EVERY seconds
     assert PRESENCE_EVERY > 0
+
+
+def test_a_phone_left_on_a_closed_room_writes_nothing_for_its_heartbeat(tmp_path: Path) -> None:
+    """After the game the phones stay on their seat pages (waiting for a rematch): a closed room marks no seat, so its
+    heartbeat must not take the database's write lock every 10 s per phone for a write that changes nothing."""
+    store = RoomStore(sqlite_url(tmp_path / "rooms.sqlite3"))
+    room, phones = _two_teams(store)
+    japan = phones["Japan"]
+    japan.beat_clock = lambda: 1e12  # due at once
+    writes: list[str] = []
+    touch = store.touch_seat
+    store.touch_seat = lambda h: writes.append(h) or touch(h)  # type: ignore[method-assign]
+    room.end()
+    japan.sync()
+    assert not japan.is_open
+    assert japan.heartbeat() is False
+    assert writes == [], "a closed room's page still wrote its heartbeat"

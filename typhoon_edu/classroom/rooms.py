@@ -1277,10 +1277,11 @@ class Room:
 
         Only a device's room marks, and only its own seat: the store finds the seat by this room's device token
         (:meth:`RoomStore.touch_seat`), so no caller can name another one. The time is the store's clock, never
-        a page's. Nothing is noted for the teacher's room, a revoked or replaced token, or a closed room. A
-        failed write is not repeated before the next interval (the page's own sync reports the store's state).
+        a page's. Nothing is noted for the teacher's room, a revoked or replaced token, or a closed room (a phone
+        left on it after the game, waiting for a rematch, writes nothing). A failed write is not repeated before
+        the next interval (the page's own sync reports the store's state).
         """
-        if self.viewer is None or self._token_hash is None or self._dead is not None:
+        if self.viewer is None or self._token_hash is None or self._dead is not None or not self.is_open:
             return False
         now = self.beat_clock()
         if self._beat_at is not None and now - self._beat_at < HEARTBEAT:
