@@ -585,14 +585,13 @@ def _badge_place(ty: TyphoonView, geo: BoardGeometry, r: float, br: float, name:
     cx, cy = geo.cell_centre(*ty.eye)
     ux, uy = direction_vector(ty.direction) if ty.direction in COMPASS16 else (0.0, 0.0)
     out = r * 0.85
+    hw, hh = _label_width(name.text, name.size) / 2, name.size * _DIGIT_HEIGHT_EM / 2  # half the name's box
     if min_text:  # the badge's centre (a, a) off the name's corner (hw, hh) by its radius and a pixel
-        hw, hh, rr = _label_width(name.text, name.size) / 2, name.size * _DIGIT_HEIGHT_EM / 2, br + 1
-        s = hw + hh
+        s, rr = hw + hh, br + 1
         out = max(out, (s + math.sqrt(max(s * s - 2 * (hw * hw + hh * hh - rr * rr), 0.0))) / 2)
     corners = [(cx + sx * out, cy + sy * out) for sx, sy in ((1, -1), (-1, -1), (1, 1), (-1, 1))
                if (sx * ux + sy * uy) / math.sqrt(2) < 0.85]
     if min_text:  # then beside the name, right, left, under, over (a storm in a corner cell heading into the map)
-        hw, hh = _label_width(name.text, name.size) / 2, name.size * _DIGIT_HEIGHT_EM / 2
         corners += [(cx + sx * (hw + br + 1), cy + sy * (hh + br + 1)) for sx, sy in ((1, 0), (-1, 0), (0, 1), (0, -1))
                     if sx * ux + sy * uy < 0.85]
     grid = (*geo.cell_origin(0, 0), *geo.cell_origin(geo.width, geo.height))
