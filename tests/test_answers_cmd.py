@@ -297,3 +297,39 @@ def test_a_file_or_folder_this_user_may_not_read_is_named_in_the_teachers_langua
     assert code == 0 and "1 位學生" in text
     assert f"{secret}：這個使用者沒有權限讀寫它" in text
     assert f"{tmp_path / 'locked'}：這個使用者沒有權限讀寫它" in text
+
+
+def forecast_sheet(lang: str, name: str, storm: str, *, skip: str = "") -> AnswerSheet:
+    """A student's lesson-07 sheet: every marked question of the quiz (but ``skip``), then a forecast of ``storm``
+    at three leads (rows the lesson adds as the student reveals them, for the storm the student chose)."""
+    from typhoon_edu.i18n import t
+    from typhoon_edu.ui.lessons.forecast import localised, questions
+
+    sheet = AnswerSheet(lang, filename="forecast", lesson="forecast")
+    sheet.set_student(name)
+    when = START
+    for q in (localised(q, lang) for q in questions()):
+        if q.kind == "text" or q.id == skip:
+            continue
+        value = q.options[0] if q.kind == "choice" else "100"
+        given = q.option_text(value, lang) if q.kind == "choice" else value
+        when += timedelta(minutes=1)
+        sheet.add(q.prompt(lang), given, check(q, value, lang).correct, when=when, key=q.key, value=value)
+    for h in (24, 48, 72):
+        when += timedelta(minutes=1)
+        sheet.add(t("lesson.forecast.csv_forecast", lang, storm=storm, h=h), "23, 121", h < 72, when=when,
+                  key=f"forecast.{storm}.{h}", value="23, 121")
+    return sheet
+
+
+def test_forecast_rows_of_other_storms_are_not_questions_a_student_left_unanswered(tmp_path: Path) -> None:
+    """Lesson 07's forecast rows depend on the storm each student chose: a student who answered the whole quiz
+    is not told of "questions not answered" because classmates forecast other storms (or in the other language)."""
+    download(forecast_sheet("en", "Mei", "Haiyan"), tmp_path)
+    download(forecast_sheet("zh-TW", "陳小美", "海燕"), tmp_path)
+    download(forecast_sheet("en", "Kai", "Nepartak", skip="pair"), tmp_path)
+    code, text = run([str(tmp_path)])
+    assert code == 0
+    lines = {line.split()[0]: line for line in text.splitlines() if line.startswith("    ")}
+    assert lines["Mei"].endswith("of 10") and lines["陳小美"].endswith("of 10")  # 7 quiz questions, 3 forecasts
+    assert lines["Kai"].endswith("of 9 (1 not answered)")  # the quiz's question it skipped, only

@@ -60,6 +60,8 @@ MAX_FILE_BYTES = 8 * 1024 * 1024
 COLUMNS = ("name", "question", "answer", "result", "time", "observed", "matched")
 RESULT_WORDS = {"right": "right", "wrong": "wrong", "right_later": "right", "free": "free", "prediction": "prediction"}
 GRADED = ("right", "wrong")
+#: The kinds of question marked right or wrong.
+GRADED_KINDS = ("choice", "number", "cell")
 
 
 def _norm(text: object) -> str:
@@ -94,7 +96,7 @@ class QuestionInfo:
     @property
     def graded(self) -> bool:
         """Whether answers are marked right or wrong."""
-        return self.kind in ("choice", "number", "cell")
+        return self.kind in GRADED_KINDS
 
     def prompt(self, lang: str) -> str:
         """The question in ``lang``."""
@@ -589,11 +591,12 @@ class QuestionStats:
 
 @dataclass
 class StudentStats:
-    """One student's first tries in one lesson."""
+    """One student's first tries in one lesson, and how many of the lesson's marked questions they did not answer."""
 
     name: str
     right_first: int = 0
     graded: int = 0
+    missing: int = 0
     devices: set[str] = field(default_factory=set)
 
 
@@ -604,7 +607,6 @@ class Lesson:
     lesson: str
     questions: list[QuestionStats]
     students: list[StudentStats]
-    total_graded: int
 
 
 def _wrong_group(info: QuestionInfo | None, a: Answer) -> str:
@@ -663,6 +665,7 @@ def summarise(answers: Sequence[Answer], lang: str = "en") -> list[Lesson]:
             if a.device:
                 s.devices.add(a.device)
         questions = []
+        marked_by: dict[str, set[str]] = defaultdict(set)  # student -> the questions they gave a marked answer to
         for group in order:
             info = known.by_key.get(group)
             rows = groups[group]
@@ -681,6 +684,7 @@ def summarise(answers: Sequence[Answer], lang: str = "en") -> list[Lesson]:
                     stats.right_first += first_right
                     students[who].graded += 1
                     students[who].right_first += first_right
+                    marked_by[who].add(group)
                     for r in {_wrong_group(info, r): r for r in reversed(marked) if r.result == "wrong"}.items():
                         stats.wrong[r[0]] += 1
                         stats.wrong_shown.setdefault(r[0], _shown(info, r[0], r[1].answer, lang))
@@ -692,9 +696,13 @@ def summarise(answers: Sequence[Answer], lang: str = "en") -> list[Lesson]:
                         stats.observed += 1
                         stats.matched += last.matched
             questions.append(stats)
-        total = sum(1 for k in known.order.get(lesson, ()) if known.by_key[k].graded)
-        total = max(total, len([q for q in questions if q.kind in ("choice", "number", "cell")]))
-        out.append(Lesson(lesson, questions, sorted(students.values(), key=lambda s: student_key(s.name)), total))
+        # "not answered": the lesson's own marked questions (not lesson 07's forecast rows, which depend on the
+        # storm each student chose, nor a question of another version); of a lesson not known, every marked one
+        asked = [k for k in known.order.get(lesson, ()) if known.by_key[k].graded] or \
+            [q.key for q in questions if q.kind in GRADED_KINDS]
+        for who, s in students.items():
+            s.missing = sum(1 for k in asked if k not in marked_by[who])
+        out.append(Lesson(lesson, questions, sorted(students.values(), key=lambda s: student_key(s.name))))
     return out
 
 
@@ -792,8 +800,8 @@ def summary_lines(lessons: Sequence[Lesson], reading: Reading, repeats: int, lan
             for s in lesson.students:
                 score = _lt("student_score", lang, right=s.right_first, graded=s.graded) if s.graded else \
                     _lt("student_none", lang)
-                if s.graded < lesson.total_graded:
-                    score += _lt("student_missing", lang, n=lesson.total_graded - s.graded)
+                if s.missing:
+                    score += _lt("student_missing", lang, n=s.missing)
                 lines.append(f"    {_pad(s.name, width)}  {score}")
             for s in lesson.students:
                 if len(s.devices) > 1:
