@@ -327,3 +327,23 @@ def test_a_phone_left_on_a_closed_room_writes_nothing_for_its_heartbeat(tmp_path
     assert not japan.is_open
     assert japan.heartbeat() is False
     assert writes == [], "a closed room's page still wrote its heartbeat"
+
+
+def test_a_heartbeat_the_store_could_not_save_is_logged(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The team is not bothered (it is not its problem), but the failure leaves a line in the log: the drawer will
+    say the phone is not seen while it is there, and the log is where the reason is."""
+    from typhoon_edu.classroom.errors import StoreError
+
+    store = RoomStore(sqlite_url(tmp_path / "rooms.sqlite3"))
+    _room, phones = _two_teams(store)
+    japan = phones["Japan"]
+    japan.beat_clock = lambda: 1e12
+
+    def locked(_h: str) -> bool:
+        raise StoreError("the room database could not note the device: database is locked", kind="locked")
+
+    store.touch_seat = locked  # type: ignore[method-assign]
+    with caplog.at_level("WARNING"):
+        assert japan.heartbeat() is False
+    assert any("heartbeat" in r.getMessage() and "locked" in r.getMessage() for r in caplog.records), \
+        "a heartbeat that failed left no word anywhere"

@@ -35,6 +35,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import logging
 import random
 import time
 from collections.abc import Sequence
@@ -65,6 +66,8 @@ from .store import (
     devices_allowed,
 )
 from .teachers import Teacher
+
+log = logging.getLogger(__name__)
 
 SETUP_FORMAT = 1
 #: The dashboard's bot levels, accepted wherever a seat kind is.
@@ -1289,7 +1292,8 @@ class Room:
         self._beat_at = now
         try:
             return self.store.touch_seat(self._token_hash)
-        except StoreError:
+        except StoreError as exc:  # not the team's concern; the teacher's drawer will say "not seen" for a while
+            log.warning("a seat's heartbeat was not saved (room %s, %s): %s", self.code, self.viewer, exc)
             return False
 
     def presence(self) -> dict[str, Presence]:
