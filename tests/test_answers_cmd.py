@@ -333,3 +333,22 @@ def test_forecast_rows_of_other_storms_are_not_questions_a_student_left_unanswer
     lines = {line.split()[0]: line for line in text.splitlines() if line.startswith("    ")}
     assert lines["Mei"].endswith("of 10") and lines["陳小美"].endswith("of 10")  # 7 quiz questions, 3 forecasts
     assert lines["Kai"].endswith("of 9 (1 not answered)")  # the quiz's question it skipped, only
+
+
+def test_an_unreadable_answers_folder_is_named_and_the_files_beside_it_are_still_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The downloads in a folder are read though its answers/ folder (the class server's) may not be listed; the
+    answers/ folder is the one named. (Root lists every folder whatever its mode, so the refusal is played.)"""
+    good_file(tmp_path)
+    (tmp_path / "answers").mkdir()
+    listing = Path.iterdir
+
+    def refuse_answers(self):
+        if self == tmp_path / "answers":
+            raise PermissionError(13, "Permission denied", str(self))
+        return listing(self)
+
+    monkeypatch.setattr(Path, "iterdir", refuse_answers)
+    code, text = run([str(tmp_path)])
+    assert code == 0 and "Lesson 01 · Compass rolls: 1 student" in text
+    assert f"{tmp_path / 'answers'}: this user is not allowed to read or write it" in text

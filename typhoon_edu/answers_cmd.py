@@ -480,14 +480,23 @@ class Reading:
     problems: list[Problem] = field(default_factory=list)
 
 
-def _answer_files(folder: Path) -> list[Path]:
-    """The answers files in ``folder`` and in its ``answers`` folder (hidden files, as a save's temporary ones, not)."""
+def _answer_files(folder: Path, reading: Reading) -> list[Path]:
+    """The answers files in ``folder`` and in its ``answers`` folder (hidden files, as a save's temporary ones, not);
+    a folder of the two that cannot be listed is a problem of ``reading`` (the other one's files are still read),
+    and so is a folder without answers files."""
     found: list[Path] = []
+    listed = True
     for where in (folder, folder / "answers"):
         if where != folder and not where.is_dir():
             continue
-        found += sorted(p for p in where.iterdir() if not p.name.startswith(".") and p.suffix.lower() in (".csv", ".json")
-                        and not p.is_dir())
+        try:
+            found += sorted(p for p in where.iterdir() if not p.name.startswith(".")
+                            and p.suffix.lower() in (".csv", ".json") and not p.is_dir())
+        except OSError as exc:
+            reading.problems.append(Problem(str(where), "os", {"reason": exc}))
+            listed = False
+    if not found and listed:
+        reading.problems.append(Problem(str(folder), "empty_folder"))
     return found
 
 
@@ -503,18 +512,7 @@ def read_paths(paths: Iterable[str | os.PathLike[str]]) -> Reading:
     seen: set[str] = set()
     for given in paths:
         path = Path(given)
-        if path.is_dir():
-            try:
-                files = _answer_files(path)
-            except OSError as exc:
-                reading.problems.append(Problem(str(path), "os", {"reason": exc}))
-                continue
-            if not files:
-                reading.problems.append(Problem(str(path), "empty_folder"))
-                continue
-        else:
-            files = [path]
-        for file in files:
+        for file in _answer_files(path, reading) if path.is_dir() else [path]:
             try:
                 real = str(file.resolve())
             except (OSError, RuntimeError):
