@@ -525,21 +525,9 @@ class Room:
         (SeatError ``no_such_seat``, ``seat_taken``; NotAllowed ``bot_seat``). Returns the new
         seat's room and its token. The region is the old seat's, never the caller's word.
         """
-        h = token_hash(token)
-        old_row, old_seat = store.seat_of_token(h)
-        if old_seat.revoked:
-            raise TokenRejected("the teacher revoked this device's token", kind="token_revoked")
-        mine = device_hash(device)
-        if old_seat.device_hash is not None and old_seat.device_hash != mine:
-            raise TokenRejected("this seat's link is open on another device", kind="device_bound")
-        if old_seat.joined is None or old_row.successor is None:
-            raise NotAllowed("this device did not play this seat, or the teacher has made no new game after this one",
-                             kind="no_rematch")
-        new_row = store.room(old_row.successor)
-        if not new_row.is_open:
-            raise TokenRejected("the game in this room has ended", kind="room_over")
+        old_seat, new_row = _rematch_of(store, token, device)
         token_new = new_token()
-        store.claim_seat(new_row.id, old_seat.region, token_hash(token_new), mine)
+        store.claim_seat(new_row.id, old_seat.region, token_hash(token_new), device_hash(device))
         return cls.open_seat(store, token_new, device), token_new
 
     # -------------------------------------------------------------- what the room is now
@@ -1491,24 +1479,36 @@ class Rematch:
     seat: bool  # the new room has a free person seat of that region: Room.follow gives it to this device
 
 
+def _rematch_of(store: RoomStore, token: str, device: str | None) -> tuple[SeatRow, RoomRow]:
+    """The old seat of this device token and the open room the teacher's rematch made after its room, if this
+    device held the seat: the one check of :meth:`Room.follow` (which claims) and :func:`rematch_for` (which offers).
+    TokenRejected ``token_unknown``, ``token_revoked``, ``device_bound``, ``room_over``; NotAllowed ``no_rematch``.
+    """
+    old_row, old_seat = store.seat_of_token(token_hash(token))
+    if old_seat.revoked:
+        raise TokenRejected("the teacher revoked this device's token", kind="token_revoked")
+    if old_seat.device_hash is not None and old_seat.device_hash != device_hash(device):
+        raise TokenRejected("this seat's link is open on another device", kind="device_bound")
+    if old_seat.joined is None or old_row.successor is None:
+        raise NotAllowed("this device did not play this seat, or the teacher has made no new game after this one",
+                         kind="no_rematch")
+    new_row = store.room(old_row.successor)
+    if not new_row.is_open:
+        raise TokenRejected("the game in this room has ended", kind="room_over")
+    return old_seat, new_row
+
+
 def rematch_for(store: RoomStore, token: str | None, device: str | None = None) -> Rematch | None:
     """The new game the teacher's rematch made after the room of this seat token, if this device held the seat
-    (the checks of :meth:`Room.follow`); None otherwise (no rematch, another device's seat, a revoked or
+    (:meth:`Room.follow`'s checks, :func:`_rematch_of`); None otherwise (no rematch, another device's seat, a revoked or
     replaced token, a new game already over). Reads only: nothing is claimed.
     """
     if not token:
         return None
     try:
-        old_row, old_seat = store.seat_of_token(token_hash(token))
-        if old_seat.revoked or old_seat.joined is None or old_row.successor is None:
-            return None
-        if old_seat.device_hash is not None and old_seat.device_hash != device_hash(device):
-            return None
-        new_row = store.room(old_row.successor)
-        if not new_row.is_open:
-            return None
+        old_seat, new_row = _rematch_of(store, token, device)
         seats = store.seats(new_row.id) if devices_allowed(new_row.setup) else []
-    except (TokenRejected, RoomNotFound):
+    except (TokenRejected, NotAllowed, RoomNotFound):
         return None
     free = any(s.region == old_seat.region and s.kind == "person" and s.joined is None and not s.revoked
                for s in seats)
