@@ -260,7 +260,10 @@ def test_a_reviews_suggestion_is_the_hint_of_that_position(finished: Game) -> No
         setup = {"players": list(finished.players), "variant": finished.variant, "dice": "manual",
                  "start": finished.players[finished.start_seat]}
         again = replay(setup, finished.seed, finished.history[:item.index], finished.rules)
-        assert hint(again, "Taiwan", iterations=HINT_BUDGET).action == item.suggested, item
+        given = hint(again, "Taiwan", iterations=HINT_BUDGET)
+        assert given.action == item.suggested, item
+        # and its reason, with the numbers, is that hint's: the review says why in the hint's own words
+        assert item.hint == given, (item.hint, given)
 
 
 def test_a_review_never_says_the_coach_agrees() -> None:

@@ -448,11 +448,12 @@ def _confirm(g: Game, region: str, played: Action, index: int, analysis: Analysi
              hint_iterations: int) -> ReviewItem | None:
     """The review's item for ``played`` at ``g`` (its short search ``analysis`` found a better choice), or None.
 
-    The review never contradicts the coach: what it suggests is the hint a student could have
-    asked for here (the same analysis, seed and budget as :func:`hint`), and a decision that
-    followed that hint is not a mistake, whatever the shorter search thought.
+    The review never contradicts the coach: what it suggests, and why, is the hint a student could
+    have asked for here (:func:`hint` itself, with the hints' budget), and a decision that followed
+    that hint is not a mistake, whatever the shorter search thought.
     """
-    suggested = analyse_for(g, region, iterations=hint_iterations).best.action
+    h = hint(g, region, iterations=hint_iterations)
+    suggested = h.action
     if suggested == played:
         return None
     if analysis.of(suggested) is None:
@@ -463,7 +464,6 @@ def _confirm(g: Game, region: str, played: Action, index: int, analysis: Analysi
     if _describe(best.action, "en", g.rules) == _describe(played, "en", g.rules):
         return None  # the same choice in words (a detail no student sees): not a lesson to list
     seat = g.players.index(region)
-    h = _explain(g, region, analysis, best, tuple(storm_threats(g, region)))
     return ReviewItem(region, index, g.round, g.phase, played, best.action, best.value - mine.value,
                       best.hp[seat] - mine.hp[seat] if best.hp and mine.hp else 0.0, h)
 
