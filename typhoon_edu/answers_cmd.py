@@ -65,12 +65,22 @@ GRADED_KINDS = ("choice", "number", "cell")
 
 
 def _norm(text: object) -> str:
-    """Text as it is compared: NFKC, spaces collapsed, case-folded.
+    """Text (a student's name, a question, an answer) as it is compared: as the lessons compare students' names
+    (:func:`~typhoon_edu.ui.quiz.student_key`: NFKC, spaces collapsed, case-folded). The lessons' module is imported
+    when first needed, not when ``typhoon-edu`` starts.
 
     >>> _norm("  About  1 in 7 ") == _norm("about 1 in 7"), _norm("ＡＢ")
     (True, 'ab')
     """
-    return " ".join(unicodedata.normalize("NFKC", str(text)).split()).casefold()
+    from .ui.quiz import student_key
+
+    return student_key(str(text))
+
+
+def _lesson_order(lesson: str) -> tuple[int, str]:
+    """Where ``lesson`` comes among the lessons (01 … 07, then lessons not known, by name)."""
+    numbers = list(known_questions().numbers)
+    return (numbers.index(lesson) if lesson in numbers else len(numbers), lesson)
 
 
 def _lt(key: str, lang: str, /, **fmt: Any) -> str:
@@ -255,9 +265,7 @@ class Answer:
     @property
     def identity(self) -> tuple[str, str, str, str, str]:
         """What makes two answers the same answer handed in twice (see the module's notes)."""
-        from .ui.quiz import student_key
-
-        return (student_key(self.student), self.lesson, _norm(self.question), _norm(self.answer),
+        return (_norm(self.student), self.lesson, _norm(self.question), _norm(self.answer),
                 self.when.isoformat(sep=" "))
 
 
@@ -647,19 +655,16 @@ def summarise(answers: Sequence[Answer], lang: str = "en") -> list[Lesson]:
     by_lesson: dict[str, list[Answer]] = defaultdict(list)
     for a in answers:
         by_lesson[a.lesson].append(a)
-    numbers = list(known.numbers)
     out = []
-    for lesson in sorted(by_lesson, key=lambda k: (numbers.index(k) if k in numbers else len(numbers), k)):
+    for lesson in sorted(by_lesson, key=_lesson_order):
         given = sorted(by_lesson[lesson], key=lambda a: a.when)
         groups: dict[str, list[Answer]] = defaultdict(list)
         for a in given:
             groups[a.group].append(a)
         order = [k for k in known.order.get(lesson, ()) if k in groups] + [k for k in groups if k not in known.by_key]
-        from .ui.quiz import student_key
-
         students: dict[str, StudentStats] = {}
         for a in given:
-            s = students.setdefault(student_key(a.student), StudentStats(a.student))
+            s = students.setdefault(_norm(a.student), StudentStats(a.student))
             if a.device:
                 s.devices.add(a.device)
         questions = []
@@ -673,7 +678,7 @@ def summarise(answers: Sequence[Answer], lang: str = "en") -> list[Lesson]:
             stats = QuestionStats(group, text, kind, info.label if info is not None else "")
             per_student: dict[str, list[Answer]] = defaultdict(list)
             for r in rows:
-                per_student[student_key(r.student)].append(r)
+                per_student[_norm(r.student)].append(r)
             stats.answered = len(per_student)
             for who, mine in per_student.items():
                 marked = [r for r in mine if r.result in GRADED]
@@ -700,7 +705,7 @@ def summarise(answers: Sequence[Answer], lang: str = "en") -> list[Lesson]:
             [q.key for q in questions if q.kind in GRADED_KINDS]
         for who, s in students.items():
             s.missing = sum(1 for k in asked if k not in marked_by[who])
-        out.append(Lesson(lesson, questions, sorted(students.values(), key=lambda s: student_key(s.name))))
+        out.append(Lesson(lesson, questions, sorted(students.values(), key=lambda s: _norm(s.name))))
     return out
 
 
@@ -749,10 +754,8 @@ def _people(n: int, lang: str) -> str:
 
 def summary_lines(lessons: Sequence[Lesson], reading: Reading, repeats: int, lang: str = "en") -> list[str]:
     """The summary as the terminal shows it, in ``lang``: the files read and left out, then each lesson."""
-    from .ui.quiz import student_key
-
     known = known_questions()
-    students = {student_key(s.name) for lesson in lessons for s in lesson.students}
+    students = {_norm(s.name) for lesson in lessons for s in lesson.students}
     lines = [_lt("head", lang, files=_count("files", len(reading.files), lang),
                  students=_count("students", len(students), lang), lessons=_count("lessons", len(lessons), lang))]
     if reading.problems:
@@ -816,25 +819,21 @@ def table_csv(answers: Sequence[Answer], lang: str = "en") -> str:
     >>> table_csv([a]).splitlines()[1]
     'Mei,Lesson 01 · Compass rolls,,Q?,E,right,yes,2026-05-01 09:30:00,,,a.csv'
     """
-    from .ui.quiz import student_key
-
     known = known_questions()
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([_lt(f"csv.{c}", lang) for c in ("student", "lesson", "number", "question", "answer", "result",
                                                        "first", "time", "observed", "matched", "file")])
-    numbers = list(known.numbers)
-    rows = sorted(answers, key=lambda a: (numbers.index(a.lesson) if a.lesson in numbers else len(numbers), a.lesson,
-                                          student_key(a.student), a.when))
-    firsts: set[tuple[str, str, str]] = set()
+    rows = sorted(answers, key=lambda a: (*_lesson_order(a.lesson), _norm(a.student), a.when))
+    marked: set[tuple[str, str, str]] = set()  # (student, lesson, question) given a marked answer already
     for a in rows:
         info = known.by_key.get(a.key)
-        first = ""
+        mark = (_norm(a.student), a.lesson, a.group)
+        again = mark in marked  # a marked answer after another one to the same question: not a first try
+        first = "" if a.result not in GRADED else _lt("csv.no" if again else "csv.yes", lang)
         if a.result in GRADED:
-            mark = (student_key(a.student), a.lesson, a.group)
-            first = _lt("csv.no", lang) if mark in firsts else _lt("csv.yes", lang)
-            firsts.add(mark)
-        word = "right_later" if a.result == "right" and (a.later or first == _lt("csv.no", lang)) else a.result
+            marked.add(mark)
+        word = "right_later" if a.result == "right" and (a.later or again) else a.result
         matched = "" if a.matched is None else t(f"lesson.common.csv_matched_{'yes' if a.matched else 'no'}", lang)
         writer.writerow([a.student, lesson_title(a.lesson, lang), info.label if info else "",
                          info.prompt(lang) if info else a.question, a.answer, t(f"lesson.common.csv_{word}", lang),
