@@ -352,3 +352,13 @@ def test_an_unreadable_answers_folder_is_named_and_the_files_beside_it_are_still
     code, text = run([str(tmp_path)])
     assert code == 0 and "Lesson 01 · Compass rolls: 1 student" in text
     assert f"{tmp_path / 'answers'}: this user is not allowed to read or write it" in text
+
+
+def test_the_table_of_the_last_run_in_a_folder_read_is_not_named_as_a_bad_file(tmp_path: Path) -> None:
+    """Run again after more students hand in, writing the table where it was: the old table is not an answers file
+    to complain about."""
+    good_file(tmp_path)
+    table = tmp_path / "class.csv"
+    assert run([str(tmp_path), "--csv", str(table)])[0] == 0
+    code, text = run([str(tmp_path), "--csv", str(table), "--overwrite"])
+    assert code == 0 and "Left out" not in text and "1 file read" in text

@@ -508,23 +508,28 @@ def _answer_files(folder: Path, reading: Reading) -> list[Path]:
     return found
 
 
-def read_paths(paths: Iterable[str | os.PathLike[str]]) -> Reading:
-    """Read every answers file named in ``paths`` and in the folders named there; nothing raises: a file or folder
-    that cannot be used is a :class:`Problem` of the result.
+def _real(path: Path) -> str:
+    try:
+        return str(path.resolve())
+    except (OSError, RuntimeError):
+        return str(path)
+
+
+def read_paths(paths: Iterable[str | os.PathLike[str]], *, skip: Iterable[Path] = ()) -> Reading:
+    """Read every answers file named in ``paths`` and in the folders named there, but the files of ``skip`` (the
+    table this command writes); nothing raises: a file or folder that cannot be used is a :class:`Problem` of the
+    result.
 
     >>> reading = read_paths(["/no/such/folder"])
     >>> reading.answers, [p.text("en") for p in reading.problems]
     ([], ['/no/such/folder: there is no such file or folder'])
     """
     reading = Reading()
-    seen: set[str] = set()
+    seen = {_real(Path(p)) for p in skip}
     for given in paths:
         path = Path(given)
         for file in _answer_files(path, reading) if path.is_dir() else [path]:
-            try:
-                real = str(file.resolve())
-            except (OSError, RuntimeError):
-                real = str(file)
+            real = _real(file)
             if real in seen:
                 continue
             seen.add(real)
@@ -891,7 +896,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, err: TextIO | None = N
     table: Path | None = getattr(args, "csv", None)
     if table is not None and not getattr(args, "overwrite", False) and (table.exists() or table.is_symlink()):
         return refuse(_lt("err.csv_exists", lang, path=table))
-    reading = read_paths(args.paths)
+    reading = read_paths(args.paths, skip=[table] if table is not None else [])
     answers, repeats = merge(reading.answers)
     for line in summary_lines(summarise(answers, lang), reading, repeats, lang) if answers else \
             [p.text(lang) for p in reading.problems]:
