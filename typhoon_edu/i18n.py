@@ -149,6 +149,26 @@ def tidy_spaces(text: str, lang: str) -> str:
 _SPACE_BY_FULL_WIDTH = re.compile(r"(?<=[）」』】〕，。：；！？、]) +| +(?=[（）「」『』【】〔〕，。：；！？、])")
 
 
+def join_sentences(*parts: str, lang: str) -> str:
+    """Sentences of feedback run together: a space between them in English, none after a full-width mark in Chinese
+    (a screen reader and the page both read "答對了！數停點。", not "答對了！ 數停點。").
+
+    >>> join_sentences("✔ Right!", "", "Count the stops.", lang="en"), join_sentences("✔ 答對了！", "數停點。", lang="zh-TW")
+    ('✔ Right! Count the stops.', '✔ 答對了！數停點。')
+    """
+    return tidy_spaces(" ".join(p for p in parts if p), lang)
+
+
+def sentence_gap(before: str, lang: str) -> str:
+    """The space that follows the sentence ``before`` when another comes after it: none after a full-width mark in
+    Chinese.
+
+    >>> sentence_gap("Not quite.", "en"), sentence_gap("還差一點。", "zh-TW")
+    (' ', '')
+    """
+    return " " if tidy_spaces(before + " ", lang).endswith(" ") else ""
+
+
 #: Events a game log leaves out: the next sentence tells the same in plainer words.
 LOG_QUIET = frozenset({"TurnEnded", "DieRolled", "RegionHit"})
 #: Removals already told by the event just before them (landfall, weakening, merging).
@@ -391,6 +411,8 @@ def _generic(rules: Rules, v: Mapping[str, Any], lang: str) -> dict[str, Any]:
 
 
 def _sentences(*parts: str, lang: str) -> str:
+    """A narrated event's sentences, each ending in its own mark (none between them in Chinese); feedback made of
+    pieces uses :func:`join_sentences`."""
     joiner = "" if lang == "zh-TW" else " "
     return joiner.join(p for p in parts if p)
 

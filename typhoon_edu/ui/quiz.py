@@ -154,8 +154,8 @@ class Feedback:
         if self.problem:
             return self.problem
         if not self.graded:
-            return _sentences(f"✎ {self.verdict}", _lt("common.good_answer", lang, why=self.why), lang=lang)
-        return _sentences(f"{self._mark} {self.verdict}", self._answer_is(lang), self.why, lang=lang)
+            return i18n.join_sentences(f"✎ {self.verdict}", _lt("common.good_answer", lang, why=self.why), lang=lang)
+        return i18n.join_sentences(f"{self._mark} {self.verdict}", self._answer_is(lang), self.why, lang=lang)
 
     @property
     def _mark(self) -> str:
@@ -180,30 +180,10 @@ class Feedback:
                     f"<div style='margin-top:.2em'>{guide}</div></div>")
         colour = RIGHT if self.correct else WRONG
         answer = self._answer_is(lang)
-        answer = sentence_gap(self.verdict, lang) + escape(answer) if answer else ""
+        answer = i18n.sentence_gap(self.verdict, lang) + escape(answer) if answer else ""
         return (f"<div style='border-left:6px solid {colour};padding:.2em .6em;margin:.2em 0;background:#f8fafc'>"
                 f"<b style='color:{colour};font-size:1.1em'>{self._mark} {escape(self.verdict)}</b>{answer}"
                 f"<div style='margin-top:.2em'>{escape(self.why)}</div></div>")
-
-
-def _sentences(*parts: str, lang: str) -> str:
-    """Sentences of feedback run together: a space between them in English, none after a full-width mark in Chinese
-    (a screen reader and the page both read "答對了！數停點。", not "答對了！ 數停點。").
-
-    >>> _sentences("✔ Right!", "", "Count the stops.", lang="en"), _sentences("✔ 答對了！", "數停點。", lang="zh-TW")
-    ('✔ Right! Count the stops.', '✔ 答對了！數停點。')
-    """
-    return i18n.tidy_spaces(" ".join(p for p in parts if p), lang)
-
-
-def sentence_gap(before: str, lang: str) -> str:
-    """The space that follows the sentence ``before`` when another comes after it: none after a full-width mark in
-    Chinese.
-
-    >>> sentence_gap("Not quite.", "en"), sentence_gap("還差一點。", "zh-TW")
-    (' ', '')
-    """
-    return " " if i18n.tidy_spaces(before + " ", lang).endswith(" ") else ""
 
 
 def _format_number(value: float) -> str:
@@ -748,7 +728,7 @@ class Quiz(widgets.VBox):
         text = _lt("common.score", self.lang, right=self.right, answered=self.answered, total=len(self.graded))
         later = self.right_later
         if later:
-            text = _sentences(text, _lt("common.score_later", self.lang, n=later), lang=self.lang)
+            text = i18n.join_sentences(text, _lt("common.score_later", self.lang, n=later), lang=self.lang)
         self.score.value = f"<div style='font-size:1.15em;font-weight:bold;margin-top:.6em'>{escape(text)}</div>"
 
     def to_html(self) -> str:
@@ -1068,7 +1048,7 @@ class Prediction(widgets.VBox):
         # "Locked in: …": words, no mark that reads like a verdict; and what was observed, if the reveal showed it
         said = self.locked_text(entry)
         if entry.matched is not None:
-            said = _sentences(said, self.verdict_text(entry), lang=self.lang)
+            said = i18n.join_sentences(said, self.verdict_text(entry), lang=self.lang)
         self.live.say(said)
         return entry
 
@@ -1114,12 +1094,12 @@ class Prediction(widgets.VBox):
         """What an observed prediction ``entry`` says: what was predicted and observed, and a question to explain."""
         compare = _lt("common.predict_compare", self.lang, answer=entry.answer, observed=entry.observed)
         prompt = _lt("common.predict_matched" if entry.matched else "common.predict_differed", self.lang)
-        return _sentences(compare, prompt, lang=self.lang)
+        return i18n.join_sentences(compare, prompt, lang=self.lang)
 
     def locked_text(self, entry: Entry) -> str:
         """What the locked-in prediction ``entry`` says: the answer chosen, then what to do next (two sentences, the
         first ended: "Locked in: Taiwan. Now read the table", not "Locked in: Taiwan Now read the table")."""
-        return _sentences(_lt("common.predict_locked_said", self.lang, answer=entry.answer),
+        return i18n.join_sentences(_lt("common.predict_locked_said", self.lang, answer=entry.answer),
                           _lt(f"predict.{self.lesson}.{self.id}.then", self.lang), lang=self.lang)
 
     def _restore(self) -> None:
@@ -1197,4 +1177,4 @@ def quiz(lesson: str, lang: str = "en") -> Quiz:
 
 __all__ = ["ANSWERS_DIR", "AnswerSheet", "AnswerStore", "Entry", "Feedback", "Prediction", "Question", "QuestionWidget", "Quiz",
            "check", "device_tag", "file_stem", "forget_sheets", "format_percent", "lesson_sheet", "option_order", "parse_cell", "parse_number",
-           "parse_percent", "quiz", "sentence_gap", "student_key", "student_order"]
+           "parse_percent", "quiz", "student_key", "student_order"]

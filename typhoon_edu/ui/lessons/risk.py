@@ -45,7 +45,6 @@ from typhoon_edu.ui.canvas_input import announcer
 from typhoon_edu.ui.guard import Problems
 from typhoon_edu.ui.heatmap import HeatMapView, heatmap_svg
 from typhoon_edu.ui.hp_track import CSS_PATTERNS
-from typhoon_edu.ui.quiz import sentence_gap
 from typhoon_edu.ui.scene import COMPASS16, Circle, Line, Rect, Shape, Text
 from typhoon_edu.ui.svg import shapes_to_svg
 from typhoon_edu.ui.touch import PHONE_MAX_PX, TOUCH_CSS, touch_style
@@ -762,7 +761,7 @@ class QuizView(widgets.VBox):
             ("✘", i18n.t("risk.quiz.wrong", self.lang), "#991b1b")
         self.feedback[index].value = (f"<div style='font-size:1.05em;padding:.3em .5em;border-left:5px solid {colour};"
                                       f"background:#f8fafc'><b style='color:{colour}'>{mark} {escape(word)}</b>"
-                                      f"{sentence_gap(word, self.lang)}{escape(keep_units(q.why))}</div>")
+                                      f"{i18n.sentence_gap(word, self.lang)}{escape(keep_units(q.why))}</div>")
 
     @property
     def right_count(self) -> int:
