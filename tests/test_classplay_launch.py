@@ -261,3 +261,18 @@ def test_an_address_that_asks_for_a_language_keeps_it_over_the_browsers(store: R
     guessed = launch({"join": "", "device": "p-2"}, lang="zh-TW", store=store, display=False)
     guessed._browser_lang("en-US")
     assert guessed.lang == "en"
+
+
+def test_an_address_that_asks_for_a_language_keeps_it_once_the_team_has_joined(store: RoomStore) -> None:
+    """``?join=<code>&lang=zh-TW`` on an English room: the join page stays in Chinese, and so does the seat the
+    team takes there (the room's language took over on entering the seat, against what the address asked)."""
+    room = Room.create(store, [Seat("Taiwan"), Seat("Japan"), Seat("Korea")], seed=1, lang="en",
+                       teacher=local_teacher(store))
+    page = launch({"join": room.code, "lang": "zh-TW", "device": "p-1"}, store=store, display=False)
+    assert page.lang == "zh-TW"
+    assert page.join.take("Japan")
+    assert page.screen == "seat" and page.region == "Japan"
+    assert page.lang == "zh-TW", "joining a seat dropped the language the address asked for"
+    plain = launch({"join": room.code, "device": "p-2"}, lang="zh-TW", store=store, display=False)
+    assert plain.join.take("Korea")
+    assert plain.lang == "en", "a page whose address asks for no language takes the room's"

@@ -423,8 +423,8 @@ class SeatApp:
         self.room, self.token, self.region = room, token, room.viewer
         self.address.show_seat(token)  # a reload of this page opens the seat again
         self.screen = "seat"
-        if not self.link.chosen_lang and room.lang != self.lang:
-            self.set_lang(room.lang)  # the room's language, unless this device chose its own
+        if not (self.link.chosen_lang or self.asked_lang) and room.lang != self.lang:
+            self.set_lang(room.lang)  # the room's language, unless this device chose its own or its address asked
         self.body.children = [self.seat_box]
         self.stage.lines = []
         for e in room.events():
