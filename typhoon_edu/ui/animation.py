@@ -69,6 +69,28 @@ class FramePlayer(Generic[F]):
             self.task.cancel()
         self._finish()
 
+    def then(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once the last frame is shown: now if it is, else after ``on_done`` (which it keeps).
+
+        >>> player = FramePlayer([1, 2], draw=lambda f: None, delay=lambda: 0.0)
+        >>> said = []
+        >>> player.then(lambda: said.append("later")); player.start().done, said
+        (True, ['later'])
+        >>> player.then(lambda: said.append("now")); said
+        ['later', 'now']
+        """
+        if self.done:
+            callback()
+            return
+        before = self.on_done
+
+        def both() -> None:
+            if before is not None:
+                before()
+            callback()
+
+        self.on_done = both
+
     def _finish(self) -> None:
         if not self.done:
             self.done = True

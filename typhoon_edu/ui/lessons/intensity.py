@@ -498,18 +498,12 @@ class IntensityLesson(LessonBox):
         player = self.board.animate(list(w.events), speed=speed)
         self.explain.value = worked_html(w, self.lang, self.rules)
         if key == "merge":  # the prediction's observation: once the storms have met on the board, not before
-            if player.done:
-                self._observed(w)
-            else:
-                done = player.on_done
 
-                def observed() -> None:
-                    if done is not None:
-                        done()
-                    if self.worked is w:  # not when another demonstration took the board over
-                        self.problems.guard(self._observed, "intensity lesson: merge observed")(w)
+            def observed() -> None:
+                if self.worked is w:  # not when another demonstration took the board over
+                    self._observed(w)
 
-                player.on_done = observed
+            player.then(self.problems.guard(observed, "intensity lesson: merge observed"))
         return w
 
     def _observed(self, w: Worked) -> None:
