@@ -47,7 +47,7 @@ from .curtain import Curtain
 from .decisions import DecisionPanel
 from .die_entry import DieEntry
 from .joincard import join_card_html
-from .model import banner, private_decision, seat_label
+from .model import BOT_LEVEL, banner, private_decision, seat_label
 from .pacer import Pacer
 from .pagelink import PageLink
 from .runtime import POLL, _error_text, _open_store, _running_loop, refusal
@@ -122,11 +122,7 @@ def choices_of_room(room: Any) -> SetupChoices:
     >>> [(s.kind, s.name, s.region) for s in c.seats], c.regions, c.start, c.dice
     ([('person', 'Ann', 'Japan'), ('hard', '', 'Korea'), ('easy', '', 'Taiwan')], 'chosen', 2, 'manual')
     """
-    from .session import LEVEL_OF_BOT
-
-    level = {bot: lvl for lvl, bot in LEVEL_OF_BOT.items()}
-    seats = [SeatChoice(s.kind if s.kind == "person" else level.get(s.kind, s.kind), s.name, s.region)
-             for s in room.seats]
+    seats = [SeatChoice(BOT_LEVEL.get(s.kind, s.kind), s.name, s.region) for s in room.seats]
     regions = [s.region for s in room.seats]
     start = room.setup.get("start")
     return SetupChoices(seats, regions="chosen", start=regions.index(start) if start in regions else None,
