@@ -48,6 +48,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TextIO
 
+from .answers_format import CSV_COLUMNS, RESULT_OF_WORD
 from .fileio import atomic_write_text, os_reason, read_bounded
 from .i18n import LANGS, catalog, cell_label, normalize_lang, t
 
@@ -56,9 +57,10 @@ __all__ = ["Answer", "Lesson", "Problem", "QuestionInfo", "Reading", "add_parser
 
 #: The biggest answers file read (a lesson's download is a few kilobytes).
 MAX_FILE_BYTES = 8 * 1024 * 1024
-#: The CSV columns (``lesson.common.csv_<column>``) and the results (``lesson.common.csv_<result>``), in any language.
-COLUMNS = ("name", "question", "answer", "result", "time", "observed", "matched")
-RESULT_WORDS = {"right": "right", "wrong": "wrong", "right_later": "right", "free": "free", "prediction": "prediction"}
+#: The CSV columns (``lesson.common.csv_<column>``) and the results (``lesson.common.csv_<result>``), in any language:
+#: as the lessons write them (:mod:`typhoon_edu.answers_format`).
+COLUMNS = CSV_COLUMNS
+RESULT_WORDS = RESULT_OF_WORD
 GRADED = ("right", "wrong")
 #: The kinds of question marked right or wrong.
 GRADED_KINDS = ("choice", "number", "cell")

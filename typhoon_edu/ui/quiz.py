@@ -53,6 +53,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from .. import i18n
+from ..answers_format import CSV_COLUMNS
 from ..fileio import atomic_write_text
 from .buttons import legible, name_only
 from .guard import Problems
@@ -854,15 +855,11 @@ class AnswerSheet:
         """
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow([_lt(f"common.csv_{c}", self.lang)
-                         for c in ("name", "question", "answer", "result", "time", "observed", "matched")])
-        word = {"right": "common.csv_right", "wrong": "common.csv_wrong", "free": "common.csv_free",
-                "prediction": "common.csv_prediction"}
+        writer.writerow([_lt(f"common.csv_{c}", self.lang) for c in CSV_COLUMNS])
         missed: set[str] = set()  # questions answered wrong before: a right answer to them is a later try
         for e in self.entries:
-            result = _lt(word[e.result], self.lang)
-            if e.result == "right" and e.key and e.key in missed:
-                result = _lt("common.csv_right_later", self.lang)
+            later = e.result == "right" and e.key and e.key in missed
+            result = _lt(f"common.csv_{'right_later' if later else e.result}", self.lang)
             if e.result == "wrong":
                 missed.add(e.key)
             matched = "" if e.matched is None else _lt("common.csv_matched_yes" if e.matched else "common.csv_matched_no",
