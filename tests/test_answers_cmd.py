@@ -362,3 +362,11 @@ def test_the_table_of_the_last_run_in_a_folder_read_is_not_named_as_a_bad_file(t
     assert run([str(tmp_path), "--csv", str(table)])[0] == 0
     code, text = run([str(tmp_path), "--csv", str(table), "--overwrite"])
     assert code == 0 and "Left out" not in text and "1 file read" in text
+
+
+def test_a_table_of_one_answer_says_one_answer(tmp_path: Path) -> None:
+    download(sheet_of("en", "Mei", [("first_roll", "d")]), tmp_path)
+    out = tmp_path / "out" / "class.csv"
+    out.parent.mkdir()
+    code, text = run([str(tmp_path), "--csv", str(out)])
+    assert code == 0 and f"The table of the one answer is in {out}." in text and "all 1 answers" not in text

@@ -910,5 +910,5 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, err: TextIO | None = N
             atomic_write_text(table, table_csv(answers, lang))
         except OSError as exc:
             return refuse(_lt("err.csv_write", lang, path=table, reason=os_reason(exc, lang)))
-        out.write("\n" + _lt("csv_written", lang, path=table, n=len(answers)) + "\n")
+        out.write("\n" + _lt("csv_written_one" if len(answers) == 1 else "csv_written", lang, path=table, n=len(answers)) + "\n")
     return 0
