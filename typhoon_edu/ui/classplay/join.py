@@ -72,7 +72,7 @@ class JoinScreen:
             self.room_lang = i18n.normalize_lang(self.app.store.room_by_code(code).lang)
         except Exception:  # noqa: BLE001 - a guess only: the page keeps its language
             return
-        if not (self.app.link.chosen_lang or getattr(self.app, "asked_lang", False)) and self.room_lang != self.app.lang:
+        if not (self.app.link.chosen_lang or self.app.asked_lang) and self.room_lang != self.app.lang:
             self.app.set_lang(self.room_lang)
 
     def find(self) -> None:

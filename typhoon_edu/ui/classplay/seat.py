@@ -388,7 +388,7 @@ class SeatApp:
         from ...classroom.rooms import rematch_for
 
         room = self.room
-        successor = getattr(room, "successor", None) if room is not None and not room.is_open else None
+        successor = room.successor if room is not None and not room.is_open else None
         if successor is None or successor == self._offer_for:
             return
         self._offer_for = successor
