@@ -101,6 +101,22 @@ def test_the_end_shows_the_teams_place_and_the_ranking_and_no_hand(store: RoomSt
     assert "results below" not in _text(mei.banner.value) and "下面的結果" not in _text(mei.banner.value)
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_game_ended_before_any_damage_ranks_no_one_on_the_phone_either(store: RoomStore, lang: str) -> None:
+    """The projector said "No team had lost any HP" and crowned no one; the phone said "Your team: 1st of 3" and ranked
+    the teams by the HP they started with (the walk's 4b-results screenshots)."""
+    projector, phones = open_class(store, lang)
+    projector.drawer.ask_end()
+    projector.drawer.end_yes.click()
+    mei = phones["Taiwan"]
+    mei.sync()
+    ranking = _text(mei.ranking.value)
+    assert i18n.t("classplay.results.no_leader", lang) in ranking, ranking
+    first = i18n.t("classplay.rank.ord_1", lang)
+    assert first not in ranking, ranking
+    assert i18n.region_name(mei.rules, "Korea", lang) in ranking  # every region's HP is still listed
+
+
 def test_a_press_on_a_button_of_a_decision_that_is_over_plays_nothing(store: RoomStore) -> None:
     """After placing at (8, 8) the (11, 7) button slid under the finger (zh07): a tap drawn for the old decision
     that reaches the kernel after it must not place a second storm."""

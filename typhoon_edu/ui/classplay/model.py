@@ -60,6 +60,17 @@ class SeatInfo:
 Seats = Mapping[str, SeatInfo]
 
 
+def nobody_hurt(hp_track: list[dict[str, int]], hp: Mapping[str, int]) -> bool:
+    """Whether no region has lost HP since the start (``hp_track[0]``): a game ended then has no leader, only the
+    HP every region started with.
+
+    >>> nobody_hurt([{"Taiwan": 42, "Japan": 41}], {"Taiwan": 42, "Japan": 41}), nobody_hurt([{"Taiwan": 42}], {"Taiwan": 39})
+    (True, False)
+    """
+    start = hp_track[0] if hp_track else hp
+    return not any(hp.get(r, 0) < start.get(r, 0) for r in hp)
+
+
 def seat_label(seats: Seats, region: str, lang: str) -> str:
     """``Mei (Taiwan)`` for a named person, ``Japan (computer, easy)`` for a bot."""
     rules = load_rules()

@@ -13,7 +13,7 @@ from ..palette import region_fill
 from .hosts import ResultsHost
 from .hpchart import hp_chart_svg
 from .hppanel import hp_panel_html
-from .model import Seats, seat_label
+from .model import Seats, nobody_hurt, seat_label
 from .tables import seat_infos
 from .viewdata import d, data_uri
 
@@ -100,9 +100,7 @@ class ResultsScreen:
             top = max(hp.values()) if hp else 0
             winners = [p for p in room.players if hp.get(p, 0) == top and top > 0]
             label_key = "classplay.results.leader_label"
-            track = room.hp_track
-            start = track[0] if track else hp
-            if not any(hp.get(p, 0) < start.get(p, 0) for p in room.players):
+            if nobody_hurt(room.hp_track, hp):
                 # no storm did damage: the most HP is only the most HP to start with, nobody's lead
                 winners, label_key = [], "classplay.results.no_leader"
             names = [seat_label(seats, w, lang) for w in winners]

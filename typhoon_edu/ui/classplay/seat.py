@@ -46,7 +46,7 @@ from .bigdie import BigDie
 from .decisions import DecisionPanel
 from .die_entry import DieEntry
 from .hppanel import hp_panel_html
-from .model import banner, seat_label
+from .model import banner, nobody_hurt, seat_label
 from .pacer import Pacer, Stage, board_state_of
 from .pagelink import PageLink
 from .runtime import POLL, _error_text, _open_store, _running_loop, refusal
@@ -118,11 +118,19 @@ def place_name(place: int, lang: str) -> str:
     return i18n.t(f"classplay.rank.ord_{min(max(place, 1), 5)}", lang)
 
 
-def ranking_html(ranked: list[Standing], seats: Any, lang: str, you: str | None, *, ended: bool = False) -> str:
-    """The final ranking for a team's phone: its own place first, then every region's, the winners marked."""
+def ranking_html(ranked: list[Standing], seats: Any, lang: str, you: str | None, *, ended: bool = False,
+                 no_leader: bool = False) -> str:
+    """The final ranking for a team's phone: its own place first, then every region's, the winners marked.
+
+    ``no_leader``: the game was ended before any region lost HP, so nobody is ahead (as the projector's results say):
+    no places, only every region's HP.
+    """
     mine = next((s for s in ranked if s.region == you), None)
     head = ""
-    if mine is not None:
+    if no_leader:
+        head = f"<div class='typhoon-rank-you'><b>{escape(i18n.t('classplay.results.no_leader', lang))}</b></div>"
+        ranked = [dataclasses.replace(s, place=0) for s in ranked]
+    elif mine is not None:
         said = i18n.t("classplay.rank.you", lang, place=place_name(mine.place, lang), count=len(ranked))
         if mine.winner:
             said = i18n.tidy_spaces(i18n.t("classplay.rank.you_won", lang) + " " + said, lang)
@@ -136,7 +144,8 @@ def ranking_html(ranked: list[Standing], seats: Any, lang: str, you: str | None,
             marks.append(i18n.t("classplay.rank.out", lang))
         cls = "typhoon-rank-row" + (" typhoon-rank-mine" if s.region == you else "") + \
             (" typhoon-rank-winner" if s.winner else "")
-        rows.append(f"<li class='{cls}' data-region='{escape(s.region)}'><b>{escape(place_name(s.place, lang))}</b> "
+        where = f"<b>{escape(place_name(s.place, lang))}</b> " if s.place else ""
+        rows.append(f"<li class='{cls}' data-region='{escape(s.region)}'>{where}"
                     f"{escape(seat_label(seats, s.region, lang))} · {escape(' · '.join(marks))}</li>")
     title = i18n.t("classplay.rank.title_ended" if ended else "classplay.rank.title", lang)
     return (f"{head}<div class='typhoon-rank-title'><b>{escape(title)}</b></div>"
@@ -488,7 +497,9 @@ class SeatApp:
             b = type(b)(said, detail, b.who, True)
         if over and place is not None:  # "See the results below" pointed at the hand: the ranking is right here
             b = type(b)(b.headline, "", b.who, False)
-        self.ranking.value = RANK_CSS + ranking_html(ranked, seats, lang, self.region, ended=ended) if over else ""
+        no_leader = over and ended and nobody_hurt(room.hp_track, table.hp)
+        self.ranking.value = RANK_CSS + ranking_html(ranked, seats, lang, self.region, ended=ended,
+                                                     no_leader=no_leader) if over else ""
         state = {"seq": table.seq, "phase": table.phase, "who": "" if over else table.current_player or "",
                  "busy": int(busy), "mine": int(mine), "paused": int(view.paused), "open": int(room.is_open),
                  "view": view_digest(room)}
