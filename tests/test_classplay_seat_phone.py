@@ -11,6 +11,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+import ipywidgets as widgets
 import pytest
 
 from typhoon_edu import Game, i18n
@@ -265,3 +266,16 @@ def test_a_counter_window_says_one_word_for_its_button(lang: str) -> None:
     assert hit in button.lower()
     assert hit in i18n.t("classplay.banner.own_counter", lang) and hit in i18n.t("prompt.counter", lang, player="P",
                                                                                    typhoon="T1")
+
+
+def test_no_toggle_of_the_projector_or_a_phone_says_null_when_pointed_at(store: RoomStore) -> None:
+    """A ToggleButton without a tooltip is drawn with title="null" (the Teacher button and the log's toggle were)."""
+    projector, phones = open_class(store)
+    stack: list[Any] = [projector.root, phones["Taiwan"].root]
+    nameless = []
+    while stack:
+        w = stack.pop()
+        if isinstance(w, widgets.ToggleButton) and w.tooltip is None:
+            nameless.append(w.description or w.icon)
+        stack.extend(getattr(w, "children", ()))
+    assert not nameless, nameless

@@ -56,7 +56,7 @@ class LogBox(widgets.VBox):
     """
 
     def __init__(self, problems: Problems, **kwargs: Any) -> None:
-        self.toggle = widgets.ToggleButton(value=True, icon="list", layout=widgets.Layout(width="auto"))
+        self.toggle = widgets.ToggleButton(value=True, icon="list", tooltip="", layout=widgets.Layout(width="auto"))
         self.toggle.add_class("typhoon-log-toggle")
         self.body = html("typhoon-log")
         super().__init__([self.toggle, self.body], **kwargs)
@@ -82,7 +82,7 @@ class ProjectorGameScreen:
         self.lang_toggle = widgets.ToggleButtons(options=list(LANG_OPTIONS), value=lang)
         self.lang_toggle.style.button_width = "auto"
         self.lang_toggle.add_class("typhoon-lang")
-        self.teacher_button = widgets.ToggleButton(icon="cog", layout=widgets.Layout(width="auto"))
+        self.teacher_button = widgets.ToggleButton(icon="cog", tooltip="", layout=widgets.Layout(width="auto"))
         self.teacher_button.add_class("typhoon-teacher-button")
         left_head = widgets.HBox([self.title, self.code, self.status], layout=widgets.Layout(align_items="center",
                                                                                             overflow="hidden"))
