@@ -118,6 +118,13 @@ def test_the_team_whose_decision_was_taken_back_is_told_on_its_phone(tmp_path: P
     other = phones["Japan"]
     other.sync()
     assert other.stage.log_texts()[0] == undone  # every team's log tells the same story
+    # the next move clears the message (it stayed on the projector and the phones for the rest of the game)
+    assert mei.decide(mei.decisions.cell_action(mei.decisions.highlight_cells()[0]))
+    _app.advance()
+    mei.sync()
+    other.sync()
+    assert undone not in mei.message.value and undone not in other.message.value
+    assert undone not in _app.message.value and undone not in _app.drawer.note.value
 
 
 def test_a_problem_is_repeated_in_the_open_drawer(tmp_path: Path, monkeypatch: Any) -> None:

@@ -822,7 +822,7 @@ class ProjectorApp:
             self._refused(exc, "undo")
             return False
         self._take(update, force_exact=True)
-        self._say(d("game.undone", self.lang), error=False)
+        self.status.say(d("game.undone", self.lang), error=False, drawn=True)  # cleared by the next move
         return True
 
     # ------------------------------------------------------------------ keeping in step

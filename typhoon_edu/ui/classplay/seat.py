@@ -679,7 +679,7 @@ class SeatApp:
                 text = d("game.undone", self.lang)
                 self.stage.lines.insert(0, ("Undone", text))
                 self.stage.render_log()
-                self.status.say(text, error=False)
+                self.status.say(text, error=False, drawn=True)  # about the state just drawn: gone at the next one
             return
         if update.events:
             self.pacer.push(list(update.events))

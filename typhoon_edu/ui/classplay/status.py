@@ -49,11 +49,20 @@ class PageStatus:
         if change["new"] and self._stamp is None:
             self._stamp = _PENDING
 
-    def say(self, text: str, error: bool = True) -> None:
-        """Show ``text`` (in the person's language) until the room's state after this one."""
+    def say(self, text: str, error: bool = True, *, drawn: bool = False) -> None:
+        """Show ``text`` (in the person's language) until the room's state after this one.
+
+        ``drawn``: the message is about the state the page has just drawn (an undo said after its redraw), not
+        the one it draws next; it is cleared when the page draws any other.
+
+        >>> status = PageStatus(widgets.HTML(), Problems(lambda: "en"))
+        >>> status.seen((7, 1)); status.say("The last decision was taken back.", False, drawn=True)
+        >>> status.seen((8, 1)); status.message.value
+        ''
+        """
         css = "typhoon-message-error" if error else "typhoon-message-ok"
         self.message.value = f"<div class='{css}'>{escape(text)}</div>" if text else ""
-        self._stamp = _PENDING if text else None
+        self._stamp = (self._key if drawn and self._key is not None else _PENDING) if text else None
 
     def hold(self, text: str, key: Hashable) -> None:
         """Show ``text`` for the state ``key`` only (a standing condition, such as a pause)."""
