@@ -300,6 +300,8 @@ class Move:
                  "windows", "step_open", "shielded")
 
     def __init__(self, tid: int, face: int, steps: int) -> None:
+        # Game._on_die makes a move's Move without this call: a slot added or changed here changes there
+        # too (tests/test_engine_inline_copies.py compares the two)
         self.tid, self.face, self.steps, self.done, self.pos = tid, face, steps, 0, 0
         self.dmg: dict[int, int] = {}
         self.hits: dict[int, int] = {}
@@ -652,7 +654,10 @@ class Game:
                         out: list[Action]) -> None:
         """Append to ``out`` the ways to use the effect ``specs[key]`` (see :func:`_effect_spec`) of each key.
 
-        One call lists a whole hand (a loop here rather than a call per card: the hottest listing).
+        One call lists a whole hand (a loop here rather than a call per card). The attack listing
+        (:meth:`_attack_actions`, the hottest) has its own copy of the level, steer, roll/hold, heal and
+        remove branches and of the region ability's push and lowering: change them together
+        (tests/test_engine_inline_copies.py compares the two).
         """
         ts = self.typhoons_
         for key in keys:
@@ -1182,6 +1187,7 @@ class Game:
         self._merge_if_met(t)
 
     def _merge_if_met(self, t: Typhoon) -> None:
+        # _finish_move tests this meeting (another storm on t's cell) before calling: change both together
         for u in self.typhoons_:
             if u is not t and u.cell == t.cell:
                 if u.level > t.level:
