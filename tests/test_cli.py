@@ -91,6 +91,13 @@ def test_save_does_not_replace_another_file_unless_asked(tmp_path, capsys):
     assert game_from_json(other.read_text(encoding="utf-8")).is_over
 
 
+def test_save_does_not_replace_a_dangling_link_unless_asked(tmp_path, capsys):
+    link = tmp_path / "game.json"
+    link.symlink_to(tmp_path / "gone.json")
+    code, _ = run(["play", "--bots", "greedy", "--players", "Taiwan,Japan,Korea", "--seed", "4", "--save", str(link)])
+    assert code == 2 and "--overwrite" in capsys.readouterr().err and link.is_symlink()
+
+
 def test_a_continued_game_is_saved_over_its_own_file(tmp_path):
     save = tmp_path / "g.json"
     run(["play", "--bots", "human,greedy,greedy", "--players", "Taiwan,Japan,Korea", "--seed", "2",

@@ -445,7 +445,7 @@ def _would_replace_another(save: Path, load: Path | None) -> bool:
 
     Saving over the loaded game is how a saved game goes on; saving over any other file would lose it.
     """
-    if not save.exists():
+    if not save.exists() and not save.is_symlink():  # a link to nothing is still a name someone made
         return False
     try:
         return load is None or not save.samefile(load)
