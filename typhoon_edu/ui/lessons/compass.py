@@ -411,7 +411,12 @@ class CompassLesson(LessonBox):
                  widgets.HTML(f"<div style='font-size:.95em;color:#334155'>{escape(keep_units(lt('compass.real_source', lang)))}</div>")]
         super().__init__([self.problems.widget, *part1, *part2, *part3], snapshot=self._snapshot, svg=self.ring.to_svg)
         self._show_reach()
+        self._start = (self.n_rolls.value, self.seed.value)
         self.simulate()
+        # the next student at this computer makes their own observation after predicting (registered after the
+        # prediction's own listener, so it sees the new student's prediction restored)
+        self._student = self.prediction.sheet.student
+        self.prediction.sheet.on_student(self.problems.guard(lambda _s: self._student_changed(), "compass lesson: name"))
 
     def _rolled(self, face: int) -> None:
         start = self.ring.stop
@@ -491,6 +496,20 @@ class CompassLesson(LessonBox):
         if stats.n >= LONG_RUN_ROLLS and LONG_RUN_STOP in stats.stops:  # the rolls the prediction asks about
             self._observed(stats)
         return stats
+
+    def _student_changed(self) -> None:
+        """Another student typed their name: part 2 starts again as the lesson starts (100 rolls, the first seed).
+
+        The last student's 100,000-roll chart is not the next one's observation: it may have been seen before they
+        predicted (standing at the same computer), and the prediction box compares only what is simulated after the
+        lock-in ("Now simulate 100 rolls, then 100,000"), so it stayed on the page with no verdict. A name typed after
+        the first answers keeps the chart, as the answer sheet keeps those answers for that name.
+        """
+        before, self._student = self._student, self.prediction.sheet.student
+        if not before:
+            return
+        self.n_rolls.value, self.seed.value = self._start
+        self.simulate()
 
     def _observed(self, stats: RollStats) -> None:
         """Tell the prediction what the simulation gave for E, and which option that bears out."""
