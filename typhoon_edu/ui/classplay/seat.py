@@ -56,6 +56,7 @@ from .status import PageStatus, room_state
 from .tables import seat_infos, seat_table, view_digest
 from .theme import CSS
 from .turntimer import Countdown
+from .undoline import UNDONE_KEY, UndoLines
 from .viewdata import Banner, d
 
 log = logging.getLogger("typhoon_edu.ui")
@@ -243,6 +244,7 @@ class SeatApp:
         self.stage = Stage(lang=self.lang, rules=self.rules, board=self.board, die=self.die, now=self.now,
                            log=self.log.body, hp=self._hp_changed)
         self.pacer = Pacer(self.stage, lambda: self.speed, on_idle=self.render, problems=self.problems)
+        self.undo_lines = UndoLines()  # where the log says the teacher took a decision back
         self.decisions.children = [self.decisions.groups]  # the hand goes under the board on a phone
         from .coachbox import CoachBox
 
@@ -333,9 +335,7 @@ class SeatApp:
         self.log.relabel(self.lang)
         self.join.render()
         if self.room is not None:
-            self.stage.lines = []
-            for e in self.room.events():
-                self.stage.add_line(e)
+            self._rebuild_log()
         self.render()
 
     # ------------------------------------------------------------------ joining
@@ -435,11 +435,16 @@ class SeatApp:
         if not (self.link.chosen_lang or self.asked_lang) and room.lang != self.lang:
             self.set_lang(room.lang)  # the room's language, unless this device chose its own or its address asked
         self.body.children = [self.seat_box]
-        self.stage.lines = []
-        for e in room.events():
-            self.stage.add_line(e)
+        self._rebuild_log()
         self.render(exact=True)
         self._drive()
+
+    def _rebuild_log(self) -> None:
+        """The log from the room's events, in the page's language, with the undo lines where they were."""
+        self.stage.lines = []
+        for e in self.room.events():
+            self.stage.add_line(e)
+        self.undo_lines.draw(self.stage, self.room)
 
     # ------------------------------------------------------------------ drawing
     def _hp_changed(self, hp: dict[str, int]) -> None:
@@ -670,16 +675,13 @@ class SeatApp:
     def _take(self, update: Any) -> None:
         if update.rebuilt:
             self.pacer.cancel()
-            self.stage.lines = []
-            for e in self.room.events():
-                self.stage.add_line(e)
+            self._rebuild_log()
             self.render(exact=True)
             if any(entry.notation == UNDO for entry in update.entries):
                 # the teacher took a decision back: said here too, or the team sees its move vanish unexplained
-                text = d("game.undone", self.lang)
-                self.stage.lines.insert(0, ("Undone", text))
-                self.stage.render_log()
-                self.status.say(text, error=False, drawn=True)  # about the state just drawn: gone at the next one
+                self.undo_lines.note(self.stage, self.room)
+                # about the state just drawn: gone at the next one
+                self.status.say(d(UNDONE_KEY, self.lang), error=False, drawn=True)
             return
         if update.events:
             self.pacer.push(list(update.events))

@@ -34,6 +34,7 @@ from ...classroom.errors import ClassroomError
 from .model import BOT_LEVEL, seat_label
 from .runtime import _running_loop
 from .tables import seat_infos
+from .undoline import UndoLines
 from .viewdata import d
 
 if TYPE_CHECKING:
@@ -107,6 +108,8 @@ class TeacherDrawer:
         self._shape: tuple[Any, ...] | None = None
         self._rows: dict[str, _SeatRow] = {}
         self._rows_of: Any = None  # the room (the very object) whose seats the rows are
+        #: Where the projector's log says an undo of this drawer took a decision back (kept across its rebuilds)
+        self.undo_lines = UndoLines()
         #: The clock that paces the reads of who is there (this kernel's; replaceable, for tests).
         self.clock: Any = time.monotonic
         self._presence: dict[str, Any] = {}  # region: Presence, of the room _presence_of, read at _presence_at
@@ -164,6 +167,8 @@ class TeacherDrawer:
         self.end_yes.description = i18n.t("classplay.teacher.end_yes", lang)
         if room is None:
             return
+        # after every redraw: a log rebuilt (a language switch, a resync) gets its undo lines back, in its language
+        self.undo_lines.draw(self.app.game.stage, room)
         self._show_end_question()
         self.pause_button.description = i18n.t("classplay.teacher.resume" if room.paused else "classplay.teacher.pause",
                                                 lang)
@@ -326,10 +331,8 @@ class TeacherDrawer:
     def undo(self) -> bool:
         """Take back the last person's decision; the log says so (the rebuilt log no longer shows the decision)."""
         done = bool(self.app.undo())
-        if done and self.app._played:
-            stage = self.app.game.stage
-            stage.lines.insert(0, ("Undone", d("game.undone", self.app.lang)))
-            stage.render_log()
+        if done and self.app._played and self.app.room is not None:
+            self.undo_lines.note(self.app.game.stage, self.app.room)
         return done
 
     def ask_end(self) -> None:
