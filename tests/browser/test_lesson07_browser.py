@@ -1,7 +1,8 @@
 """Lesson 07 (the forecast challenge) in Voilà in headless Chromium, in both languages.
 
 On a laptop: the map is drawn after the browser connects; three clicks place the 24, 48 and 72-hour guesses;
-a typed position moves one (the keyboard way); the reveal shows the errors and redraws the map; the student's
+a typed position moves one (the keyboard way), each said once, in the map's live region (the status line under the
+map shows it but is no live region); the reveal shows the errors and redraws the map; the student's
 name shuffles the quiz's options; one quiz answer and the free-text explanation reach the downloaded CSV, named
 after the student, with the forecasts. On a touch phone: one tap
 places exactly one guess (ipycanvas cancels the browser's emulated click; ``TapFilter`` would drop it otherwise). Screenshots go to
@@ -42,6 +43,23 @@ TEXT = {
 }
 
 
+#: The live regions (aria-live, role=status/alert/log, not aria-live=off) whose text has ``needle`` (spaces, no-break
+#: ones too, compared as one space): a forecast said by two of them is said twice by some screen readers.
+_LIVE_WITH_JS = """needle => {
+  const norm = s => s.replace(/\\s+/g, ' ');
+  const want = norm(needle);
+  return [...document.querySelectorAll('[aria-live], [role=status], [role=alert], [role=log]')]
+    .filter(e => e.getAttribute('aria-live') !== 'off' && norm(e.textContent).includes(want))
+    .map(e => e.className || e.tagName);
+}"""
+
+
+def _said_once(page: Page, needle: str) -> None:
+    """``needle`` is in exactly one live region: the map's (``te-map-live``)."""
+    live = page.evaluate(_LIVE_WITH_JS, needle)
+    assert len(live) == 1 and "te-map-live" in live[0], f"{needle!r} is in the live regions {live}"
+
+
 def _no_error_outputs(page: Page) -> None:
     errors = page.locator("[data-mime-type='application/vnd.jupyter.stderr'], .jp-RenderedText[data-mime-type*='error']")
     assert errors.count() == 0, errors.first.inner_text()
@@ -78,6 +96,7 @@ def test_forecast_click_reveal_and_answers(
     # a click's forecast is said too, in the map's live region (in the page from the start), not only a key's
     live = live_region_of(page, MAP)
     expect(live).to_contain_text(t["placed"], timeout=15_000)
+    _said_once(page, t["placed"])  # the status line shows it; only the map's live region says it
     page.wait_for_timeout(500)
     assert canvas_stats(page, MAP) != before  # the guesses are drawn
     # the keyboard way: type a position for the 24-hour guess
@@ -86,13 +105,16 @@ def test_forecast_click_reveal_and_answers(
     typed.fill("15.5, 117")
     typed.press("Enter")
     expect(status).to_contain_text("15.5", timeout=15_000)
-    expect(live).to_contain_text(lt("forecast.status_guess", lang, h=24, lat="15.5", lon="117"), timeout=15_000)
+    typed_said = lt("forecast.status_guess", lang, h=24, lat="15.5", lon="117")
+    expect(live).to_contain_text(typed_said, timeout=15_000)
+    _said_once(page, typed_said)
     print(f"\n[{lang}] the map said: {live.inner_text()!r}")
     # reveal: errors in km, the best track drawn
     guessed = canvas_stats(page, MAP)
     page.get_by_role("button", name=t["reveal"]).click()
     expect(page.locator(".forecast-results").first).to_contain_text(t["mean"], timeout=15_000)
     expect(page.locator(".forecast-results td").first).to_be_visible()
+    expect(live).to_contain_text(t["mean"], timeout=15_000)  # the reveal is said too, in the same live region
     page.wait_for_timeout(500)
     assert canvas_stats(page, MAP) != guessed
     canvas.scroll_into_view_if_needed()

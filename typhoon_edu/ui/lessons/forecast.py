@@ -741,8 +741,9 @@ class ForecastChallenge(LessonBox):
 
     def _say_forecast(self) -> None:
         """Say the forecast in the map's live region, after a guess was placed or moved (a click, a tap, a typed
-        position, an arrow button or key): the status line under the map is rendered anew at each change, so a screen
-        reader does not read it; the live region, in the page from the start, does."""
+        position, an arrow button or key) and at the reveal: the one live announcement of it. The status line under
+        the map shows the same text but is no live region (it is rendered anew at each change: one screen reader
+        never read it, another said the forecast twice); the live region, in the page from the start, says it."""
         self.access.say(status_text(self.rnd))
 
     def key(self, key: str) -> None:
@@ -764,6 +765,7 @@ class ForecastChallenge(LessonBox):
         rows = self.rnd.reveal()
         self.results.value = results_html(rows, self.lang)
         self._after_change()
+        self._say_forecast()  # the forecast with its errors (the status line under the map is not a live region)
         self.record(rows)
         for callback in list(self._on_reveal):
             callback(self.rnd)
@@ -839,7 +841,9 @@ class ForecastChallenge(LessonBox):
         return where + ("" if self.lang == "zh-TW" else " ") + lt("forecast.map_keys", self.lang)
 
     def _update(self) -> None:
-        self.status.value = (f"<div role='status' aria-live='polite' style='font-size:1.05em;margin:.3em 0'>"
+        # text to read, not a live region: the map's live region says each forecast (and the reveal), once; this
+        # line, rendered anew at each change, made a screen reader that announces inserted status elements say it twice
+        self.status.value = (f"<div style='font-size:1.05em;margin:.3em 0'>"
                              f"{escape(keep_units(status_text(self.rnd)))}</div>")
         label = self.map_label()
         if self.access.label != label:
