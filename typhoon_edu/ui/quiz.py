@@ -416,6 +416,62 @@ def device_tag(device: str) -> str:
     return hashlib.sha256(f"answers/{device}".encode()).hexdigest()[:16]
 
 
+class NotAnswersFile(ValueError):
+    """JSON that is not an answers file (no list of ``entries``)."""
+
+
+@dataclass(frozen=True)
+class AnswersFile:
+    """What an answers file (:class:`AnswerStore`'s JSON) holds: the ``lesson`` and the ``student`` it says ("" when
+    it does not say), the entries that could be read, and how many could not (``unreadable``)."""
+
+    lesson: str
+    student: str
+    entries: tuple[Entry, ...]
+    unreadable: int = 0
+
+
+def read_answers(text: str) -> AnswersFile:
+    """An answers file's ``text``, read: the one reading of the format, for the lessons (:meth:`AnswerStore.load`)
+    and for the teacher's summary (``typhoon-edu answers``).
+
+    Raises :class:`json.JSONDecodeError` for text that is not JSON and :class:`NotAnswersFile` for JSON of another
+    kind; an entry that cannot be read is counted in ``unreadable``, the others are kept.
+
+    >>> f = read_answers('{"lesson": "compass", "student": " Mei  Chen", "entries": [{"key": "k", "question": "Q?", '
+    ...                  '"answer": "E", "result": "right", "when": "2026-05-01 09:30:00"}, {"x": 1}]}')
+    >>> f.lesson, f.student, [e.answer for e in f.entries], f.unreadable
+    ('compass', 'Mei Chen', ['E'], 1)
+    """
+    data = json.loads(text)
+    if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
+        raise NotAnswersFile("an answers file is a JSON object with a list of entries")
+    entries: list[Entry] = []
+    unreadable = 0
+    for item in data["entries"]:
+        try:
+            entries.append(Entry.from_json(item))
+        except (ValueError, KeyError, TypeError, AttributeError):
+            unreadable += 1
+    lesson, student = (data.get(k) if isinstance(data.get(k), str) else "" for k in ("lesson", "student"))
+    return AnswersFile(lesson, " ".join(student.split()), tuple(entries), unreadable)
+
+
+def answers_file_name(name: str, lesson: str = "") -> tuple[str, str, str]:
+    """``(name part, device tag, lesson)`` of an answers file's name as :meth:`AnswerStore.path` makes it
+    (``<name>-<lesson>.json``, on the class server ``<name>-<device tag>-<lesson>.json``; a damaged file set aside
+    ends ``.damaged.json``); ``lesson``, when known, is the one the name ends with. A part not found is "".
+
+    >>> answers_file_name("Mei_Chen-0123456789abcdef-compass.json"), answers_file_name("Mei-compass.damaged.json")
+    (('Mei_Chen', '0123456789abcdef', 'compass'), ('Mei', '', 'compass'))
+    >>> answers_file_name("notes.json")
+    ('', '', '')
+    """
+    lesson_part = re.escape(lesson) if lesson else r"[A-Za-z0-9_]+"
+    m = re.fullmatch(rf"(.+?)(?:-([0-9a-f]{{16}}))?-({lesson_part})(?:\.damaged)?\.json", name)
+    return (m[1], m[2] or "", m[3]) if m else ("", "", "")
+
+
 _UNRESOLVED: Any = object()
 
 
@@ -472,12 +528,14 @@ class AnswerStore:
         if not path.is_file():
             return []
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            return [Entry.from_json(e) for e in data["entries"]]
-        except (ValueError, KeyError, TypeError):
+            read = read_answers(path.read_text(encoding="utf-8"))
+        except ValueError:
+            read = None
+        if read is None or read.unreadable:
             # keep the damaged file for the teacher and start afresh rather than lose new answers too
             path.replace(path.with_suffix(".damaged.json"))
             return []
+        return list(read.entries)
 
     def save(self, lesson: str, student: str, entries: Iterable[Entry]) -> Path:
         path = self.path(lesson, student)
@@ -1172,6 +1230,7 @@ def quiz(lesson: str, lang: str = "en") -> Quiz:
     return Quiz(bank(lesson), lang, picture=board_picture)
 
 
-__all__ = ["ANSWERS_DIR", "AnswerSheet", "AnswerStore", "Entry", "Feedback", "Prediction", "Question", "QuestionWidget", "Quiz",
-           "check", "device_tag", "file_stem", "forget_sheets", "format_percent", "lesson_sheet", "option_order", "parse_cell", "parse_number",
-           "parse_percent", "quiz", "student_key", "student_order"]
+__all__ = ["ANSWERS_DIR", "AnswerSheet", "AnswerStore", "AnswersFile", "Entry", "Feedback", "NotAnswersFile", "Prediction", "Question",
+           "QuestionWidget", "Quiz", "answers_file_name", "check", "device_tag", "file_stem", "forget_sheets", "format_percent",
+           "lesson_sheet", "option_order", "parse_cell", "parse_number", "parse_percent", "quiz", "read_answers", "student_key",
+           "student_order"]

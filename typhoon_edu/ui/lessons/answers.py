@@ -11,6 +11,8 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from ... import i18n
@@ -27,26 +29,76 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+@dataclass(frozen=True)
+class Asked:
+    """One check-yourself question of a lesson as the lesson asks it in one language: its ``number`` in the lesson
+    (the answer keys' ``#``), its ``key`` (``quiz.compass.first_roll``: the answer sheet's), its ``kind``
+    (:data:`~typhoon_edu.ui.quiz.KINDS`), its ``prompt``, its options (id -> text, for a choice), the right answer
+    as text (``expected``), ``why`` it is right, and whether a number is typed as a percentage."""
+
+    number: int
+    key: str
+    kind: str
+    prompt: str
+    options: Mapping[str, str]
+    expected: str
+    why: str
+    percent: bool = False
+
+
+def lesson_questions(lesson: str, lang: str = "en") -> list[Asked]:
+    """The check-yourself questions of ``lesson`` in ``lang``, in the lesson's order: the one list the answer keys
+    (:func:`rows`) and ``typhoon-edu answers`` (:func:`typhoon_edu.answers_cmd.known_questions`) are written from.
+
+    >>> qs = lesson_questions("risk", "zh-TW")
+    >>> qs[0].number, qs[0].key.startswith("quiz.risk."), qs[0].kind, qs[-1].kind, qs[-1].number == len(qs)
+    (1, True, 'choice', 'text', True)
+    >>> [q.key for q in lesson_questions("forecast")][:2]
+    ['quiz.forecast.degree', 'quiz.forecast.typical']
+    """
+    from ..quiz import Question
+
+    if lesson == "risk":
+        from .risk import risk_questions
+
+        out = [Asked(k, f"quiz.risk.{q.key}", "choice", q.prompt, {str(i): o for i, o in enumerate(q.options)},
+                     q.options[q.answer], q.why) for k, q in enumerate(risk_questions(lang), start=1)]
+        questions: list[Question] = [Question("risk", "explain", "text", answer=None)]
+    elif lesson == "forecast":
+        from .forecast import localised
+        from .forecast import questions as forecast_questions
+
+        out, questions = [], [localised(q, lang) for q in forecast_questions()]
+    else:
+        from .bank import bank
+
+        out, questions = [], list(bank(lesson))
+    return out + [Asked(k, q.key, q.kind, q.prompt(lang), {o: q.option_text(o, lang) for o in q.options},
+                        q.expected(lang), q.why(lang), q.percent) for k, q in enumerate(questions, start=len(out) + 1)]
+
+
+def forecast_rows(lang: str = "en") -> list[tuple[str, str]]:
+    """``(key, label)`` of every forecast row lesson 07 can add to the answer sheet (a storm of the challenge at a
+    lead), as :meth:`~typhoon_edu.ui.lessons.forecast.ForecastChallenge.record` writes them: the key is the same in
+    every language, the label (``Forecast Dujuan 2015, +24 h``) is in ``lang``.
+
+    >>> forecast_rows("zh-TW")[3]
+    ('forecast.taiwan.24', '預報杜鵑（2015），+24 小時')
+    """
+    from ...realdata.forecast_cases import LEADS, forecast_cases
+    from ..realmap import storm_title
+
+    return [(f"forecast.{case.key}.{h}", lt("forecast.csv_forecast", lang, storm=storm_title(case.storm, lang), h=h))
+            for case in forecast_cases() for h in LEADS]
+
+
 def rows(lesson: str, lang: str = "en") -> list[tuple[int, str, str, str]]:
     """``(number, question, answer, why)`` for each question of ``lesson``.
 
     >>> rows("risk", "en")[0][0], len(rows("real", "zh-TW")) >= 6
     (1, True)
     """
-    if lesson == "risk":
-        from ..quiz import Question
-        from .risk import risk_questions
-
-        out = [(k, q.prompt, q.options[q.answer], q.why) for k, q in enumerate(risk_questions(lang), start=1)]
-        free = Question("risk", "explain", "text", answer=None)
-        return [*out, (len(out) + 1, free.prompt(lang), free.expected(lang), free.why(lang))]
-    if lesson == "forecast":
-        from .forecast import localised, questions
-
-        return [(k, q.prompt(lang), q.expected(lang), q.why(lang)) for k, q in enumerate((localised(q, lang) for q in questions()), start=1)]
-    from .bank import bank
-
-    return [(k, q.prompt(lang), q.expected(lang), q.why(lang)) for k, q in enumerate(bank(lesson), start=1)]
+    return [(q.number, q.prompt, q.expected, q.why) for q in lesson_questions(lesson, lang)]
 
 
 def answer_key_markdown(lang: str = "en") -> str:
@@ -84,4 +136,4 @@ def main() -> None:  # pragma: no cover - a command
 if __name__ == "__main__":  # pragma: no cover
     main()
 
-__all__ = ["BEGIN", "END", "GUIDES", "answer_key_markdown", "rows", "with_keys"]
+__all__ = ["BEGIN", "END", "GUIDES", "Asked", "answer_key_markdown", "forecast_rows", "lesson_questions", "rows", "with_keys"]
