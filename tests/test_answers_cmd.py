@@ -131,11 +131,12 @@ def test_a_spreadsheet_saved_big5_file_is_read(tmp_path: Path) -> None:
 
 
 def test_one_name_on_two_devices_of_the_class_server_is_said(tmp_path: Path) -> None:
+    """The class server keeps them apart: two students, named apart (tests/test_answers_cmd_miscounts.py)."""
     for device in ("a" * 22, "b" * 22):
         sheet_of("en", "Mei", [("first_roll", "c")], store=AnswerStore(tmp_path, device=device),
                  start=START + timedelta(minutes=len(device) + ord(device[0])))
     code, text = run([str(tmp_path)])
-    assert code == 0 and "Mei: answers from 2 devices" in text
+    assert code == 0 and "“Mei” was typed on 2 devices" in text and "2 students, Mei (1) and Mei (2)" in text
 
 
 # ------------------------------------------------------------------------------------------------ bad input

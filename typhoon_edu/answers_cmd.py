@@ -13,7 +13,8 @@ free answer, how many wrote one; then one line per student.
 * **Which question.** A JSON entry names its question (``quiz.compass.first_roll``); a CSV row has only the
   question's text, which is looked up among every lesson's questions in both languages
   (:func:`known_questions`), so an English and a Chinese file of one lesson add up. A row whose text is not a
-  known question (lesson 07's forecasts, a question of another version) is counted under its own text.
+  known question (a question of another version, a forecast of a storm the lesson no longer has) is counted under
+  its own text.
 * **Which lesson.** A JSON file says it; a CSV file's lesson is the one its known questions belong to, else the
   one its name says (``<name>-<lesson>-answers.csv``).
 * **First try.** As in the lessons, a question's score is the student's first marked answer to it (the earliest
@@ -21,8 +22,16 @@ free answer, how many wrote one; then one line per student.
 * **Handed in twice.** The same answer in two files (a CSV download and the class server's JSON file, or two
   downloads) is counted once: two answers are the same when the student (the name as the lessons compare names:
   :func:`~typhoon_edu.ui.quiz.student_key`), the lesson, the question's text, the answer and the time (to the
-  second, as the sheet records it) are all the same. Of the two, the one that says what the student then observed
-  is kept.
+  second, as the sheet records it) are all the same. A file a spreadsheet re-saved may give the time to the minute
+  only (``2026/12/3 09:14``): its answers are then matched to the minute, each with one answer of the other file.
+  Of the two, the one that says what the student then observed is kept.
+* **The same name.** The class server keeps a name typed on two devices in two files (a device tag in the file's
+  name: :class:`~typhoon_edu.ui.quiz.AnswerStore`), so those are two students, ``Ann (1)`` and ``Ann (2)``
+  (numbered by their first answer); a download goes with the device whose file holds its answers. A download or a
+  file outside the class server says only the name: two students who typed the same name are one student there,
+  and the summary says so when such files of one lesson share no answer (:func:`same_names`).
+* **Lesson 07's forecasts** are counted per storm and lead (``forecast.taiwan.24``), found by the row's label in
+  either language, so an English and a Chinese file's forecasts of one storm add up.
 * **Bad input.** A file that is not an answers file, cannot be read, or a folder without answers files is named
   with the reason and left out; the rest are summarised. The exit code is 2 only if nothing could be read.
 
@@ -36,7 +45,6 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
 import os
 import re
 import unicodedata
@@ -50,10 +58,11 @@ from typing import Any, TextIO
 
 from .answers_format import CSV_COLUMNS, RESULT_OF_WORD
 from .fileio import atomic_write_text, os_reason, read_bounded
-from .i18n import LANGS, catalog, cell_label, normalize_lang, t
+from .i18n import LANGS, catalog, cell_label, join_names, normalize_lang, t
 
-__all__ = ["Answer", "Lesson", "Problem", "QuestionInfo", "Reading", "add_parser", "known_questions", "lesson_title",
-           "merge", "parse_csv", "parse_json", "read_paths", "run", "summarise", "summary_lines", "table_csv"]
+__all__ = ["Answer", "Lesson", "Problem", "QuestionInfo", "Reading", "SameName", "add_parser", "known_questions",
+           "lesson_title", "merge", "parse_csv", "parse_json", "read_paths", "run", "same_names", "summarise",
+           "summary_lines", "table_csv"]
 
 #: The biggest answers file read (a lesson's download is a few kilobytes).
 MAX_FILE_BYTES = 8 * 1024 * 1024
@@ -92,8 +101,10 @@ def _lt(key: str, lang: str, /, **fmt: Any) -> str:
 # ------------------------------------------------------------------------------------------------ the questions
 @dataclass(frozen=True)
 class QuestionInfo:
-    """One question a lesson asks: its ``key`` (``quiz.compass.first_roll``, ``predict.compass.long_run``), its
-    ``kind`` (``choice``, ``number``, ``cell``, ``text`` or ``prediction``), its ``label`` in the lesson (``"1"``,
+    """One question a lesson asks: its ``key`` (``quiz.compass.first_roll``, ``predict.compass.long_run``,
+    ``forecast.taiwan.24``), its ``kind`` (``choice``, ``number``, ``cell``, ``text``, ``prediction``, or
+    ``forecast``: a row of lesson 07's forecast challenge, marked but not one of the questions every student is
+    asked), its ``label`` in the lesson (``"1"``,
     ``"P"`` for a prediction: the answer keys in the teachers' guides number them so), its text in each language
     and, for a choice or a prediction, each option's text in each language."""
 
@@ -144,12 +155,7 @@ def known_questions() -> Known:
     >>> k.by_text[_norm(k.by_key["predict.compass.long_run"].prompt("zh-TW"))].key
     'predict.compass.long_run'
     """
-    from .ui.lessons.answers import LESSON_BANKS
-    from .ui.lessons.bank import BANKS, bank
-    from .ui.lessons.forecast import localised
-    from .ui.lessons.forecast import questions as forecast_questions
-    from .ui.lessons.risk import risk_questions
-    from .ui.quiz import Question
+    from .ui.lessons.answers import LESSON_BANKS, forecast_rows, lesson_questions
 
     infos: list[QuestionInfo] = []
     numbers = {lesson: number for number, lesson in LESSON_BANKS}
@@ -163,31 +169,16 @@ def known_questions() -> Known:
                 infos.append(QuestionInfo(lesson, f"predict.{lesson}.{m[2]}", "prediction", "P",
                                           {lang: t(f"{base}.prompt", lang) for lang in LANGS},
                                           {o: {lang: t(f"{base}.{o}", lang) for lang in LANGS} for o in options}))
-        questions: list[tuple[Question, dict[str, Question]]] = []
-        if lesson == "risk":
-            by_lang = {lang: risk_questions(lang) for lang in LANGS}
-            for k, q in enumerate(by_lang["en"], start=1):
-                texts = {lang: qs[k - 1] for lang, qs in by_lang.items()}
-                infos.append(QuestionInfo(lesson, f"quiz.risk.{q.key}", "choice", str(k),
-                                          {lang: r.prompt for lang, r in texts.items()},
-                                          {str(i): {lang: r.options[i] for lang, r in texts.items()}
-                                           for i in range(len(q.options))}))
-            questions.append((Question("risk", "explain", "text", answer=None), {}))
-            first = len(by_lang["en"]) + 1
-        elif lesson == "forecast":
-            questions += [(q, {lang: localised(q, lang) for lang in LANGS}) for q in forecast_questions()]
-            first = 1
-        elif lesson in BANKS:
-            questions += [(q, {}) for q in bank(lesson)]
-            first = 1
-        else:  # pragma: no cover - every lesson has a bank
-            continue
-        for k, (q, local) in enumerate(questions, start=first):
-            def shown(lang: str, q: Question = q, local: Mapping[str, Question] = local) -> Question:
-                return local.get(lang, q)
-            infos.append(QuestionInfo(lesson, q.key, q.kind, str(k), {lang: shown(lang).prompt(lang) for lang in LANGS},
-                                      {o: {lang: shown(lang).option_text(o, lang) for lang in LANGS} for o in q.options},
+        by_lang = {lang: lesson_questions(lesson, lang) for lang in LANGS}
+        for k, q in enumerate(by_lang["en"]):
+            asked = {lang: qs[k] for lang, qs in by_lang.items()}
+            infos.append(QuestionInfo(lesson, q.key, q.kind, str(q.number), {lang: a.prompt for lang, a in asked.items()},
+                                      {o: {lang: a.options[o] for lang, a in asked.items()} for o in q.options},
                                       q.percent))
+        if lesson == "forecast":  # the forecast rows, by the storm and the lead (a key the same in both languages)
+            rows = {lang: forecast_rows(lang) for lang in LANGS}
+            infos += [QuestionInfo(lesson, key, "forecast", "", {lang: rows[lang][k][1] for lang in LANGS})
+                      for k, (key, _) in enumerate(rows["en"])]
     by_text: dict[str, QuestionInfo] = {}
     for info in infos:
         for text in info.prompts.values():
@@ -242,7 +233,10 @@ class Answer:
 
     ``result`` is ``right``, ``wrong``, ``free`` or ``prediction``; ``later`` marks a right answer the file
     itself says came on a later try; ``key`` is the question's key when it is a known question (else ``""``);
-    ``value`` is the option id of a choice or a prediction when it is known.
+    ``value`` is the option id of a choice or a prediction when it is known. ``device`` is the class server's
+    device tag of the file it came from (or of the server's copy of it); ``seconds`` is False when the file gave the
+    time to the minute only (a spreadsheet re-saved it); ``copies`` are the other files the same answer was in
+    (:func:`merge`); ``typed`` is the name as typed when ``student`` was made distinct (``Ann (2)``).
     """
 
     student: str
@@ -258,6 +252,9 @@ class Answer:
     later: bool = False
     source: str = ""
     device: str = ""
+    seconds: bool = True
+    copies: tuple[str, ...] = ()
+    typed: str = ""
 
     @property
     def group(self) -> str:
@@ -269,6 +266,12 @@ class Answer:
         """What makes two answers the same answer handed in twice (see the module's notes)."""
         return (_norm(self.student), self.lesson, _norm(self.question), _norm(self.answer),
                 self.when.isoformat(sep=" "))
+
+    @property
+    def minute_identity(self) -> tuple[str, str, str, str, str]:
+        """:attr:`identity` with the time to the minute: what an answer whose file lost the seconds is matched on."""
+        return (_norm(self.student), self.lesson, _norm(self.question), _norm(self.answer),
+                self.when.replace(second=0, microsecond=0).isoformat(sep=" "))
 
 
 @dataclass(frozen=True)
@@ -316,6 +319,16 @@ def _matched_words() -> dict[str, bool]:
 
 
 _TIME_FORMATS = ("%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M", "%Y-%m-%d %H:%M")
+_SECONDS = re.compile(r"\d:\d\d:\d\d")
+
+
+def _has_seconds(text: str) -> bool:
+    """Whether a time's text gives the seconds (a spreadsheet that re-saves the file may drop them).
+
+    >>> _has_seconds("2026-12-03 09:14:37"), _has_seconds("2026/12/3 09:14"), _has_seconds("2026-12-03T09:14")
+    (True, False, False)
+    """
+    return bool(_SECONDS.search(text))
 
 
 def _time(text: str) -> datetime:
@@ -422,6 +435,7 @@ def parse_csv(text: str, source: str) -> tuple[list[Answer], int]:
             when = _time(cell(row, "time"))
         except ValueError:
             word = None
+        seconds = _has_seconds(cell(row, "time"))
         matched_text = _norm(cell(row, "matched"))
         if word is None or not question or (matched_text and matched_text not in matched_words):
             bad += 1
@@ -429,7 +443,7 @@ def parse_csv(text: str, source: str) -> tuple[list[Answer], int]:
         name = " ".join(cell(row, "name").split()) or _no_name(source)
         out.append(Answer(name, "", question, cell(row, "answer"), RESULT_WORDS[word], when,
                           observed=cell(row, "observed"), matched=matched_words.get(matched_text),
-                          later=word == "right_later", source=source))
+                          later=word == "right_later", source=source, seconds=seconds))
     # the file's lesson: the one its known questions belong to, else the one its name says
     if broken and not out:
         raise NotAnswers("damaged")
@@ -442,42 +456,30 @@ def parse_json(text: str, source: str) -> tuple[list[Answer], int]:
     """The answers in a lesson's ``answers/<name>-<lesson>.json`` file (``source``: its name), and how many of its
     entries could not be read; :class:`NotAnswers` for a file of another kind.
 
+    >>> import json
     >>> doc = {"format": 1, "lesson": "compass", "student": "Mei", "entries": [
     ...     {"key": "k", "question": "Q?", "answer": "E", "result": "right", "when": "2026-05-01 09:30:00"}, {"x": 1}]}
     >>> rows, bad = parse_json(json.dumps(doc), "Mei-compass.json")
     >>> [(a.student, a.lesson, a.answer) for a in rows], bad
     ([('Mei', 'compass', 'E')], 1)
     """
-    from .ui.quiz import Entry, file_stem
+    from .ui.quiz import NotAnswersFile, answers_file_name, file_stem, read_answers
 
     try:
-        data = json.loads(text)
+        read = read_answers(text)
+    except NotAnswersFile:
+        raise NotAnswers("not_answers_json") from None
     except ValueError:
         raise NotAnswers("bad_json") from None
-    if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
-        raise NotAnswers("not_answers_json")
-    name = Path(source).name
-    lesson = data.get("lesson") if isinstance(data.get("lesson"), str) else ""
-    if not lesson:
-        m = re.fullmatch(r".+-([A-Za-z0-9_]+)(?:\.damaged)?\.json", name)
-        lesson = m[1] if m else ""
-    student = " ".join(str(data.get("student", "")).split()) if isinstance(data.get("student"), str) else ""
-    device = ""
-    m = re.fullmatch(rf"(.+)-([0-9a-f]{{16}})-{re.escape(lesson)}(?:\.damaged)?\.json", name) if lesson else None
-    if m and (not student or m[1].casefold() == file_stem(student).casefold()):
-        device = m[2]
-    student = student or _no_name(source)
-    out: list[Answer] = []
-    bad = 0
-    for item in data["entries"]:
-        try:
-            entry = Entry.from_json(item)
-        except (ValueError, KeyError, TypeError, AttributeError):
-            bad += 1
-            continue
-        out.append(_with_question(Answer(student, lesson, entry.question, entry.answer, entry.result, entry.when,
-                                         key=entry.key, value=entry.value, observed=entry.observed,
-                                         matched=entry.matched, source=source, device=device)))
+    named, device, lesson = answers_file_name(Path(source).name, read.lesson)
+    lesson = read.lesson or lesson
+    if read.student and named.casefold() != file_stem(read.student).casefold():
+        device = ""  # a file renamed: its name's tag may not be the device it was saved from
+    student = read.student or _no_name(source)
+    out = [_with_question(Answer(student, lesson, e.question, e.answer, e.result, e.when, key=e.key, value=e.value,
+                                 observed=e.observed, matched=e.matched, source=source, device=device))
+           for e in read.entries]
+    bad = read.unreadable
     return out, bad
 
 
@@ -562,26 +564,155 @@ def _read_file(path: Path, reading: Reading) -> None:
     reading.files.append(name)
 
 
+def _combined(kept: Answer, copy: Answer) -> Answer:
+    """One answer of two copies of it: the one that says what the student then observed, with the time to the
+    second and the device if either copy has them, and the other copy's file among its ``copies``."""
+    base = replace(copy, student=kept.student) if kept.matched is None and copy.matched is not None else kept
+    timed = kept if kept.seconds or not copy.seconds else copy
+    files = dict.fromkeys((kept.source, *kept.copies, copy.source, *copy.copies))
+    return replace(base, when=timed.when, seconds=timed.seconds, device=kept.device or copy.device,
+                   copies=tuple(f for f in files if f != base.source))
+
+
 def merge(answers: Iterable[Answer]) -> tuple[list[Answer], int]:
     """The answers with every one handed in twice counted once (see the module's notes), in order of time, and how
-    many were left out as repeats. Of two copies, the one that says what was observed is kept.
+    many were left out as repeats; students who typed the same name on two devices of the class server made
+    distinct (:func:`_tell_apart`).
 
-    >>> a = Answer("Mei", "compass", "Q?", "E", "prediction", datetime(2026, 5, 1, 9, 30))
+    Of two copies, the one that says what was observed is kept. An answer whose file gave the time to the minute
+    only is the same as an answer of that minute (with the seconds), each copy of a file paired with one answer
+    of the other; copies from two devices are never the same answer.
+
+    >>> a = Answer("Mei", "compass", "Q?", "E", "prediction", datetime(2026, 5, 1, 9, 30, 12))
     >>> kept, repeats = merge([a, replace(a, student=" mei ", observed="14%", matched=True), replace(a, answer="W")])
     >>> [(x.answer, x.matched) for x in kept], repeats
     ([('E', True), ('W', None)], 1)
+    >>> kept, repeats = merge([replace(a, when=datetime(2026, 5, 1, 9, 30), seconds=False, source="b.csv"), a])
+    >>> [x.when.second for x in kept], repeats
+    ([12], 1)
     """
-    kept: dict[tuple[str, ...], Answer] = {}
+    kept: list[Answer] = []
+    exact: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    minute: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    paired: list[set[str]] = []  # per kept answer: the files a copy of it came from (each pairs with one only)
     repeats = 0
     for a in answers:
-        key = a.identity
-        if key in kept:
-            repeats += 1
-            if kept[key].matched is None and a.matched is not None:
-                kept[key] = replace(a, student=kept[key].student)
+
+        def fits(k: int, a: Answer = a) -> bool:
+            return not (a.device and kept[k].device and a.device != kept[k].device)
+
+        same = next((k for k in exact.get(a.identity, ()) if a.seconds and fits(k)), None)
+        if same is None:
+            same = next((k for k in minute.get(a.minute_identity, ()) if fits(k) and a.source not in paired[k]
+                         and not (a.seconds and kept[k].seconds)), None)
+        if same is None:
+            exact[a.identity].append(len(kept))
+            minute[a.minute_identity].append(len(kept))
+            kept.append(a)
+            paired.append({a.source})
             continue
-        kept[key] = a
-    return sorted(kept.values(), key=lambda a: a.when), repeats
+        repeats += 1
+        paired[same].add(a.source)
+        kept[same] = _combined(kept[same], a)
+        if kept[same].seconds:
+            exact[kept[same].identity].append(same)
+    return sorted(_tell_apart(kept), key=lambda a: a.when), repeats
+
+
+def _tell_apart(answers: Sequence[Answer]) -> list[Answer]:
+    """``answers`` with their students told apart as the class server tells them: a name typed on two devices is
+    two students (``Ann (1)``, ``Ann (2)``, by their first answer; ``typed`` keeps the name). A download's answers
+    belong to the device whose file holds some of them, and a name typed on one device only is that device's
+    student wherever its answers come from. A name known only from downloads (no device) is one student."""
+    links: dict[tuple[str, str], set[str]] = defaultdict(set)  # (file, student) -> the devices of its answers
+    for a in answers:
+        if a.device:
+            for source in (a.source, *a.copies):
+                links[(source, _norm(a.student))].add(a.device)
+    out = []
+    for a in answers:
+        if not a.device:
+            devices = set().union(*(links.get((source, _norm(a.student)), set()) for source in (a.source, *a.copies)))
+            if len(devices) == 1:
+                a = replace(a, device=devices.pop())
+        out.append(a)
+    first_of: dict[str, dict[str, Answer]] = defaultdict(dict)  # student -> device -> its first answer
+    for a in sorted(out, key=lambda a: a.when):
+        if a.device:
+            first_of[_norm(a.student)].setdefault(a.device, a)
+    for k, a in enumerate(out):
+        devices = first_of.get(_norm(a.student), {})
+        if len(devices) == 1 and not a.device:  # the name's answers without a device are that device's
+            out[k] = replace(a, device=next(iter(devices)))
+        elif len(devices) > 1 and a.device:
+            number = list(devices).index(a.device) + 1
+            out[k] = replace(a, student=f"{devices[a.device].student} ({number})", typed=a.student)
+        elif len(devices) > 1:  # a download of the name that holds none of either device's answers
+            out[k] = replace(a, typed=a.student)
+    return out
+
+
+@dataclass(frozen=True)
+class SameName:
+    """Students a summary cannot tell apart, or told apart only by the class server's devices: ``kind`` is
+    ``devices`` (the name typed on ``devices`` devices: ``names`` are the students it was made into) or ``files``
+    (``files`` name-only files of ``lesson`` that share no answer carry the name)."""
+
+    kind: str
+    name: str
+    names: tuple[str, ...] = ()
+    devices: int = 0
+    files: int = 0
+    lesson: str = ""
+
+    def text(self, lang: str) -> str:
+        """The note, in ``lang``."""
+        if self.kind == "devices":
+            return _lt("same_devices", lang, name=self.name, n=self.devices, names=join_names(self.names, lang),
+                       students=_count("people", len(self.names), lang))
+        return _lt("same_files", lang, name=self.name, n=self.files, lesson=lesson_title(self.lesson, lang))
+
+
+def same_names(answers: Sequence[Answer]) -> list[SameName]:
+    """What the summary says of students' names: each name the class server kept apart on several devices, and
+    each name that files without a device (downloads, a lesson's answers folder outside the class server) give in
+    one lesson when the files share no answer, so they may be two students (or one who started afresh).
+
+    >>> a = Answer("Mei", "compass", "Q?", "E", "right", datetime(2026, 5, 1, 9, 30), source="a.csv")
+    >>> [n.text("en")[:51] for n in same_names([a, replace(a, answer="W", source="b.csv")])]
+    ['“Mei”: 2 files that share no answer carry this name']
+    >>> same_names([a, replace(a, answer="W", source="b.csv", copies=("a.csv",))])  # b.csv holds a.csv's answer too
+    []
+    """
+    notes: list[SameName] = []
+    made: dict[str, dict[str, Answer]] = defaultdict(dict)  # a name typed -> the students made of it -> an answer
+    for a in sorted(answers, key=lambda a: (not a.device, a.when)):
+        if a.typed:
+            made[_norm(a.typed)].setdefault(a.student, a)
+    for students in made.values():
+        first = next(iter(students.values()))
+        notes.append(SameName("devices", first.typed, tuple(students),
+                              devices=sum(1 for a in students.values() if a.device)))
+    groups: dict[tuple[str, str], list[tuple[str, ...]]] = defaultdict(list)
+    for a in answers:
+        if not a.device:
+            groups[(a.lesson, _norm(a.student))].append((a.source, *a.copies))
+    for (lesson, key), sources in groups.items():
+        owner: dict[str, str] = {}  # union-find over the files: two files that share an answer are one sheet
+
+        def root(x: str, owner: dict[str, str] = owner) -> str:
+            while owner.setdefault(x, x) != x:
+                x = owner[x]
+            return x
+
+        for files in sources:
+            for other in files[1:]:
+                owner[root(other)] = root(files[0])
+        sheets = {root(f) for files in sources for f in files}
+        if len(sheets) > 1:
+            name = next(a.student for a in answers if not a.device and a.lesson == lesson and _norm(a.student) == key)
+            notes.append(SameName("files", name, files=len(sheets), lesson=lesson))
+    return notes
 
 
 # ------------------------------------------------------------------------------------------------ the summary
@@ -610,7 +741,6 @@ class StudentStats:
     right_first: int = 0
     graded: int = 0
     missing: int = 0
-    devices: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -671,9 +801,7 @@ def summarise(answers: Sequence[Answer], lang: str = "en") -> list[Lesson]:
         order = [k for k in known.order.get(lesson, ()) if k in groups] + [k for k in groups if k not in known.by_key]
         students: dict[str, StudentStats] = {}
         for a in given:
-            s = students.setdefault(_norm(a.student), StudentStats(a.student))
-            if a.device:
-                s.devices.add(a.device)
+            students.setdefault(_norm(a.student), StudentStats(a.student))
         questions = []
         marked_by: dict[str, set[str]] = defaultdict(set)  # student -> the questions they gave a marked answer to
         for group in order:
@@ -759,8 +887,10 @@ def _people(n: int, lang: str) -> str:
     return _count("people", n, lang)
 
 
-def summary_lines(lessons: Sequence[Lesson], reading: Reading, repeats: int, lang: str = "en") -> list[str]:
-    """The summary as the terminal shows it, in ``lang``: the files read and left out, then each lesson."""
+def summary_lines(lessons: Sequence[Lesson], reading: Reading, repeats: int, lang: str = "en",
+                  names: Sequence[SameName] = ()) -> list[str]:
+    """The summary as the terminal shows it, in ``lang``: the files read and left out, the answers handed in twice,
+    what ``names`` says of students' names (:func:`same_names`), then each lesson."""
     known = known_questions()
     students = {_norm(s.name) for lesson in lessons for s in lesson.students}
     lines = [_lt("head", lang, files=_count("files", len(reading.files), lang),
@@ -770,6 +900,8 @@ def summary_lines(lessons: Sequence[Lesson], reading: Reading, repeats: int, lan
         lines += ["  - " + p.text(lang) for p in reading.problems]
     if repeats:
         lines += ["", _lt("repeats", lang, n=repeats)]
+    if names:
+        lines += ["", *(note.text(lang) for note in names)]
     for lesson in lessons:
         lines += ["", _lt("lesson_head", lang, title=lesson_title(lesson.lesson, lang),
                                   students=_count("students", len(lesson.students), lang))]
@@ -811,9 +943,6 @@ def summary_lines(lessons: Sequence[Lesson], reading: Reading, repeats: int, lan
                 if s.missing:
                     score += _lt("student_missing", lang, n=s.missing)
                 lines.append(f"    {_pad(s.name, width)}  {score}")
-            for s in lesson.students:
-                if len(s.devices) > 1:
-                    lines.append("  " + _lt("devices", lang, name=s.name, n=len(s.devices)))
     return lines
 
 
@@ -900,7 +1029,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, err: TextIO | None = N
         return refuse(_lt("err.csv_exists", lang, path=table))
     reading = read_paths(args.paths, skip=[table] if table is not None else [])
     answers, repeats = merge(reading.answers)
-    for line in summary_lines(summarise(answers, lang), reading, repeats, lang) if answers else \
+    for line in summary_lines(summarise(answers, lang), reading, repeats, lang, same_names(answers)) if answers else \
             [p.text(lang) for p in reading.problems]:
         out.write(line + "\n")
     if not answers:
