@@ -417,6 +417,11 @@ class Room:
         :meth:`begin`. ``after``: the teacher's room this one is a rematch of; it then names this
         one as its successor (:attr:`successor`), so the devices still on it are offered their
         seats here (:meth:`follow`). It must be the same teacher's (NotAllowed ``not_your_room``).
+        The first rematch of a room wins: if ``after`` already names an open successor (a second
+        teacher page, a reload of the results, a double tap), nothing is made and that room is
+        returned, opened as :meth:`open` does, its seat links in ``issued_tokens`` (:meth:`join_links`),
+        so every page shows the same new game and every phone that follows finds its team there
+        (the store decides it atomically, :meth:`RoomStore.create_room`).
         """
         if not isinstance(teacher, Teacher):
             raise NotAllowed("only a teacher may set up a room (this page has no teacher's key)", kind="teacher_only")
@@ -447,7 +452,8 @@ class Room:
             actions=[a.notation for a in game.history],  # dice an advanced setup rolls before the first decision
             owner=teacher.id, room_id=room_id, lobby=lobby, predecessor=None if after is None else after.id)
         room = cls.open(store, row.id, teacher=teacher)
-        room.issued_tokens = tokens
+        # (another rematch of ``after`` came first: its room, with its links as they are now)
+        room.issued_tokens = tokens if row.id == room_id else room.join_links()
         if after is not None:
             after._catch_up()  # the old room's page sees its successor at once
         return room

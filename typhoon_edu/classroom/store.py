@@ -266,6 +266,14 @@ class NewSeat:
 _KEEP: Any = object()
 
 
+class _Succeeded(Exception):  # not an error: a signal that rolls a rematch's transaction back
+    """The room a rematch was to follow already names an open successor (:meth:`RoomStore._name_successor`)."""
+
+    def __init__(self, successor: str) -> None:
+        super().__init__(successor)
+        self.successor = successor
+
+
 class _Bad(list):  # type: ignore[type-arg]
     """The fields of one row that did not hold what the schema says (a hand-edited database)."""
 
@@ -665,7 +673,10 @@ class RoomStore:
         :class:`KeyError` is raised. ``lobby``: the room waits in the lobby until :meth:`begin`
         (no decision is stored before). ``predecessor``: the id of the room this one is a rematch of,
         which names this one as its successor in the same transaction (RoomNotFound, and nothing
-        is created, if there is no such room).
+        is created, if there is no such room). The first rematch wins: when the predecessor already
+        names an open successor (a second teacher page, a reload of the results, a double tap, or a
+        rematch a moment ago on another kernel), nothing is created and that room's row is returned
+        instead (the caller tells by its id); see :meth:`_name_successor`.
         """
         if status not in STATUSES:
             raise ValueError(f"a room's status is one of {', '.join(STATUSES)}, not {status!r}")
@@ -676,6 +687,8 @@ class RoomStore:
             rid, code, now = room_id or uuid.uuid4().hex, new_code(), time.time()
             try:
                 with self._tx("create the room", write=True, integrity_raw=True) as conn:
+                    if predecessor is not None:  # a rematch: first, atomically, the old room names this one
+                        self._name_successor(conn, predecessor, rid)
                     conn.execute(sa.insert(ROOMS).values(
                         id=rid, code=code, setup=setup_text, lang=lang, status=status, paused=False,
                         hints_enabled=bool(hints_enabled), created=now, updated=now,
@@ -686,8 +699,6 @@ class RoomStore:
                         dict(room_id=rid, idx=i, region=s.region, kind=s.kind, name=s.name, token_hash=s.token_hash,
                              revoked=False, joined=None, link_nonce=s.link_nonce, device_hash=None, seen=None)
                         for i, s in enumerate(seats)])
-                    if predecessor is not None:  # a rematch: the old room names its successor in the same write
-                        self._bump(conn, predecessor, successor=rid)
                     if notations:
                         conn.execute(sa.insert(ACTIONS), [
                             dict(room_id=rid, seq=i + 1, notation=n, by_seat=by, at=now) for i, n in enumerate(notations)])
@@ -696,6 +707,8 @@ class RoomStore:
                                                               IMPORTS.c.ok == sa.false()))
                         conn.execute(sa.insert(IMPORTS).values(source=import_source, digest=import_digest, room_id=rid,
                                                                ok=True, kind="", error="", at=now))
+            except _Succeeded as exc:  # another rematch of the predecessor came first: its room, nothing made
+                return self.room(exc.successor)
             except sa_exc.IntegrityError as exc:
                 done = self.import_row(import_source) if import_source is not None else None
                 if done is not None and done.ok:
@@ -705,6 +718,35 @@ class RoomStore:
                 continue  # the code clashed with another room's: draw another
             return self.room(rid)
         raise StoreError("no free room code could be found", kind="io", what="create the room")
+
+    @staticmethod
+    def _name_successor(conn: sa.engine.Connection, predecessor: str, rid: str) -> None:
+        """Make ``rid`` the successor of room ``predecessor``, unless it already has one that is open (the first
+        rematch wins): then raise :class:`_Succeeded` with that room's id, and the caller's transaction makes nothing.
+
+        A successor whose game is over, or that was deleted, gives way (a rematch of the old results is then a new
+        game, not the old new one's results or an error for ever). The write is a compare-and-set on the successor
+        just read: on SQLite the write lock (``BEGIN IMMEDIATE``) already orders rematches; on PostgreSQL (READ
+        COMMITTED) a second rematch waits for the first one's row lock, then finds the successor changed and reads
+        the first one's room (a WHERE that looked the successor's status up itself would be re-checked on the old
+        snapshot, and both would win). RoomNotFound if there is no room ``predecessor``.
+        """
+        for _attempt in range(3):
+            row = conn.execute(sa.select(ROOMS.c.successor).where(ROOMS.c.id == predecessor)).first()
+            if row is None:
+                raise RoomNotFound(f"there is no room with id {predecessor!r}", kind="not_found")
+            current = row.successor
+            if current is not None:
+                status = conn.execute(sa.select(ROOMS.c.status).where(ROOMS.c.id == current)).scalar()
+                if status == OPEN:
+                    raise _Succeeded(current)
+            same = ROOMS.c.successor.is_(None) if current is None else ROOMS.c.successor == current
+            if conn.execute(sa.update(ROOMS).where(ROOMS.c.id == predecessor, same).values(
+                    successor=rid, version=ROOMS.c.version + 1, updated=time.time())).rowcount == 1:
+                return
+            # another rematch named its room in between (PostgreSQL): read it again, now committed
+        raise StoreError("the rematch could not be recorded: the old room's next game kept changing", kind="io",
+                         what="create the room")
 
     @staticmethod
     def _check_seats(seats: Sequence[NewSeat]) -> None:

@@ -1,0 +1,133 @@
+"""The teacher's rematch made safe against a second press.
+
+* **One successor.** A second Rematch of the same old room (a second teacher tab, a reload of the results, a
+  double tap) opens the new room the first one made instead of making another and renaming the old room's
+  successor, so every phone that follows ends up in the same room. The store decides it in the write that names
+  the successor (a compare-and-set on the old room's row), so two rematches at the same moment make one room on
+  SQLite (its write lock) and on PostgreSQL (the row lock and READ COMMITTED's re-check).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from race_helpers import race
+
+from typhoon_edu.classroom.errors import ClassroomError
+from typhoon_edu.classroom.rooms import Room, Seat
+from typhoon_edu.classroom.store import RoomStore, sqlite_url
+from typhoon_edu.classroom.teachers import local_teacher
+from typhoon_edu.ui.classplay.projector import ProjectorApp
+from typhoon_edu.ui.classplay.seat import SeatApp
+from typhoon_edu.ui.classplay.setup import SetupChoices
+from typhoon_edu.ui.classplay.viewdata import SeatChoice
+
+PEOPLE = [Seat("Taiwan", name="Mei"), Seat("Japan", name="Ken"), Seat("Korea", "greedy")]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> RoomStore:
+    return RoomStore(sqlite_url(tmp_path / "rooms.sqlite3"))
+
+
+def choices(devices: bool = True) -> SetupChoices:
+    return SetupChoices([SeatChoice("person", "Mei", "Taiwan"), SeatChoice("person", "Ken", "Japan"),
+                         SeatChoice("medium", "", "Korea")], regions="chosen", seed=11, speed=0, devices=devices)
+
+
+def projector_of(store: RoomStore, lang: str = "en") -> ProjectorApp:
+    return ProjectorApp(lang=lang, store=store, fullscreen=False, public_url="http://127.0.0.1:8866/",
+                        teacher=local_teacher(store))
+
+
+def _ended_room(store: RoomStore, devices: dict[str, str]) -> tuple[Room, dict[str, str]]:
+    """A room whose seats these devices opened (region -> device id), then ended by the teacher."""
+    room = Room.create(store, PEOPLE, seed=3, lang="en", teacher=local_teacher(store))
+    tokens = dict(room.issued_tokens)
+    for region, device in devices.items():
+        Room.open_seat(store, tokens[region], device)
+    room.end()
+    return room, tokens
+
+
+# ---------------------------------------------------------------------- one successor
+def test_a_second_rematch_of_a_room_opens_the_new_room_the_first_made(db_url: str) -> None:
+    """In the kernel: the second Room.create(after=old) is the first one's room, with the same seat links."""
+    store = RoomStore(db_url)
+    teacher = local_teacher(store)
+    old, tokens = _ended_room(store, {"Taiwan": "phone-T", "Japan": "phone-J"})
+    first = Room.create(store, PEOPLE, seed=4, lang="en", teacher=teacher, lobby=True, after=old)
+    taiwan, _ = Room.follow(store, tokens["Taiwan"], "phone-T")  # a phone follows before the second press
+    again = Room.create(store, PEOPLE, seed=5, lang="en", teacher=teacher, lobby=True,
+                        after=Room.open(store, old.code, teacher=teacher))  # another teacher page's room object
+    assert again.id == first.id, "a second rematch made another room"
+    assert store.room(old.id).successor == first.id and len(store.rooms()) == 2
+    assert again.setup["seed"] == first.setup["seed"]  # the first one's game, not a new shuffle
+    assert again.issued_tokens == {"Japan": first.issued_tokens["Japan"]}  # Taiwan's seat is taken: no link
+    japan, _ = Room.follow(store, tokens["Japan"], "phone-J")  # a phone that follows now: the same room
+    assert taiwan.id == japan.id == first.id
+
+
+def test_two_teacher_pages_that_rematch_the_same_room_end_up_on_one_new_room(store: RoomStore) -> None:
+    """A projector on the results, and a second tab (or a reload) of the same results: both press Rematch."""
+    first = projector_of(store)
+    old = first.start(choices())
+    phones = {r: SeatApp(lang="en", store=store, token=t, device=f"phone-{r}") for r, t in old.issued_tokens.items()}
+    first.show_board()
+    first.drawer.ask_end()
+    first.drawer.end()
+    second = projector_of(store, "zh-TW")
+    second.open(old.code)
+    assert first.screen == second.screen == "results"
+    new = first.rematch()
+    phones["Taiwan"].sync()
+    assert phones["Taiwan"].follow_rematch() and phones["Taiwan"].room.id == new.id
+    again = second.rematch()
+    assert again is not None and again.id == new.id, "the second page made another room"
+    assert second.room.id == new.id and second.screen == "lobby"  # shown as if it had made it
+    assert second.join_url("Japan") == first.join_url("Japan")  # the same QR code on both pages
+    assert "Japan" in second.join_cards() and "Taiwan" in second.join_cards()
+    assert store.room(old.id).successor == new.id and len(store.rooms()) == 2
+    phones["Japan"].sync()
+    assert phones["Japan"].follow_rematch()
+    assert phones["Japan"].room.id == phones["Taiwan"].room.id == new.id
+    second._take(second.room.sync())
+    assert second._all_joined()
+
+
+def test_two_rematches_at_the_same_moment_make_one_new_room(db_url: str) -> None:
+    """Three teacher kernels (each its own store connection) rematch the same room at once: one room is made."""
+    setup_store = RoomStore(db_url)
+    old, _ = _ended_room(setup_store, {})
+    stores = [RoomStore(db_url) for _ in range(3)]
+    pages = [Room.open(s, old.id, teacher=local_teacher(s)) for s in stores]
+
+    def attempt(i: int) -> str:
+        try:
+            return Room.create(stores[i], PEOPLE, seed=10 + i, lang="en", teacher=local_teacher(stores[i]),
+                               lobby=True, after=pages[i]).id
+        except ClassroomError as exc:
+            return f"refused {exc.kind}"
+
+    outcomes = race(3, attempt)
+    assert len(outcomes) == 3, outcomes
+    successor = setup_store.room(old.id).successor
+    assert outcomes == [successor] * 3, outcomes
+    assert len(setup_store.rooms()) == 2, "a rematch that lost the race left a room behind"
+    for s in stores:
+        s.close()
+
+
+def test_a_rematch_after_the_new_game_ended_or_was_deleted_makes_a_new_room(store: RoomStore) -> None:
+    """The old room's successor is kept while it is open; once it is over (or gone), a Rematch of the old
+    results is a new game again (else the button would open a finished game, or fail for ever)."""
+    teacher = local_teacher(store)
+    old, _ = _ended_room(store, {})
+    first = Room.create(store, PEOPLE, seed=4, lang="en", teacher=teacher, after=old)
+    first.end()
+    second = Room.create(store, PEOPLE, seed=5, lang="en", teacher=teacher, after=old)
+    assert second.id != first.id and store.room(old.id).successor == second.id and second.is_open
+    second.delete()
+    third = Room.create(store, PEOPLE, seed=6, lang="en", teacher=teacher, after=old)
+    assert third.id not in (first.id, second.id) and store.room(old.id).successor == third.id
