@@ -1,10 +1,13 @@
-"""The teacher's rematch made safe against a second press.
+"""The teacher's rematch made safe against a second press and a follow from a room still played.
 
 * **One successor.** A second Rematch of the same old room (a second teacher tab, a reload of the results, a
   double tap) opens the new room the first one made instead of making another and renaming the old room's
   successor, so every phone that follows ends up in the same room. The store decides it in the write that names
   the successor (a compare-and-set on the old room's row), so two rematches at the same moment make one room on
   SQLite (its write lock) and on PostgreSQL (the row lock and READ COMMITTED's re-check).
+* **Follow only from a closed room.** :meth:`Room.follow` (and the offer, :func:`rooms.rematch_for`) works only
+  from a room whose game has finished or was ended: a device still in a game being played is refused
+  (NotAllowed ``game_not_over``) whatever its page sends. docs/security.md, row 35.
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ from pathlib import Path
 import pytest
 from race_helpers import race
 
-from typhoon_edu.classroom.errors import ClassroomError
+from typhoon_edu import i18n
+from typhoon_edu.classroom import rooms
+from typhoon_edu.classroom.errors import ClassroomError, NotAllowed
 from typhoon_edu.classroom.rooms import Room, Seat
 from typhoon_edu.classroom.store import RoomStore, sqlite_url
 from typhoon_edu.classroom.teachers import local_teacher
@@ -131,3 +136,29 @@ def test_a_rematch_after_the_new_game_ended_or_was_deleted_makes_a_new_room(stor
     second.delete()
     third = Room.create(store, PEOPLE, seed=6, lang="en", teacher=teacher, after=old)
     assert third.id not in (first.id, second.id) and store.room(old.id).successor == third.id
+
+
+# ---------------------------------------------------------------------- follow only from a closed room
+def test_a_device_cannot_follow_from_a_room_still_being_played(db_url: str) -> None:
+    """A successor named while the old game is still played (the kernel allows the teacher that): no device of
+    the old room may move to the new one until the old game is over, whatever its page sends."""
+    store = RoomStore(db_url)
+    teacher = local_teacher(store)
+    old = Room.create(store, PEOPLE, seed=3, lang="en", teacher=teacher)
+    tokens = dict(old.issued_tokens)
+    for region in ("Taiwan", "Japan"):
+        Room.open_seat(store, tokens[region], f"phone-{region}")
+    new = Room.create(store, PEOPLE, seed=4, lang="en", teacher=teacher, lobby=True, after=old)
+    assert store.room(old.id).is_open and store.room(old.id).successor == new.id
+    before = store.seats(new.id)
+    for region in ("Taiwan", "Japan"):  # each team's own device, with its own live token
+        with pytest.raises(NotAllowed) as e:
+            Room.follow(store, tokens[region], f"phone-{region}")
+        assert e.value.kind == "game_not_over"
+        assert rooms.rematch_for(store, tokens[region], f"phone-{region}") is None
+    assert store.seats(new.id) == before, "a refused follow changed a seat of the new room"
+    for lang in i18n.LANGS:
+        assert e.value.text(lang) == i18n.t("classroom.error.game_not_over", lang)
+    old.end()
+    room, _ = Room.follow(store, tokens["Japan"], "phone-Japan")
+    assert room.id == new.id and room.viewer == "Japan"

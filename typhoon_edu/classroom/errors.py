@@ -59,6 +59,7 @@ KINDS: dict[str, str] = {
     "team_taken": "NotAllowed",
     "not_started": "NotAllowed",
     "no_rematch": "NotAllowed",
+    "game_not_over": "NotAllowed",
     # SeatError
     "no_such_seat": "SeatError",
     "seat_taken": "SeatError",
@@ -185,7 +186,8 @@ class NotAllowed(ClassroomError):
     for that stage now (the teacher revealed it, or moved on); ``team_taken``: another device already sent answers under
     that team name in the lesson round (a team name belongs to the first device that sends for it);
     ``not_started``: the room waits in the lobby (the teacher has not started the game); ``no_rematch``: the teacher
-    has made no new game after this one (or this device did not play in it).
+    has made no new game after this one (or this device did not play in it); ``game_not_over``: a device asked to
+    move to the teacher's new game from a room whose game is still being played.
     """
 
     default_kind = "not_your_turn"

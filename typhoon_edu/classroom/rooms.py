@@ -524,6 +524,8 @@ class Room:
         ``token``: the device token of its seat in the old room; ``device``: the device's id. It
         gets the seat of the same region in the new room, by a fresh token bound to this device, as
         joining by the room code does (the seat's QR code on the projector turns to "joined").
+        Only from a room whose game is over (finished, or ended by the teacher; NotAllowed
+        ``game_not_over`` while it is still played, even if a successor is named).
         Only a device that held the seat may: the old seat must have been opened by a device, be
         neither revoked nor replaced, and, bound to a device, be this device's (TokenRejected
         ``token_unknown``, ``token_revoked``, ``device_bound``; NotAllowed ``no_rematch`` when the old
@@ -1488,13 +1490,18 @@ class Rematch:
 def _rematch_of(store: RoomStore, token: str, device: str | None) -> tuple[SeatRow, RoomRow]:
     """The old seat of this device token and the open room the teacher's rematch made after its room, if this
     device held the seat: the one check of :meth:`Room.follow` (which claims) and :func:`rematch_for` (which offers).
-    TokenRejected ``token_unknown``, ``token_revoked``, ``device_bound``, ``room_over``; NotAllowed ``no_rematch``.
+    TokenRejected ``token_unknown``, ``token_revoked``, ``device_bound``, ``room_over``; NotAllowed ``game_not_over``
+    (the old room's game is still played: a device leaves it only once it has finished or the teacher ended it,
+    whatever its page sends), ``no_rematch``.
     """
     old_row, old_seat = store.seat_of_token(token_hash(token))
     if old_seat.revoked:
         raise TokenRejected("the teacher revoked this device's token", kind="token_revoked")
     if old_seat.device_hash is not None and old_seat.device_hash != device_hash(device):
         raise TokenRejected("this seat's link is open on another device", kind="device_bound")
+    if old_row.is_open:
+        raise NotAllowed("the game in this device's room is still being played: a device moves to the teacher's new "
+                         "game only after it has ended", kind="game_not_over")
     if old_seat.joined is None or old_row.successor is None:
         raise NotAllowed("this device did not play this seat, or the teacher has made no new game after this one",
                          kind="no_rematch")
