@@ -1,4 +1,4 @@
-"""The teacher's rematch made safe against a second press and a follow from a room still played.
+"""The teacher's rematch made safe against a second press, a follow from a room still played, and a double read.
 
 * **One successor.** A second Rematch of the same old room (a second teacher tab, a reload of the results, a
   double tap) opens the new room the first one made instead of making another and renaming the old room's
@@ -8,10 +8,13 @@
 * **Follow only from a closed room.** :meth:`Room.follow` (and the offer, :func:`rooms.rematch_for`) works only
   from a room whose game has finished or was ended: a device still in a game being played is refused
   (NotAllowed ``game_not_over``) whatever its page sends. docs/security.md, row 35.
+* **One presence read in the lobby.** With the teacher's drawer open on the lobby, the projector's cards use the
+  drawer's read of who is there (one read per PRESENCE_EVERY), instead of a second read of their own.
 """
 
 from __future__ import annotations
 
+import types
 from pathlib import Path
 
 import pytest
@@ -23,12 +26,25 @@ from typhoon_edu.classroom.errors import ClassroomError, NotAllowed
 from typhoon_edu.classroom.rooms import Room, Seat
 from typhoon_edu.classroom.store import RoomStore, sqlite_url
 from typhoon_edu.classroom.teachers import local_teacher
+from typhoon_edu.ui.classplay import projector as projector_module
 from typhoon_edu.ui.classplay.projector import ProjectorApp
 from typhoon_edu.ui.classplay.seat import SeatApp
 from typhoon_edu.ui.classplay.setup import SetupChoices
+from typhoon_edu.ui.classplay.teacher import PRESENCE_EVERY
 from typhoon_edu.ui.classplay.viewdata import SeatChoice
 
 PEOPLE = [Seat("Taiwan", name="Mei"), Seat("Japan", name="Ken"), Seat("Korea", "greedy")]
+T0 = 1_800_000_000.0
+
+
+class Clock:
+    """A clock a test moves by hand."""
+
+    def __init__(self, now: float = T0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
 
 
 @pytest.fixture
@@ -162,3 +178,54 @@ def test_a_device_cannot_follow_from_a_room_still_being_played(db_url: str) -> N
     old.end()
     room, _ = Room.follow(store, tokens["Japan"], "phone-Japan")
     assert room.id == new.id and room.viewer == "Japan"
+
+
+# ---------------------------------------------------------------------- one presence read in the lobby
+def test_the_lobby_reads_who_is_there_once_per_interval_with_the_drawer_open(
+        store: RoomStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    store.clock = clock = Clock()
+    reads: list[str] = []
+    read = store.presence
+
+    def counting(room_id: str) -> dict[str, float | None]:
+        reads.append(room_id)
+        return read(room_id)
+
+    monkeypatch.setattr(store, "presence", counting)
+    app = projector_of(store)
+    room = app.start(choices())
+    phones = {r: SeatApp(lang="en", store=store, token=t, device=f"phone-{r}") for r, t in room.issued_tokens.items()
+              if r == "Taiwan"}  # Japan has not joined: the board stays on the lobby
+    app._take(app.room.sync())
+    assert app.screen == "lobby" and phones
+    tick = Clock(0.0)  # the page's own clock (time.monotonic) and the drawer's
+    monkeypatch.setattr(projector_module, "time", types.SimpleNamespace(monotonic=tick, time=projector_module.time.time))
+    app.drawer.clock = tick
+    app.drawer.open()
+
+    def run(seconds: float) -> None:
+        """``seconds`` of the page's loop: the lobby's check every 0.2 s, the drawer's read every PRESENCE_EVERY."""
+        due = tick.now + PRESENCE_EVERY
+        end = tick.now + seconds
+        while tick.now < end - 1e-9:
+            tick.now += 0.2
+            if app.drawer.shown and tick.now >= due - 1e-9:
+                app.drawer.refresh_presence()  # what the open drawer's own task does
+                due += PRESENCE_EVERY
+            app.lobby_presence()
+
+    reads.clear()
+    run(6 * PRESENCE_EVERY)
+    assert len(reads) == 6, f"{len(reads)} presence reads in {6 * PRESENCE_EVERY:.0f} s with the drawer open"
+    # Mei's phone went quiet: the lobby's card says so from the drawer's read
+    clock.now = T0 + 200
+    run(PRESENCE_EVERY)
+    away = i18n.t("classplay.teacher.away_minutes", "en", n=3)
+    cards = app.lobby.cards.value
+    assert away in cards[cards.index('data-region="Taiwan"'):cards.index('data-region="Japan"')]
+    # the drawer closed: the lobby reads for itself, once per interval
+    app.drawer.close()
+    reads.clear()
+    run(4 * PRESENCE_EVERY)
+    assert len(reads) == 4, f"{len(reads)} presence reads in {4 * PRESENCE_EVERY:.0f} s with the drawer closed"
+

@@ -585,18 +585,30 @@ class ProjectorApp:
     def lobby_presence(self, *, force: bool = False) -> bool:
         """In the lobby, read which joined devices are there (at most every PRESENCE_EVERY s) and redraw the cards
         when what they say changes (a team's phone closed after joining: "device joined · not seen for 2 min");
-        whether they were redrawn."""
+        whether they were redrawn.
+
+        While the teacher's drawer is open it reads the same thing every PRESENCE_EVERY s for its rows: the cards
+        then take the drawer's latest read (:meth:`_drawer_presence`) and the store is read once, not twice.
+        ``force``: read the store now."""
         room = self.room
         if room is None or self.screen != "lobby" or room.viewer is not None:
             return False
         now = time.monotonic()
-        if not force and now - self._lobby_presence_at < PRESENCE_EVERY:
-            return False
-        self._lobby_presence_at = now
-        try:
-            presence = room.presence()
-        except ClassroomError:
-            return False  # the store is away a moment: the cards keep what they said
+        shared = None if force else self._drawer_presence(room)
+        if shared is not None:
+            if shared is self._lobby_presence:
+                return False  # the drawer has not read again since the cards took its read
+            presence = shared
+            self._lobby_presence_at = now  # (a drawer closed now: the cards' own next read is one interval away)
+        else:
+            if not force and now - self._lobby_presence_at < PRESENCE_EVERY:
+                return False
+            self._lobby_presence_at = now
+            try:
+                presence = room.presence()
+            except ClassroomError:
+                return False  # the store is away a moment: the cards keep what they said
+
         def shown(seen: dict[str, Any]) -> dict[str, str]:  # what the cards say: only a device gone quiet
             return {r: presence_words(p, "en") for r, p in seen.items() if p.state == "away"}
 
@@ -606,6 +618,16 @@ class ProjectorApp:
             return False
         self.lobby.render()
         return True
+
+    def _drawer_presence(self, room: Any) -> dict[str, Any] | None:
+        """The open drawer's latest read of who is there in ``room`` (None: the drawer is closed, has read another
+        room or nothing yet, or has not read for two intervals, so its task is not running: the cards read then)."""
+        drawer = self.drawer
+        at = drawer._presence_at
+        if not drawer.shown or drawer._presence_of is not room or at is None \
+                or drawer.clock() - at > 2 * PRESENCE_EVERY:
+            return None
+        return drawer._presence
 
     def leave(self) -> None:
         """Back to the setup screen; the room stays in the store and is offered again."""
