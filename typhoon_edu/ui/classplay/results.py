@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
 import ipywidgets as widgets
 
 from ... import i18n
+from ...engine import events as ev
 from ..buttons import legible
 from ..palette import region_fill
 from .hosts import ResultsHost
@@ -43,6 +47,98 @@ def summary_lines(summary: dict[str, Any], seats: Seats, rules: Any, lang: str) 
     return lines
 
 
+def rounds_in(variant: str) -> int:
+    """Rounds a game of ``variant`` lasts (the engine's rule: one in the advanced game, three otherwise).
+
+    >>> rounds_in("standard"), rounds_in("advanced")
+    (3, 1)
+    """
+    return 1 if variant == "advanced" else 3
+
+
+@dataclass
+class GameFacts:
+    """What a class can talk about after a game, counted from its public events (the same for every game, one
+    with damage or one in which every storm missed)."""
+
+    #: Storms put on the map (placed), storms' landfalls, storms that left the map over its edge.
+    storms: int = 0
+    landfalls: int = 0
+    off_map: int = 0
+    #: Per region: storms it placed, cards it played (counter cards too), region-card abilities it used.
+    placed: Counter[str] = field(default_factory=Counter)
+    cards: Counter[str] = field(default_factory=Counter)
+    abilities: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def nothing_done(self) -> bool:
+        """No team had placed a storm, played a card or used its region card (a game ended at once)."""
+        return not (self.placed or self.cards or self.abilities)
+
+
+def game_facts(events: Iterable[ev.Event]) -> GameFacts:
+    """Count :class:`GameFacts` in ``events`` (a room's public events).
+
+    >>> facts = game_facts([ev.TyphoonPlaced(1, (8, 8), 1, "Taiwan"), ev.CardPlayed("Japan", "sharp_turn", False),
+    ...                     ev.Landfall(1, 2, 1), ev.TyphoonRemoved(1, "edge", None)])
+    >>> facts.storms, facts.landfalls, facts.off_map, facts.placed["Taiwan"], facts.cards["Japan"], facts.nothing_done
+    (1, 1, 1, 1, 1, False)
+    """
+    facts = GameFacts()
+    for e in events:
+        if isinstance(e, ev.TyphoonPlaced):
+            facts.storms += 1
+            facts.placed[e.by] += 1
+        elif isinstance(e, ev.CardPlayed):
+            facts.cards[e.player] += 1
+        elif isinstance(e, ev.AbilityUsed):
+            facts.abilities[e.player] += 1
+        elif isinstance(e, ev.Landfall):
+            facts.landfalls += 1
+        elif isinstance(e, ev.TyphoonRemoved) and e.reason == "edge":
+            facts.off_map += 1
+    return facts
+
+
+def facts_html(facts: GameFacts, players: Sequence[str], seats: Seats, lang: str, *, round_now: int,
+               rounds: int) -> str:
+    """The game in numbers: large tiles (rounds, storms, landfalls, storms off the map) and what each team did
+    (storms placed, cards played, its region card), as HTML. A game ended before anything happened says so in a
+    sentence, not in a table of zeros.
+
+    >>> from typhoon_edu.ui.classplay.model import SeatInfo
+    >>> seats = {"Taiwan": SeatInfo("Taiwan", "person", "Mei")}
+    >>> html = facts_html(GameFacts(), ["Taiwan"], seats, "en", round_now=1, rounds=3)
+    >>> "1 / 3" in html, "No team had placed a storm" in html, "<table" in html
+    (True, True, False)
+    """
+    def tile(value: str, key: str, kind: str) -> str:
+        return (f"<div class='typhoon-fact' data-fact='{kind}'><div class='typhoon-fact-value'>{escape(value)}</div>"
+                f"<div class='typhoon-fact-label'>{escape(i18n.t(key, lang))}</div></div>")
+
+    t = "classplay.results.facts"
+    tiles = [tile(f"{min(round_now, rounds)} / {rounds}", f"{t}.rounds", "rounds"),
+             tile(str(facts.storms), f"{t}.storms", "storms")]
+    if facts.storms:  # where the storms went: said only of storms there were
+        tiles += [tile(str(facts.landfalls), f"{t}.landfalls", "landfalls"),
+                  tile(str(facts.off_map), f"{t}.off_map", "off-map")]
+    out = [f"<h3 class='typhoon-facts-title'>{escape(i18n.t(f'{t}.title', lang))}</h3>",
+           f"<div class='typhoon-facts-tiles'>{''.join(tiles)}</div>"]
+    if facts.nothing_done:
+        out.append(f"<p class='typhoon-facts-none'>{escape(i18n.t(f'{t}.nothing_yet', lang))}</p>")
+    else:
+        head = "".join(f"<th scope='col'>{escape(i18n.t(f'{t}.{k}', lang))}</th>"
+                       for k in ("team", "placed", "cards", "ability"))
+        rows = []
+        for p in players:
+            used = i18n.t(f"{t}.ability_used" if facts.abilities[p] else f"{t}.ability_not_used", lang)
+            rows.append(f"<tr data-region='{escape(p)}'><th scope='row'>{escape(seat_label(seats, p, lang))}</th>"
+                        f"<td>{facts.placed[p]}</td><td>{facts.cards[p]}</td><td>{escape(used)}</td></tr>")
+        out.append(f"<table class='typhoon-facts-table'><thead><tr>{head}</tr></thead>"
+                   f"<tbody>{''.join(rows)}</tbody></table>")
+    return f"<div class='typhoon-facts'>{''.join(out)}</div>"
+
+
 class ResultsScreen:
     """Shown when a room's game is over or ended (or a finished room is opened)."""
 
@@ -57,6 +153,8 @@ class ResultsScreen:
         self.summary.add_class("typhoon-summary")
         self.hp = widgets.HTML()
         self.hp.add_class("typhoon-hp-panel")
+        self.facts = widgets.HTML()  # the game in numbers: what the class can talk about, damage or none
+        self.facts.add_class("typhoon-facts-box")
         self.downloads = widgets.HTML()
         self.downloads.add_class("typhoon-downloads")
         self.review_button = widgets.Button(icon="lightbulb-o", layout=widgets.Layout(width="auto"))
@@ -78,7 +176,7 @@ class ResultsScreen:
         self.new_game.add_class("typhoon-big-button")
         g.on_click(self.new_game, lambda _b: app.new_game(), where="new game")
         buttons = widgets.HBox([self.rematch, self.new_game], layout=widgets.Layout(flex_flow="row wrap"))
-        left = widgets.VBox([self.chart], layout=widgets.Layout(flex="3 1 36em"))
+        left = widgets.VBox([self.chart, self.facts], layout=widgets.Layout(flex="3 1 36em"))
         right = widgets.VBox([self.summary, self.hp, self.downloads, self.extra], layout=widgets.Layout(flex="2 1 22em"))
         self.box = widgets.VBox([self.headline, app.problems.widget, buttons,
                                  widgets.HBox([left, right], layout=widgets.Layout(flex_flow="row wrap"))],
@@ -121,6 +219,9 @@ class ResultsScreen:
                             f"<div class='typhoon-chart-wide'>{hp_chart_svg(rules, players, track, lang, labels)}</div>"
                             f"<div class='typhoon-chart-narrow'>"
                             f"{hp_chart_svg(rules, players, track, lang, labels, narrow=True)}</div>")
+        game = room.game
+        self.facts.value = facts_html(game_facts(room.events()), players, seats, lang, round_now=game.round,
+                                      rounds=rounds_in(game.variant))
         self.summary.value = "<ul>" + "".join(f"<li>{escape(x)}</li>" for x in summary_lines(summary, seats, rules, lang)) \
             + "</ul>"
         self.hp.value = hp_panel_html(rules, room.game.hp, seats, lang)

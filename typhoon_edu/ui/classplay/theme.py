@@ -225,6 +225,31 @@ CSS = """
   border: .35rem solid #f59e0b; border-radius: 1rem; background: #fef3c7; padding: .15em .5em; max-width: 96vw;
   overflow-wrap: anywhere; animation: typhoon-winner-in .6s ease-out both; }
 @keyframes typhoon-winner-in { from { transform: scale(.4); opacity: 0; } to { transform: scale(1); opacity: 1; } }
+/* the game in numbers (results.facts_html): large figures a class can talk about, then what each team did */
+.typhoon-facts { margin: 0 0 .8rem; }
+.typhoon-facts-title { margin: .3rem 0 .5rem; font-size: 1.3rem; }
+.typhoon-facts-tiles { display: flex; flex-wrap: wrap; gap: .6rem; margin-bottom: .8rem; }
+.typhoon-fact { flex: 1 1 8.5rem; border: 2px solid #cbd5e1; border-radius: 10px; background: #f8fafc;
+  padding: .35rem .7rem; text-align: center; }
+.typhoon-fact-value { font-size: 2.4rem; font-weight: 800; line-height: 1.15; color: #0f172a;
+  font-variant-numeric: tabular-nums; white-space: nowrap; }
+.typhoon-fact-label { font-size: 1.05rem; color: #334155; line-height: 1.25; }
+.typhoon-facts-table { border-collapse: collapse; width: 100%; font-size: 1.1rem; line-height: 1.25; }
+.typhoon-facts-table th, .typhoon-facts-table td { border-bottom: 1px solid #cbd5e1; padding: .3em .4em; text-align: center;
+  overflow-wrap: break-word; }  /* a word is broken only when it is wider than the whole column */
+/* a column's heading wraps between its words ("Region / card" on a phone), never inside one */
+.typhoon-facts-table thead th { font-size: .85em; color: #334155; vertical-align: bottom; overflow-wrap: normal; }
+.typhoon-facts-table tbody th { text-align: left; }
+.typhoon-facts-table td { font-variant-numeric: tabular-nums; font-weight: bold; }
+.typhoon-facts-none { font-size: 1.15rem; margin: 0; }
+.typhoon-results-screen .typhoon-summary li { font-size: 1.1rem; margin: .15em 0; }
+@media (min-width: 1700px) {  /* the projector: read from the back row */
+  .typhoon-fact-value { font-size: 56px; }
+  .typhoon-facts-title { font-size: 28px; }
+  .typhoon-fact-label, .typhoon-facts-table, .typhoon-facts-none,
+  .typhoon-results-screen .typhoon-summary li { font-size: 24px; }
+  .typhoon-facts-table thead th { font-size: 24px; }
+}
 
 /* ---- the teacher's drawer (over the side column, so the layout never changes) ---- */
 .typhoon-teacher { position: fixed; top: 3.2rem; right: .7rem; width: min(34rem, 96vw); max-height: calc(100vh - 4rem);
