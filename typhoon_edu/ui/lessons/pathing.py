@@ -516,6 +516,7 @@ class PathingLesson(LessonBox):
         self.pad.reset()
         self.board.highlight(())
         self.board.show(BoardState(typhoons=(TyphoonView(1, p.start, 1, p.direction),)))
+        self.board.status.value = ""  # the last example's step ("Step 6: the eye of T1 moves ...") is another storm's
         name = i18n.direction_name(self.rules, p.direction, self.lang)
         cycle = " → ".join(self.rules.points[p.direction].cycle)
         prompt = lt('pathing.puzzle_prompt', self.lang, start=i18n.cell_label(p.start, self.lang), direction=p.direction,
@@ -541,6 +542,9 @@ class PathingLesson(LessonBox):
         score = lt("pathing.puzzle_score", self.lang, right=self.score[0], total=self.score[1])
         self.info.value = (f"<div style='font-size:1.15em;border-left:6px solid {colour};padding-left:.5em'>"
                            f"<b style='color:{colour}'>{mark} {escape(text)}</b><br>{escape(score)}</div>")
+        # and under the map, where a phone's cell pad is: the text above the map is off a phone's screen by then
+        self.board.status.value = (f"<span style='font-size:1.05em'><b style='color:{colour}'>{mark} {escape(text)}</b> "
+                                   f"{escape(score)}</span>")
         self.board.highlight([tuple(cell)])
         self.board.preview_path(p.start, p.direction, p.pips)
         self.board.access.say(i18n.tidy_spaces(f"{mark} {text} {score}", self.lang))
@@ -556,6 +560,7 @@ class PathingLesson(LessonBox):
         self.board.preview_path(p.start, p.direction, p.pips)
         revealed = lt("pathing.revealed", self.lang, answer=i18n.cell_label(p.answer, self.lang))
         self.info.value += escape(revealed)
+        self.board.status.value = escape(revealed.strip())
         self.puzzle = None
         # the button pressed disables itself: the focus goes to the map that shows the path (not to the page's body),
         # and the map's live region says where the path ends
