@@ -230,8 +230,11 @@ def staircase_legend_html(lang: str = "en") -> str:
     """
     items = ((palette.PATH, "━━", "pathing.legend_stairs"), ("#b91c1c", "╍╍", "pathing.legend_straight"),
              ("#0f766e", "┈┈", "pathing.legend_bearing"))
+    # each sample stays on the line of its words (a phone wrapped "compass direction" away from its dotted sample);
+    # the key wraps between its entries
     return "<div style='font-size:1.05em'>" + " &nbsp; ".join(
-        f"<b style='color:{colour}'>{mark} {escape(lt(key, lang))}</b>" for colour, mark, key in items) + "</div>"
+        f"<b style='color:{colour};white-space:nowrap'>{mark} {escape(lt(key, lang))}</b>" for colour, mark, key in items
+    ) + "</div>"
 
 
 # --- kilometres and days ---------------------------------------------------------------------
