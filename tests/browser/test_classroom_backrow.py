@@ -5,10 +5,12 @@ In both languages, a projector at 1920×1080 and 1366×768 and two phones at 390
 * the lobby's cards share one row above its button at 1920×1080, 1366×768 and 1024×768, for two
   teams and for five, each QR code at least 320 px at 1920×1080 and every word there at least 20 px
   (``check_lobby``);
-* at 1920×1080 the HP names and numbers and the "what happens now" line are at least 28 px, the log
-  22 px, the compass ring's names 18 px and its codes 17.5 px (canvas text: its font size times the
-  canvas's scale), the die 160 px, the header's round-and-turn line 20 px; at both projector sizes everything fits and a shortened text
-  carries its whole text in a title (hover); the results crown the winner in large type;
+* at 1920×1080 the HP names and numbers and the "what happens now" line are at least 28 px, every other
+  text a team reads 24 px (the log, the header's round-and-turn line and room code, the banner's detail,
+  the die's caption, a seat's "(computer, medium)", the ring in words, "waiting for …"), the compass ring's
+  names 18 px and its codes 17.5 px (canvas text: its font size times the canvas's scale), the die 160 px;
+  at both projector sizes everything fits and a shortened text carries its whole text in a title (hover);
+  the results crown the winner in large type;
 * pause, resume, a seat given away and back, the end of the game: every page says so within 2 s,
   and no stale notice stays (no "Your turn!" and no live button after the end);
 * a room set up in the other language opens in that language on the phones; a phone's own switch
@@ -85,6 +87,12 @@ def check_back_row(page: Page) -> dict[str, float]:
                                            "'.typhoon-projector .typhoon-now .widget-html-content')).fontSize)"))]),
         "log": min(font_sizes(page, ".typhoon-projector .typhoon-log")),
         "status": min(font_sizes(page, ".typhoon-projector .typhoon-status .widget-html-content")),
+        "room code": min(font_sizes(page, ".typhoon-projector .typhoon-room-code .widget-html-content")),
+        "banner detail": min(font_sizes(page, ".typhoon-projector .typhoon-banner-detail")),
+        "die caption": min(font_sizes(page, ".typhoon-projector .typhoon-die-caption")),
+        "hp detail": min(font_sizes(page, ".typhoon-projector .typhoon-hp-detail")),
+        "compass words": min(font_sizes(page, ".typhoon-projector .typhoon-compass .widget-html-content b")),
+        "waiting": min(font_sizes(page, ".typhoon-projector .typhoon-wait")),
     }
     # the ring's stop names are canvas text: their font size in canvas pixels times the canvas's scale
     canvas = page.locator(".typhoon-compass canvas").first
@@ -103,7 +111,11 @@ def check_back_row(page: Page) -> dict[str, float]:
     found["die"] = min(die["width"], die["height"])
     # the codes inside the ring's circles 17.5 px: 18 px of the drawing, the most that fits the circles with the
     # names beside them (tests/test_compass_ring_layout.py)
-    need = {"hp name": 28, "hp value": 28, "now": 28, "log": 22, "compass": 18, "compass codes": 17.5, "die": 160, "status": 20}
+    # every other text a team reads there at least 24 px: the log, the header's round-and-turn line and room code,
+    # the banner's detail, the die's caption, a seat's "(computer, hard)", the ring in words, "waiting for …"
+    need = {"hp name": 28, "hp value": 28, "now": 28, "log": 24, "compass": 18, "compass codes": 17.5, "die": 160,
+            "status": 24, "room code": 24, "banner detail": 24, "die caption": 24, "hp detail": 24,
+            "compass words": 24, "waiting": 24}
     small = {k: round(v, 1) for k, v in found.items() if v < need[k]}
     assert not small, f"too small for the back row: {small} (need {need})"
     return found

@@ -148,22 +148,27 @@ CSS = """
 @media (min-width: 1700px) {
   .typhoon-app { --jp-widgets-font-size: 18px; --jp-widgets-inline-height: 38px; font-size: 18px; }
   /* the back row of a class (px: the page's rem is the browser's 16 px): HP and "what happens now" >= 28 px,
-     the log >= 22 px, the ring's names >= 18 px, the die >= 160 px */
+     every other text a team reads >= 24 px, the ring's names >= 18 px, the die >= 160 px
+     (tests/browser/test_classroom_backrow.py) */
   .typhoon-projector .typhoon-hp-panel .widget-html-content { font-size: 30px; line-height: 1.3; }
   .typhoon-projector .typhoon-hp-name { flex-basis: 11em; }
   .typhoon-projector .typhoon-hp-value { flex-basis: 4.6em; }
+  .typhoon-projector .typhoon-hp-detail { font-size: .8em; }  /* "(computer, medium)": 24 px of the panel's 30 */
   .typhoon-projector .typhoon-now .widget-html-content, .typhoon-projector .typhoon-now-text { font-size: 30px; }
-  .typhoon-projector .typhoon-log { font-size: 23px; line-height: 1.3; }
+  .typhoon-projector .typhoon-log { font-size: 24px; line-height: 1.3; }
   .typhoon-projector .typhoon-banner-head { font-size: 30px; }
-  .typhoon-projector .typhoon-banner-detail { font-size: 22px; }
+  .typhoon-projector .typhoon-banner-detail { font-size: 24px; }
   .typhoon-projector .typhoon-banner[data-paused='1'] .typhoon-banner-head { font-size: 44px; }
   .typhoon-instruments .typhoon-compass { width: 520px; flex-basis: 520px; }
-  .typhoon-instruments .typhoon-compass .widget-html-content { font-size: 18px; }
+  .typhoon-instruments .typhoon-compass .widget-html-content { font-size: 20px; }  /* its words in <b> 1.2em: 24 px */
   .typhoon-bigdie .typhoon-die-svg { width: 162px; height: 162px; }
   .typhoon-projector .typhoon-instruments .typhoon-bigdie { flex-basis: 188px; }  /* the compass keeps its 520 px */
   .typhoon-projector .typhoon-board canvas { max-width: 60vw !important; }
-  .typhoon-projector .typhoon-die-caption { font-size: 20px; }
-  .typhoon-projector .typhoon-status .widget-html-content { font-size: 20px; }  /* round, turn, rules, pile */
+  .typhoon-projector .typhoon-die-caption { font-size: 24px; }
+  .typhoon-projector .typhoon-status .widget-html-content { font-size: 24px; }  /* round, turn, rules, pile */
+  .typhoon-projector .typhoon-title .widget-html-content, .typhoon-projector .typhoon-room-code .widget-html-content {
+    font-size: 24px; }  /* the room's code: a team that lost its page joins again with it */
+  .typhoon-projector .typhoon-wait, .typhoon-projector .typhoon-message { font-size: 24px; }  /* "waiting for …" */
   .typhoon-projector .typhoon-countdown .typhoon-timer-text, .typhoon-projector .typhoon-countdown .typhoon-timer-out {
     font-size: 30px; }
 }
