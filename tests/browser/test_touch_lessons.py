@@ -156,10 +156,14 @@ def test_landing_puzzle_by_the_cell_pad_on_a_phone(voila: Callable[..., VoilaPro
         page.wait_for_timeout(150)
     expect(pad).to_contain_text(i18n.cell_label(puzzle.answer, lang), timeout=15_000)
     touch_tap(page, page.get_by_role("button", name=i18n.t("board.pad_choose", lang)))
-    # the score as shown (the map's live region, for screen readers only, says it too)
+    # the score as shown above the map and under it, beside the pad (the map's live region, for screen readers
+    # only, says it too)
     shown = page.get_by_text(i18n.t("lesson.pathing.puzzle_score", lang, right=1, total=1)).and_(
         page.locator(":not(.te-sr-only)"))
-    expect(shown).to_be_visible(timeout=15_000)
+    expect(shown).to_have_count(2, timeout=15_000)
+    under_map = page.locator(".te-map-area").filter(has=page.locator(".lesson-map"))
+    expect(under_map.locator(":not(.te-sr-only)", has_text=i18n.t(
+        "lesson.pathing.puzzle_score", lang, right=1, total=1)).last).to_be_in_viewport()
     save_screenshot(page, f"touch-lesson-02-pad-{lang}", full_page=False)
     page.set_viewport_size({"width": 1366, "height": 768})
     expect(pad).to_be_hidden()
