@@ -271,6 +271,28 @@ def test_the_drawer_reads_who_is_there_only_while_open_and_not_on_every_redraw(t
     assert len(reads) == 1, "a closed drawer kept reading the store"
 
 
+def test_the_drawer_says_who_was_there_at_its_last_read_without_reading_again(tmp_path: Path) -> None:
+    """``TeacherDrawer.last_presence``: the open drawer's latest read of this room (what the lobby's cards take
+    instead of reading the store a second time), None once it is stale, closed, or of another room."""
+    clock = Clock()
+    app, _phones = _class(tmp_path, "en", clock)
+    drawer, room = app.drawer, app.room
+    reads: list[int] = []
+    presence = room.presence
+    room.presence = lambda: reads.append(1) or presence()  # type: ignore[method-assign]
+    seen = drawer.last_presence(room)
+    assert seen is not None and set(seen) == {"Taiwan", "Japan", "Korea"}
+    assert seen["Taiwan"].state == "connected" and seen["Korea"].state == "never"
+    assert reads == [], "asking what the drawer last read read the store"
+    assert drawer.last_presence(object()) is None, "another room's devices were given for this one"
+    drawer.clock.now += 2 * PRESENCE_EVERY + 0.1  # the drawer's task has not read for two intervals
+    assert drawer.last_presence(room) is None
+    drawer.refresh_presence()
+    assert drawer.last_presence(room) is not None and len(reads) == 1
+    drawer.close()
+    assert drawer.last_presence(room) is None, "a closed drawer's read is no longer news"
+
+
 def test_a_drawer_rendered_before_any_read_still_says_joined(tmp_path: Path) -> None:
     """Without a presence read (the store away a moment), a joined seat's row says what it said before."""
     clock = Clock()

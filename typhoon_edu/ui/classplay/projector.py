@@ -622,12 +622,7 @@ class ProjectorApp:
     def _drawer_presence(self, room: Any) -> dict[str, Any] | None:
         """The open drawer's latest read of who is there in ``room`` (None: the drawer is closed, has read another
         room or nothing yet, or has not read for two intervals, so its task is not running: the cards read then)."""
-        drawer = self.drawer
-        at = drawer._presence_at
-        if not drawer.shown or drawer._presence_of is not room or at is None \
-                or drawer.clock() - at > 2 * PRESENCE_EVERY:
-            return None
-        return drawer._presence
+        return self.drawer.last_presence(room)
 
     def leave(self) -> None:
         """Back to the setup screen; the room stays in the store and is offered again."""

@@ -199,6 +199,17 @@ class TeacherDrawer:
         except ClassroomError:
             return  # the store is away a moment: the rows keep what they said (the page's loop reports the store)
 
+    def last_presence(self, room: Any, *, within: float = 2 * PRESENCE_EVERY) -> dict[str, Any] | None:
+        """Who is there in ``room``, as this drawer last read it (region -> Presence), without reading the store.
+
+        None when the drawer is closed, has read another room or nothing yet since it opened, or read more than
+        ``within`` seconds ago by its clock (its task of reads is then not running): the caller reads for itself.
+        The dict returned is the drawer's own (the same object until its next read), not a copy."""
+        at = self._presence_at
+        if not self.shown or self._presence_of is not room or at is None or self.clock() - at > within:
+            return None
+        return self._presence
+
     def _presence_key(self, room: Any) -> tuple[Any, ...]:
         """What the rows say of who is there (the same key: nothing to change)."""
         if self._presence_of is not room:
