@@ -377,3 +377,35 @@ def test_a_rematch_offer_for_a_region_not_playing_again_links_the_new_join_page(
     assert not found(mei.root, "typhoon-rematch-go")
     said = shown_text(mei.root)
     assert f"href='join/{new.code}'" in said and new.code in said
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_a_phone_whose_tap_met_the_teachers_end_still_learns_of_the_rematch(store: RoomStore, lang: str) -> None:
+    """Mei taps her storm's cell as the teacher presses End (her page had not read the end yet): the store refuses
+    the move (``room_over``). The phone showed the "lost" screen for it ("its join links no longer work") and read
+    the room no more, so the teacher's Rematch reached it only after a reload, though Mei's device held the seat
+    and may follow (Room.follow). Now it shows the ended game as the others do, and is offered its new seat."""
+    projector = projector_of(store, lang)
+    room = projector.start(choices())
+    phones = {r: SeatApp(lang=lang, store=store, token=t, device=f"phone-{r}") for r, t in room.issued_tokens.items()}
+    projector.show_board()
+    mei = phones["Taiwan"]
+    mei.sync()
+    action = mei.decisions.cell_action((8, 8))
+    assert action is not None
+    projector.drawer.ask_end()
+    projector.drawer.end()  # Mei's page has not read it yet
+    assert not mei.decide(action)
+    assert actions(store, room) == []
+    assert mei.screen == "seat", "a device that held its seat was put on the lost screen by the end of the game"
+    said = shown_text(mei.root)
+    assert i18n.t("classroom.error.room_over", lang) not in said
+    assert i18n.t("classroom.error.game_over", lang) in said  # why the tap did nothing
+    assert not mei.decisions.buttons() and not mei.decisions.highlight_cells()
+    new = projector.rematch()
+    assert new is not None
+    mei.sync()  # what its page's loop does every 0.2 s
+    go = found(mei.root, "typhoon-rematch-go")
+    assert len(go) == 1, "the phone was not offered its seat in the rematch"
+    go[0].click()
+    assert mei.room.id == new.id and mei.region == "Taiwan"

@@ -33,7 +33,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from ... import i18n
-from ...classroom.errors import ClassroomError, StaleWrite, TokenRejected
+from ...classroom.errors import ClassroomError, NotAllowed, StaleWrite, TokenRejected
 from ...classroom.log import UNDO
 from ...classroom.rooms import TIMER
 from ...engine.actions import Action
@@ -607,7 +607,14 @@ class SeatApp:
             self._take(room.sync())
             return False
         except TokenRejected as exc:
-            self._lost(exc)
+            if exc.kind != "room_over":
+                self._lost(exc)
+                return False
+            # The teacher ended the game as this team tapped: the seat is still this device's (it may follow the
+            # teacher's rematch, Room.follow), so the page shows the ended game as the other pages do and keeps
+            # reading the room; only the tap is refused, saying why.
+            self._take(room.sync())
+            self._say(refusal(NotAllowed(str(exc), kind="game_over"), self.lang, "the seat's decision"))
             return False
         except (IllegalActionError, ClassroomError) as exc:
             self._say(refusal(exc, self.lang, "the seat's decision"))
