@@ -79,16 +79,17 @@ def lesson_questions(lesson: str, lang: str = "en") -> list[Asked]:
 
 def forecast_rows(lang: str = "en") -> list[tuple[str, str]]:
     """``(key, label)`` of every forecast row lesson 07 can add to the answer sheet (a storm of the challenge at a
-    lead), as :meth:`~typhoon_edu.ui.lessons.forecast.ForecastChallenge.record` writes them: the key is the same in
-    every language, the label (``Forecast Dujuan 2015, +24 h``) is in ``lang``.
+    lead), as :meth:`~typhoon_edu.ui.lessons.forecast.ForecastChallenge.record` writes them (both use
+    :func:`~typhoon_edu.ui.lessons.forecast.forecast_key` and :func:`~typhoon_edu.ui.lessons.forecast.forecast_label`):
+    the key is the same in every language, the label (``Forecast Dujuan 2015, +24 h``) is in ``lang``.
 
     >>> forecast_rows("zh-TW")[3]
     ('forecast.taiwan.24', '預報杜鵑（2015），+24 小時')
     """
     from ...realdata.forecast_cases import LEADS, forecast_cases
-    from ..realmap import storm_title
+    from . import forecast
 
-    return [(f"forecast.{case.key}.{h}", lt("forecast.csv_forecast", lang, storm=storm_title(case.storm, lang), h=h))
+    return [(forecast.forecast_key(case, h), forecast.forecast_label(case, h, lang))
             for case in forecast_cases() for h in LEADS]
 
 

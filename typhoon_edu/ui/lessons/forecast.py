@@ -529,6 +529,29 @@ def legend_html(lang: str = "en") -> str:
             + "</div>")
 
 
+# --- the answer sheet's rows ------------------------------------------------------------------------------
+
+
+def forecast_key(case: Case, h: int) -> str:
+    """The answer sheet's key of a forecast of ``case`` at lead ``h``, the same in every language.
+
+    >>> forecast_key(find_case("taiwan"), 24)
+    'forecast.taiwan.24'
+    """
+    return f"forecast.{case.key}.{h}"
+
+
+def forecast_label(case: Case, h: int, lang: str = "en") -> str:
+    """The answer sheet's label of a forecast of ``case`` at lead ``h`` in ``lang``: the one place it is written,
+    for :meth:`ForecastChallenge.record` and the rows ``typhoon-edu answers`` knows
+    (:func:`~typhoon_edu.ui.lessons.answers.forecast_rows`).
+
+    >>> forecast_label(find_case("taiwan"), 24), forecast_label(find_case("taiwan"), 72, "zh-TW")
+    ('Forecast Dujuan 2015, +24 h', '預報杜鵑（2015），+72 小時')
+    """
+    return lt("forecast.csv_forecast", lang, storm=storm_title(case.storm, lang), h=h)
+
+
 # --- the widget -------------------------------------------------------------------------------------------
 
 
@@ -681,7 +704,7 @@ class ForecastChallenge(LessonBox):
         beside the notebook, so it survives a kernel restart); None if no full forecast is on it."""
         out: dict[int, LatLon] = {}
         for h in LEADS:
-            entry = self.sheet.latest(f"forecast.{case.key}.{h}")
+            entry = self.sheet.latest(forecast_key(case, h))
             if entry is None or not entry.value:
                 return None
             try:
@@ -774,13 +797,13 @@ class ForecastChallenge(LessonBox):
     def record(self, rows: Sequence[ResultRow]) -> None:
         """Put a revealed forecast on the answer sheet: one row per lead, right when the truth is inside the
         typical official error around the guess (the row says how far off it was)."""
-        storm = storm_title(self.rnd.case.storm, self.lang)
+        case = self.rnd.case
         for r in rows:
             lat, lon = (f"{v:g}" for v in r.guess)
-            self.sheet.add(lt("forecast.csv_forecast", self.lang, storm=storm, h=r.lead),
+            self.sheet.add(forecast_label(case, r.lead, self.lang),
                            lt("forecast.csv_forecast_answer", self.lang, lat=lat, lon=lon, km=f"{r.error_km:.0f}",
                               typical=r.typical_km),
-                           r.inside, key=f"forecast.{self.rnd.case.key}.{r.lead}", value=f"{lat}, {lon}")
+                           r.inside, key=forecast_key(case, r.lead), value=f"{lat}, {lon}")
 
     def show_class(self, teams: Mapping[str, Mapping[int, LatLon]]) -> None:
         """The class round's reveal: the best track, every team's forecast drawn and scored (and this page's own
@@ -996,7 +1019,8 @@ def facts(lang: str = "en") -> Rendered:
 
 __all__ = [
     "ForecastChallenge", "ForecastInputError", "ForecastQuiz", "ForecastRound", "ResultRow", "TapFilter", "briefing",
-    "case_label", "case_projection", "challenge", "cone_points", "facts", "localised", "forecast_quiz", "forecast_scene",
+    "case_label", "case_projection", "challenge", "cone_points", "facts", "forecast_key", "forecast_label", "localised",
+    "forecast_quiz", "forecast_scene",
     "heading_name", "mean_error", "parse_position", "questions", "results_html", "score", "status_text", "team_table",
     "teams_html",
 ]
