@@ -1,0 +1,75 @@
+"""Typography of the zh-TW catalogs: the mechanical rules of written Traditional Chinese (Taiwan) that a reader
+notices at once and that a script can check. Each rule lists every offending key with a little context, so a
+failure says what to fix. Half-width marks stay where they belong to something typed or technical (coordinates
+``(7, 4)``, ``23.5, 121``, paths such as ``…/join``)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from typhoon_edu import i18n
+
+CJK = "\u3400-\u9fff"
+#: Placeholders are replaced by names, numbers or cells; the rules read the text around them.
+PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+def _offences(pattern: str, text: str) -> list[str]:
+    """Each match of ``pattern`` in ``text`` with a few characters either side.
+
+    >>> _offences(r"a", "xxab")
+    ['xxab']
+    """
+    return [text[max(0, m.start() - 6): m.end() + 6] for m in re.finditer(pattern, text)]
+
+
+#: rule name → (regular expression that must not match a zh-TW text, why)
+RULES: dict[str, tuple[str, str]] = {
+    "half-width comma between Chinese words": (
+        rf"[{CJK}], ?[{CJK}]", "a list or a pause inside Chinese takes ， or 、"),
+    "half-width parenthesis after a Chinese word": (
+        rf"[{CJK}] ?\((?![\dX])", "（…） around a Chinese word's gloss; only a cell such as (7, 4) or ({x}, {y}) keeps ( )"),
+    "space between two Chinese characters": (
+        rf"[{CJK}] +[{CJK}]", "Chinese words are not separated by spaces"),
+    "single ellipsis after Chinese text": (
+        rf"[{CJK}）](?<!…)…(?!…)", "the Chinese ellipsis is …… (two marks)"),
+    "space before a percent sign": (
+        r"[\d}] +%", "50%, not 50 % (the project's zh-TW numbers write the sign next to the number)"),
+    "spaced dash between words": (
+        r"[^\d\s] [—–] [^\d\s]", "an English-style spaced dash; Chinese uses ——, a comma or parentheses"),
+    "佔 instead of 占": (
+        "佔", "占 is the Ministry of Education's standard form (占上風, 占多少); one form throughout"),
+}
+
+
+def zh_texts() -> dict[str, str]:
+    """Every zh-TW text with its placeholders replaced by a neutral ``X`` (so ``{region}，`` reads as ``X，``)."""
+    return {key: PLACEHOLDER.sub("X", text) for key, text in i18n.catalog("zh-TW").items()}
+
+
+@pytest.mark.parametrize("rule", sorted(RULES))
+def test_zh_tw_catalog_follows_the_rule(rule):
+    pattern, why = RULES[rule]
+    found = {key: hits for key, text in zh_texts().items() if (hits := _offences(pattern, text))}
+    assert not found, f"{rule} ({why}): {found}"
+
+
+@pytest.mark.parametrize(("rule", "bad", "good"), [
+    ("half-width comma between Chinese words", "位置（北緯, 東經）", "位置（北緯，東經）"),
+    ("half-width parenthesis after a Chinese word", "北北東 (NNE)", "颱風眼在 (11, 8)"),
+    ("space between two Chinese characters", "颱風不要來 遊戲面板", "第 3 課"),
+    ("single ellipsis after Chinese text", "正在關閉遊戲面板…", "請打開加入頁面（…/join）"),
+    ("space before a percent sign", "70 % 機率", "被 50% 的颱風侵襲"),
+    ("spaced dash between words", "穩定往西走 — 梵高", "2015–2021 年"),
+    ("佔 instead of 占", "通常佔上風", "通常占上風"),
+])
+def test_each_rule_finds_what_it_is_for(rule, bad, good):
+    pattern = RULES[rule][0]
+    assert _offences(pattern, bad) and not _offences(pattern, good)
+
+
+def test_every_chinese_text_is_checked():
+    texts = zh_texts()
+    assert len(texts) > 1000 and "X" in texts["event.CardPlayed"]
