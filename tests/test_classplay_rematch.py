@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -409,3 +410,22 @@ def test_a_phone_whose_tap_met_the_teachers_end_still_learns_of_the_rematch(stor
     assert len(go) == 1, "the phone was not offered its seat in the rematch"
     go[0].click()
     assert mei.room.id == new.id and mei.region == "Taiwan"
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_the_join_page_of_an_ended_game_says_it_has_ended_not_that_every_seat_is_taken(store: RoomStore,
+                                                                                      lang: str) -> None:
+    """A phone put off its seat (the seat given away, its link replaced) has the way back "Join again with the room
+    code …": after the teacher's End and Rematch that code is the ended game's, whose join page said "Every seat of
+    this room has a device already. Ask your teacher for a new link." (Japan's seat was free): wrong, and no way on.
+    It says the game has ended and where the new game's code is."""
+    projector, _phones = _class_at_the_results(store, lang)
+    old = projector.room
+    for rematch in (False, True):
+        if rematch:
+            projector.rematch()
+        page = SeatApp(lang=lang, store=store, code=old.code)
+        said = shown_text(page.root)
+        assert escape(i18n.t("classplay.seat.no_free", lang)) not in said
+        assert escape(i18n.t("classplay.join.ended", lang)) in said
+        assert not found(page.root, "typhoon-join-seat")

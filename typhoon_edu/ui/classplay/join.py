@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import ipywidgets as widgets
 
 from ... import i18n
+from ...classroom.store import OPEN
 from ...classroom.tries import WrongCodes
 from .model import seat_label
 
@@ -99,6 +100,8 @@ class JoinScreen:
         self._room_language(self._lobby.code)
         if not self._lobby.devices:  # one computer: no seat is a device's (say why none is offered)
             self.show_error(lambda lang: i18n.t("classroom.error.no_devices", lang))
+        elif self._lobby.status != OPEN:  # no seat is free because the game is over, not because all are taken
+            self.show_error(lambda lang: i18n.t("classplay.join.ended", lang))
         else:
             self.show_error("" if self._lobby.free else (lambda lang: i18n.t("classplay.seat.no_free", lang)))
         self._render_seats()
