@@ -32,6 +32,9 @@ free answer, how many wrote one; then one line per student.
   and the summary says so when such files of one lesson share no answer (:func:`same_names`).
 * **Lesson 07's forecasts** are counted per storm and lead (``forecast.taiwan.24``), found by the row's label in
   either language, so an English and a Chinese file's forecasts of one storm add up.
+* **Dates a spreadsheet re-saved.** Year first (``2026/12/7 09:05``) or last (``12/7/2026 9:05 AM``), 24- or
+  12-hour: a year-last date with ``/`` or ``-`` is month/day or day/month as the file's own dates say
+  (:class:`DateOrder`); a file none of whose dates says is read as month/day and named in the summary.
 * **Bad input.** A file that is not an answers file, cannot be read, or a folder without answers files is named
   with the reason and left out; the rest are summarised. The exit code is 2 only if nothing could be read.
 
@@ -60,9 +63,9 @@ from .answers_format import CSV_COLUMNS, RESULT_OF_WORD
 from .fileio import atomic_write_text, os_reason, read_bounded
 from .i18n import LANGS, catalog, cell_label, join_names, normalize_lang, t
 
-__all__ = ["Answer", "Lesson", "Problem", "QuestionInfo", "Reading", "SameName", "add_parser", "known_questions",
-           "lesson_title", "merge", "parse_csv", "parse_json", "read_paths", "run", "same_names", "summarise",
-           "summary_lines", "table_csv"]
+__all__ = ["Answer", "DateOrder", "Lesson", "Problem", "QuestionInfo", "Reading", "SameName", "add_parser",
+           "known_questions", "lesson_title", "merge", "parse_csv", "parse_json", "read_paths", "run", "same_names",
+           "summarise", "summary_lines", "table_csv"]
 
 #: The biggest answers file read (a lesson's download is a few kilobytes).
 MAX_FILE_BYTES = 8 * 1024 * 1024
@@ -318,36 +321,119 @@ def _matched_words() -> dict[str, bool]:
     return {_norm(t(f"lesson.common.csv_matched_{w}", lang)): w == "yes" for lang in LANGS for w in ("yes", "no")}
 
 
-_TIME_FORMATS = ("%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M", "%Y-%m-%d %H:%M")
 _SECONDS = re.compile(r"\d:\d\d:\d\d")
+#: A time as the sheet writes it or a spreadsheet re-saves it: the date with the year first (``2026-12-07``,
+#: ``2026/12/7``) or last (``12/7/2026``, ``7.12.2026``), then the clock, 24-hour or 12-hour (``9:05 AM``,
+#: ``下午 02:05``, as a spreadsheet in Taiwan writes the afternoon).
+_STAMP = re.compile(
+    r"\s*(?:(?P<y>\d{4})(?P<ys>[-/.])(?P<m>\d{1,2})(?P=ys)(?P<d>\d{1,2})"
+    r"|(?P<a>\d{1,2})(?P<s>[-/.])(?P<b>\d{1,2})(?P=s)(?P<year>\d{4}))"
+    r"(?:\s*T\s*|\s*,?\s+)(?P<pre>上午|下午)?\s*(?P<H>\d{1,2}):(?P<M>\d\d)(?::(?P<S>\d\d)(?:[.,](?P<F>\d{1,6}))?)?"
+    r"\s*(?P<post>[ap]\.?\s?m\.?|上午|下午)?\s*", re.IGNORECASE)
+_AFTERNOON = ("p", "下午")
 
 
 def _has_seconds(text: str) -> bool:
     """Whether a time's text gives the seconds (a spreadsheet that re-saves the file may drop them).
 
-    >>> _has_seconds("2026-12-03 09:14:37"), _has_seconds("2026/12/3 09:14"), _has_seconds("2026-12-03T09:14")
-    (True, False, False)
+    >>> _has_seconds("2026-12-03 09:14:37"), _has_seconds("2026/12/3 09:14"), _has_seconds("12/3/2026 9:14:37 AM")
+    (True, False, True)
     """
     return bool(_SECONDS.search(text))
 
 
-def _time(text: str) -> datetime:
-    """A time as the sheet writes it (ISO), or as a spreadsheet may have re-saved it (``2026/5/1 9:30``).
+def _valid(year: int, month: int, day: int) -> bool:
+    try:
+        datetime(year, month, day)
+    except ValueError:
+        return False
+    return True
 
-    >>> _time("2026-05-01 09:30:00"), _time("2026/5/1 9:30")
-    (datetime.datetime(2026, 5, 1, 9, 30), datetime.datetime(2026, 5, 1, 9, 30))
+
+def _year_last(text: str) -> tuple[int, int, int] | None:
+    """``(first, second, year)`` of a time whose date puts the year last with ``/`` or ``-`` (``12/7/2026``:
+    month/day in the US, day/month in most other places), else None."""
+    m = _STAMP.fullmatch(text)
+    if m is None or m["a"] is None or m["s"] == ".":
+        return None
+    return int(m["a"]), int(m["b"]), int(m["year"])
+
+
+@dataclass(frozen=True)
+class DateOrder:
+    """How a file's year-last dates (``12/7/2026``) are read: ``order`` is ``mdy`` (month first, as in the US),
+    ``dmy``, or ``""`` when the file's dates contradict each other (one can only be month/day, another only
+    day/month: none of them is read). ``guessed`` is a date of the file that could be read either way when none of
+    its dates tells which (it is read as month/day, and the summary says so), else ``""``.
+
+    >>> DateOrder.of(["12/17/2026 9:05 AM", "12/7/2026 9:06 AM"]), DateOrder.of(["13/7/2026 0:05", "12/7/2026 23:59"])
+    (DateOrder(order='mdy', guessed=''), DateOrder(order='dmy', guessed=''))
+    >>> DateOrder.of(["12/7/2026 9:06 AM", "5/5/2026 9:07"]), DateOrder.of(["5/5/2026 9:07", "2026-12-07 09:06"])
+    (DateOrder(order='mdy', guessed='12/7/2026'), DateOrder(order='mdy', guessed=''))
+    >>> DateOrder.of(["13/12/2026 09:05", "12/14/2026 09:05"])
+    DateOrder(order='', guessed='')
+    """
+
+    order: str = "mdy"
+    guessed: str = ""
+
+    @classmethod
+    def of(cls, texts: Iterable[str]) -> DateOrder:
+        """The reading of a file whose times are ``texts``: a date that can only be month/day (``12/17/2026``) or
+        only day/month (``17/12/2026``) decides; a file without one is read as month/day."""
+        mdy = dmy = False
+        either = ""
+        for text in texts:
+            date = _year_last(text.strip())
+            if date is None:
+                continue
+            a, b, year = date
+            as_mdy, as_dmy = _valid(year, a, b), _valid(year, b, a)
+            mdy |= as_mdy and not as_dmy
+            dmy |= as_dmy and not as_mdy
+            if as_mdy and as_dmy and a != b and not either:
+                either = f"{a}/{b}/{year}"
+        if mdy and dmy:
+            return cls("")
+        return cls("dmy" if dmy else "mdy", either if not (mdy or dmy) else "")
+
+
+def _time(text: str, order: DateOrder = DateOrder()) -> datetime:
+    """A time as the sheet writes it (ISO), or as a spreadsheet may have re-saved it: the year first
+    (``2026/5/1 9:30``) or last, month/day or day/month as ``order`` reads the file's dates (``5/1/2026 9:30 AM``;
+    with dots, ``1.5.2026 9:30``, always day/month), the clock 24-hour or 12-hour (``AM``/``PM``,
+    ``上午``/``下午``).
+
+    >>> _time("2026-05-01 09:30:00"), _time("2026/5/1 9:30"), _time("5/1/2026 9:30 AM")
+    (datetime.datetime(2026, 5, 1, 9, 30), datetime.datetime(2026, 5, 1, 9, 30), datetime.datetime(2026, 5, 1, 9, 30))
+    >>> _time("1/5/2026 21:30", DateOrder("dmy")), _time("2026/5/1 下午 09:30:15")
+    (datetime.datetime(2026, 5, 1, 21, 30), datetime.datetime(2026, 5, 1, 21, 30, 15))
+    >>> _time("1.5.2026 12:05 a.m."), _time("2026/5/1 上午 12:05")
+    (datetime.datetime(2026, 5, 1, 0, 5), datetime.datetime(2026, 5, 1, 0, 5))
     """
     text = text.strip()
     try:
         return datetime.fromisoformat(text)
     except ValueError:
         pass
-    for fmt in _TIME_FORMATS:
-        try:
-            return datetime.strptime(text, fmt)
-        except ValueError:
-            continue
-    raise ValueError(f"not a time: {text!r}")
+    m = _STAMP.fullmatch(text)
+    if m is None or (m["pre"] and m["post"]):
+        raise ValueError(f"not a time: {text!r}")
+    if m["y"] is not None:
+        year, month, day = int(m["y"]), int(m["m"]), int(m["d"])
+    elif m["s"] == "." or order.order == "dmy":
+        year, month, day = int(m["year"]), int(m["b"]), int(m["a"])
+    elif order.order == "mdy":
+        year, month, day = int(m["year"]), int(m["a"]), int(m["b"])
+    else:
+        raise ValueError(f"a date of a file whose dates are month/day and day/month: {text!r}")
+    hour, noon = int(m["H"]), (m["pre"] or m["post"] or "").lower()
+    if noon:
+        if not 1 <= hour <= 12:
+            raise ValueError(f"not a 12-hour time: {text!r}")
+        hour = hour % 12 + (12 if noon.startswith(_AFTERNOON) else 0)
+    micro = int((m["F"] or "0").ljust(6, "0"))
+    return datetime(year, month, day, hour, int(m["M"]), int(m["S"] or 0), micro)
 
 
 def _decode(raw: bytes) -> str:
@@ -391,12 +477,14 @@ def _with_question(answer: Answer) -> Answer:
     return replace(answer, key=info.key, lesson=info.lesson, value=value)
 
 
-def parse_csv(text: str, source: str) -> tuple[list[Answer], int]:
+def parse_csv(text: str, source: str, *, notes: list[Problem] | None = None) -> tuple[list[Answer], int]:
     """The answers in a handed-in CSV file's ``text`` (``source``: its name), and how many rows could not be read.
 
     The header may be in either language and have five columns (before the prediction's two) or seven; the
     columns are found by their titles. A file without the question, answer and result columns is not an answers
-    file (:class:`NotAnswers`).
+    file (:class:`NotAnswers`). Its times may be as a spreadsheet re-saved them (:func:`_time`); when its
+    dates could be month/day or day/month and none of them tells which (:class:`DateOrder`), they are read as
+    month/day and a ``dates_month_first`` note is added to ``notes``.
 
     >>> rows, bad = parse_csv("姓名,題目,回答,對或錯,時間,觀察到的結果,預測和觀察\\n"
     ...                       "小美,Q?,東,再試才對,2026-05-01 09:30:00,,\\n小美,Q?,東,?,2026-05-01 09:31:00,,\\n", "a.csv")
@@ -421,6 +509,8 @@ def parse_csv(text: str, source: str) -> tuple[list[Answer], int]:
     bad = broken
     rows = lines[lines.index(header) + 1:] if header is not None else []
     file_lesson = _lesson_from_name(source)
+    time_column = columns.get("time")
+    dates = DateOrder.of(row[time_column] for row in rows if time_column is not None and time_column < len(row))
 
     def cell(row: list[str], column: str) -> str:
         k = columns.get(column)
@@ -432,7 +522,7 @@ def parse_csv(text: str, source: str) -> tuple[list[Answer], int]:
         word = results.get(_norm(cell(row, "result")))
         question = cell(row, "question")
         try:
-            when = _time(cell(row, "time"))
+            when = _time(cell(row, "time"), dates)
         except ValueError:
             word = None
         seconds = _has_seconds(cell(row, "time"))
@@ -447,6 +537,11 @@ def parse_csv(text: str, source: str) -> tuple[list[Answer], int]:
     # the file's lesson: the one its known questions belong to, else the one its name says
     if broken and not out:
         raise NotAnswers("damaged")
+    if dates.guessed and out and notes is not None:
+        read = _time(dates.guessed + " 0:00", dates)
+        other = _time(dates.guessed + " 0:00", DateOrder("dmy"))
+        notes.append(Problem(source, "dates_month_first", {"example": dates.guessed, "read": f"{read:%Y-%m-%d}",
+                                                           "other": f"{other:%Y-%m-%d}"}))
     lessons = Counter(filter(None, (_lesson_of_text(a.question) for a in out)))
     lesson = lessons.most_common(1)[0][0] if lessons else file_lesson
     return [_with_question(replace(a, lesson=_lesson_of_text(a.question) or lesson)) for a in out], bad
@@ -485,11 +580,14 @@ def parse_json(text: str, source: str) -> tuple[list[Answer], int]:
 
 @dataclass
 class Reading:
-    """What :func:`read_paths` found: the answers, the files they came from, and what was left out and why."""
+    """What :func:`read_paths` found: the answers, the files they came from, what was left out and why, and
+    what the summary says of how a file was read (``notes``: files whose dates were read as month/day though
+    they could be day/month)."""
 
     answers: list[Answer] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    notes: list[Problem] = field(default_factory=list)
 
 
 def _answer_files(folder: Path, reading: Reading) -> list[Path]:
@@ -548,10 +646,13 @@ def _read_file(path: Path, reading: Reading) -> None:
     except OSError as exc:
         reading.problems.append(Problem(name, "os", {"reason": exc}))
         return
+    notes: list[Problem] = []
     try:
         text = _decode(raw)
-        parse = parse_json if text.lstrip("\ufeff \t\r\n").startswith(("{", "[")) else parse_csv
-        answers, bad = parse(text, name)
+        if text.lstrip("\ufeff \t\r\n").startswith(("{", "[")):
+            answers, bad = parse_json(text, name)
+        else:
+            answers, bad = parse_csv(text, name, notes=notes)
     except NotAnswers as exc:
         reading.problems.append(Problem(name, exc.key, exc.fields))
         return
@@ -560,6 +661,7 @@ def _read_file(path: Path, reading: Reading) -> None:
         return
     if bad:
         reading.problems.append(Problem(name, "some_rows", {"n": bad}))
+    reading.notes += notes
     reading.answers += answers
     reading.files.append(name)
 
@@ -898,6 +1000,10 @@ def summary_lines(lessons: Sequence[Lesson], reading: Reading, repeats: int, lan
     if reading.problems:
         lines += ["", _lt("problems_head", lang, n=len(reading.problems))]
         lines += ["  - " + p.text(lang) for p in reading.problems]
+    if reading.notes:  # files whose dates were read as month/day, though they could be day/month
+        lines += ["", _lt("dates_head", lang, n=len(reading.notes))]
+        lines += ["  - " + _lt("dates_item", lang, path=n.path, **n.fields) for n in reading.notes]
+        lines.append(_lt("dates_fix", lang, **reading.notes[0].fields))
     if repeats:
         lines += ["", _lt("repeats", lang, n=repeats)]
     if names:
