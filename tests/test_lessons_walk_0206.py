@@ -44,3 +44,22 @@ def test_landing_puzzle_answers_under_the_map_where_the_cell_pad_is(lang: str) -
     p = w.new_puzzle()
     w.reveal()
     assert i18n.cell_label(p.answer, lang) in _text(w.board.status.value)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_sandbox_says_under_the_map_what_choosing_a_cell_did(lang: str) -> None:
+    """Lesson 03's sandbox: on a phone a storm is placed with the cell pad under the map, and the sentence that says
+    whether it was placed (or why not: land, an eye there already) was only above the map, off the screen. The line
+    under the map (the board's status, just above the pad) says it too, and the map's live region with it."""
+    from typhoon_edu.ui.lessons import intensity
+
+    s = intensity.intensity_sandbox(lang)
+    land = next((x, y) for y in range(s.rules.map.height) for x in range(s.rules.map.width) if s.rules.map.is_land(x, y))
+    for cell, key in ((land, "sandbox_land"), ((14, 2), "sandbox_placed"), ((14, 2), "sandbox_removed")):
+        s.pad.move(0, 0)
+        s.board.cursor = cell
+        s.pad.choose()
+        said = i18n.t(f"lesson.intensity.{key}", lang, cell=i18n.cell_label(cell, lang),
+                      level=i18n.level_name(s.rules, s.level.value, lang))
+        assert said in _text(s.board.status.value), (key, s.board.status.value)
+        assert said in s.board.access.announce

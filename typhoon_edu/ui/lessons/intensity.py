@@ -573,12 +573,16 @@ class IntensitySandbox(LessonBox):
         """Place a storm of the chosen level and direction on ``cell``, or remove the storm whose eye is there."""
         self.board.skip()
         if self.model.remove_at(cell):
-            self.message.value = escape(lt("intensity.sandbox_removed", self.lang, cell=i18n.cell_label(cell, self.lang)))
+            said = lt("intensity.sandbox_removed", self.lang, cell=i18n.cell_label(cell, self.lang))
         else:
             problem = self.model.place(cell, self.level.value, self.direction.value)
             key = f"intensity.sandbox_{problem}" if problem else "intensity.sandbox_placed"
-            self.message.value = escape(lt(key, self.lang, cell=i18n.cell_label(cell, self.lang),
-                                           level=i18n.level_name(self.rules, self.level.value, self.lang)))
+            said = lt(key, self.lang, cell=i18n.cell_label(cell, self.lang),
+                      level=i18n.level_name(self.rules, self.level.value, self.lang))
+        self.message.value = escape(said)
+        # and under the map, where a phone's cell pad is: the line above the map is off a phone's screen by then
+        self.board.status.value = escape(said)
+        self.board.access.say(said)
         self._refresh()
 
     def run(self, faces: Sequence[int] | None = None) -> list[Any]:
