@@ -73,3 +73,30 @@ def test_each_rule_finds_what_it_is_for(rule, bad, good):
 def test_every_chinese_text_is_checked():
     texts = zh_texts()
     assert len(texts) > 1000 and "X" in texts["event.CardPlayed"]
+
+
+#: A game term written another way somewhere → the one word the game, its glossary and the other catalogs use.
+#: Each entry: the other word, the word to use, and the keys where the other word is right (real-world classes).
+TERMS: list[tuple[str, str, tuple[str, ...]]] = [
+    ("血量", "生命值", ()),
+    ("颱風警報地圖", "颱風不要來地圖 (the game's name)", ()),
+    ("棋盤", "地圖", ()),
+    ("方位指示物", "方位羅盤的指針", ()),
+    ("損害", "傷害 (damage, as the rulebook says)", ()),
+    ("命中", "侵襲 or 掃過 (a storm hits a cell)", ()),
+    ("淘汰", "出局 (a region with no HP left)", ("glossary.",)),
+    ("熱帶性低氣壓", "熱帶低壓 (the game's level 1)",
+     ("lesson.real.", "lesson.quiz.real.", "lesson.intensity.class_")),
+]
+
+
+@pytest.mark.parametrize(("other", "word", "right_in"), TERMS, ids=[t[0] for t in TERMS])
+def test_one_word_for_each_game_term(other, word, right_in):
+    found = {key: text for key, text in i18n.catalog("zh-TW").items() if other in text and not key.startswith(right_in)}
+    assert not found, f"{other} → {word}: {found}"
+
+
+def test_the_round_is_one_word():
+    """Round is 輪 (第 {round} 輪), turn is 回合: the results' table names its round column as the log does."""
+    zh = i18n.catalog("zh-TW")
+    assert "輪" in zh["event.RoundStarted"] and zh["classplay.results.facts.rounds"] == "輪"

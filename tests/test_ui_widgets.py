@@ -287,7 +287,7 @@ def test_hp_rows_and_widget():
         hp = {"Taiwan": 12, "Japan": 0}
 
     track.update(Game())
-    assert f"12 / {full['Taiwan']}" in track.body.value and "淘汰" in track.body.value
+    assert f"12 / {full['Taiwan']}" in track.body.value and "出局" in track.body.value
     assert f"width:{round(100 * 12 / full['Taiwan'], 1)}%" in track.body.value
     track.set_lang("en")
     assert "Taiwan" in track.body.value and "out" in track.body.value
