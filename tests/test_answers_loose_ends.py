@@ -11,9 +11,9 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-from test_answers_cmd import sheet_of
+from test_answers_cmd import download, sheet_of
 
-from typhoon_edu.answers_cmd import merge, parse_csv, read_paths
+from typhoon_edu.answers_cmd import merge, parse_csv, read_paths, summarise
 from typhoon_edu.cli import main
 from typhoon_edu.ui.quiz import AnswerSheet, AnswerStore
 
@@ -145,3 +145,44 @@ def test_lesson_07s_forecast_rows_are_labelled_by_one_function(tmp_path: Path, m
         ch.rnd.place(c.truth[h].lat, c.truth[h].lon + 1.0)
     ch.record(ch.rnd.reveal())
     assert [e.question for e in ch.sheet.entries[3:]] == [f"{c.key} {h} zh-TW" for h in fw.LEADS]
+
+
+# ------------------------------------------------------------------------------------------------ 3. wrong forecasts
+def forecast_sheet(lang: str, name: str, folder: Path, east: float) -> AnswerSheet:
+    """A student's lesson-07 sheet with the first storm's forecast revealed, ``east`` degrees east of the truth at
+    every lead, recorded by the lesson."""
+    from typhoon_edu.ui.lessons import forecast as fw
+
+    sheet = AnswerSheet(lang, "forecast", lesson="forecast", store=AnswerStore(folder))
+    sheet.set_student(name)
+    ch = fw.ForecastChallenge(lang, sheet=sheet)
+    c = ch.rnd.case
+    for h in fw.LEADS:
+        ch.rnd.place(c.truth[h].lat, c.truth[h].lon + east)
+    ch.reveal()
+    return sheet
+
+
+def test_one_wrong_forecast_in_two_languages_is_one_answer_shown_in_the_summarys_language(tmp_path: Path) -> None:
+    handed_in = tmp_path / "handed_in"
+    handed_in.mkdir()
+    mei = forecast_sheet("en", "Mei", tmp_path / "mei", 1.0)
+    xiao = forecast_sheet("zh-TW", "陳小美", tmp_path / "xiao", 1.0)
+    kai = forecast_sheet("zh-TW", "Kai", tmp_path / "kai", 2.0)  # a farther forecast, made once
+    for sheet in (mei, xiao, kai):
+        download(sheet, handed_in)
+    lin = forecast_sheet("en", "Lin", tmp_path / "answers", 1.0)  # the class server's file only
+    assert mei.entries[0].answer != xiao.entries[0].answer  # the same forecast, written in two languages
+    key = mei.entries[0].key
+    answers, _ = merge(read_paths([handed_in, tmp_path / "answers"]).answers)
+    for lang, sheet in (("en", mei), ("zh-TW", xiao)):
+        (lesson,) = summarise(answers, lang)
+        q = next(q for q in lesson.questions if q.key == key)
+        assert (q.answered, q.right_first) == (4, 0)
+        assert sorted(q.wrong.values()) == [1, 3]  # Mei's, 陳小美's and Lin's forecast is one answer
+        common = max(q.wrong, key=q.wrong.__getitem__)
+        assert q.wrong_shown[common] == sheet.entries[0].answer  # in the summary's language
+    code, text = run([str(handed_in), str(tmp_path / "answers"), "--lang", "zh-TW"])
+    assert code == 0 and f"最常見的錯誤答案：「{xiao.entries[0].answer[:12]}" in text and "（3 人）" in text
+    code, text = run([str(handed_in), str(tmp_path / "answers")])
+    assert code == 0 and f"Most common wrong answer: “{lin.entries[0].answer[:20]}" in text and "(3 students)" in text

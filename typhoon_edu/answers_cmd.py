@@ -31,7 +31,9 @@ free answer, how many wrote one; then one line per student.
   file outside the class server says only the name: two students who typed the same name are one student there,
   and the summary says so when such files of one lesson share no answer (:func:`same_names`).
 * **Lesson 07's forecasts** are counted per storm and lead (``forecast.taiwan.24``), found by the row's label in
-  either language, so an English and a Chinese file's forecasts of one storm add up.
+  either language, so an English and a Chinese file's forecasts of one storm add up; a wrong forecast is grouped
+  by where it put the storm (:func:`_forecast_guess`), whichever language it is written in, and shown in the
+  summary's language.
 * **Dates a spreadsheet re-saved.** Year first (``2026/12/7 09:05``) or last (``12/7/2026 9:05 AM``), 24- or
   12-hour: a year-last date with ``/`` or ``-`` is month/day or day/month as the file's own dates say
   (:class:`DateOrder`); a file none of whose dates says is read as month/day and named in the summary.
@@ -463,8 +465,56 @@ def _no_name(source: str) -> str:
     return f"({Path(source).name})"
 
 
+_NUMBER = r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?"
+
+
+@cache
+def _forecast_answers() -> tuple[re.Pattern[str], ...]:
+    """Lesson 07's forecast answer (``lesson.forecast.csv_forecast_answer``) in each language, as :func:`_norm`
+    writes it, with its four numbers as named groups."""
+    fields = ("lat", "lon", "km", "typical")
+    out = []
+    for lang in LANGS:
+        pattern = re.escape(_norm(t("lesson.forecast.csv_forecast_answer", lang, **{f: f"{{{f}}}" for f in fields})))
+        for f in fields:
+            pattern = pattern.replace(rf"\{{{f}\}}", rf"(?P<{f}>{_NUMBER})")
+        out.append(re.compile(pattern))
+    return tuple(out)
+
+
+def _forecast_numbers(text: str) -> dict[str, str] | None:
+    """The numbers of a forecast answer written in either language (where the guess was, how far off, the typical
+    official error), or None for other text.
+
+    >>> _forecast_numbers("北緯 22.6 度、東經 122 度，差 107 公里（官方預報約 69 公里）")
+    {'lat': '22.6', 'lon': '122', 'km': '107', 'typical': '69'}
+    >>> _forecast_numbers("22.6, 122")
+    """
+    key = _norm(text)
+    return next((m.groupdict() for p in _forecast_answers() if (m := p.fullmatch(key))), None)
+
+
+def _forecast_guess(value: str, answer: str) -> str:
+    """Where a forecast answer put the storm, the same however it was written (``22.6,122``): from the value the
+    lesson keeps (``22.6, 122``), else from the answer's text in either language; ``""`` if neither says.
+
+    >>> _forecast_guess("", "22.60 °N, 122 °E — 107 km off (official forecasts: about 69 km)")
+    '22.6,122'
+    >>> _forecast_guess("22.6, 122.0", "x"), _forecast_guess("x", "y")
+    ('22.6,122', '')
+    """
+    numbers = _forecast_numbers(answer)
+    parts = value.split(",") if value else [numbers["lat"], numbers["lon"]] if numbers else []
+    try:
+        lat, lon = (float(p) for p in parts)
+    except ValueError:
+        return ""
+    return f"{lat:g},{lon:g}"
+
+
 def _with_question(answer: Answer) -> Answer:
-    """``answer`` with its question's key and its option's id filled in, when the question is known."""
+    """``answer`` with its question's key and its option's id filled in, when the question is known (of lesson
+    07's forecast, where the guess was: :func:`_forecast_guess`)."""
     known = known_questions()
     info = known.by_key.get(answer.key) if answer.key else None
     if info is None:
@@ -473,7 +523,10 @@ def _with_question(answer: Answer) -> Answer:
             info = None
     if info is None:
         return replace(answer, key="")
-    value = answer.value if answer.value in info.options else (info.option_of(answer.answer) or "")
+    if info.kind == "forecast":
+        value = _forecast_guess(answer.value, answer.answer)
+    else:
+        value = answer.value if answer.value in info.options else (info.option_of(answer.answer) or "")
     return replace(answer, key=info.key, lesson=info.lesson, value=value)
 
 
@@ -855,7 +908,10 @@ class Lesson:
 
 
 def _wrong_group(info: QuestionInfo | None, a: Answer) -> str:
-    """What a wrong answer is grouped by: its option, its number or cell (however typed), else its words."""
+    """What a wrong answer is grouped by: its option, its number or cell (however typed), where a forecast put the
+    storm (in whichever language it was written), else its words."""
+    if info is not None and info.kind == "forecast" and a.value:
+        return "f:" + a.value
     if info is not None and a.value:
         return "o:" + a.value
     if info is not None and info.kind in ("number", "cell"):
@@ -871,9 +927,12 @@ def _wrong_group(info: QuestionInfo | None, a: Answer) -> str:
 
 
 def _shown(info: QuestionInfo | None, group: str, written: str, lang: str) -> str:
-    """A grouped answer as the teacher reads it: an option in the teacher's language, a cell as ``(x, y)``."""
+    """A grouped answer as the teacher reads it: an option or a forecast in the teacher's language, a cell as
+    ``(x, y)``."""
     if info is not None and group.startswith("o:") and group[2:] in info.options:
         return info.options[group[2:]].get(lang) or written
+    if group.startswith("f:") and (numbers := _forecast_numbers(written)) is not None:
+        return t("lesson.forecast.csv_forecast_answer", lang, **numbers)
     if group.startswith("c:"):
         x, y = group[2:].split(",")
         return cell_label((int(x), int(y)), lang)
