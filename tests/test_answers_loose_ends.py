@@ -7,13 +7,14 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 from test_answers_cmd import download, sheet_of
 
-from typhoon_edu.answers_cmd import merge, parse_csv, read_paths, summarise
+from typhoon_edu.answers_cmd import Answer, merge, parse_csv, read_paths, summarise
 from typhoon_edu.cli import main
 from typhoon_edu.ui.quiz import AnswerSheet, AnswerStore
 
@@ -186,3 +187,14 @@ def test_one_wrong_forecast_in_two_languages_is_one_answer_shown_in_the_summarys
     assert code == 0 and f"最常見的錯誤答案：「{xiao.entries[0].answer[:12]}" in text and "（3 人）" in text
     code, text = run([str(handed_in), str(tmp_path / "answers")])
     assert code == 0 and f"Most common wrong answer: “{lin.entries[0].answer[:20]}" in text and "(3 students)" in text
+
+
+def test_a_wrong_number_typed_with_full_width_digits_is_shown_as_a_plain_number() -> None:
+    # a zh-TW keyboard types ７; the two answers are one wrong answer, and the teacher reads it as 7 in both languages
+    first = Answer("陳小美", "compass", "", "７", "wrong", datetime(2026, 5, 1, 9, 30), key="quiz.compass.reachable")
+    later = replace(first, student="Mei", answer="7", when=datetime(2026, 5, 1, 9, 31))
+    for lang in ("en", "zh-TW"):
+        (lesson,) = summarise([first, later], lang)
+        q = next(q for q in lesson.questions if q.key == "quiz.compass.reachable")
+        assert list(q.wrong.values()) == [2]
+        assert list(q.wrong_shown.values()) == ["7"]

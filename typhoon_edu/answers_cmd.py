@@ -936,6 +936,8 @@ def _shown(info: QuestionInfo | None, group: str, written: str, lang: str) -> st
     if group.startswith("c:"):
         x, y = group[2:].split(",")
         return cell_label((int(x), int(y)), lang)
+    if group.startswith("n:"):  # a number as the first student typed it, full-width digits (a zh-TW keyboard's) plain
+        return unicodedata.normalize("NFKC", written).strip()
     return written
 
 
