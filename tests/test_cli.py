@@ -233,3 +233,13 @@ def test_python_dash_m_runs_the_same_command():
     done = subprocess.run([sys.executable, "-m", "typhoon_edu", "simulate", "0"], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 2 and "at least 1" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(("lang", "compass", "storm"), [
+    ("en", "Compass indicator on north.", "  T6 at (10, 5): super typhoon, heading north"),
+    ("zh-TW", "方位羅盤的指針在北。", "  T6在 (10, 5)：超級強颱，往北前進")])
+def test_the_compass_and_each_storms_direction_are_named_in_the_commands_language(lang, compass, storm):
+    code, text = run(["play", "--bots", "human,greedy,greedy", "--players", "Taiwan,Japan,Korea", "--seed", "2",
+                      "--lang", lang], answers=["1"] * 40)
+    assert code == 0 and compass in text
+    assert storm in text.splitlines()  # a storm's line names its level and where it heads, not a code

@@ -22,7 +22,19 @@ from .engine.game import CHANCE, Game
 from .engine.rules import IllegalActionError, SaveFileError, load_rules
 from .engine.savefile import MAX_RECORD_BYTES, game_from_json, game_to_json
 from .fileio import FileTooLarge, NotARegularFile, atomic_write_file, atomic_write_text, os_reason, read_bounded
-from .i18n import card_name, error_text, in_log, level_name, narrate, normalize_lang, region_name, t
+from .i18n import (
+    card_name,
+    cell_label,
+    direction_name,
+    error_text,
+    in_log,
+    level_name,
+    narrate,
+    normalize_lang,
+    region_name,
+    t,
+    typhoon_label,
+)
 from .lessons_cmd import add_parser as add_lessons_parser
 from .server.serve_command import add_serve_arguments, run_serve
 from .teacher_cmd import add_parser as add_teacher_parser
@@ -182,10 +194,15 @@ class TerminalGame:
         self.say()
         self.say(text_map(g))
         self.say(t("cli.round", lang, round=g.round, player=region_name(rules, g.active, lang),
-                   compass=g.compass))
+                   compass=direction_name(rules, g.compass, lang)))
         self.say("  " + "  ".join(f"{region_name(rules, p, lang)} {g.hp[p]}/{rules.regions[p].hp}" for p in g.players))
         for ty in g.typhoons_:
-            self.say(f"  T{ty.id} {ty.eye} {level_name(rules, ty.level, lang)} {ty.direction}")
+            where = {"typhoon": typhoon_label(ty.id, lang), "cell": cell_label(ty.eye, lang),
+                     "level": level_name(rules, ty.level, lang)}
+            if ty.direction:
+                self.say("  " + t("cli.storm_heading", lang, direction=direction_name(rules, ty.direction, lang), **where))
+            else:
+                self.say("  " + t("cli.storm", lang, **where))
         self.say(t("cli.hand", lang, player=region_name(rules, player, lang)))
         for key in g.hand(player):
             card = rules.cards[key]
