@@ -4,7 +4,11 @@ Lesson 02: the staircase's key keeps each line sample beside its words (on a pho
 the next line and left its dotted sample at the end of the line above), and the landing puzzle answered with the cell
 pad says right or wrong on the screen, not only in the text above the map.
 
-Screenshots: ``artifacts/screenshots/walk-l02-<lang>.png``.
+Lesson 05 on a laptop, keyboard only: "Run 20,000 storms" (Enter) disables itself until the next prediction; the focus
+went on to the next control of the page, part 2's table, and the page scrolled the verdict off the screen. It goes to
+the explorer's heat map instead, and the page stays where it was (the verdict is right under the button).
+
+Screenshots: ``artifacts/screenshots/walk-l02-<lang>.png``, ``walk-l05-run-<lang>.png``.
 """
 
 from __future__ import annotations
@@ -14,12 +18,15 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from typhoon_edu import i18n
 from typhoon_edu.server.serve import VoilaProcess
 from typhoon_edu.ui.lessons.common import lt
 
 from .harness import REPO_ROOT, save_screenshot
+from .keyboard_helpers import focused
 from .langs import flow_langs
-from .touch_helpers import touch_page, touch_tap
+from .test_a11y_keyboard import open_lesson
+from .touch_helpers import RULES, touch_page, touch_tap
 
 pytestmark = pytest.mark.browser
 
@@ -61,4 +68,33 @@ def test_lesson02_staircase_key_and_puzzle_verdict_on_a_phone(voila: Callable[..
     under_map = page.locator(".te-map-area").filter(has=page.locator(".lesson-map"))
     expect(under_map.get_by_text("✘").and_(page.locator(":not(.te-sr-only)"))).to_be_in_viewport(timeout=15_000)
     save_screenshot(page, f"walk-l02-{lang}", full_page=False)
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", flow_langs("zh-TW"))
+def test_lesson05_run_by_keyboard_keeps_the_verdict_in_view(voila: Callable[..., VoilaProcess],
+                                                           chromium_browser: Browser, lang: str) -> None:
+    page = open_lesson(voila, chromium_browser, "05", lang)
+    explorer = page.locator(".risk-explorer")
+    explorer.get_by_role("button", name=i18n.t("risk.preset.west", lang), exact=True).focus()
+    page.keyboard.press("Enter")  # only westward
+    explorer.get_by_role("button", name=i18n.region_name(RULES, "Philippines", lang), exact=True).focus()
+    page.keyboard.press("Enter")  # the prediction: the Run button is enabled
+    run = page.locator(".risk-run")
+    expect(run).to_be_enabled()
+    for _ in range(8):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.classList.contains('risk-run')"):
+            break
+    top = run.bounding_box()["y"]
+    page.keyboard.press("Enter")
+    feedback = page.locator(".risk-feedback")
+    expect(feedback).to_contain_text("✔", timeout=60_000)
+    page.wait_for_timeout(1500)  # the disabled button has handed the focus on
+    save_screenshot(page, f"walk-l05-run-{lang}", full_page=False)
+    where = focused(page)
+    assert page.evaluate("() => !!document.activeElement.closest('.risk-explorer canvas.te-map-canvas')"), \
+        f"the focus went to {where}"
+    # the page stays where the student pressed Run: the verdict is right under the button
+    assert abs(run.bounding_box()["y"] - top) < 2, "the page scrolled away from the Run button and its verdict"
     page.context.close()

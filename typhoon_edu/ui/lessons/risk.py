@@ -41,7 +41,7 @@ from typhoon_edu import i18n
 from typhoon_edu.engine.rules import Rules, load_rules
 from typhoon_edu.sim import TrackStats, draw_tracks, run_tracks, simulate_tracks
 from typhoon_edu.ui import palette
-from typhoon_edu.ui.canvas_input import announcer
+from typhoon_edu.ui.canvas_input import FOCUS_TO_MAP, MAP_AREA, announcer
 from typhoon_edu.ui.guard import Problems
 from typhoon_edu.ui.heatmap import HeatMapView, heatmap_svg
 from typhoon_edu.ui.hp_track import CSS_PATTERNS
@@ -896,6 +896,9 @@ class RiskExplorer(widgets.VBox):
         self.run_button = widgets.Button(description=t("risk.explore.run", lang, n=f"{n:,}"), button_style="primary",
                                          icon="play", layout=widgets.Layout(width="auto", height="2.6em"))
         self.run_button.add_class("risk-run")
+        # a run disables the button until the next prediction: the keyboard's focus goes to the new map (in view beside
+        # or above the verdict), not on to the next control of the page (part 2's table, which scrolled the verdict away)
+        self.run_button.add_class(FOCUS_TO_MAP)
         self.problems.on_click(self.run_button, lambda _b: self.run(), where="risk explorer: run")
         self.hint = widgets.HTML()
         self.feedback = widgets.HTML(layout=widgets.Layout(min_height="3em"))
@@ -913,6 +916,7 @@ class RiskExplorer(widgets.VBox):
         kwargs.setdefault("layout", widgets.Layout(width="100%"))
         super().__init__(children=[self.problems.widget, top, self.ranking, touch_style()], **kwargs)
         self.add_class("risk-explorer")
+        self.add_class(MAP_AREA)
         self._settings_changed()
 
     # --- settings ----------------------------------------------------------------------------
