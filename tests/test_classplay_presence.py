@@ -14,6 +14,7 @@ from pathlib import Path
 import ipywidgets as widgets
 import pytest
 import sqlalchemy as sa
+from classplay_helpers import T0, Clock
 
 from typhoon_edu import i18n
 from typhoon_edu.classroom import codes
@@ -25,18 +26,6 @@ from typhoon_edu.ui.classplay.seat import SeatApp
 from typhoon_edu.ui.classplay.setup import SetupChoices
 from typhoon_edu.ui.classplay.teacher import PRESENCE_EVERY
 from typhoon_edu.ui.classplay.viewdata import SeatChoice
-
-T0 = 1_800_000_000.0
-
-
-class Clock:
-    """A clock a test moves by hand."""
-
-    def __init__(self, now: float = T0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def _two_teams(store: RoomStore) -> tuple[Room, dict[str, Room]]:

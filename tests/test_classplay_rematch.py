@@ -19,6 +19,7 @@ from typing import Any
 import ipywidgets as widgets
 import pytest
 import sqlalchemy as sa
+from classplay_helpers import PEOPLE, ended_room
 
 from typhoon_edu import i18n
 from typhoon_edu.classroom import rooms
@@ -32,8 +33,6 @@ from typhoon_edu.ui.classplay.seat import SeatApp
 from typhoon_edu.ui.classplay.setup import SetupChoices
 from typhoon_edu.ui.classplay.tables import seat_infos
 from typhoon_edu.ui.classplay.viewdata import SeatChoice
-
-PEOPLE = [Seat("Taiwan", name="Mei"), Seat("Japan", name="Ken"), Seat("Korea", "greedy")]
 
 
 @pytest.fixture
@@ -199,19 +198,9 @@ def test_a_projector_on_the_lobby_follows_a_start_made_on_another_projector(stor
 
 
 # ---------------------------------------------------------------------- the rematch, in the kernel
-def _finished_room(store: RoomStore, *, devices: dict[str, str | None]) -> tuple[Room, dict[str, str]]:
-    """A room whose seats were opened by these devices (region → device id), then ended by the teacher."""
-    room = Room.create(store, PEOPLE, seed=3, lang="en", teacher=local_teacher(store))
-    tokens = dict(room.issued_tokens)
-    for region, device in devices.items():
-        Room.open_seat(store, tokens[region], device)
-    room.end()
-    return room, tokens
-
-
 def test_a_rematch_names_its_successor_and_a_phone_that_held_a_seat_takes_its_seat_there(db_url: str) -> None:
     store = RoomStore(db_url)
-    old, tokens = _finished_room(store, devices={"Taiwan": "phone-T", "Japan": "phone-J"})
+    old, tokens = ended_room(store, {"Taiwan": "phone-T", "Japan": "phone-J"})
     new = Room.create(store, PEOPLE, seed=4, lang="en", teacher=local_teacher(store), lobby=True, after=old)
     assert old.successor == new.id and new.successor is None
     offer = rooms.rematch_for(store, tokens["Taiwan"], "phone-T")
@@ -227,7 +216,7 @@ def test_a_rematch_names_its_successor_and_a_phone_that_held_a_seat_takes_its_se
 
 def test_another_teams_device_cannot_take_a_seat_through_the_rematch(db_url: str) -> None:
     store = RoomStore(db_url)
-    old, tokens = _finished_room(store, devices={"Taiwan": "phone-T", "Japan": "phone-J"})
+    old, tokens = ended_room(store, {"Taiwan": "phone-T", "Japan": "phone-J"})
     with pytest.raises(NotAllowed) as e:  # no rematch yet
         Room.follow(store, tokens["Taiwan"], "phone-T")
     assert e.value.kind == "no_rematch"
@@ -270,7 +259,7 @@ def test_a_seat_never_opened_or_revoked_in_the_old_game_gives_no_seat_in_the_new
 
 def test_a_region_that_does_not_play_again_is_offered_the_join_page(store: RoomStore) -> None:
     teacher = local_teacher(store)
-    old, tokens = _finished_room(store, devices={"Taiwan": "phone-T"})
+    old, tokens = ended_room(store, {"Taiwan": "phone-T"})
     new = Room.create(store, [Seat("Japan"), Seat("Korea"), Seat("Philippines", "greedy")], seed=4, lang="en",
                       teacher=teacher, lobby=True, after=old)
     offer = rooms.rematch_for(store, tokens["Taiwan"], "phone-T")
@@ -280,7 +269,7 @@ def test_a_region_that_does_not_play_again_is_offered_the_join_page(store: RoomS
 
 
 def test_only_the_owner_makes_a_rematch_of_a_room(store: RoomStore) -> None:
-    old, _ = _finished_room(store, devices={})
+    old, _ = ended_room(store, {})
     other, _key = add_teacher(store, "Ms Lin")
     with pytest.raises(NotAllowed) as e:
         Room.create(store, PEOPLE, seed=4, lang="en", teacher=other, after=old)

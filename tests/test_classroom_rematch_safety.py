@@ -18,12 +18,13 @@ import types
 from pathlib import Path
 
 import pytest
+from classplay_helpers import PEOPLE, T0, Clock, ended_room
 from race_helpers import race
 
 from typhoon_edu import i18n
 from typhoon_edu.classroom import rooms
 from typhoon_edu.classroom.errors import ClassroomError, NotAllowed
-from typhoon_edu.classroom.rooms import Room, Seat
+from typhoon_edu.classroom.rooms import Room
 from typhoon_edu.classroom.store import RoomStore, sqlite_url
 from typhoon_edu.classroom.teachers import local_teacher
 from typhoon_edu.ui.classplay import projector as projector_module
@@ -32,19 +33,6 @@ from typhoon_edu.ui.classplay.seat import SeatApp
 from typhoon_edu.ui.classplay.setup import SetupChoices
 from typhoon_edu.ui.classplay.teacher import PRESENCE_EVERY
 from typhoon_edu.ui.classplay.viewdata import SeatChoice
-
-PEOPLE = [Seat("Taiwan", name="Mei"), Seat("Japan", name="Ken"), Seat("Korea", "greedy")]
-T0 = 1_800_000_000.0
-
-
-class Clock:
-    """A clock a test moves by hand."""
-
-    def __init__(self, now: float = T0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
@@ -62,22 +50,12 @@ def projector_of(store: RoomStore, lang: str = "en") -> ProjectorApp:
                         teacher=local_teacher(store))
 
 
-def _ended_room(store: RoomStore, devices: dict[str, str]) -> tuple[Room, dict[str, str]]:
-    """A room whose seats these devices opened (region -> device id), then ended by the teacher."""
-    room = Room.create(store, PEOPLE, seed=3, lang="en", teacher=local_teacher(store))
-    tokens = dict(room.issued_tokens)
-    for region, device in devices.items():
-        Room.open_seat(store, tokens[region], device)
-    room.end()
-    return room, tokens
-
-
 # ---------------------------------------------------------------------- one successor
 def test_a_second_rematch_of_a_room_opens_the_new_room_the_first_made(db_url: str) -> None:
     """In the kernel: the second Room.create(after=old) is the first one's room, with the same seat links."""
     store = RoomStore(db_url)
     teacher = local_teacher(store)
-    old, tokens = _ended_room(store, {"Taiwan": "phone-T", "Japan": "phone-J"})
+    old, tokens = ended_room(store, {"Taiwan": "phone-T", "Japan": "phone-J"})
     first = Room.create(store, PEOPLE, seed=4, lang="en", teacher=teacher, lobby=True, after=old)
     taiwan, _ = Room.follow(store, tokens["Taiwan"], "phone-T")  # a phone follows before the second press
     again = Room.create(store, PEOPLE, seed=5, lang="en", teacher=teacher, lobby=True,
@@ -120,7 +98,7 @@ def test_two_teacher_pages_that_rematch_the_same_room_end_up_on_one_new_room(sto
 def test_two_rematches_at_the_same_moment_make_one_new_room(db_url: str) -> None:
     """Three teacher kernels (each its own store connection) rematch the same room at once: one room is made."""
     setup_store = RoomStore(db_url)
-    old, _ = _ended_room(setup_store, {})
+    old, _ = ended_room(setup_store, {})
     stores = [RoomStore(db_url) for _ in range(3)]
     pages = [Room.open(s, old.id, teacher=local_teacher(s)) for s in stores]
 
@@ -144,7 +122,7 @@ def test_a_rematch_after_the_new_game_ended_or_was_deleted_makes_a_new_room(stor
     """The old room's successor is kept while it is open; once it is over (or gone), a Rematch of the old
     results is a new game again (else the button would open a finished game, or fail for ever)."""
     teacher = local_teacher(store)
-    old, _ = _ended_room(store, {})
+    old, _ = ended_room(store, {})
     first = Room.create(store, PEOPLE, seed=4, lang="en", teacher=teacher, after=old)
     first.end()
     second = Room.create(store, PEOPLE, seed=5, lang="en", teacher=teacher, after=old)
