@@ -213,11 +213,39 @@ def legend_scene(rules: Rules, lang: str = "en", cell: int = 48, *, note: str = 
     return shapes
 
 
-def heat_scene(rules: Rules, p: np.ndarray, lang: str = "en", cell: int = 48, *, note: str = "") -> list[Shape]:
+def legend_html(lang: str = "en", *, note: str = "") -> str:
+    """The legend of the live map, in HTML under its canvas: a title, seven labelled swatches and a note.
+
+    Drawn on the canvas, the legend shrank with it: on a 390 px phone its note came out about 5 px high. In
+    HTML its words keep the page's size (at least 13 px) on any screen, and the swatches wrap to a second
+    line when the screen is narrow. Each swatch shows its range in words, so colour is not the only cue.
+
+    >>> html = legend_html("en")
+    >>> html.count("class='heat-legend-swatch'"), "no storm got there" in html
+    (7, True)
+    """
+    title = escape(i18n.t("risk.map.legend_title", lang))
+    blank = escape(note or i18n.t("risk.map.legend_blank", lang))
+    swatches = "".join(
+        f"<span class='heat-legend-swatch' style='display:inline-block;min-width:3.3em;padding:.15em .3em;"
+        f"text-align:center;font-weight:bold;background:{e.colour};color:{palette.text_colour_on(e.colour)};"
+        f"border:1px solid {palette.INK};margin:0 -1px 2px 0'>{escape(e.label)}</span>"
+        for e in legend_entries())
+    return (f"<div class='heat-legend' style='font-size:max(13px, .95em);line-height:1.35;color:{palette.INK};"
+            f"margin:.25em 0 .4em 0'>"
+            f"<div class='heat-legend-title' style='font-weight:bold'>{title}</div>"
+            f"<div style='display:flex;flex-wrap:wrap;align-items:center;gap:.2em .6em;margin-top:.2em'>"
+            f"<span style='display:inline-flex;flex-wrap:wrap'>{swatches}</span>"
+            f"<span class='heat-legend-note'>{blank}</span></div></div>")
+
+
+def heat_scene(rules: Rules, p: np.ndarray, lang: str = "en", cell: int = 48, *, note: str = "",
+               legend: bool = True) -> list[Shape]:
     """The heat layer: coloured cells with numbers, then zone and region outlines and names, then the legend.
 
     The outlines and names are copied from the board's static scene and drawn again on top, so
-    regions stay recognisable under the colours.
+    regions stay recognisable under the colours. ``legend=False`` leaves the legend strip out (the
+    live map shows it in HTML under the canvas, :func:`legend_html`).
 
     >>> from typhoon_edu.engine.rules import load_rules
     >>> shapes = heat_scene(load_rules(), np.zeros((12, 16)), "en")
@@ -230,7 +258,7 @@ def heat_scene(rules: Rules, p: np.ndarray, lang: str = "en", cell: int = 48, *,
     shapes = [_clear_of(s, labels, cell) if s.role == "heat-value" else s for s in shapes]
     shapes += [s for s in board if s.role in _REDRAWN[:2]]
     shapes += labels
-    return shapes + legend_scene(rules, lang, cell, note=note)
+    return shapes + (legend_scene(rules, lang, cell, note=note) if legend else [])
 
 
 def text_box(t: Text) -> tuple[float, float, float, float]:
@@ -296,7 +324,8 @@ class HeatMapSVG:
 class HeatMapView(widgets.VBox):
     """The board with a heat map on top (ipycanvas). ``show(p)`` paints new probabilities.
 
-    ``cell`` is the canvas side of a cell; CSS scales the canvas to the page width.
+    ``cell`` is the canvas side of a cell; CSS scales the canvas to the page width. The legend is HTML under
+    the canvas (:func:`legend_html`), so its words keep their size on a phone.
     """
 
     def __init__(self, rules: Rules | None = None, p: np.ndarray | None = None, lang: str = "en", cell: int = 48,
@@ -305,14 +334,19 @@ class HeatMapView(widgets.VBox):
             from ..engine.rules import load_rules
 
             rules = load_rules()
-        geo, width, height = heat_geometry(rules, cell)
+        geo = BoardGeometry.for_rules(rules, cell)
+        # the canvas holds the map only; its legend is HTML under it (legend_html): drawn on the canvas, it shrank
+        # with it to about 5 px on a phone
+        width, height = geo.pixel_size
         canvas = MultiCanvas(2, width=width, height=height,
                              layout=widgets.Layout(width="100%", height="auto", max_width=f"{2 * width}px"))
         canvas.add_class("risk-map")
         self.access = make_accessible(canvas, "", i18n.t("maptext.roledescription", lang))
         label = widgets.HTML(layout=widgets.Layout(min_height="1.5em"))
+        self.legend = widgets.HTML(legend_html(lang, note=note), layout=widgets.Layout(width="100%"))
+        self.legend.add_class("heat-legend-box")
         kwargs.setdefault("layout", widgets.Layout(width="100%"))
-        super().__init__(children=[label, canvas, self.access], **kwargs)
+        super().__init__(children=[label, canvas, self.legend, self.access], **kwargs)
         self.rules = rules
         self.lang = i18n.normalize_lang(lang)
         self.cell = cell
@@ -337,8 +371,8 @@ class HeatMapView(widgets.VBox):
         self.label.value = f"<b style='font-size:1.15em'>{escape(text)}</b>" if text else ""
 
     def heat_shapes(self) -> list[Shape]:
-        """The heat layer's scene for the current probabilities."""
-        return heat_scene(self.rules, self.p, self.lang, self.cell, note=self.note)
+        """The heat layer's scene for the current probabilities (no legend: it is HTML under the canvas)."""
+        return heat_scene(self.rules, self.p, self.lang, self.cell, note=self.note, legend=False)
 
     def redraw(self) -> None:
         """Draw both layers from scratch (also when a browser connects)."""
@@ -348,14 +382,19 @@ class HeatMapView(widgets.VBox):
     def _update_text(self) -> None:
         self.access.label = heat_text(self.rules, self.p, self.caption, self.lang)
 
-    def show(self, p: np.ndarray, caption: str | None = None) -> None:
-        """Paint new hit probabilities (rows x cols); optionally change the caption."""
+    def show(self, p: np.ndarray, caption: str | None = None, *, said_first: str = "") -> None:
+        """Paint new hit probabilities (rows x cols); optionally change the caption.
+
+        The map's live region then says the new map in words, after ``said_first`` if given (what the run that made
+        the map found: a lesson's verdict is said there, once, not by a second live region).
+        """
         self.p = _check_shape(self.rules, p)
         if caption is not None:
             self.caption = caption
         repaint(self.canvas, {1: self.heat_shapes()})
         self._update_text()
-        self.access.say(self.access.label)
+        self.access.say(i18n.join_sentences(said_first, self.access.label, lang=self.lang) if said_first
+                        else self.access.label)
 
     def to_svg(self) -> str:
         """The map as it is now, as SVG."""
@@ -379,6 +418,7 @@ __all__ = [
     "heat_geometry",
     "heatmap_svg",
     "legend_entries",
+    "legend_html",
     "legend_scene",
     "heat_scene",
     "percent_label",

@@ -986,15 +986,30 @@ class RiskExplorer(widgets.VBox):
                                     rules=self.rules)
         self.current = stats
         verdict = judge_prediction(self.prediction.value, self.baseline, stats)
-        self.map.show(stats.hit_probability, caption=settings_caption(ring, zones, self.n, self.lang, self.rules))
+        same = is_game_setting(ring, zones, self.rules)
+        # the verdict is said once, by the map's live region (in the page from the start), before the new map in
+        # words; the feedback box under the Run button shows it and is no live region
+        self.map.show(stats.hit_probability, caption=settings_caption(ring, zones, self.n, self.lang, self.rules),
+                      said_first=self.verdict_text(verdict, same=same))
         self.ranking.value = ranking_html(ranking_rows(stats, self.rules, self.lang), self.lang,
                                           baseline=dict(self.baseline.expected_damage))
-        self.feedback.value = self.verdict_html(verdict, same=is_game_setting(ring, zones, self.rules))
+        self.feedback.value = self.verdict_html(verdict, same=same)
         self.prediction.value = None  # predict again before the next run
         return verdict
 
     def verdict_html(self, verdict: Verdict, *, same: bool = False) -> str:
         """The feedback after a run: right/wrong with a symbol and words, and the biggest rise."""
+        mark, colour, body, mine = self._verdict_parts(verdict, same=same)
+        return (f"<div style='font-size:1.08em;padding:.4em .6em;border-left:6px solid {colour};background:#f8fafc'>"
+                f"<b style='color:{colour}'>{mark}</b> {escape(keep_units(body))}<br>{escape(keep_units(mine))}</div>")
+
+    def verdict_text(self, verdict: Verdict, *, same: bool = False) -> str:
+        """The feedback after a run in words (what the map's live region says before the new map)."""
+        mark, _colour, body, mine = self._verdict_parts(verdict, same=same)
+        return i18n.join_sentences(f"{mark} {body}", mine, lang=self.lang)
+
+    def _verdict_parts(self, verdict: Verdict, *, same: bool = False) -> tuple[str, str, str, str]:
+        """The verdict's mark (✔ ✘ ≈ =), colour, sentence, and the picked region's change."""
         t, lang, rules = i18n.t, self.lang, self.rules
 
         def name(key: str) -> str:
@@ -1013,8 +1028,7 @@ class RiskExplorer(widgets.VBox):
             body, mark, colour = t("risk.explore.none", lang), "=", "#334155"
         else:
             body, mark, colour = t("risk.explore.no", lang, region=picked, best=name(verdict.best or "")), "✘", "#991b1b"
-        return (f"<div style='font-size:1.08em;padding:.4em .6em;border-left:6px solid {colour};background:#f8fafc'>"
-                f"<b style='color:{colour}'>{mark}</b> {escape(keep_units(body))}<br>{escape(keep_units(mine))}</div>")
+        return mark, colour, body, mine
 
     def to_html(self) -> str:
         """A still picture of the explorer (map as SVG, and the ranking) for saved outputs."""
