@@ -31,7 +31,7 @@ from ..quiz import Prediction
 from ..realmap import TAIWAN_VIEW, RealStormMap, static_scene, storm_title, track_scene
 from ..scene import COMPASS16, Text
 from ..svg import shapes_to_svg
-from .common import LessonBox, Rendered, bar_chart_svg, heading, html_table, keep_units, keep_widget_units, lt, note
+from .common import LessonBox, Rendered, heading, html_table, keep_units, keep_widget_units, lt, note
 
 if TYPE_CHECKING:
     from ...engine.rules import Rules
@@ -116,8 +116,87 @@ def directions_model(rules: Rules | None = None) -> DirectionsModel:
                            real_all={k: v / total_all for k, v in every.items()}, steps_all=total_all)
 
 
+#: The drawing width of a lesson 06 chart (:func:`hbar_chart_html`), about a phone's: on a 390 px phone it is drawn
+#: at about its own size, so its 13-unit words stay above 11 px; a wide screen shows it at most ``HBAR_MAX_PX`` wide.
+HBAR_WIDTH = 340
+HBAR_MAX_PX = 460
+HBAR_FONT = 13.0  # a bar's label and its value, in drawing units
+
+
+def hbar_chart_html(labels: Sequence[str], series: Sequence[tuple[str, Sequence[float], str]], *, title: str = "",
+                    css_class: str = "hbar-chart") -> str:
+    """Horizontal grouped bars of shares (0–1) for a phone and a laptop alike: a title and a legend in HTML (their
+    words keep the page's size), then an SVG drawn :data:`HBAR_WIDTH` units wide with one row per label.
+
+    Lesson 06's charts were upright bars 640 units wide: on a 390 px phone they shrank to about half, their labels and
+    values to 5–8 px. Here a row holds its label, one bar per series and each bar's value at its end, so the words
+    need no room beside each other; the second series is striped, so colour is not the only cue.
+
+    >>> html = hbar_chart_html(["N", "E"], [("real", [0.25, 0.5], "#0f766e"), ("game", [0.1, 0.3], "#f97316")], title="T")
+    >>> html.count('data-role="bar"'), html.count('data-role="value"'), "T" in html
+    (4, 4, True)
+    """
+    font = HBAR_FONT
+    bar_h, gap, row_gap = 15.0, 2.0, 10.0
+    label_w = max((_text_width(lab, font, latin=0.75) for lab in labels), default=0.0) + 10.0  # bold
+    value_w = _text_width("100.0%", font * 0.95) + 6.0
+    plot_w = HBAR_WIDTH - label_w - value_w - 4.0
+    top = 4.0
+    row_h = len(series) * (bar_h + gap) - gap
+    height = top + len(labels) * (row_h + row_gap) + 4.0
+    vmax = max([v for _, values, _ in series for v in values] + [1e-9])
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {HBAR_WIDTH} {_n(height)}" width="{HBAR_WIDTH}"'
+             f' height="{_n(height)}" style="width:100%;height:auto;display:block" font-family="{escape(palette.FONT)}"'
+             f' role="img" aria-label="{escape(title)}">', "<defs>"]
+    for k, (_, _, colour) in enumerate(series):
+        if k % 2:
+            parts.append(f'<pattern id="{css_class}-stripe{k}" width="8" height="8" patternUnits="userSpaceOnUse"'
+                         f' patternTransform="rotate(45)"><rect width="8" height="8" fill="{colour}"/>'
+                         f'<rect width="3" height="8" fill="#ffffff" opacity="0.55"/></pattern>')
+    parts.append("</defs>")
+    x0 = label_w
+    parts.append(f'<line x1="{_n(x0)}" y1="0" x2="{_n(x0)}" y2="{_n(height)}" stroke="{palette.INK}" stroke-width="1.5"/>')
+    for i, label in enumerate(labels):
+        y = top + i * (row_h + row_gap)
+        parts.append(f'<text x="{_n(x0 - 6)}" y="{_n(y + row_h / 2)}" font-size="{font:g}" font-weight="bold"'
+                     f' text-anchor="end" dominant-baseline="central" fill="{palette.INK}" data-role="label">'
+                     f"{escape(label)}</text>")
+        for k, (name, values, colour) in enumerate(series):
+            value = float(values[i])
+            w = plot_w * value / vmax
+            by = y + k * (bar_h + gap)
+            fill = f"url(#{css_class}-stripe{k})" if k % 2 else colour
+            parts.append(f'<rect x="{_n(x0)}" y="{_n(by)}" width="{_n(w)}" height="{_n(bar_h)}" fill="{fill}"'
+                         f' stroke="{palette.INK}" stroke-width="1" data-role="bar" data-key="{escape(label)}">'
+                         f"<title>{escape(name)}: {escape(label)} {value * 100:.1f}%</title></rect>")
+            parts.append(f'<text x="{_n(x0 + w + 4)}" y="{_n(by + bar_h / 2)}" font-size="{font * 0.95:g}"'
+                         f' dominant-baseline="central" fill="{palette.INK}" data-role="value">{value * 100:.1f}%</text>')
+    parts.append("</svg>")
+    legend = "".join(
+        f"<span style='display:inline-flex;align-items:center;gap:.35em;margin-right:1em;white-space:nowrap'>"
+        f"<span style='display:inline-block;width:1.3em;height:.9em;border:1px solid {palette.INK};background:"
+        f"{colour if k % 2 == 0 else f'repeating-linear-gradient(45deg,{colour} 0 5px,#ffffff99 5px 8px)'}'></span>"
+        f"{escape(name)}</span>"
+        for k, (name, _, colour) in enumerate(series))
+    head = (f"<div class='{css_class}-title' style='font-weight:bold;font-size:1.08em;margin:.2em 0 .3em 0'>"
+            f"{escape(title)}</div>") if title else ""
+    return (f"<div class='{css_class}' style='font-size:max(13px, 1em);max-width:{HBAR_MAX_PX}px'>{head}"
+            f"<div class='{css_class}-legend' style='display:flex;flex-wrap:wrap;row-gap:.2em;margin-bottom:.35em'>"
+            f"{legend}</div>" + "\n".join(parts) + "</div>")
+
+
+def _text_width(text: str, size: float, latin: float = 0.62) -> float:
+    """A text's width estimate in drawing units: CJK characters 1 em, others ``latin`` em (0.75 for bold capitals)."""
+    return sum(size * (1.0 if ord(c) > 0x2E80 else latin) for c in text)
+
+
+def _n(v: float) -> str:
+    return f"{v:.1f}".rstrip("0").rstrip(".")
+
+
 def directions_svg(model: DirectionsModel, ring: Sequence[str] | None, lang: str = "en") -> str:
-    """Bars: nature's share of each of the 8 points against a ring's long-run share.
+    """Bars: nature's share of each of the 8 points against a ring's long-run share (:func:`hbar_chart_html`: its
+    words legible on a 390 px phone).
 
     >>> directions_svg(directions_model(), None, "zh-TW").count('data-role="bar"')
     16
@@ -125,9 +204,10 @@ def directions_svg(model: DirectionsModel, ring: Sequence[str] | None, lang: str
     labels = [lt(f"real.point_{p}", lang) for p in stats.EIGHT_POINTS]
     game = model.game(ring)
     series_key = "real.series_game" if ring is None or tuple(ring) == tuple(model.rules.ring) else "real.series_yours"
-    return bar_chart_svg(labels, [(lt("real.series_real", lang), [model.real[p] for p in stats.EIGHT_POINTS], "#0f766e"),
-                                  (lt(series_key, lang), [game[p] for p in stats.EIGHT_POINTS], "#f97316")],
-                         title=lt("real.directions_title", lang, storms=model.storms, steps=f"{model.steps:,}"), height=330)
+    return hbar_chart_html(labels, [(lt("real.series_real", lang), [model.real[p] for p in stats.EIGHT_POINTS], "#0f766e"),
+                                    (lt(series_key, lang), [game[p] for p in stats.EIGHT_POINTS], "#f97316")],
+                           title=lt("real.directions_title", lang, storms=model.storms, steps=f"{model.steps:,}"),
+                           css_class="directions-chart")
 
 
 _ROSE: dict[str, tuple[int, int]] = {
@@ -293,10 +373,10 @@ def reach_html(rows: Sequence[ReachRow], km: float, lang: str = "en") -> str:
     body = [(r.name, lt("real.reached_cell", lang, count=r.count, total=len(jma.all_storms()), pct=f"{r.share * 100:.0f}"),
              r.real_rank, f"{r.game_hit * 100:.0f}%", r.game_rank) for r in rows]
     table = html_table(header, body, caption=lt("real.reach_caption", lang, km=f"{km:g}"))
-    chart = bar_chart_svg([r.name for r in rows], [(lt("real.series_reached", lang), [r.share for r in rows], "#0f766e"),
-                                                   (lt("real.series_game_hit", lang), [r.game_hit for r in rows], "#f97316")],
-                          title=lt("real.reach_title", lang, km=f"{km:g}"), height=320)
-    return f"<div class='reach'>{table}<div style='max-width:820px'>{chart}</div></div>"
+    chart = hbar_chart_html([r.name for r in rows], [(lt("real.series_reached", lang), [r.share for r in rows], "#0f766e"),
+                                                     (lt("real.series_game_hit", lang), [r.game_hit for r in rows], "#f97316")],
+                            title=lt("real.reach_title", lang, km=f"{km:g}"), css_class="reach-chart")
+    return f"<div class='reach'>{table}<div style='margin-top:.6em'>{chart}</div></div>"
 
 
 class RegionReach(LessonBox):
@@ -313,9 +393,10 @@ class RegionReach(LessonBox):
         self.view = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.summary = widgets.HTML()
         self.problems.observe(self.km, lambda change: self.update(change["new"]), where="region reach: distance")
-        # predict first: the counts stay hidden until the prediction is locked in
+        # predict first: the counts stay hidden until the prediction is locked in; the table seen at the lock-in is the
+        # observation, and the next step (move the slider) stays shown with the verdict
         self.prediction = keep_widget_units(Prediction("real", "reach", lang, options=tuple(REACH_OPTIONS),
-                                                       reveal=[self.km, self.view, self.summary]))
+                                                       reveal=[self.km, self.view, self.summary], keep_then=True))
         # its title, "4. Which regions did real storms reach?", is the notebook's own heading just above
         super().__init__([self.problems.widget, note(lt("real.part_reach_note", lang)),
                           self.prediction, self.km, self.view, self.summary],
@@ -476,7 +557,7 @@ def facts(key: str, lang: str = "en") -> Rendered:
 
 __all__ = [
     "REACH_KM", "TAIWAN_STORMS", "DirectionsModel", "FairerRing", "ReachRow", "RegionReach", "directions_facts", "directions_model",
-    "directions_svg", "REACH_OPTIONS", "reach_supports",
+    "directions_svg", "hbar_chart_html", "REACH_OPTIONS", "reach_supports",
     "facts", "fairer_ring", "shares_table", "game_hit_shares", "mountain_rows", "mountains", "mountains_svg", "reach_html", "reach_rows",
     "real_storm_map", "region_reach",
 ]
