@@ -25,7 +25,7 @@ and Binder (a kernel per student) the name alone finds the file, as before.
 (True, 'Right!')
 >>> fb = check(q, "a", "zh-TW")
 >>> fb.correct, fb.verdict, fb.expected
-(False, '還差一點。', '東 (E)')
+(False, '還差一點。', '東（E）')
 >>> n = Question("intensity", "moderate_five", "number", answer=20)
 >>> check(n, "20", "en").correct, check(n, "21", "en").correct
 (True, False)
@@ -1008,7 +1008,7 @@ class Prediction(widgets.VBox):
     question to explain (a prediction is never marked right or wrong).
 
     The texts are ``lesson.predict.<lesson>.<id>.prompt``, one per option, and ``.then`` (what to do
-    next). ``reveal`` widgets stay hidden and ``enable`` buttons stay disabled until the prediction is
+    next; it goes once the lesson has shown what was asked, unless ``keep_then``). ``reveal`` widgets stay hidden and ``enable`` buttons stay disabled until the prediction is
     locked in; the prediction goes into the lesson's answer sheet (and so into the CSV), and comes back
     after a kernel restart when the student types the same name. The lesson tells the box what it observed with
     :meth:`record_observation` (the options its result supports, and the result in words), which the answer sheet
@@ -1026,9 +1026,12 @@ class Prediction(widgets.VBox):
 
     def __init__(self, lesson: str, id: str, lang: str = "en", *, options: Sequence[str] = ("a", "b", "c", "d"),
                  sheet: AnswerSheet | None = None, reveal: Sequence[widgets.Widget] = (),
-                 enable: Sequence[widgets.Button] = (), **kwargs: Any) -> None:
+                 enable: Sequence[widgets.Button] = (), keep_then: bool = False, **kwargs: Any) -> None:
         lang = i18n.normalize_lang(lang)
         self.lang, self.lesson, self.id = lang, lesson, id
+        #: the next step (``.then``) stays shown with the verdict: the observation is made at the lock-in, and the step
+        #: asks for more than it ("Now read the table, then move the slider"); otherwise it goes once it is done
+        self.keep_then = keep_then
         self.key = f"predict.{lesson}.{id}"
         self.sheet = sheet if sheet is not None else lesson_sheet(lesson, lang)
         self.problems = Problems(lambda: self.lang)
@@ -1188,7 +1191,9 @@ class Prediction(widgets.VBox):
         for b in self.enable:
             b.disabled = False
             b.tooltip = ""
-        then = _lt(f"predict.{self.lesson}.{self.id}.then", self.lang)
+        # what to do next ("Now press 'Two storms meet' and check."), until it is done: once the lesson has shown what
+        # the prediction asked about, the verdict below says what was seen, and the step would still ask for it
+        then = _lt(f"predict.{self.lesson}.{self.id}.then", self.lang) if entry.matched is None or self.keep_then else ""
         # a padlock (Font Awesome, as on the lock button; an emoji lock showed as an empty box without an emoji font),
         # never the ✔ of a right answer: a prediction is kept, not marked
         verdict = ""
@@ -1200,7 +1205,7 @@ class Prediction(widgets.VBox):
                        f"{escape(self.verdict_text(entry))}</div>")
         self.status.value = (f"<div style='color:{SAVED};font-weight:bold'><i class='fa fa-lock' aria-hidden='true'></i> "
                              f"{escape(_lt('common.predict_locked', self.lang, answer=entry.answer))}</div>"
-                             f"<div>{escape(then)}</div>{verdict}")
+                             f"{f'<div>{escape(then)}</div>' if then else ''}{verdict}")
         self.choice.disabled = True
         self.lock.disabled = True
 
