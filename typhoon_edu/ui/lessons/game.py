@@ -53,7 +53,12 @@ def rules_guide(lang: str = "en", rules: Rules | None = None) -> Rendered:
     head = "".join(f"<th>{escape(lt(f'game.col_{c}', lang))}</th>" for c in ("region", "cells", "hp"))
     rows = "".join(f"<tr><td>{escape(name)}</td><td>{size}</td><td>{hp}</td></tr>" for name, size, hp in region_rows(lang, r))
     table = (f"<table class='rules-guide-regions' style='border-collapse:collapse;font-size:1.02em'>"
-             f"<style>.rules-guide-regions td, .rules-guide-regions th {{border:1px solid #94a3b8;padding:.2em .6em}}</style>"
+             f"<style>.rules-guide-regions td, .rules-guide-regions th {{border:1px solid #94a3b8;padding:.2em .6em;"
+             f"text-align:right}}"
+             # a region's name reads from the left, on one line (the notebook's CSS right-aligned it: "Central China"
+             # wrapped ragged); the numbers stay right-aligned, units under units
+             f".rules-guide-regions td:first-child, .rules-guide-regions th:first-child {{text-align:left;"
+             f"white-space:nowrap}}</style>"
              f"<tr>{head}</tr>{rows}</table>")
     levels = ", ".join(f"{lv.level} {i18n.level_name(r, lv.level, lang)}: {lv.damage}" for lv in r.levels)
     return Rendered("<div class='rules-guide' style='font-size:1.05em;max-width:62em'><ul>"
