@@ -15,7 +15,7 @@ so what they return for a seat's phone can never mention another seat's cards.
 >>> [grp.key for grp in action_groups(Table.for_seat(g, "Taiwan"), seats, "en")]
 ['place']
 >>> seat_label(seats, "Japan", "zh-TW")
-'日本（電腦・中等）'
+'日本（電腦，中等）'
 """
 
 from __future__ import annotations
