@@ -141,3 +141,26 @@ def test_a_problem_is_repeated_in_the_open_drawer(tmp_path: Path, monkeypatch: A
     assert app.problems.widget.layout.display != "none" and "⚠" in problem
     assert problem.split("⚠")[1] in app.drawer.note.value, "the drawer covers the page's problem"
     assert 'role="alert"' not in app.drawer.note.value  # a screen reader heard it once already
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_a_greyed_undo_says_why(tmp_path: Path, lang: str) -> None:
+    """The walk found Undo greyed after the placements and aims of round 1, with no word why. It was right: every aim
+    of a game with automatic dice is followed by its direction's die, and undo never goes back across a die roll (the
+    class has seen the face). The greyed button says so (its tooltip, read as its description); an enabled one does
+    not."""
+    app, phones = _class(tmp_path, lang)
+    mei = phones["Taiwan"]
+    app.drawer.open()
+    app.redraw()
+    assert app.drawer.undo_button.disabled  # nothing played yet
+    assert app.drawer.undo_button.tooltip == i18n.t("error.action.undo_none", lang)
+    for cell in ((8, 8), (11, 7), (14, 9)):
+        assert mei.decide(mei.decisions.cell_action(cell))
+    app._take(app.room.sync())
+    assert not app.drawer.undo_button.disabled and not app.drawer.undo_button.tooltip
+    mei.sync()
+    mei.decisions.buttons()[0].click()  # aim T1: its direction's die is rolled at once
+    app._take(app.room.sync())
+    assert app.drawer.undo_button.disabled
+    assert app.drawer.undo_button.tooltip == i18n.t("error.action.undo_die", lang)

@@ -1240,6 +1240,16 @@ class Room:
         who = probe.current_player
         return who is not None and who != CHANCE and self._seat_row(who).kind == "person"
 
+    def why_no_undo(self) -> str | None:
+        """Why :meth:`undo` would be refused now, as the refusal's kind (``undo_die``: a die was rolled after the last
+        decision, as after every aim or move of a game with automatic dice; ``undo_none``: nothing was played yet;
+        ``undo_not_person``: the last decision was a bot's, or the game is over); None when it may undo."""
+        if self.can_undo():
+            return None
+        if self._effective and control.is_die(self._effective[-1]):
+            return "undo_die"
+        return "undo_not_person" if self._effective else "undo_none"
+
     def undo(self, *, expected_seq: int | None = None) -> Update:
         """Take back the last person's decision (teacher only; never across a die roll).
 
@@ -1247,12 +1257,13 @@ class Room:
         rebuilds when it syncs (``Update.rebuilt``).
         """
         self._need_teacher("undo")
-        if not self.can_undo():
-            if self._effective and control.is_die(self._effective[-1]):
-                raise IllegalActionError("the last decision was followed by a die roll, and undo never goes back "
-                                         "across a die roll", kind="undo_die")
-            if not self._effective:
-                raise IllegalActionError("there is no decision to undo yet", kind="undo_none")
+        why = self.why_no_undo()
+        if why == "undo_die":
+            raise IllegalActionError("the last decision was followed by a die roll, and undo never goes back "
+                                     "across a die roll", kind="undo_die")
+        if why == "undo_none":
+            raise IllegalActionError("there is no decision to undo yet", kind="undo_none")
+        if why is not None:
             raise IllegalActionError("only a person's last decision can be taken back, and never across a die roll",
                                      kind="undo_not_person")
         return self._write(self._check_expected(expected_seq), [control.UNDO], TEACHER, allow_paused=True)

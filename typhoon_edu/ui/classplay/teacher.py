@@ -173,7 +173,10 @@ class TeacherDrawer:
         self.pause_button.description = i18n.t("classplay.teacher.resume" if room.paused else "classplay.teacher.pause",
                                                 lang)
         self.pause_button.icon = "play" if room.paused else "pause"
-        self.undo_button.disabled = not room.can_undo()
+        # greyed, it says why (most often a die was rolled after the last decision: never undone across a roll)
+        why = room.why_no_undo()
+        self.undo_button.disabled = why is not None
+        self.undo_button.tooltip = i18n.t(f"error.action.{why}", lang) if why else ""
         if self.hints.value != room.hints_enabled:
             self.hints.value = room.hints_enabled
         self._read_presence(room)
