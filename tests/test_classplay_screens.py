@@ -190,19 +190,111 @@ def _shown(app: Any) -> str:
     return app.message.value + app.problems.widget.value
 
 
+def _banner(app: Any) -> str:
+    """The banner of a page (the projector's game screen, a phone), unescaped."""
+    from html import unescape
+
+    return unescape((app.game.banner if hasattr(app, "game") else app.banner).value)
+
+
 @pytest.mark.parametrize("lang", i18n.LANGS)
 def test_pause_then_resume_leaves_no_stale_pause_notice(tmp_path: Path, lang: str) -> None:
     projector, phones = _class(tmp_path, lang)
     paused = i18n.t("classplay.paused", lang)
+    pages = [projector, *phones.values()]
     projector.drawer.toggle_pause()
     for phone in phones.values():
         phone.sync()
-    assert paused in _shown(projector) and all(paused in _shown(p) for p in phones.values())
+    assert all(paused in _banner(p) + _shown(p) for p in pages)
     projector.drawer.toggle_pause()
     for phone in phones.values():
         phone.sync()
-    assert paused not in _shown(projector)
-    assert all(paused not in _shown(p) for p in phones.values()), "a phone still says the game is paused"
+    assert paused not in _banner(projector) + _shown(projector)
+    assert all(paused not in _banner(p) + _shown(p) for p in phones.values()), "a phone still says the game is paused"
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_a_pause_is_shown_once_and_said_once(tmp_path: Path, lang: str) -> None:
+    """The projector and every phone showed the pause twice, the big red banner "The teacher has paused the game."
+    and a red line under it saying the same (the walk's 16 to 19 screenshots); neither was a live region, so a screen
+    reader was told nothing. The banner says it; the map's live region says it once, when the pause begins."""
+    projector, phones = _class(tmp_path, lang)
+    paused = i18n.t("classplay.paused", lang)
+    pages = {"projector": projector, **phones}
+    said: dict[str, list[str]] = {name: [] for name in pages}
+    for name, app in pages.items():
+        access = (app.game.board if name == "projector" else app.board).access
+        access.say = (lambda real, out: lambda s: (out.append(s), real(s)))(access.say, said[name])
+
+    def told() -> dict[str, int]:
+        return {name: sum(paused in s for s in sentences) for name, sentences in said.items()}
+
+    projector.drawer.toggle_pause()
+    for phone in phones.values():
+        phone.sync()
+    for name, app in pages.items():
+        assert paused in _banner(app), name
+        assert paused not in _shown(app), f"{name}: the pause said again under its banner"
+    assert told() == dict.fromkeys(pages, 1)
+    projector.redraw(exact=True)  # redraws, a language switch, polls during the pause: not said again
+    projector.set_lang("zh-TW" if lang == "en" else "en")
+    for phone in phones.values():
+        phone.sync()
+        phone.render()
+    assert told() == dict.fromkeys(pages, 1)
+    projector.set_lang(lang)
+    projector.drawer.toggle_pause()
+    for phone in phones.values():
+        phone.sync()
+    projector.drawer.toggle_pause()  # a second pause is said again
+    for phone in phones.values():
+        phone.sync()
+    assert told() == dict.fromkeys(pages, 2)
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_a_pause_while_the_projectors_storms_move_is_said_with_what_they_did(tmp_path: Path, lang: str) -> None:
+    """Paused while the projector still animated a decision (the walk in zh-TW): the pause was said at once, then the
+    animation's sentence replaced it in the live region. It is said after that sentence, in the same announcement."""
+    projector, phones = _class(tmp_path, lang)
+    paused = i18n.t("classplay.paused", lang)
+    mei = phones["Taiwan"]
+    projector.speed = 4.0
+    said: list[str] = []
+    access = projector.game.board.access
+    access.say = (lambda real: lambda s: (said.append(s), real(s)))(access.say)  # type: ignore[method-assign]
+
+    async def play() -> None:
+        assert mei.decide(mei.decisions.cell_action((8, 8)))
+        projector._take(projector.room.sync())
+        assert not projector.pacer.idle, "no animation on the projector"
+        projector.drawer.toggle_pause()
+        for _ in range(400):
+            if projector.pacer.idle:
+                break
+            await asyncio.sleep(0.02)
+        assert projector.pacer.idle
+
+    asyncio.run(play())
+    assert len([s for s in said if paused in s]) == 1, said
+    last = said[-1]
+    assert last.endswith(paused) and last != paused, f"the pause alone, or not last: {said}"
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_a_tap_on_a_paused_phones_map_says_the_game_is_paused(tmp_path: Path, lang: str) -> None:
+    """Mei's turn, paused: a tap on her map said "Not on the map this time: choose with the buttons above it." while
+    no button was there (the pause hides them). It says the game is paused, as the projector's map does."""
+    projector, phones = _class(tmp_path, lang)
+    mei = phones["Taiwan"]
+    for cell in ((8, 8), (11, 7), (14, 9)):
+        assert mei.decide(mei.decisions.cell_action(cell))
+    assert mei.decisions.buttons() and not mei.decisions.highlight_cells()  # her aim: a decision of buttons
+    projector.drawer.toggle_pause()
+    mei.sync()
+    mei._board_click(*mei.board.geometry.cell_centre(0, 11))
+    assert i18n.t("classplay.paused", lang) in _shown(mei), _shown(mei)
+    assert i18n.t("classplay.seat.use_buttons", lang) not in _shown(mei)
 
 
 @pytest.mark.parametrize("lang", i18n.LANGS)

@@ -7,6 +7,7 @@ tests/browser/test_classroom_phone_taps.py.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from pathlib import Path
 from typing import Any
@@ -116,6 +117,74 @@ def test_a_game_ended_before_any_damage_ranks_no_one_on_the_phone_either(store: 
     first = i18n.t("classplay.rank.ord_1", lang)
     assert first not in ranking, ranking
     assert i18n.region_name(mei.rules, "Korea", lang) in ranking  # every region's HP is still listed
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_game_ended_before_any_damage_calls_its_list_hp_not_a_ranking(store: RoomStore, lang: str) -> None:
+    """Under "No team had lost any HP when the game ended." the phone headed its list "Ranking when the game ended",
+    and the list, without places, was sorted by the HP each team started with (the walk's 31-mei-results). The list
+    is every team's HP, headed so, in the seats' order as on the projector's HP panel."""
+    projector = ProjectorApp(lang=lang, store=store, fullscreen=False, public_url="http://127.0.0.1:8866/")
+    room = projector.start(SetupChoices([SeatChoice("medium", "", "Korea"), SeatChoice("person", "Mei", "Taiwan"),
+                                         SeatChoice("person", "Ken", "Japan")], regions="chosen", seed=11, speed=0,
+                                        devices=True))
+    projector.show_board()
+    mei = SeatApp(lang=lang, store=store, token=room.issued_tokens["Taiwan"])
+    projector.drawer.ask_end()
+    projector.drawer.end_yes.click()
+    mei.sync()
+    ranking = _text(mei.ranking.value)
+    assert i18n.t("classplay.results.no_leader", lang) in ranking, ranking
+    assert i18n.t("classplay.rank.title_ended", lang) not in ranking, ranking
+    assert i18n.t("classplay.rank.title_hp", lang) in ranking, ranking
+    names = [ranking.index(i18n.region_name(mei.rules, r, lang)) for r in ("Korea", "Taiwan", "Japan")]
+    assert names == sorted(names), f"not in the seats' order (Korea 40 HP, Taiwan 42, Japan 41): {ranking}"
+    assert "<ol" not in mei.ranking.value, "a list of HP is no ordered ranking"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_while_the_storms_move_the_phone_says_wait_then_your_turn_with_its_buttons(store: RoomStore,
+                                                                                   lang: str) -> None:
+    """For about a second after a decision, while its die rolled and the ring turned, the phone said "Your turn! …
+    Choose one of the buttons below." over no button (the walk's probe-mei-after-aim). While the storms move it says
+    to wait; "Your turn!" and the instruction come with the buttons, and are said to a screen reader once, then."""
+    _projector, phones = open_class(store, lang)
+    mei = phones["Taiwan"]
+    mei.speed = 4.0  # the animation plays (a loop runs), a little faster than in class
+    said: list[str] = []
+    say = mei.board.access.say
+    mei.board.access.say = lambda sentence: (said.append(sentence), say(sentence))  # type: ignore[method-assign]
+    your_turn = i18n.t("classplay.seat.your_turn", lang)
+    own_buttons = i18n.t("classplay.banner.own_buttons", lang)
+
+    async def idle() -> None:
+        for _ in range(400):
+            if mei.pacer.idle:
+                return
+            await asyncio.sleep(0.02)
+        raise AssertionError("the animation never ended")
+
+    async def play() -> None:
+        for cell in ((8, 8), (11, 7), (14, 9)):
+            assert mei.decide(mei.decisions.cell_action(cell))
+            await idle()
+        said.clear()
+        aim = mei.decisions.buttons()[0]  # aim T1: its direction's die rolls and the ring turns
+        aim.click()
+        assert not mei.pacer.idle, "no animation to look at"
+        while_moving = _text(mei.banner.value)
+        assert not mei.decisions.buttons(), "buttons while the storms move"
+        assert your_turn not in while_moving and own_buttons not in while_moving, while_moving
+        assert i18n.t("classplay.seat.own_soon", lang) in while_moving, while_moving
+        assert "data-mine='1'" in mei.banner.value and "data-busy='1'" in mei.banner.value  # the tests' state
+        assert not any(your_turn in s for s in said), said
+        await idle()
+        now = _text(mei.banner.value)
+        assert your_turn in now and own_buttons in now and mei.decisions.buttons(), now
+        mei.render()  # any redraw after: not said again
+        assert sum(your_turn in s for s in said) == 1, said
+
+    asyncio.run(play())
 
 
 def test_a_press_on_a_button_of_a_decision_that_is_over_plays_nothing(store: RoomStore) -> None:

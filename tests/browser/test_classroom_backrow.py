@@ -228,12 +228,23 @@ def message(page: Page) -> str:
         .filter(e => e.offsetParent !== null).map(e => e.textContent).join(' ')""")
 
 
-def wait_text(page: Page, ok: Any, what: str, timeout: float = HONEST) -> float:
-    """Seconds until ``ok(message text)``; fails after ``timeout``."""
+def shown(page: Page) -> str:
+    """The banner's text and the message lines'."""
+    return page.evaluate("""() => [...document.querySelectorAll('.typhoon-banner, .typhoon-message, .typhoon-problem')]
+        .filter(e => e.offsetParent !== null).map(e => e.textContent).join(' ')""")
+
+
+def live(page: Page) -> str:
+    """What the map's live region says to a screen reader now."""
+    return page.evaluate("() => [...document.querySelectorAll('.te-map-live')].map(e => e.textContent).join(' ')")
+
+
+def wait_text(page: Page, ok: Any, what: str, timeout: float = HONEST, read: Any = message) -> float:
+    """Seconds until ``ok(read(page))`` (the message lines' text unless told); fails after ``timeout``."""
     start = time.monotonic()
-    while not ok(message(page)):
+    while not ok(read(page)):
         if time.monotonic() - start > timeout:
-            raise AssertionError(f"{what}: not within {timeout} s; the page says {message(page)!r}")
+            raise AssertionError(f"{what}: not within {timeout} s; the page says {read(page)!r}")
         page.wait_for_timeout(50)
     return time.monotonic() - start
 
@@ -355,17 +366,21 @@ def test_a_real_room(server, chromium_browser: Browser) -> None:
     if lang == "en":  # Ken's own switch made his phone zh-TW: every label with it
         assert not english_left(ken), f"untranslated on a phone: {english_left(ken)}"
 
-    # ---- pause and resume: every page says so within 2 s, and the notice goes with the resume
+    # ---- pause and resume: every page says so within 2 s (in its banner, once, and to a screen reader), and the
+    # notice goes with the resume
     paused = i18n.t("classplay.paused", lang)
     projector.locator(".typhoon-teacher-button").click()
     expect(projector.locator(".typhoon-teacher")).to_be_visible()
     projector.locator(".typhoon-teacher-pause").click()
-    wait_text(mei, lambda t: paused in t, "the phone says the game is paused")
-    wait_text(projector, lambda t: paused in t, "the projector says the game is paused")
+    wait_text(mei, lambda t: paused in t, "the phone says the game is paused", read=shown)
+    wait_text(projector, lambda t: paused in t, "the projector says the game is paused", read=shown)
+    for page in (mei, projector):
+        wait_text(page, lambda t: paused in t, "the pause is said to a screen reader", read=live)
+        assert paused not in message(page), "the pause is said again under the banner"
     shot(mei, "paused", lang)
     projector.locator(".typhoon-teacher-pause").click()
-    wait_text(mei, lambda t: paused not in t, "the phone's pause notice clears after the resume")
-    wait_text(projector, lambda t: paused not in t, "the projector's pause notice clears after the resume")
+    wait_text(mei, lambda t: paused not in t, "the phone's pause notice clears after the resume", read=shown)
+    wait_text(projector, lambda t: paused not in t, "the projector's pause notice clears after the resume", read=shown)
 
     # ---- a lost kernel: "slow" within SLOW_AFTER s, "lost" within LOST_AFTER s, then the seat comes back by itself
     origin = mei.evaluate("performance.timeOrigin")

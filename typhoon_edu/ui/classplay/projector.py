@@ -156,6 +156,7 @@ class ProjectorApp:
         self._thinking = False
         self._up = False  # a lifted curtain shows a hand now
         self._die_shown = False  # the class's die is awaited now (its entry box shown)
+        self._pause_told = False  # the pause now on was said to a screen reader (once, when it began)
         self._tokens: dict[str, str] = {}
         self.problems = Problems(lambda: self.lang, on_error=lambda _exc: self.redraw())
         self.message = widgets.HTML()
@@ -648,8 +649,11 @@ class ProjectorApp:
         self.leave()
 
     # ------------------------------------------------------------------ drawing the game
-    def redraw(self, exact: bool = False) -> None:
-        """Banner, HP, decisions (and, with ``exact``, the board and ring) as the room is now."""
+    def redraw(self, exact: bool = False, news: str = "") -> None:
+        """Banner, HP, decisions (and, with ``exact``, the board and ring) as the room is now.
+
+        ``news``: what was just played, for the map's live region; a pause that has just begun is said after it.
+        """
         room = self.room
         if room is None or self.screen not in ("game", "lobby") and not exact:
             return
@@ -667,8 +671,15 @@ class ProjectorApp:
                  "view": view_digest(room)}
         key = room_state(room)
         self.status.seen(key)
-        if room.paused:
-            self.status.hold(i18n.t("classplay.paused", lang), key)
+        # the pause is shown once, in the banner (no second line under it), and said once, when it begins; while
+        # the storms still move, with what they did once they stop (a sentence said later would replace it)
+        if room.paused and not self._pause_told and not busy:
+            news = f"{news} {i18n.t('classplay.paused', lang)}".strip()
+            self._pause_told = True
+        elif not room.paused:
+            self._pause_told = False
+        if news:
+            self.game.board.access.say(news)
         self._render_decision(table, seats, busy)
         self.drawer.render()
         self._highlight()
@@ -869,13 +880,13 @@ class ProjectorApp:
         if self.room is None:
             return
         news = self.game.stage.take_told()  # what was played, for a screen reader (the map's live region)
-        if news:
-            self.game.board.access.say(news)
         if self.room.is_over or not self.room.is_open:
+            if news:
+                self.game.board.access.say(news)
             if _running_loop() is None:
                 self._show_results()
             return
-        self.redraw(exact=True)
+        self.redraw(exact=True, news=news)
 
     def _show_results(self) -> None:
         self._stop()

@@ -124,13 +124,15 @@ def ranking_html(ranked: list[Standing], seats: Any, lang: str, you: str | None,
     """The final ranking for a team's phone: its own place first, then every region's, the winners marked.
 
     ``no_leader``: the game was ended before any region lost HP, so nobody is ahead (as the projector's results say):
-    no places, only every region's HP.
+    no places and no ranking, only every region's HP, headed so, in the seats' order (as the projector's HP panel).
     """
     mine = next((s for s in ranked if s.region == you), None)
     head = ""
     if no_leader:
         head = f"<div class='typhoon-rank-you'><b>{escape(i18n.t('classplay.results.no_leader', lang))}</b></div>"
-        ranked = [dataclasses.replace(s, place=0) for s in ranked]
+        order = list(seats)
+        ranked = sorted((dataclasses.replace(s, place=0) for s in ranked),
+                        key=lambda s: order.index(s.region) if s.region in order else len(order))
     elif mine is not None:
         said = i18n.t("classplay.rank.you", lang, place=place_name(mine.place, lang), count=len(ranked))
         if mine.winner:
@@ -148,9 +150,11 @@ def ranking_html(ranked: list[Standing], seats: Any, lang: str, you: str | None,
         where = f"<b>{escape(place_name(s.place, lang))}</b> " if s.place else ""
         rows.append(f"<li class='{cls}' data-region='{escape(s.region)}'>{where}"
                     f"{escape(seat_label(seats, s.region, lang))} · {escape(' · '.join(marks))}</li>")
-    title = i18n.t("classplay.rank.title_ended" if ended else "classplay.rank.title", lang)
+    title = i18n.t("classplay.rank.title_hp" if no_leader else "classplay.rank.title_ended" if ended
+                   else "classplay.rank.title", lang)
+    tag = "ul" if no_leader else "ol"  # a list of HP is no ranking: not ordered for a screen reader either
     return (f"{head}<div class='typhoon-rank-title'><b>{escape(title)}</b></div>"
-            f"<ol class='typhoon-rank-list'>{''.join(rows)}</ol>")
+            f"<{tag} class='typhoon-rank-list'>{''.join(rows)}</{tag}>")
 
 
 #: The way back to the join page after a device lost its seat: a fingertip's target (at least 44 px tall).
@@ -204,6 +208,7 @@ class SeatApp:
         self.link.observe(lambda c: setattr(self.sound, "value", not c["new"]), "muted")
         self.problems.observe(self.sound, lambda _c: self._label_sound(), where="sound label")
         self._rung = -1  # the seq of the decision the device was last called to
+        self._pause_told = False  # the pause now on was said to a screen reader (once, when it began)
         self._lost_exc: BaseException | None = None  # why this device can no longer act (the "lost" screen)
         # The teacher's rematch: a new game after this device's room; what this device is offered there
         # (read once per new game, by rooms.rematch_for), and the token of a finished room a reload opened.
@@ -495,6 +500,8 @@ class SeatApp:
                         b.who, False)
         elif view.paused:  # not "your turn" while nobody may play: the pause, then what comes when it ends
             b = type(b)(i18n.t("classplay.paused", lang), b.headline, b.who, False)
+        elif mine and busy:  # the last decision's storms still move, its buttons hidden: not "your turn" yet
+            b = type(b)(b.headline, i18n.t("classplay.seat.own_soon", lang), b.who, False)
         elif mine:
             said = i18n.tidy_spaces(i18n.t("classplay.seat.your_turn", lang) + " " + b.headline, lang)
             detail = i18n.t(f"classplay.banner.own_{table.phase}", lang) if table.phase in ("discard", "counter") \
@@ -514,8 +521,9 @@ class SeatApp:
         if exact or (self.pacer.idle and not busy):
             self.board.skip()
             self.board.show(board_state_of(table.typhoons))
-        if view.paused:
-            self.status.hold(i18n.t("classplay.paused", lang), key)
+        # the pause is shown once, in the banner (no second line under it), and said once, when it begins
+        told_pause = view.paused and not self._pause_told
+        self._pause_told = bool(view.paused)
         if view.may_type_die:
             self.die_entry.awaiting(table.seq)  # a face the store refused stays typed for this die only
         self.die_entry.layout.display = None if (view.may_type_die and not busy and not view.paused
@@ -538,6 +546,8 @@ class SeatApp:
             self._rung = table.seq
             self.link.ring()  # this device must decide: a sound and a vibration (unless muted)
             news = f"{news} {b.headline}".strip()  # ... and "Your turn! …" after it
+        if told_pause:
+            news = f"{news} {i18n.t('classplay.paused', lang)}".strip()
         if news:
             self.board.access.say(news)
 
@@ -581,6 +591,9 @@ class SeatApp:
         """A tap on the map when no cell is to be chosen: say whose turn it is, or that this one is for the buttons."""
         table, room = self.decisions.table, self.room
         if table is None or room is None or table.is_over or not room.is_open:
+            return
+        if room.paused:  # no button is there to point at: the pause hides them
+            self._say(i18n.t("classplay.paused", self.lang))
             return
         who = table.current_player
         if who == self.region:
