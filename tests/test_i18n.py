@@ -143,6 +143,9 @@ def test_narrate_seed_examples():
         "方位羅盤的指針從東順時針走 3 格，停在北北西，所以T1往北北西前進。"
     )
     assert i18n.narrate(ev.CardsDrawn("Japan", 1, ("x",)), "en", RULES) == "Japan drew 1 card."
+    assert i18n.narrate(ev.DirectionRolled(typhoon=1, start="N", face=1, stop="NNE"), "en", RULES) == (
+        "The compass indicator moves 1 stop clockwise, from north to north-northeast, so T1 heads north-northeast."
+    )
 
 
 def test_names_from_rules():

@@ -443,7 +443,7 @@ def _die_rolled(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
 
 def _direction_rolled(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
     return t(
-        "event.DirectionRolled", lang, face=v["face"], typhoon=typhoon_label(v["typhoon"], lang),
+        _pick("event.DirectionRolled", v["face"], lang), lang, face=v["face"], typhoon=typhoon_label(v["typhoon"], lang),
         start=direction_name(rules, v["start"], lang), stop=direction_name(rules, v["stop"], lang),
     )
 
