@@ -85,6 +85,8 @@ TERMS: list[tuple[str, str, tuple[str, ...]]] = [
     ("損害", "傷害 (damage, as the rulebook says)", ()),
     ("命中", "侵襲 or 掃過 (a storm hits a cell)", ()),
     ("淘汰", "出局 (a region with no HP left)", ("glossary.",)),
+    ("撤回", "收回 (undo: the word of every undo message)", ()),
+    ("悔棋", "收回 (undo; 悔棋 is chess slang)", ()),
     ("熱帶性低氣壓", "熱帶低壓 (the game's level 1)",
      ("lesson.real.", "lesson.quiz.real.", "lesson.intensity.class_")),
 ]

@@ -94,7 +94,7 @@ def test_a_scroll_box_cut_off_itself_and_a_cut_paragraph_are_found(page: Page) -
 @pytest.mark.parametrize("viewport", ["phone"])
 def test_a_button_one_character_a_line_is_found(page: Page) -> None:
     row = ("<div style='display:flex;width:200px'><button style='flex:1 1 0;min-width:0'>暫停</button>"
-           "<button style='flex:4 1 auto'>撤回上一個決定撤回上一個決定</button></div>")
+           "<button style='flex:4 1 auto'>收回上一個決定收回上一個決定</button></div>")
     _show(page, row, "zh-TW")
     found = cut_short_controls(page)
     assert any(f.startswith('button "暫') and "a character or so each" in f for f in found), found
