@@ -145,6 +145,7 @@ def hbar_chart_html(labels: Sequence[str], series: Sequence[tuple[str, Sequence[
     row_h = len(series) * (bar_h + gap) - gap
     height = top + len(labels) * (row_h + row_gap) + 4.0
     vmax = max([v for _, values, _ in series for v in values] + [1e-9])
+    colon = "：" if any(ord(c) > 0x2E80 for name, _, _ in series for c in name) else ": "  # a bar's tooltip
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {HBAR_WIDTH} {_n(height)}" width="{HBAR_WIDTH}"'
              f' height="{_n(height)}" style="width:100%;height:auto;display:block" font-family="{escape(palette.FONT)}"'
              f' role="img" aria-label="{escape(title)}">', "<defs>"]
@@ -168,7 +169,7 @@ def hbar_chart_html(labels: Sequence[str], series: Sequence[tuple[str, Sequence[
             fill = f"url(#{css_class}-stripe{k})" if k % 2 else colour
             parts.append(f'<rect x="{_n(x0)}" y="{_n(by)}" width="{_n(w)}" height="{_n(bar_h)}" fill="{fill}"'
                          f' stroke="{palette.INK}" stroke-width="1" data-role="bar" data-key="{escape(label)}">'
-                         f"<title>{escape(name)}: {escape(label)} {value * 100:.1f}%</title></rect>")
+                         f"<title>{escape(name)}{colon}{escape(label)} {value * 100:.1f}%</title></rect>")
             parts.append(f'<text x="{_n(x0 + w + 4)}" y="{_n(by + bar_h / 2)}" font-size="{font * 0.95:g}"'
                          f' dominant-baseline="central" fill="{palette.INK}" data-role="value">{value * 100:.1f}%</text>')
     parts.append("</svg>")
