@@ -177,10 +177,10 @@ def hbar_chart_html(labels: Sequence[str], series: Sequence[tuple[str, Sequence[
         f"<span style='display:inline-flex;align-items:center;gap:.35em;margin-right:1em;white-space:nowrap'>"
         f"<span style='display:inline-block;width:1.3em;height:.9em;border:1px solid {palette.INK};background:"
         f"{colour if k % 2 == 0 else f'repeating-linear-gradient(45deg,{colour} 0 5px,#ffffff99 5px 8px)'}'></span>"
-        f"{escape(name)}</span>"
+        f"{escape(keep_units(name))}</span>"
         for k, (name, _, colour) in enumerate(series))
     head = (f"<div class='{css_class}-title' style='font-weight:bold;font-size:1.08em;margin:.2em 0 .3em 0'>"
-            f"{escape(title)}</div>") if title else ""
+            f"{escape(keep_units(title))}</div>") if title else ""
     return (f"<div class='{css_class}' style='font-size:max(13px, 1em);max-width:{HBAR_MAX_PX}px'>{head}"
             f"<div class='{css_class}-legend' style='display:flex;flex-wrap:wrap;row-gap:.2em;margin-bottom:.35em'>"
             f"{legend}</div>" + "\n".join(parts) + "</div>")
