@@ -19,6 +19,10 @@ of JavaScript:
   room's language is known.
 - **Attention.** Each increase of ``alert`` plays a short sound and vibrates the device
   (``navigator.vibrate``), unless ``muted``; the mute switch is kept in ``localStorage`` too.
+- **The turn in view.** Each increase of ``turn`` (this device's new decision, muted or not): when the decision's
+  first button (or, for a decision on the map, the map) is out of the window, as after a tap on the map with the
+  buttons above it, the page scrolls its banner to the top. Not while a finger moved the page in the last
+  :data:`STILL_MS` ms, nor while the team's hand is in the window (a student reading it is not jumped away from it).
 
 >>> link = PageLink(mode="seat")
 >>> link.alert
@@ -63,6 +67,8 @@ RELOAD_AFTER = 8.0
 #: page that vanished without a word (a phone off the network) would otherwise keep its kernel from ever being culled.
 ACK_EVERY = 4
 SILENT_AFTER = 10.0
+#: Milliseconds after a person scrolled the page (a finger's move, a wheel) in which a new turn leaves the page as it is.
+STILL_MS = 2000
 
 ESM = r"""
 function store(key, value) {
@@ -123,6 +129,35 @@ function render({ model, el }) {
   };
   model.on("change:alert", call);
   if (model.get("alert") > 0) call();  // the page opened while this device must decide
+
+  // This device's turn: if its decision (the first button, or the map when there is none) is out of the window, the
+  // banner is brought to the top, unless a finger scrolled the page a moment ago (a tap is no scroll: the map's tap
+  // is what leaves the buttons above the window) or the team is reading its hand there.
+  let touched = 0;
+  const moved = () => { touched = Date.now(); };
+  for (const kind of ["touchmove", "wheel"]) document.addEventListener(kind, moved, { capture: true, passive: true });
+  const within = (e, whole) => {
+    if (!e) return false;
+    const r = e.getBoundingClientRect(), h = window.innerHeight || document.documentElement.clientHeight;
+    if (!r.width && !r.height) return false;
+    return whole ? r.top >= 0 && r.bottom <= h : r.bottom > 0 && r.top < h;
+  };
+  const bring = () => {
+    const seat = el.closest(".typhoon-seat") || document.querySelector(".typhoon-seat");
+    if (!seat) return;
+    const banner = seat.querySelector(".typhoon-banner");
+    const button = [...seat.querySelectorAll(".typhoon-decisions button.typhoon-act")].find((b) => b.offsetParent !== null);
+    const canvas = seat.querySelector(".typhoon-board canvas");
+    const mapInView = () => { if (!within(canvas, false)) return false;
+      const r = canvas.getBoundingClientRect(), h = window.innerHeight; return Math.min(r.bottom, h) - Math.max(r.top, 0) >= r.height / 2; };
+    let why = "";
+    if (button ? within(button, true) : mapInView()) why = "in view";
+    else if (Date.now() - touched < model.get("still_ms")) why = "moving";
+    else if ([...seat.querySelectorAll(".typhoon-hand")].some((h) => h.textContent.trim() && within(h, false))) why = "hand";
+    else if (banner) { banner.scrollIntoView({ block: "start", behavior: "smooth" }); why = "brought"; }
+    document.body.dataset.typhoonTurnView = why;  // for tests
+  };
+  model.on("change:turn", () => setTimeout(bring, 150));  // once the decision just sent is drawn
 
   let last = Date.now(), lostSince = 0, armed = model.get("beat") > 0, trying = false;
   document.body.dataset.typhoonConnection = "ok";
@@ -202,6 +237,10 @@ class PageLink(PageMaySet, anywidget.AnyWidget):
     browser_lang = traitlets.Unicode("").tag(sync=True)  # navigator.language, as the page says it
     muted = traitlets.Bool(False).tag(sync=True)
     alert = traitlets.Int(0).tag(sync=True)
+    #: Each new decision of this device (also when muted): the page brings its banner into view if needed.
+    turn = traitlets.Int(0).tag(sync=True)
+    #: Milliseconds after a person scrolled the page in which a new turn does not move it (``turn``).
+    still_ms = traitlets.Int(STILL_MS).tag(sync=True)
     ack_every = traitlets.Int(ACK_EVERY).tag(sync=True)
 
     def __init__(self, mode: str = "seat", lang: str = "zh-TW", **kwargs: Any) -> None:
@@ -229,6 +268,10 @@ class PageLink(PageMaySet, anywidget.AnyWidget):
         """Ask the device for attention (a sound and a vibration), unless muted."""
         if not self.muted:
             self.alert += 1
+
+    def your_turn(self) -> None:
+        """This device must decide now: the page shows its banner and buttons if they are out of the window."""
+        self.turn += 1
 
     def tick(self) -> None:
         self.beat += 1
@@ -259,4 +302,4 @@ class PageLink(PageMaySet, anywidget.AnyWidget):
             await asyncio.sleep(self.interval)
 
 
-__all__ = ["ACK_EVERY", "INTERVAL", "LOST_AFTER", "RELOAD_AFTER", "SILENT_AFTER", "SLOW_AFTER", "PageLink"]
+__all__ = ["ACK_EVERY", "INTERVAL", "LOST_AFTER", "RELOAD_AFTER", "SILENT_AFTER", "SLOW_AFTER", "STILL_MS", "PageLink"]

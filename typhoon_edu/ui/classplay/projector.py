@@ -666,6 +666,11 @@ class ProjectorApp:
         b = banner(table, seats, lang, devices=self.devices)
         if room.paused and not table.is_over:  # the whole room sees the pause, large, then what comes when it ends
             b = type(b)(i18n.t("classplay.paused", lang), b.headline, b.who, False)
+        elif busy and not self.devices and who in seats and seats[who].is_person and not table.is_over:
+            # one computer, the last decision's storms still moving: its cells, buttons and curtain come after
+            # (as a phone says it, SeatApp.render); not "choose one of the buttons" over none
+            b = type(b)(b.headline, i18n.t("classplay.banner.soon", lang, player=seat_label(seats, who, lang)),
+                        b.who, b.person)
         state = {"seq": room.seq, "phase": table.phase, "who": who or "", "busy": int(busy), "person": int(b.person),
                  "paused": int(room.paused), "devices": int(self.devices), "revealed": self.revealed or "",
                  "view": view_digest(room)}

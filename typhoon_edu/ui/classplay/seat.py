@@ -529,6 +529,8 @@ class SeatApp:
         self.die_entry.layout.display = None if (view.may_type_die and not busy and not view.paused
                                                  and not over) else "none"
         self.instruments.layout.display = "none" if over and not busy else None
+        # once over, the ranking above names every team with its HP: the panel under the map would say it again
+        self.hp.layout.display = "none" if over and not busy else None
         note = ""
         if not over and not lobby and table.current_player not in (self.region, None, CHANCE):
             note = i18n.t("classplay.seat.waiting", lang, player=seat_label(seats, table.current_player, lang))
@@ -545,6 +547,7 @@ class SeatApp:
         if mine and not busy and not view.paused and self._rung != table.seq:
             self._rung = table.seq
             self.link.ring()  # this device must decide: a sound and a vibration (unless muted)
+            self.link.your_turn()  # ... and its banner and buttons in the window (PageLink's "turn in view")
             news = f"{news} {b.headline}".strip()  # ... and "Your turn! …" after it
         if told_pause:
             news = f"{news} {i18n.t('classplay.paused', lang)}".strip()
