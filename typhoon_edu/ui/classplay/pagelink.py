@@ -22,7 +22,8 @@ of JavaScript:
 - **The turn in view.** Each increase of ``turn`` (this device's new decision, muted or not): when the decision's
   first button (or, for a decision on the map, the map) is out of the window, as after a tap on the map with the
   buttons above it, the page scrolls its banner to the top. Not while a finger moved the page in the last
-  :data:`STILL_MS` ms, nor while the team's hand is in the window (a student reading it is not jumped away from it).
+  :data:`STILL_MS` ms, nor while the team's hand fills the middle of the window with the map scrolled away (a
+  student reading it is not jumped away from it).
 
 >>> link = PageLink(mode="seat")
 >>> link.alert
@@ -132,7 +133,8 @@ function render({ model, el }) {
 
   // This device's turn: if its decision (the first button, or the map when there is none) is out of the window, the
   // banner is brought to the top, unless a finger scrolled the page a moment ago (a tap is no scroll: the map's tap
-  // is what leaves the buttons above the window) or the team is reading its hand there.
+  // is what leaves the buttons above the window) or the team is reading its hand there (the hand across the window's
+  // middle, the map scrolled away: a hand under the map just tapped is not being read).
   let touched = 0;
   const moved = () => { touched = Date.now(); };
   for (const kind of ["touchmove", "wheel"]) document.addEventListener(kind, moved, { capture: true, passive: true });
@@ -153,7 +155,8 @@ function render({ model, el }) {
     let why = "";
     if (button ? within(button, true) : mapInView()) why = "in view";
     else if (Date.now() - touched < model.get("still_ms")) why = "moving";
-    else if ([...seat.querySelectorAll(".typhoon-hand")].some((h) => h.textContent.trim() && within(h, false))) why = "hand";
+    else if (!mapInView() && [...seat.querySelectorAll(".typhoon-hand")].some((h) => { const r = h.getBoundingClientRect();
+      return h.textContent.trim() && r.top < window.innerHeight / 2 && r.bottom > window.innerHeight / 2; })) why = "hand";
     else if (banner) { banner.scrollIntoView({ block: "start", behavior: "smooth" }); why = "brought"; }
     document.body.dataset.typhoonTurnView = why;  // for tests
   };
