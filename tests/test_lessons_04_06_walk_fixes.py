@@ -163,3 +163,50 @@ def test_lesson04_region_names_are_left_aligned(lang):
     style = re.search(r"<style>(.*?)</style>", html).group(1)
     rule = re.search(r"\.rules-guide-regions td:first-child[^{]*\{([^}]*)\}", style)
     assert rule is not None and "text-align:left" in rule.group(1), style
+
+
+# --- 6. the heat map's own texts on a phone ---------------------------------------------------------------------------
+
+
+def _drawing_at(view: heatmap.HeatMapView, map_px: float) -> tuple[list, float]:
+    """The texts of the drawing a page shows when the map is ``map_px`` CSS px wide, and its scale (CSS px per canvas
+    px). The view's CSS shows its phone drawing below ``NARROW_MAP_PX`` (a view with one drawing shows it always)."""
+    phone = getattr(view, "phone_canvas", None)
+    narrow = getattr(heatmap, "NARROW_MAP_PX", 0)
+    shapes = (view.board_shapes(phone=True) + view.heat_shapes(phone=True) if phone is not None and map_px < narrow
+              else heatmap.static_scene(RULES, view.lang, view.cell) + view.heat_shapes())
+    return [s for s in shapes if isinstance(s, heatmap.Text)], map_px / view.canvas.width
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_the_heat_maps_numbers_names_and_coordinates_are_legible_on_a_phone(lang):
+    # lesson 05's map on a 390 px phone: its numbers, names and coordinates were 12.5-14.4 px of an 816 px canvas,
+    # about 5-6 px on the screen. The phone's drawing has every text at 11 px or more.
+    rng = np.random.default_rng(3)
+    p = rng.uniform(0.0, 0.3, (12, 16))
+    p[0, :3] = 0.0
+    view = heatmap.HeatMapView(RULES, p, lang, cell=48)
+    texts, scale = _drawing_at(view, PHONE_CONTENT_PX)
+    small = sorted({(s.role, round(s.size * scale, 1)) for s in texts if s.size * scale < PHONE_TEXT_PX})
+    assert not small, f"texts on the heat map under {PHONE_TEXT_PX} px on a 390 px phone ({lang}): {small}"
+    roles = {s.role for s in texts}
+    assert {"heat-value", "region-label", "zone-label", "coord"} <= roles, roles
+    # a number is never under (or a third of an em beside) a name: where a name covers its cell, the colour says it
+    names = [heatmap.text_box(s) for s in texts if s.role in ("region-label", "zone-label")]
+    numbers = [s for s in texts if s.role == "heat-value"]
+    assert not [n.key for n in numbers if any(heatmap._overlaps(heatmap.text_box(n), b) for b in names)]
+    assert len(numbers) > 100  # most reached cells keep their number
+    # on a laptop the map (about 770 px beside the explorer's controls) is drawn as before, as its saved SVG is
+    wide, laptop = _drawing_at(view, 770)
+    assert [s for s in wide if s.role == "heat-value"] == [
+        s for s in heatmap.heat_scene(RULES, p, lang, 48, legend=False) if s.role == "heat-value"]
+    assert min(s.size for s in wide) * laptop >= PHONE_TEXT_PX
+    # and wherever the usual drawing is shown, its smallest text is 11 px or more (the CSS's threshold)
+    css = view.children[-1].value
+    assert f"@container (max-width: {heatmap.NARROW_MAP_PX - 0.02}px)" in css and "heat-map-phone" in css
+    # the legend says, there only, why a pale cell or one under a name has no number
+    assert escape(i18n.t("risk.map.legend_narrow", lang)) in view.legend.value and "heat-legend-narrow" in css
+    wide_at_threshold, scale = _drawing_at(view, heatmap.NARROW_MAP_PX)
+    assert min(s.size for s in wide_at_threshold) * scale >= PHONE_TEXT_PX
+    # both drawings answer to the same keyboard focus and description (one target class)
+    assert view.access.target in view.phone_canvas._dom_classes and view.access.target in view.canvas._dom_classes

@@ -102,6 +102,9 @@ def test_lesson05_run_by_keyboard_keeps_the_verdict_in_view(voila: Callable[...,
     where = focused(page)
     assert page.evaluate("() => !!document.activeElement.closest('.risk-explorer canvas.te-map-canvas')"), \
         f"the focus went to {where}"
+    # a laptop shows the map's usual drawing (a number in every reached cell), its texts 11 px or more
+    shown = page.evaluate(_SHOWN_MAP_JS, ".risk-explorer")
+    assert shown and shown[0] == "wide" and _smallest_map_text(lang, phone=False) * shown[1] >= LEGIBLE_PX, shown
     # the page stays where the student pressed Run: the verdict is right under the button
     assert abs(run.bounding_box()["y"] - top) < 2, "the page scrolled away from the Run button and its verdict"
     page.context.close()
@@ -173,5 +176,28 @@ def test_lesson05_heat_map_legend_legible_on_a_phone(voila: Callable[..., VoilaP
     expect(legend).to_contain_text(i18n.t("risk.map.legend_blank", lang))
     smallest = page.evaluate(_SMALLEST_TEXT_JS, ".heat-legend")
     assert smallest and smallest[0][1] >= LEGIBLE_PX, f"the heat map's legend on a 390 px phone ({lang}): {smallest}"
+    # the map's own numbers, names and coordinates (12.5-14.4 px of an 816 px canvas: ~6 px here): the page shows the
+    # phone's drawing, its smallest text times the canvas's drawn scale at least 11 px
+    shown = page.evaluate(_SHOWN_MAP_JS, ".risk-explorer")
+    assert shown and shown[0] == "phone", f"the heat map drawing shown on a 390 px phone ({lang}): {shown}"
+    assert _smallest_map_text(lang, phone=True) * shown[1] >= LEGIBLE_PX, (shown, _smallest_map_text(lang, phone=True))
+    page.locator(".risk-explorer .heat-map-phone").first.scroll_into_view_if_needed()
     save_screenshot(page, f"walk-l05-legend-{lang}", full_page=False)
     page.context.close()
+
+
+# Which of the heat map's drawings the page shows (its canvas is laid out) and its scale, CSS px per canvas px.
+_SHOWN_MAP_JS = """sel => {
+  const c = [...document.querySelectorAll(`${sel} canvas.risk-map, ${sel} canvas.risk-map-phone`)]
+    .find(e => e.getClientRects().length);
+  return c && [c.classList.contains('heat-map-phone') ? 'phone' : 'wide', c.getBoundingClientRect().width / c.width];
+}"""
+
+
+def _smallest_map_text(lang: str, *, phone: bool) -> float:
+    """The smallest text a heat map drawing has, canvas px (its numbers, names and coordinates)."""
+    from typhoon_edu.ui.heatmap import HeatMapView, Text
+
+    view = HeatMapView(RULES, None, lang)
+    view.p[:] = 0.3
+    return min(s.size for s in view.board_shapes(phone=phone) + view.heat_shapes(phone=phone) if isinstance(s, Text))

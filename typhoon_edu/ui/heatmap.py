@@ -146,8 +146,11 @@ def _check_shape(rules: Rules, p: np.ndarray) -> np.ndarray:
     return arr
 
 
-def heat_cells_scene(rules: Rules, p: np.ndarray, cell: int = 48) -> list[Shape]:
+def heat_cells_scene(rules: Rules, p: np.ndarray, cell: int = 48, *, min_text: float = 0.0) -> list[Shape]:
     """One coloured square and one number per cell that any storm reached (row by row).
+
+    ``min_text``: the numbers' smallest size, in canvas px, for a map the page shows much smaller than it is
+    drawn (a phone, :data:`PHONE_MIN_TEXT`); they are then centred in their cell, which they nearly fill.
 
     A land cell that no storm reached is painted plain grey, so a region's own colour (Korea's
     orange, say) can never be mistaken for a heat colour; unreached sea stays sea blue. Neither
@@ -166,15 +169,22 @@ def heat_cells_scene(rules: Rules, p: np.ndarray, cell: int = 48) -> list[Shape]
     bins = heat_bins(arr)
     squares: list[Shape] = []
     numbers: list[Shape] = []
-    size = max(9.0, cell * 0.3)
+    size = max(9.0, cell * 0.3, min_text)
+    # low in the cell, so a region's name (at a cell centre) and the number do not overlap; a phone's number fills
+    # the cell's height and is centred (heat_scene leaves it out where a name covers it)
+    low = 0.5 if min_text else 0.8
     for y, x in zip(*np.nonzero(bins >= 0), strict=True):
         colour = HEAT_COLOURS[int(bins[y, x])]
         ox, oy = geo.cell_origin(int(x), int(y))
         key = f"{int(x)},{int(y)}"
         squares.append(Rect(x=ox, y=oy, w=cell, h=cell, fill=colour, alpha=HEAT_ALPHA, role="heat-cell", key=key))
-        # low in the cell, so a region's name (at a cell centre) and the number do not overlap
-        numbers.append(Text(x=ox + cell / 2, y=oy + cell * 0.8, text=percent_label(float(arr[y, x])), size=size,
-                            fill=palette.text_colour_on(colour), role="heat-value", key=key))
+        text = percent_label(float(arr[y, x]))
+        if min_text and text == "<1":
+            continue  # the palest colour says it (the legend: "<1"); a row of "<1<1<1" at this size ran together
+        # a phone's "100" is squeezed to its cell's width (an SVG's textLength would stretch a shorter one)
+        squeeze = cell * 0.94 if min_text and len(text) > 2 else None
+        numbers.append(Text(x=ox + cell / 2, y=oy + cell * low, text=text, size=size,
+                            fill=palette.text_colour_on(colour), role="heat-value", key=key, max_width=squeeze))
     unreached_land: list[Shape] = []
     for y, x in zip(*np.nonzero(bins < 0), strict=True):
         if rules.map.is_land(int(x), int(y)):
@@ -226,6 +236,7 @@ def legend_html(lang: str = "en", *, note: str = "") -> str:
     """
     title = escape(i18n.t("risk.map.legend_title", lang))
     blank = escape(note or i18n.t("risk.map.legend_blank", lang))
+    narrow = escape(i18n.t("risk.map.legend_narrow", lang))
     swatches = "".join(
         f"<span class='heat-legend-swatch' style='display:inline-block;min-width:3.3em;padding:.15em .3em;"
         f"text-align:center;font-weight:bold;background:{e.colour};color:{palette.text_colour_on(e.colour)};"
@@ -236,26 +247,42 @@ def legend_html(lang: str = "en", *, note: str = "") -> str:
             f"<div class='heat-legend-title' style='font-weight:bold'>{title}</div>"
             f"<div style='display:flex;flex-wrap:wrap;align-items:center;gap:.2em .6em;margin-top:.2em'>"
             f"<span style='display:inline-flex;flex-wrap:wrap'>{swatches}</span>"
-            f"<span class='heat-legend-note'>{blank}</span></div></div>")
+            f"<span class='heat-legend-note'>{blank}</span></div>"
+            # shown by the view's CSS where the map is the phone's drawing (no "<1", no number under a name)
+            f"<div class='heat-legend-narrow' style='display:none;margin-top:.2em'>{narrow}</div></div>")
 
 
 def heat_scene(rules: Rules, p: np.ndarray, lang: str = "en", cell: int = 48, *, note: str = "",
-               legend: bool = True) -> list[Shape]:
+               legend: bool = True, min_text: float = 0.0) -> list[Shape]:
     """The heat layer: coloured cells with numbers, then zone and region outlines and names, then the legend.
 
     The outlines and names are copied from the board's static scene and drawn again on top, so
     regions stay recognisable under the colours. ``legend=False`` leaves the legend strip out (the
     live map shows it in HTML under the canvas, :func:`legend_html`).
 
+    ``min_text`` draws every text at least that large, in canvas px: the phone's map (:data:`PHONE_MIN_TEXT`).
+    There a number fills its cell, so a cell under a region's or zone's name shows its colour only (its number is in
+    the map's text description and the ranking gives each region's own).
+
     >>> from typhoon_edu.engine.rules import load_rules
     >>> shapes = heat_scene(load_rules(), np.zeros((12, 16)), "en")
     >>> sorted({s.role for s in shapes} - {"legend-label", "legend-swatch", "legend-background"})
     ['heat-none', 'legend-note', 'legend-title', 'region-border', 'region-label', 'zone-border', 'zone-label']
+    >>> phone = heat_scene(load_rules(), np.full((12, 16), 0.03), "en", legend=False, min_text=PHONE_MIN_TEXT)
+    >>> min(s.size for s in phone if isinstance(s, Text)) >= PHONE_MIN_TEXT
+    True
     """
-    shapes = heat_cells_scene(rules, p, cell)
-    board = static_scene(rules, lang, cell)
+    shapes = heat_cells_scene(rules, p, cell, min_text=min_text)
+    board = static_scene(rules, lang, cell, min_text=min_text)
     labels = [s for s in board if s.role in _REDRAWN[2:]]
-    shapes = [_clear_of(s, labels, cell) if s.role == "heat-value" else s for s in shapes]
+    if min_text:
+        # a number a third of an em from a name read as part of it ("日本5", "臺灣 7"): kept half an em clear
+        boxes = [(b[0] - t.size / 2, b[1], b[2] + t.size / 2, b[3])
+                 for t in labels if isinstance(t, Text) for b in [text_box(t)]]
+        shapes = [s for s in shapes if not (s.role == "heat-value" and isinstance(s, Text)
+                                            and any(_overlaps(text_box(s), b) for b in boxes))]
+    else:
+        shapes = [_clear_of(s, labels, cell) if s.role == "heat-value" else s for s in shapes]
     shapes += [s for s in board if s.role in _REDRAWN[:2]]
     shapes += labels
     return shapes + (legend_scene(rules, lang, cell, note=note) if legend else [])
@@ -264,11 +291,18 @@ def heat_scene(rules: Rules, p: np.ndarray, lang: str = "en", cell: int = 48, *,
 def text_box(t: Text) -> tuple[float, float, float, float]:
     """An estimate of a centred text's box (left, top, right, bottom): CJK characters 1 em wide, others 0.6 em.
 
+    A text standing on its line (``baseline="bottom"``, a phone's zone name on the zone's border) reaches up from it.
+
     >>> text_box(Text(x=50, y=20, text="臺灣", size=10))
     (40.0, 15.5, 60.0, 24.5)
+    >>> text_box(Text(x=50, y=20, text="臺灣", size=10, baseline="bottom"))[1:4:2]
+    (11.0, 20.0)
     """
     width = sum(t.size * (1.0 if ord(c) > 0x2E80 else 0.6) for c in t.text)
-    return (t.x - width / 2, t.y - t.size * 0.45, t.x + width / 2, t.y + t.size * 0.45)
+    if t.max_width is not None:
+        width = min(width, t.max_width)
+    centre = {"bottom": t.y - t.size * 0.45, "top": t.y + t.size * 0.45}.get(t.baseline, t.y)
+    return (t.x - width / 2, centre - t.size * 0.45, t.x + width / 2, centre + t.size * 0.45)
 
 
 def _overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
@@ -321,11 +355,41 @@ class HeatMapSVG:
         return self.svg
 
 
+#: How wide the heat map is on a 390×844 phone in Voilà, CSS px (the page's and the output area's margins take the
+#: rest; tests/browser/test_lessons_walk_0206.py measures it).
+PHONE_MAP_PX = 340.0
+#: The smallest text a phone may show on the map, CSS px.
+LEGIBLE_PX = 11.0
+#: The smallest text of the phone's drawing, canvas px (of an 816 px map): 11.7 CSS px at :data:`PHONE_MAP_PX`.
+#: The coordinates grow only as far as the margins hold them (27.6 px, 11.5 CSS px; see ``scene.coord_fit``).
+PHONE_MIN_TEXT = 28.0
+#: Below this width of the map, CSS px, the page shows the phone's drawing: the usual one's smallest texts (the
+#: coordinates, 12.5 px of an 816 px canvas) would come out under :data:`LEGIBLE_PX`.
+NARROW_MAP_PX = 720
+
+#: The view's two drawings: the usual one, and the phone's (larger texts, fewer numbers) where the map is narrower
+#: than :data:`NARROW_MAP_PX`. A container query, so the map's own width decides (beside the explorer's controls on a
+#: laptop, alone on a phone); a browser without container queries shows the usual drawing, as before.
+_MAP_CSS = f"""<style>
+.heat-map-view {{ container-type: inline-size; }}
+.heat-map-view .heat-map-phone {{ display: none !important; }}
+@container (max-width: {NARROW_MAP_PX - 0.02}px) {{
+  .heat-map-view .heat-map-wide {{ display: none !important; }}
+  .heat-map-view .heat-map-phone, .heat-map-view .heat-legend-narrow {{ display: block !important; }}
+}}
+</style>"""
+
+
 class HeatMapView(widgets.VBox):
     """The board with a heat map on top (ipycanvas). ``show(p)`` paints new probabilities.
 
     ``cell`` is the canvas side of a cell; CSS scales the canvas to the page width. The legend is HTML under
     the canvas (:func:`legend_html`), so its words keep their size on a phone.
+
+    The map is drawn twice: :attr:`canvas` as the saved SVG shows it, a number in every cell, and
+    :attr:`phone_canvas` with every text at least :data:`PHONE_MIN_TEXT` px (the usual drawing's 12.5–14.4 px were
+    about 6 px on a 390 px phone), the numbers left out where a name covers them. The page shows the one that fits
+    the map's width (:data:`NARROW_MAP_PX`); both answer to the same keyboard focus and description.
     """
 
     def __init__(self, rules: Rules | None = None, p: np.ndarray | None = None, lang: str = "en", cell: int = 48,
@@ -341,23 +405,32 @@ class HeatMapView(widgets.VBox):
         canvas = MultiCanvas(2, width=width, height=height,
                              layout=widgets.Layout(width="100%", height="auto", max_width=f"{2 * width}px"))
         canvas.add_class("risk-map")
+        canvas.add_class("heat-map-wide")
+        phone = MultiCanvas(2, width=width, height=height, layout=widgets.Layout(width="100%", height="auto"))
+        phone.add_class("risk-map-phone")
+        phone.add_class("heat-map-phone")
         self.access = make_accessible(canvas, "", i18n.t("maptext.roledescription", lang))
+        phone.add_class(self.access.target)  # the same name, description and focus as the usual drawing
         label = widgets.HTML(layout=widgets.Layout(min_height="1.5em"))
         self.legend = widgets.HTML(legend_html(lang, note=note), layout=widgets.Layout(width="100%"))
         self.legend.add_class("heat-legend-box")
         kwargs.setdefault("layout", widgets.Layout(width="100%"))
-        super().__init__(children=[label, canvas, self.legend, self.access], **kwargs)
+        style = widgets.HTML(_MAP_CSS, layout=widgets.Layout(display="none"))
+        super().__init__(children=[label, phone, canvas, self.legend, self.access, style], **kwargs)
+        self.add_class("heat-map-view")
         self.rules = rules
         self.lang = i18n.normalize_lang(lang)
         self.cell = cell
         self.geometry = geo
         self.canvas = canvas
+        self.phone_canvas = phone
         self.label = label
         self.note = note
         self.p = _check_shape(rules, p if p is not None else np.zeros((rules.map.height, rules.map.width)))
         self.caption = caption
         # drawn again each time a browser connects: in Voilà a canvas has no memory (see ui/canvas_ready.py)
-        when_client_ready(canvas, self.redraw)
+        when_client_ready(canvas, self._redraw_wide)
+        when_client_ready(phone, self._redraw_phone)
         self.redraw()
 
     @property
@@ -370,14 +443,27 @@ class HeatMapView(widgets.VBox):
         self._caption = text
         self.label.value = f"<b style='font-size:1.15em'>{escape(text)}</b>" if text else ""
 
-    def heat_shapes(self) -> list[Shape]:
-        """The heat layer's scene for the current probabilities (no legend: it is HTML under the canvas)."""
-        return heat_scene(self.rules, self.p, self.lang, self.cell, note=self.note, legend=False)
+    def heat_shapes(self, *, phone: bool = False) -> list[Shape]:
+        """The heat layer's scene for the current probabilities (no legend: it is HTML under the canvas);
+        ``phone``: the phone's drawing (:data:`PHONE_MIN_TEXT`)."""
+        return heat_scene(self.rules, self.p, self.lang, self.cell, note=self.note, legend=False,
+                          min_text=PHONE_MIN_TEXT if phone else 0.0)
+
+    def board_shapes(self, *, phone: bool = False) -> list[Shape]:
+        """The board under the heat layer (its names and coordinates at the phone's size with ``phone``)."""
+        return static_scene(self.rules, self.lang, self.cell, min_text=PHONE_MIN_TEXT if phone else 0.0)
 
     def redraw(self) -> None:
-        """Draw both layers from scratch (also when a browser connects)."""
-        repaint(self.canvas, {0: static_scene(self.rules, self.lang, self.cell), 1: self.heat_shapes()})
+        """Draw both layers of both drawings from scratch (also when a browser connects)."""
+        self._redraw_wide()
+        self._redraw_phone()
         self._update_text()
+
+    def _redraw_wide(self) -> None:
+        repaint(self.canvas, {0: self.board_shapes(), 1: self.heat_shapes()})
+
+    def _redraw_phone(self) -> None:
+        repaint(self.phone_canvas, {0: self.board_shapes(phone=True), 1: self.heat_shapes(phone=True)})
 
     def _update_text(self) -> None:
         self.access.label = heat_text(self.rules, self.p, self.caption, self.lang)
@@ -392,6 +478,7 @@ class HeatMapView(widgets.VBox):
         if caption is not None:
             self.caption = caption
         repaint(self.canvas, {1: self.heat_shapes()})
+        repaint(self.phone_canvas, {1: self.heat_shapes(phone=True)})
         self._update_text()
         self.access.say(i18n.join_sentences(said_first, self.access.label, lang=self.lang) if said_first
                         else self.access.label)
@@ -411,7 +498,11 @@ __all__ = [
     "HEAT_EDGES",
     "HeatMapSVG",
     "HeatMapView",
+    "LEGIBLE_PX",
     "LegendEntry",
+    "NARROW_MAP_PX",
+    "PHONE_MAP_PX",
+    "PHONE_MIN_TEXT",
     "heat_bins",
     "heat_cells_scene",
     "heat_colour",
