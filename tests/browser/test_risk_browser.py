@@ -45,13 +45,18 @@ def test_risk_lesson_in_voila(
     server = voila(NOTEBOOKS[lang], lang=lang)
     page.goto(server.url)
 
-    risk_map = page.locator(".risk-map")
+    # a phone shows the map's phone drawing (every text at least 11 px there), a wider screen the usual one; both are
+    # the board's 16 x 12 cells of 48 px and its margins (the legend is HTML under the map)
+    shown = ".risk-map-phone" if viewport == "phone" else ".risk-map"
+    risk_map = page.locator(shown)
     expect(risk_map).to_be_visible(timeout=90_000)
-    stats = assert_canvas_not_blank(page, ".risk-map", timeout=30)
-    assert (stats.width, stats.height) == (816, 706)  # board 16 x 12 cells of 48 px + margins + legend strip
+    expect(page.locator(".risk-map-phone" if viewport != "phone" else ".risk-map").first).to_be_hidden()
+    stats = assert_canvas_not_blank(page, shown, timeout=30)
+    assert (stats.width, stats.height) == (816, 624)
     assert stats.colours >= 10  # board colours plus several heat colours
+    expect(page.locator(".heat-legend-box").first).to_be_visible()
     # Zone 2 is among the most visited places: its cells carry a red heat colour.
-    r, g, b, _ = canvas_pixel(page, ".risk-map", *_cell_pixel(11, 7))
+    r, g, b, _ = canvas_pixel(page, shown, *_cell_pixel(11, 7))
     assert r > 180 and r > g + 60 and r > b + 60, (r, g, b)
 
     # the rest of the lesson rendered, in the lesson's language
@@ -80,7 +85,7 @@ def test_risk_lesson_in_voila(
     # Westward storms never reach Japan: its cells turn plain land grey (no heat colour, no region colour).
     grey = tuple(int(palette.LAND[i : i + 2], 16) for i in (1, 3, 5))
     page.wait_for_timeout(500)
-    r, g, b, _ = canvas_pixel(page, ".risk-map", *_cell_pixel(9, 2))
+    r, g, b, _ = canvas_pixel(page, shown, *_cell_pixel(9, 2))
     assert max(abs(r - grey[0]), abs(g - grey[1]), abs(b - grey[2])) <= 6, (r, g, b)
     explorer.scroll_into_view_if_needed()
     screenshot(page, f"risk-{lang}-{viewport}-after-run", full_page=False)
