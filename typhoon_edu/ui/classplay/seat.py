@@ -33,7 +33,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from ... import i18n
-from ...classroom.errors import ClassroomError, NotAllowed, StaleWrite, TokenRejected
+from ...classroom.errors import ClassroomError, NotAllowed, RoomNotFound, StaleWrite, TokenRejected
 from ...classroom.log import UNDO
 from ...classroom.rooms import TIMER
 from ...engine.actions import Action
@@ -210,6 +210,8 @@ class SeatApp:
         self._rung = -1  # the seq of the decision the device was last called to
         self._pause_told = False  # the pause now on was said to a screen reader (once, when it began)
         self._lost_exc: BaseException | None = None  # why this device can no longer act (the "lost" screen)
+        # this device's seat as last drawn: the lost page's header keeps naming it (not the computer that took it)
+        self._own_seat: dict[str, Any] = {}
         # The teacher's rematch: a new game after this device's room; what this device is offered there
         # (read once per new game, by rooms.rematch_for), and the token of a finished room a reload opened.
         self._offer: Any = None
@@ -260,6 +262,10 @@ class SeatApp:
                                       self.die_entry,
                                       self.board, instruments, self.decisions.hand_html, self.hp, self.log])
         self.seat_box.add_class("typhoon-seat-game")
+        # A device that can no longer act (its seat given away, revoked, its link replaced, the room deleted): why,
+        # and the way back, alone. The game under it would be frozen with stale names (a seat the computer now plays).
+        self.lost_box = widgets.VBox([self.banner, self.rematch_box, self.problems.widget, self.message])
+        self.lost_box.add_class("typhoon-seat-lost")
         from .join import JoinScreen
 
         self.join = JoinScreen(self)
@@ -457,6 +463,14 @@ class SeatApp:
             seats = seat_infos(self.room)
             self.hp.value = hp_panel_html(self.rules, hp, seats, self.lang)
 
+    def _draw_head(self, seats: Any) -> None:
+        """The page's header: this device's seat, in its region's colour."""
+        if self.region is None:
+            return
+        colour = region_fill(self.rules.regions[self.region])
+        self.head.value = (f"<span class='typhoon-seat-swatch' style='border-left:1.2rem solid {colour};"
+                           f"padding-left:.4rem'>{escape(seat_label(seats, self.region, self.lang))}</span>")
+
     def render(self, exact: bool = False) -> None:
         room, lang = self.room, self.lang
         if room is None or self.region is None:
@@ -465,6 +479,7 @@ class SeatApp:
                 self._show_rematch()
             return
         if self.screen == "lost":  # nothing more is drawn from the room: why, and the way back (in this language)
+            self._draw_head(self._own_seat)
             self._tell_lost()
             self._show_rematch()
             return
@@ -473,9 +488,8 @@ class SeatApp:
         seats = seat_infos(room)
         table = seat_table(room, self.region)
         view = room.seat_view()
-        colour = region_fill(self.rules.regions[self.region])
-        self.head.value = (f"<span class='typhoon-seat-swatch' style='border-left:1.2rem solid {colour};"
-                           f"padding-left:.4rem'>{escape(seat_label(seats, self.region, lang))}</span>")
+        self._own_seat = {r: s for r, s in seats.items() if r == self.region}
+        self._draw_head(seats)
         busy = not self.pacer.idle
         key = room_state(room)
         self.status.seen(key)
@@ -622,6 +636,9 @@ class SeatApp:
             self._say(i18n.t("classplay.stale", self.lang))
             self._take(room.sync())
             return False
+        except RoomNotFound as exc:  # the teacher deleted the room
+            self._lost(exc)
+            return False
         except TokenRejected as exc:
             if exc.kind != "room_over":
                 self._lost(exc)
@@ -665,8 +682,11 @@ class SeatApp:
         self._say(said, error=False)
 
     def _lost(self, exc: BaseException) -> None:
-        """The teacher revoked this device, or the game ended: stop, and say so."""
+        """This device can no longer act (revoked, its link replaced, its seat given to the computer, the room
+        deleted): stop, and say so. Only why and the way back stay on the page (not the ended game's screen: a
+        device whose game ended keeps its seat, its map and the ranking)."""
         self._stop()
+        self.pacer.cancel()
         if self.decisions.table is not None:  # no button and no lit cell is left to press
             self.decisions.render(dataclasses.replace(self.decisions.table, legal=()), {}, self.lang, busy=True)
             self._highlight()
@@ -676,8 +696,10 @@ class SeatApp:
         self.decisions.show_hand = False
         self.decisions.hand_html.value = ""  # a hand this device can no longer play is put away
         self.ranking.value = ""
+        self.countdown.hide()  # a count for a decision this device no longer makes
         self._lost_exc = exc
         self.screen = "lost"
+        self.body.children = [self.lost_box]  # no frozen map, HP panel or log under "can no longer open a seat"
         self._tell_lost()
 
     def _tell_lost(self) -> None:
@@ -689,10 +711,13 @@ class SeatApp:
         seq = self.decisions.table.seq if self.decisions.table is not None else -1
         self.banner.value = banner_html(banner_lost(text), {"seq": seq, "who": "", "mine": 0, "busy": 0, "lost": 1})
         code = getattr(self.room, "code", "") or ""
+        if isinstance(exc, RoomNotFound):  # the room was deleted: its code finds nothing any more
+            code = ""
         href = f"join/{code}" if code else "join"
+        words = i18n.t("classplay.seat.rejoin", lang, code=code) if code else i18n.t("classplay.seat.rejoin_other", lang)
         self.status.say("")
         self.message.value = (f"<a class='typhoon-rejoin' href='{escape(href)}' style='{REJOIN_STYLE}'>"
-                              f"{escape(i18n.t('classplay.seat.rejoin', lang, code=code).strip())}</a>")
+                              f"{escape(words.strip())}</a>")
 
     # ------------------------------------------------------------------ keeping in step
     def _take(self, update: Any) -> None:
@@ -722,7 +747,7 @@ class SeatApp:
             if mine and update.entries and update.entries[0].by == TIMER:
                 self._timed_out = True  # the teacher's timer ran out on this team's decision: the easy bot played it
             self._take(update)
-        except TokenRejected as exc:
+        except (TokenRejected, RoomNotFound) as exc:  # RoomNotFound: the teacher deleted the room
             self._lost(exc)
 
     def _drive(self) -> None:
@@ -741,7 +766,7 @@ class SeatApp:
             try:
                 if self.pacer.idle:
                     self.sync()
-                if self.room is not None and self.link.listened_to:  # the page answers: its device is there
+                if self.screen == "seat" and self.room is not None and self.link.listened_to:  # the page answers: its device is there
                     self.room.heartbeat()  # a write at most every ~10 s (Room.heartbeat), by the kernel's clock
                 await asyncio.sleep(POLL)
             except asyncio.CancelledError:
