@@ -671,6 +671,10 @@ class ProjectorApp:
             # (as a phone says it, SeatApp.render); not "choose one of the buttons" over none
             b = type(b)(b.headline, i18n.t("classplay.banner.soon", lang, player=seat_label(seats, who, lang)),
                         b.who, b.person)
+        elif busy and who == CHANCE and not table.is_over:
+            # the class's typed die: its box is hidden until the storms stop (_render_decision_now), so not "type the
+            # number it shows" over no box; with phones too, since the box is this screen's either way
+            b = type(b)(b.headline, i18n.t("classplay.banner.die_soon", lang), b.who, b.person)
         state = {"seq": room.seq, "phase": table.phase, "who": who or "", "busy": int(busy), "person": int(b.person),
                  "paused": int(room.paused), "devices": int(self.devices), "revealed": self.revealed or "",
                  "view": view_digest(room)}

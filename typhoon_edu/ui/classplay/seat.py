@@ -514,6 +514,8 @@ class SeatApp:
                         b.who, False)
         elif view.paused:  # not "your turn" while nobody may play: the pause, then what comes when it ends
             b = type(b)(i18n.t("classplay.paused", lang), b.headline, b.who, False)
+        elif busy and view.may_type_die:  # this team types the class's die, but its box waits for the storms
+            b = type(b)(b.headline, i18n.t("classplay.banner.die_soon", lang), b.who, b.person)
         elif mine and busy:  # the last decision's storms still move, its buttons hidden: not "your turn" yet
             b = type(b)(b.headline, i18n.t("classplay.seat.own_soon", lang), b.who, False)
         elif mine:
