@@ -9,14 +9,22 @@ True
 
 from __future__ import annotations
 
+import asyncio
+import re
 from collections.abc import Mapping
+from html import unescape
+from typing import Any
 
 from typhoon_edu.classroom.rooms import Room, Seat
 from typhoon_edu.classroom.store import RoomStore
 from typhoon_edu.classroom.teachers import local_teacher
+from typhoon_edu.ui.classplay.viewdata import SeatChoice
 
 #: Two people (Mei for Taiwan, Ken for Japan) and a bot (Korea): the rematch tests' class.
 PEOPLE = [Seat("Taiwan", name="Mei"), Seat("Japan", name="Ken"), Seat("Korea", "greedy")]
+#: The same class as the setup screen makes it (two people and a medium computer player), for the apps' tests.
+SEAT_CHOICES = [SeatChoice("person", "Mei", "Taiwan"), SeatChoice("person", "Ken", "Japan"),
+                SeatChoice("medium", "", "Korea")]
 #: A fixed moment for the clocks below (seconds since the epoch, in 2027).
 T0 = 1_800_000_000.0
 
@@ -40,3 +48,21 @@ def ended_room(store: RoomStore, devices: Mapping[str, str | None]) -> tuple[Roo
         Room.open_seat(store, tokens[region], device)
     room.end()
     return room, tokens
+
+
+def page_text(html: str) -> str:
+    """A widget's HTML as the page shows it: its text without tags or style sheets.
+
+    >>> page_text("<style>b{}</style><b>Mei</b>&amp;Ken")
+    ' Mei &Ken'
+    """
+    return unescape(re.sub(r"<[^>]+>", " ", re.sub(r"(?s)<style>.*?</style>", "", html)))
+
+
+async def animation_done(pacer: Any) -> None:
+    """Wait until a page's animation (its ``pacer``) has played out, for at most 10 s of the event loop."""
+    for _ in range(500):
+        if pacer.idle:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("the animation never ended")

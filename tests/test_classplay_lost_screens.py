@@ -6,13 +6,12 @@ paused one are no lost screens: their map stays.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from html import unescape
 from pathlib import Path
 
 import ipywidgets as widgets
 import pytest
+from classplay_helpers import page_text
 
 from typhoon_edu import i18n
 from typhoon_edu.classroom.store import RoomStore, sqlite_url
@@ -28,10 +27,6 @@ PEOPLE = [SeatChoice("person", "Mei", "Taiwan"), SeatChoice("person", "王小明
 @pytest.fixture
 def store(tmp_path: Path) -> RoomStore:
     return RoomStore(sqlite_url(tmp_path / "rooms.sqlite3"))
-
-
-def _text(html: str) -> str:
-    return unescape(re.sub(r"<[^>]+>", " ", re.sub(r"(?s)<style>.*?</style>", "", html)))
 
 
 def _open_class(store: RoomStore, lang: str) -> tuple[ProjectorApp, dict[str, SeatApp]]:
@@ -61,7 +56,7 @@ def shown_text(phone: SeatApp) -> str:
         if getattr(w, "layout", None) is not None and w.layout.display == "none":
             return
         if isinstance(w, widgets.HTML):
-            out.append(_text(w.value))
+            out.append(page_text(w.value))
         for child in getattr(w, "children", ()):
             if isinstance(child, widgets.Widget):
                 walk(child)
@@ -96,7 +91,7 @@ def test_a_lost_phone_shows_why_and_the_way_back_not_the_frozen_game(store: Room
     projector, phones = _open_class(store, lang)
     ken = phones["Japan"]
     assert displayed(ken.root, ken.board) and displayed(ken.root, ken.hp), "the game's map and HP before"
-    assert "王小明" in _text(ken.hp.value)  # 王小明（日本）, the seat's person
+    assert "王小明" in page_text(ken.hp.value)  # 王小明（日本）, the seat's person
     LOSSES[how](projector)
     ken.sync()
     assert ken.screen == "lost"
@@ -110,7 +105,7 @@ def test_a_lost_phone_shows_why_and_the_way_back_not_the_frozen_game(store: Room
     ken.set_lang(other)  # switched afterwards: still the lost page, in the new language
     assert not displayed(ken.root, ken.board) and not displayed(ken.root, ken.hp)
     # the header still names the seat this device had (its person, not the computer now there), in that language
-    head = _text(ken.head.value)
+    head = page_text(ken.head.value)
     assert "王小明" in head and i18n.region_name(ken.rules, "Japan", other) in head, head
     # the other team's phone plays on (a deleted room has no game to show: it is lost too)
     mei = phones["Taiwan"]
@@ -129,7 +124,7 @@ def test_a_deleted_rooms_phone_says_so_and_offers_the_join_page_without_the_dead
     ken = phones["Japan"]
     ken.sync()
     assert ken.screen == "lost"
-    assert i18n.t("classroom.error.not_found", lang) in _text(ken.banner.value)
+    assert i18n.t("classroom.error.not_found", lang) in page_text(ken.banner.value)
     assert "href='join'" in ken.message.value and code not in ken.message.value
     assert ken.problems.widget.layout.display == "none", "a problem report instead of the lost page"
 

@@ -7,12 +7,11 @@ the box comes as soon as the storms stop (classplay.banner.die_soon), as a perso
 from __future__ import annotations
 
 import asyncio
-import re
-from html import unescape
 from pathlib import Path
 from typing import Any
 
 import pytest
+from classplay_helpers import SEAT_CHOICES, animation_done, page_text
 
 from typhoon_edu import i18n
 from typhoon_edu.classroom.store import RoomStore, sqlite_url
@@ -21,19 +20,15 @@ from typhoon_edu.engine.game import CHANCE
 from typhoon_edu.ui.classplay.projector import ProjectorApp
 from typhoon_edu.ui.classplay.seat import SeatApp
 from typhoon_edu.ui.classplay.setup import SetupChoices
-from typhoon_edu.ui.classplay.viewdata import SeatChoice, d
+from typhoon_edu.ui.classplay.viewdata import d
 
 LANGS = ("en", "zh-TW")
-PEOPLE = [SeatChoice("person", "Mei", "Taiwan"), SeatChoice("person", "Ken", "Japan"), SeatChoice("medium", "", "Korea")]
+PEOPLE = SEAT_CHOICES
 
 
 @pytest.fixture
 def store(tmp_path: Path) -> RoomStore:
     return RoomStore(sqlite_url(tmp_path / "rooms.sqlite3"))
-
-
-def _text(html: str) -> str:
-    return unescape(re.sub(r"<[^>]+>", " ", re.sub(r"(?s)<style>.*?</style>", "", html)))
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -47,13 +42,6 @@ def test_one_computer_typed_dice_the_banner_waits_for_the_storms_before_asking_f
     ask = d("banner.die_detail", lang)
     soon = i18n.t("classplay.banner.die_soon", lang)
     seen: list[tuple[str, Any]] = []
-
-    async def idle() -> None:
-        for _ in range(500):
-            if projector.pacer.idle:
-                return
-            await asyncio.sleep(0.02)
-        raise AssertionError("the animation never ended")
 
     async def play() -> None:
         projector.redraw(exact=True)
@@ -72,11 +60,11 @@ def test_one_computer_typed_dice_the_banner_waits_for_the_storms_before_asking_f
             else:
                 projector.advance()
             if not projector.pacer.idle and room.game.current_player == CHANCE:
-                seen.append((_text(projector.game.banner.value), projector.die_entry.layout.display))
-                await idle()
-                banner = _text(projector.game.banner.value)
+                seen.append((page_text(projector.game.banner.value), projector.die_entry.layout.display))
+                await animation_done(projector.pacer)
+                banner = page_text(projector.game.banner.value)
                 assert ask in banner and soon not in banner and projector.die_entry.layout.display is None, banner
-            await idle()
+            await animation_done(projector.pacer)
             if len(seen) >= 3:
                 return
 
@@ -100,13 +88,6 @@ def test_the_rolling_teams_phone_waits_for_the_storms_before_asking_for_the_face
     soon = i18n.t("classplay.banner.die_soon", lang)
     seen: list[tuple[str, Any]] = []
 
-    async def idle(phone: SeatApp) -> None:
-        for _ in range(500):
-            if phone.pacer.idle:
-                return
-            await asyncio.sleep(0.02)
-        raise AssertionError("the animation never ended")
-
     async def play() -> None:
         for _ in range(40):
             projector.advance()  # the computer's seat, if it is its turn
@@ -115,16 +96,16 @@ def test_the_rolling_teams_phone_waits_for_the_storms_before_asking_for_the_face
             if phone is None:
                 continue
             phone.sync()
-            await idle(phone)
+            await animation_done(phone.pacer)
             assert phone.decide(Action("die", face=3) if g.current_player == CHANCE else phone.decisions.table.legal[0])
             if not phone.pacer.idle and phone.room.seat_view().may_type_die:
-                seen.append((_text(phone.banner.value), phone.die_entry.layout.display))
-                await idle(phone)
-                banner = _text(phone.banner.value)
+                seen.append((page_text(phone.banner.value), phone.die_entry.layout.display))
+                await animation_done(phone.pacer)
+                banner = page_text(phone.banner.value)
                 assert ask in banner and soon not in banner and phone.die_entry.layout.display is None, banner
                 if len(seen) >= 2:
                     return
-            await idle(phone)
+            await animation_done(phone.pacer)
 
     asyncio.run(play())
     assert len(seen) >= 2, "no die of the phone's awaited while storms moved"

@@ -4,12 +4,10 @@ phone's page stands when its turn comes, and an ended game's HP said once on a p
 from __future__ import annotations
 
 import asyncio
-import re
-from html import unescape
 from pathlib import Path
-from typing import Any
 
 import pytest
+from classplay_helpers import SEAT_CHOICES, animation_done, page_text
 
 from typhoon_edu import i18n
 from typhoon_edu.classroom.store import RoomStore, sqlite_url
@@ -18,27 +16,15 @@ from typhoon_edu.ui.classplay.projector import ProjectorApp
 from typhoon_edu.ui.classplay.seat import SeatApp
 from typhoon_edu.ui.classplay.setup import SetupChoices
 from typhoon_edu.ui.classplay.tables import seat_infos
-from typhoon_edu.ui.classplay.viewdata import SeatChoice, d
+from typhoon_edu.ui.classplay.viewdata import d
 
 LANGS = ("en", "zh-TW")
-PEOPLE = [SeatChoice("person", "Mei", "Taiwan"), SeatChoice("person", "Ken", "Japan"), SeatChoice("medium", "", "Korea")]
+PEOPLE = SEAT_CHOICES
 
 
 @pytest.fixture
 def store(tmp_path: Path) -> RoomStore:
     return RoomStore(sqlite_url(tmp_path / "rooms.sqlite3"))
-
-
-def _text(html: str) -> str:
-    return unescape(re.sub(r"<[^>]+>", " ", re.sub(r"(?s)<style>.*?</style>", "", html)))
-
-
-async def _idle(pacer: Any) -> None:
-    for _ in range(500):
-        if pacer.idle:
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError("the animation never ended")
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -56,18 +42,18 @@ def test_one_computer_the_banner_says_wait_while_the_storms_move_not_choose(stor
     async def play() -> None:
         projector.redraw(exact=True)
         for cell in ((8, 8), (11, 7), (14, 9)):
-            assert any(a in _text(projector.game.banner.value) for a in asked)
+            assert any(a in page_text(projector.game.banner.value) for a in asked)
             assert projector.decide(projector.decisions.cell_action(cell))
             assert not projector.pacer.idle, "no animation to look at"
-            seen.append((_text(projector.game.banner.value), bool(projector.game.board.state.highlights)))
-            await _idle(projector.pacer)
-        now = _text(projector.game.banner.value)
+            seen.append((page_text(projector.game.banner.value), bool(projector.game.board.state.highlights)))
+            await animation_done(projector.pacer)
+        now = page_text(projector.game.banner.value)
         assert d("banner.person_detail", lang) in now and projector.decisions.buttons(), now  # her aim's buttons
         aim = projector.decisions.buttons()[0]
         aim.click()
         assert not projector.pacer.idle
-        seen.append((_text(projector.game.banner.value), bool(projector.decisions.buttons())))
-        await _idle(projector.pacer)
+        seen.append((page_text(projector.game.banner.value), bool(projector.decisions.buttons())))
+        await animation_done(projector.pacer)
 
     asyncio.run(play())
     for banner, offered in seen:
@@ -86,7 +72,7 @@ def _open_class(store: RoomStore, lang: str) -> tuple[ProjectorApp, dict[str, Se
 def _hp_shown(phone: SeatApp) -> str:
     """What a phone shows of the teams' HP: its ranking, and its HP panel unless that is hidden."""
     panel = phone.hp.value if phone.hp.layout.display != "none" else ""
-    return _text(phone.ranking.value + panel)
+    return page_text(phone.ranking.value + panel)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -128,7 +114,7 @@ def test_each_new_decision_of_a_phone_asks_its_page_to_show_the_turn_muted_or_no
         for cell in ((8, 8), (11, 7), (14, 9)):  # three storms on the map, then her aim with buttons
             assert mei.decide(mei.decisions.cell_action(cell))
             seen.append((mei.link.turn, mei.pacer.idle))
-            await _idle(mei.pacer)
+            await animation_done(mei.pacer)
             seen.append((mei.link.turn, mei.pacer.idle))
         mei.render()  # drawn again, same decision: not a new turn
         seen.append((mei.link.turn, mei.pacer.idle))
