@@ -20,7 +20,8 @@ focus falls to the page's body. This tiny front-end piece, one per page, watches
 - **A second tap.** After a finger's tap on a decision's button, another tap on a decision's button is ignored
   for :data:`TAP_HOLD_MS` ms, counted again from each redraw of the decision panel in the next
   :data:`TAP_REDRAW_MS` ms (a double tap, or a finger still there when another button slid under it, played a
-  second decision). A tap on the decision after that, once its storms have moved, is never held back. On a team's
+  second decision); a scroll of the page in that time that no finger made (the turn brought into view) holds it back
+  too, as a redraw does. A tap on the decision after that, once its storms have moved, is never held back. On a team's
   own page only (a phone or a tablet): the projector's, played on one computer, is tapped by one person who
   watches the board between decisions. The kernel
   ignores a button drawn for a decision that is over (:mod:`.decisions`); ``<body data-typhoon-taps-ignored>``
@@ -210,6 +211,14 @@ function start(model, el, app) {
     }
     tapAt = now; holdUntil = now + hold;
   };
+  // the page scrolled by itself soon after such a tap (its turn brought into view, pagelink.py): what is under the
+  // finger moved, so the next tap waits as after a redraw; a finger's own scroll (touchmove) is no such move
+  let fingerMovedAt = 0;
+  const onFingerMove = () => { fingerMovedAt = Date.now(); };
+  const onScroll = () => {
+    const now = Date.now();
+    if (now - tapAt < model.get("tap_redraw_ms") && now - fingerMovedAt > 500) holdUntil = Math.max(holdUntil, now + hold);
+  };
   const inDecisions = (m) => {
     const e = m.target && (m.target.nodeType === 1 ? m.target : m.target.parentElement);
     return !!(e && e.closest && e.closest(".typhoon-decisions"));
@@ -241,6 +250,8 @@ function start(model, el, app) {
   app.addEventListener("keydown", onKey);
   app.addEventListener("pointerdown", onDown, true);
   app.addEventListener("click", onTap, true);
+  document.addEventListener("touchmove", onFingerMove, { capture: true, passive: true });
+  document.addEventListener("scroll", onScroll, { capture: true, passive: true });
   model.on("change:names", schedule);
   run();
   return () => {
@@ -248,6 +259,8 @@ function start(model, el, app) {
     app.removeEventListener("focusin", onIn); app.removeEventListener("focusout", onOut);
     app.removeEventListener("keydown", onKey);
     app.removeEventListener("pointerdown", onDown, true); app.removeEventListener("click", onTap, true);
+    document.removeEventListener("touchmove", onFingerMove, { capture: true });
+    document.removeEventListener("scroll", onScroll, { capture: true });
     if (timer) clearTimeout(timer);
   };
 }
