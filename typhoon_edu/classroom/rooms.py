@@ -349,6 +349,14 @@ def _entry(a: ActionRow) -> LogEntry:
     return LogEntry(a.seq, a.notation, a.by, a.at)
 
 
+#: Why an undo is refused (:meth:`Room.why_no_undo`'s kinds), in the words of the rule.
+_UNDO_REFUSED = {
+    "undo_die": "the last decision was followed by a die roll, and undo never goes back across a die roll",
+    "undo_none": "there is no decision to undo yet",
+    "undo_not_person": "only a person's last decision can be taken back, and never across a die roll",
+}
+
+
 class Room:
     """One room, replayed in this kernel. Build it with :meth:`create`, :meth:`open`,
     :meth:`open_seat` or :meth:`join`; call it from one thread (the kernel's event loop)."""
@@ -1258,14 +1266,8 @@ class Room:
         """
         self._need_teacher("undo")
         why = self.why_no_undo()
-        if why == "undo_die":
-            raise IllegalActionError("the last decision was followed by a die roll, and undo never goes back "
-                                     "across a die roll", kind="undo_die")
-        if why == "undo_none":
-            raise IllegalActionError("there is no decision to undo yet", kind="undo_none")
         if why is not None:
-            raise IllegalActionError("only a person's last decision can be taken back, and never across a die roll",
-                                     kind="undo_not_person")
+            raise IllegalActionError(_UNDO_REFUSED[why], kind=why)
         return self._write(self._check_expected(expected_seq), [control.UNDO], TEACHER, allow_paused=True)
 
     def correct_die(self, face: int, *, expected_seq: int | None = None) -> Update:

@@ -488,7 +488,7 @@ class SeatApp:
         seats = seat_infos(room)
         table = seat_table(room, self.region)
         view = room.seat_view()
-        self._own_seat = {r: s for r, s in seats.items() if r == self.region}
+        self._own_seat = {self.region: seats[self.region]} if self.region in seats else {}
         self._draw_head(seats)
         busy = not self.pacer.idle
         key = room_state(room)
