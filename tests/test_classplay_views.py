@@ -209,7 +209,7 @@ def test_big_die_shows_every_face_and_refuses_others():
     for face in range(1, 7):
         assert die.roll(face, "move", 3) > 0
         assert f'data-face="{face}"' in die.value and die_svg(face).count("<circle") == face
-    assert die.caption == "T3 移動：骰出 6 點。"
+    assert die.caption == "T3 移動：擲出 6 點。"
     with pytest.raises(ValueError, match="1 to 6"):
         die.roll(7)
 

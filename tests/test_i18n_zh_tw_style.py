@@ -87,6 +87,7 @@ TERMS: list[tuple[str, str, tuple[str, ...]]] = [
     ("淘汰", "出局 (a region with no HP left)", ("glossary.",)),
     ("撤回", "收回 (undo: the word of every undo message)", ()),
     ("悔棋", "收回 (undo; 悔棋 is chess slang)", ()),
+    ("骰出", "擲出 (a die's face: 擲出 3 點, as the lessons say)", ()),
     ("熱帶性低氣壓", "熱帶低壓 (the game's level 1)",
      ("lesson.real.", "lesson.quiz.real.", "lesson.intensity.class_")),
 ]
