@@ -12,9 +12,13 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+if TYPE_CHECKING:
+    from typhoon_edu.classroom.store import RoomStore
 
 # ``--hypothesis-profile=long``: a longer local run. Tests that name their own example counts
 # (tests/test_properties.py) keep them; the record fuzz suite (tests/test_fuzz_records.py)
@@ -174,6 +178,14 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
     server = request.getfixturevalue("postgres_server")
     return server.create_schema(f"t_{uuid.uuid4().hex[:12]}")
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> RoomStore:
+    """A class-play room store in a fresh SQLite file (a test file that needs another database defines its own)."""
+    from typhoon_edu.classroom.store import RoomStore, sqlite_url
+
+    return RoomStore(sqlite_url(tmp_path / "rooms.sqlite3"))
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -13,7 +13,7 @@ import ipywidgets as widgets
 import pytest
 
 from typhoon_edu import i18n
-from typhoon_edu.classroom.store import RoomStore, sqlite_url
+from typhoon_edu.classroom.store import RoomStore
 from typhoon_edu.engine.game import CHANCE
 from typhoon_edu.ui.classplay.model import seat_label
 from typhoon_edu.ui.classplay.projector import ProjectorApp
@@ -39,11 +39,6 @@ def all_text(w: widgets.Widget) -> str:
 def seat_choices(devices: bool = True) -> SetupChoices:
     return SetupChoices([SeatChoice("person", "Mei", "Taiwan"), SeatChoice("person", "Ken", "Japan"),
                          SeatChoice("medium", "", "Korea")], regions="chosen", seed=11, speed=0, devices=devices)
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> RoomStore:
-    return RoomStore(sqlite_url(tmp_path / "rooms.sqlite3"))
 
 
 def open_class(store: RoomStore, lang: str = "en") -> tuple[ProjectorApp, dict[str, SeatApp]]:

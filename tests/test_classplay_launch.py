@@ -37,11 +37,6 @@ def all_text(w: Any) -> str:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> RoomStore:
-    return RoomStore(sqlite_url(tmp_path / "rooms.sqlite3"))
-
-
-@pytest.fixture
 def jupyterlab(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in SERVED_ENV:
         monkeypatch.delenv(name, raising=False)

@@ -7,14 +7,13 @@ paused one are no lost screens: their map stays.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import ipywidgets as widgets
 import pytest
 from classplay_helpers import page_text
 
 from typhoon_edu import i18n
-from typhoon_edu.classroom.store import RoomStore, sqlite_url
+from typhoon_edu.classroom.store import RoomStore
 from typhoon_edu.ui.classplay.projector import ProjectorApp
 from typhoon_edu.ui.classplay.seat import SeatApp
 from typhoon_edu.ui.classplay.setup import SetupChoices
@@ -22,11 +21,6 @@ from typhoon_edu.ui.classplay.viewdata import SeatChoice
 
 LANGS = ("en", "zh-TW")
 PEOPLE = [SeatChoice("person", "Mei", "Taiwan"), SeatChoice("person", "王小明", "Japan"), SeatChoice("medium", "", "Korea")]
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> RoomStore:
-    return RoomStore(sqlite_url(tmp_path / "rooms.sqlite3"))
 
 
 def _open_class(store: RoomStore, lang: str) -> tuple[ProjectorApp, dict[str, SeatApp]]:

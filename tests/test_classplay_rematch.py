@@ -35,11 +35,6 @@ from typhoon_edu.ui.classplay.tables import seat_infos
 from typhoon_edu.ui.classplay.viewdata import SeatChoice
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> RoomStore:
-    return RoomStore(sqlite_url(tmp_path / "rooms.sqlite3"))
-
-
 def choices(devices: bool = True, regions: tuple[str, str, str] = ("Taiwan", "Japan", "Korea")) -> SetupChoices:
     return SetupChoices([SeatChoice("person", "Mei", regions[0]), SeatChoice("person", "Ken", regions[1]),
                          SeatChoice("medium", "", regions[2])], regions="chosen", seed=11, speed=0, devices=devices)

@@ -2,20 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
 from typhoon_edu.ai.bots import RandomBot
-from typhoon_edu.classroom.store import RoomStore, sqlite_url
+from typhoon_edu.classroom.store import RoomStore
 from typhoon_edu.ui.classplay.projector import ProjectorApp
 from typhoon_edu.ui.classplay.setup import SetupChoices
 from typhoon_edu.ui.classplay.viewdata import SeatChoice
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> RoomStore:
-    return RoomStore(sqlite_url(tmp_path / "rooms.sqlite3"))
 
 
 def choices(seed: int, regions: tuple[str, str, str]) -> SetupChoices:

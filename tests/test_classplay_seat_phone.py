@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from pathlib import Path
 from typing import Any
 
 import ipywidgets as widgets
 import pytest
 
 from typhoon_edu import Game, i18n
-from typhoon_edu.classroom.store import RoomStore, sqlite_url
+from typhoon_edu.classroom.store import RoomStore
 from typhoon_edu.engine.actions import Action
 from typhoon_edu.ui.classplay import seat as seat_module
 from typhoon_edu.ui.classplay.decisions import STORM_FIRST, DecisionPanel
@@ -29,11 +28,6 @@ from typhoon_edu.ui.classplay.viewdata import SeatChoice
 from typhoon_edu.ui.guard import Problems
 
 LANGS = ("en", "zh-TW")
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> RoomStore:
-    return RoomStore(sqlite_url(tmp_path / "rooms.sqlite3"))
 
 
 def open_class(store: RoomStore, lang: str = "en") -> tuple[ProjectorApp, dict[str, SeatApp]]:

@@ -7,14 +7,13 @@ the box comes as soon as the storms stop (classplay.banner.die_soon), as a perso
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
 import pytest
 from classplay_helpers import SEAT_CHOICES, animation_done, page_text
 
 from typhoon_edu import i18n
-from typhoon_edu.classroom.store import RoomStore, sqlite_url
+from typhoon_edu.classroom.store import RoomStore
 from typhoon_edu.engine.actions import Action
 from typhoon_edu.engine.game import CHANCE
 from typhoon_edu.ui.classplay.projector import ProjectorApp
@@ -24,11 +23,6 @@ from typhoon_edu.ui.classplay.viewdata import d
 
 LANGS = ("en", "zh-TW")
 PEOPLE = SEAT_CHOICES
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> RoomStore:
-    return RoomStore(sqlite_url(tmp_path / "rooms.sqlite3"))
 
 
 @pytest.mark.parametrize("lang", LANGS)

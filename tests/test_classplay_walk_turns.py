@@ -4,13 +4,12 @@ phone's page stands when its turn comes, and an ended game's HP said once on a p
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 from classplay_helpers import SEAT_CHOICES, animation_done, page_text
 
 from typhoon_edu import i18n
-from typhoon_edu.classroom.store import RoomStore, sqlite_url
+from typhoon_edu.classroom.store import RoomStore
 from typhoon_edu.ui.classplay.model import seat_label
 from typhoon_edu.ui.classplay.projector import ProjectorApp
 from typhoon_edu.ui.classplay.seat import SeatApp
@@ -20,11 +19,6 @@ from typhoon_edu.ui.classplay.viewdata import d
 
 LANGS = ("en", "zh-TW")
 PEOPLE = SEAT_CHOICES
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> RoomStore:
-    return RoomStore(sqlite_url(tmp_path / "rooms.sqlite3"))
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import types
-from pathlib import Path
 
 import pytest
 from classplay_helpers import PEOPLE, T0, Clock, ended_room
@@ -25,7 +24,7 @@ from typhoon_edu import i18n
 from typhoon_edu.classroom import rooms
 from typhoon_edu.classroom.errors import ClassroomError, NotAllowed
 from typhoon_edu.classroom.rooms import Room
-from typhoon_edu.classroom.store import RoomStore, sqlite_url
+from typhoon_edu.classroom.store import RoomStore
 from typhoon_edu.classroom.teachers import local_teacher
 from typhoon_edu.ui.classplay import projector as projector_module
 from typhoon_edu.ui.classplay.projector import ProjectorApp
@@ -33,11 +32,6 @@ from typhoon_edu.ui.classplay.seat import SeatApp
 from typhoon_edu.ui.classplay.setup import SetupChoices
 from typhoon_edu.ui.classplay.teacher import PRESENCE_EVERY
 from typhoon_edu.ui.classplay.viewdata import SeatChoice
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> RoomStore:
-    return RoomStore(sqlite_url(tmp_path / "rooms.sqlite3"))
 
 
 def choices(devices: bool = True) -> SetupChoices:
