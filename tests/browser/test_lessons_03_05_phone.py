@@ -1,7 +1,9 @@
 """Lessons 03 and 05 on a phone (390x844, touch): the ranking chart draws its bars and fits, the wide tables say
-they scroll sideways, the footprints' captions are readable, the board's region names are not overdrawn.
+they scroll sideways, the footprints' captions are readable, the board's region names are not overdrawn, and lesson
+03's two boards show their phone drawing (every text at least 11 CSS px).
 
-Screenshots: ``artifacts/screenshots/phone-l05-ranking-<lang>.png``, ``phone-l03-tables-<lang>.png``.
+Screenshots: ``artifacts/screenshots/phone-l05-ranking-<lang>.png``, ``phone-l03-tables-<lang>.png``,
+``phone-l03-boards-<lang>.png``.
 """
 
 from __future__ import annotations
@@ -86,4 +88,23 @@ def test_lesson03_tables_say_they_scroll_and_footprint_captions_are_readable(voi
     heights = page.evaluate("""() => [...document.querySelectorAll('.footprint-tiles text')]
       .filter(t => !t.dataset.role).map(t => t.getBoundingClientRect().height)""")
     assert len(heights) == 5 and min(heights) >= 11, f"the footprints' captions are {heights} px high on a phone"
+    _boards_are_legible(page, lang)
     page.context.close()
+
+
+def _boards_are_legible(page: Page, lang: str) -> None:
+    """Lesson 03's boards (the demonstrations', the sandbox's) on the phone: each canvas shows the phone drawing, its
+    smallest text (intensity.phone_text() px of canvas) at least 11 CSS px at the width the canvas is shown."""
+    from typhoon_edu.ui.lessons.intensity import LEGIBLE_PX, PHONE_MAP_PX, phone_text
+
+    sizes = {}
+    for board in ("lesson-map", "sandbox-map"):
+        canvas = page.locator(f"canvas.{board}").first
+        canvas.scroll_into_view_if_needed()
+        expect(canvas).to_have_attribute("data-te-drawing", "phone", timeout=15_000)
+        shown, drawn = canvas.evaluate("c => [c.getBoundingClientRect().width, c.width]")
+        sizes[board] = (round(shown), round(phone_text() * shown / drawn, 1))
+        save_screenshot(page, f"phone-l03-{board}-{lang}", full_page=False)
+    # the boards are as wide as intensity.PHONE_MAP_PX says (the kernel test's measure), and their texts legible
+    assert all(shown >= PHONE_MAP_PX - 1 and text >= LEGIBLE_PX for shown, text in sizes.values()), (
+        f"lesson 03's boards on a 390 px phone ({lang}): (width, smallest text) in CSS px: {sizes}")

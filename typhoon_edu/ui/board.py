@@ -25,7 +25,9 @@ from dataclasses import replace
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+import anywidget
 import ipywidgets as widgets
+import traitlets
 from ipycanvas import hold_canvas
 
 from .. import i18n
@@ -35,6 +37,7 @@ from .canvas_ready import when_client_ready
 from .geometry import BoardGeometry, Cell
 from .guard import Problems
 from .map_text import board_text, cell_text
+from .page_writes import PageMaySet
 from .painter import paint
 from .scene import Shape, cursor_scene, dynamic_scene, path_cells, static_scene
 from .state import BoardState, PathPreview, TyphoonView, apply_event, typhoon_views
@@ -49,16 +52,73 @@ SECONDS_PER_FRAME = 0.45  # at speed 1: slow enough to follow each step on a pro
 SPEED_BASIS = "20em"
 
 
+_WIDTH_ESM = r"""
+// Says whether the map's canvas is shown narrower than narrow_below CSS px (a phone): the kernel then paints the
+// board's phone drawing on that same canvas. Each canvas is marked with the drawing it shows (data-te-drawing).
+function render({ model, el }) {
+  const target = model.get('target');
+  const watched = new WeakSet();
+  const resized = new ResizeObserver(() => check());
+  function check() {
+    const canvases = Array.from(document.querySelectorAll('canvas.' + CSS.escape(target)));
+    const widths = [];
+    for (const canvas of canvases) {
+      if (!watched.has(canvas)) { watched.add(canvas); resized.observe(canvas); }
+      canvas.dataset.teDrawing = model.get('drawing');
+      const width = canvas.getBoundingClientRect().width;
+      if (width > 0) { widths.push(width); }  // a canvas not shown (a hidden output) says nothing
+    }
+    if (!widths.length) { return; }
+    const narrow = Math.min(...widths) < model.get('narrow_below');
+    if (narrow !== model.get('narrow')) { model.set('narrow', narrow); model.save_changes(); }
+  }
+  model.on('change:drawing', check);
+  check();
+  // the canvas may be shown after this widget, or again (a second view): look for it a while
+  const timer = setInterval(check, 800);
+  return () => { clearInterval(timer); resized.disconnect(); };
+}
+export default { render };
+"""
+
+
+class MapWidth(PageMaySet, anywidget.AnyWidget):
+    """The page's word on how wide a map is shown: ``narrow`` when its canvas (the CSS class ``target``) is narrower
+    than ``narrow_below`` CSS px. It shows nothing; the page may set ``narrow`` only. ``drawing`` ("wide" or
+    "phone") is what the kernel painted, marked on the canvas for the browser tests.
+
+    >>> width = MapWidth(target="te-map-9", narrow_below=720)
+    >>> width.set_state({"narrow": True, "narrow_below": 1})  # as the page's message
+    >>> width.narrow, width.narrow_below
+    (True, 720.0)
+    """
+
+    page_may_set = frozenset({"narrow"})
+    _esm = _WIDTH_ESM
+    target = traitlets.Unicode("").tag(sync=True)
+    narrow_below = traitlets.Float(0.0).tag(sync=True)
+    narrow = traitlets.Bool(False).tag(sync=True)
+    drawing = traitlets.Unicode("wide").tag(sync=True)
+
+
 class BoardView(widgets.VBox):
     """The map with its storms; reports clicked cells and animates the engine's events.
 
     ``rules`` defaults to the package's edition; ``cell`` is the side of a cell in canvas pixels
     (the canvas is then scaled by CSS to the width of the page, laptop or projector).
+
+    ``phone_text`` (opt-in; 0 = off, as class play's and most lessons' boards): where the page shows the map
+    narrower than ``narrow_px`` CSS px (a phone), the same canvas is painted with the board's phone drawing: every
+    name and level digit at least ``phone_text`` canvas px, the coordinates as large as the margins hold them, each
+    storm's level a number in a badge and not a name across the map (:func:`~typhoon_edu.ui.scene.static_scene`'s
+    ``min_text``). A helper on the page
+    (:class:`MapWidth`) says which width the map has; taps, the keyboard and the text description are the same for
+    both drawings (the cells do not move), and the saved SVG is the usual drawing.
     """
 
     def __init__(self, rules: Rules | None = None, lang: str = "en", cell: int = 48,
                  state: BoardState | None = None, controls: bool = True, problems: Problems | None = None,
-                 **kwargs: Any) -> None:
+                 phone_text: float = 0.0, narrow_px: float = 0.0, **kwargs: Any) -> None:
         if rules is None:
             from ..engine.rules import load_rules
 
@@ -89,7 +149,11 @@ class BoardView(widgets.VBox):
         # a click whose callback fails is told here (or in the view's own area, when it passes one)
         self.problems = problems if problems is not None else Problems(lambda: self.lang)
         own = [self.problems.widget] if problems is None else []
-        super().__init__(children=[canvas, access, bar, status, *own], **kwargs)
+        #: the page's word on the map's width (with ``phone_text`` only)
+        self.map_width = MapWidth(target=target, narrow_below=narrow_px,
+                                  layout=widgets.Layout(display="none")) if phone_text else None
+        helper = [self.map_width] if self.map_width is not None else []
+        super().__init__(children=[canvas, access, bar, status, *own, *helper], **kwargs)
         self.add_class(MAP_AREA)
         self.rules = rules
         self.lang = lang
@@ -105,12 +169,17 @@ class BoardView(widgets.VBox):
         self.player: FramePlayer[tuple[BoardState, Any]] | None = None
         self._click_callbacks: list[Callable[[Cell], Any]] = []
         self._static: list[Shape] | None = None
+        self._static_phone: list[Shape] | None = None
+        self.phone_text = float(phone_text)
         self.problems.on_click(skip, lambda _button: self.skip(), where="board: skip")
         when_client_ready(canvas, self.redraw)
         self.problems.on_mouse_down(canvas, self.click, where="board: click")
         # the board's own handler above only reports; anyone else listening makes it a control
         canvas.on_listeners_change = self._update_text
         access.on_key(self.problems.guard(self.key, where="board: key"))
+        if self.map_width is not None:
+            self.map_width.observe(self.problems.guard(lambda _change: self._width_changed(), where="board: width"),
+                                   "narrow")
         self.redraw()
 
     # --- drawing -----------------------------------------------------------------------------
@@ -123,15 +192,38 @@ class BoardView(widgets.VBox):
     def dynamic_layer(self) -> Any:
         return self.canvas[1]
 
+    @property
+    def narrow(self) -> bool:
+        """Whether the page shows this map narrow (a phone) and so gets the phone drawing (``phone_text``)."""
+        return self.map_width is not None and self.map_width.narrow
+
+    @property
+    def min_text(self) -> float:
+        """The smallest text of the drawing painted now, canvas px: ``phone_text`` on a narrow map, else 0 (the
+        usual sizes)."""
+        return self.phone_text if self.narrow else 0.0
+
     def static_shapes(self) -> list[Shape]:
-        """The static layer's scene (cached per language)."""
+        """The static layer's scene (cached per language, and per drawing)."""
+        if self.min_text:
+            if self._static_phone is None:
+                self._static_phone = static_scene(self.rules, self.lang, self.cell, min_text=self.min_text)
+            return self._static_phone
         if self._static is None:
             self._static = static_scene(self.rules, self.lang, self.cell)
         return self._static
 
     def dynamic_shapes(self) -> list[Shape]:
         """The dynamic layer's scene for the current state."""
+        if self.min_text:
+            # every text at least min_text: the storms' level digits too (class play's are 0.9 of it)
+            return dynamic_scene(self.rules, self.state, self.lang, self.cell, min_text=self.min_text,
+                                 level_text=self.min_text)
         return dynamic_scene(self.rules, self.state, self.lang, self.cell)
+
+    def _width_changed(self) -> None:
+        """The page says the map's width crossed ``narrow_px``: paint the drawing that fits it."""
+        self.redraw()
 
     def redraw(self) -> None:
         """Draw both layers from scratch (also called when a browser connects)."""
@@ -140,6 +232,8 @@ class BoardView(widgets.VBox):
             paint(self.static_layer, self.static_shapes())
             self.dynamic_layer.clear()
             paint(self.dynamic_layer, self.dynamic_shapes() + cursor_scene(self.rules, self.cursor, self.cell))
+        if self.map_width is not None:
+            self.map_width.drawing = "phone" if self.narrow else "wide"
         self._update_text()
 
     def _draw_dynamic(self) -> None:
@@ -347,7 +441,7 @@ class BoardView(widgets.VBox):
     def set_lang(self, lang: str) -> None:
         """Switch every label of the board to ``lang`` and redraw."""
         self.lang = i18n.normalize_lang(lang)
-        self._static = None
+        self._static = self._static_phone = None
         self.speed.description = i18n.t("anim.speed", self.lang)
         self.skip_button.description = i18n.t("anim.skip", self.lang)
         self.access.roledescription = i18n.t("maptext.roledescription", self.lang)
@@ -430,4 +524,4 @@ class CellPad(widgets.VBox):
         self.where.value = ""
 
 
-__all__ = ["BoardView", "CellPad", "TyphoonView"]
+__all__ = ["BoardView", "CellPad", "MapWidth", "TyphoonView"]

@@ -364,13 +364,15 @@ def coord_fit(geo: BoardGeometry, rows: int, squeeze: bool = False) -> float:
 
 
 def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en", cell: int = 48, *,
-                  min_text: float = 0.0) -> list[Shape]:
+                  min_text: float = 0.0, level_text: float = 0.0) -> list[Shape]:
     """The dynamic layer: trail, footprints, path preview, eyes, arrows, level names, highlights.
 
     ``min_text`` as for :func:`static_scene`: a storm's name ("T2") at least that large, its eye grown to hold it;
     the level's name is left out (at that size "tropical depression" would cover six cells; the eye's colour, its
     badge and the map's text description give the level). The badge's number is at least 0.9 × ``min_text``, its
-    badge out on a corner of the eye (:func:`_badge_place`). A path's step numbers keep their size.
+    badge out on a corner of the eye (:func:`_badge_place`); ``level_text`` (with ``min_text``; 0, the default: off)
+    makes it at least that large and puts the badge on a corner clear of the regions' names and the highlighted
+    cells too, where one is (lesson 03's phone drawing: digits as large as the names). A path's step numbers keep their size.
 
     A storm's level name keeps off every storm's arrow, its own too (it is drawn above the eye, or left out).
 
@@ -405,9 +407,15 @@ def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en
     arrows = [a for a in (_arrow(ty, geo, radii[ty.id])[0] for ty in state.typhoons) if a is not None]
     # the zone names are drawn over everything (below): a storm's level badge and level name keep clear of them
     labels = [_text_box(t) for t in zone_labels]
+    if min_text and level_text:  # and off the regions' names and the highlights' frames, drawn over the storms
+        # (lesson 03's phone badges covered part of "Taiwan"; a frame of the Philippines' cells crossed a "1")
+        labels += [_text_box(t) for t in _region_labels(rules, geo, lang, _zone_labels(rules, geo, lang, min_text=min_text),
+                                                        min_text=min_text)]
+        labels += [(*geo.cell_origin(x, y), *geo.cell_origin(x + 1, y + 1)) for x, y in state.highlights]
     storms: list[Shape] = []
     for ty in state.typhoons:
-        storms.extend(_typhoon_shapes(rules, ty, geo, lang, taken, labels, min_text=min_text, arrows=arrows))
+        storms.extend(_typhoon_shapes(rules, ty, geo, lang, taken, labels, min_text=min_text, arrows=arrows,
+                                      level_text=level_text))
     # but a name that would cover a storm (its arrow, its eye) goes under the storms, over the footprints:
     # T4 vanished under "生成區 2" on a tablet, and T2's arrow heading north looked cut from its eye
     boxes = [_shape_box(s) for s in storms]
@@ -609,7 +617,7 @@ def _badge_place(ty: TyphoonView, geo: BoardGeometry, r: float, br: float, name:
 
 def _typhoon_shapes(rules: Rules, ty: TyphoonView, geo: BoardGeometry, lang: str,
                     taken: list[Box] | None = None, labels: Sequence[Box] = (), min_text: float = 0.0,
-                    arrows: Sequence[Arrow] = ()) -> list[Shape]:
+                    arrows: Sequence[Arrow] = (), level_text: float = 0.0) -> list[Shape]:
     """A storm's arrow, eye, id and level. The level is a number badge (never colour alone); its name
     goes under the eye, or above it, where no other storm, level name, zone name (``labels``) or storm's arrow
     (``arrows``: every storm's, its own too) is, and is left out when neither place is free (the badge still tells
@@ -617,7 +625,7 @@ def _typhoon_shapes(rules: Rules, ty: TyphoonView, geo: BoardGeometry, lang: str
 
     ``min_text`` (a phone): the storm's name at least that large, its eye grown to hold it, the badge's digit at
     least 0.9 × ``min_text`` (10 CSS px on a 390 px phone) in a badge out on its corner (:func:`_badge_place`),
-    and no level name."""
+    and no level name; ``level_text`` (with ``min_text``) the digit at least that large."""
     cell = geo.cell
     key = f"T{ty.id}"
     cx, cy = geo.cell_centre(*ty.eye)
@@ -646,7 +654,7 @@ def _typhoon_shapes(rules: Rules, ty: TyphoonView, geo: BoardGeometry, lang: str
     name = Text(x=cx, y=cy, text=i18n.typhoon_label(ty.id, lang), size=name_size, bold=True,
                 fill=palette.text_colour_on(colour), role="typhoon-label", key=key)
     out.append(name)
-    digit = max(min_text * 0.9, 6.0 * 1.45)
+    digit = max(min_text * 0.9, level_text if min_text else 0.0, 6.0 * 1.45)
     br = digit * 0.55 if min_text else max(6.0, cell * 0.14)
     own = _eye_box(ty, geo, r if min_text else None)
     eyes = [b for b in (taken or []) if b != own]

@@ -11,6 +11,7 @@ map, landfall, growth over warm sea, two storms meeting, and a sandbox.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -454,18 +455,50 @@ class SandboxModel:
 
 # --- the lesson widgets ------------------------------------------------------------------------
 
+#: How wide lesson 03's boards are on a 390x844 phone in Voilà, CSS px (the page's and the output area's margins take
+#: the rest; tests/browser/test_lessons_03_05_phone.py measures it).
+PHONE_MAP_PX = 360.0
+#: The smallest text a phone may show on the map, CSS px.
+LEGIBLE_PX = 11.0
+#: The side of a cell of the lesson's boards, canvas px (the canvas is 748 px wide).
+MAP_CELL = 44
+#: Below this width of a board, CSS px, the page shows its phone drawing: the usual drawing's coordinates (11.4 px
+#: of its 748 px canvas) would come out under :data:`LEGIBLE_PX` (lesson 05's heat map switches at the same width).
+NARROW_MAP_PX = 720
+
+
+def phone_text(cell: int = MAP_CELL, rules: Rules | None = None) -> float:
+    """The smallest text of the boards' phone drawing, canvas px: :data:`LEGIBLE_PX` at :data:`PHONE_MAP_PX`.
+
+    The names, the storms' level digits and the coordinates are drawn this large (the coordinates fit the margins up
+    to 25.3 px; the usual drawing's texts, 8.8-13.2 px, were 4.2-6.4 CSS px there). Not much larger: at 26 px of a
+    44 px cell "South China" finds no place clear of "Taiwan" and the two run together.
+
+    >>> phone_text()
+    23.0
+    """
+    from ..geometry import BoardGeometry
+
+    width = BoardGeometry.for_rules(_rules(rules), cell).pixel_size[0]
+    return float(math.ceil(LEGIBLE_PX * width / PHONE_MAP_PX))
+
+
+def _lesson_board(rules: Rules, lang: str, cell: int) -> Any:
+    """A lesson 03 board: the usual drawing on a laptop or projector, the phone drawing where the map is narrow."""
+    from ..board import BoardView
+
+    return BoardView(rules, lang=lang, cell=cell, phone_text=phone_text(cell, rules), narrow_px=NARROW_MAP_PX)
+
 
 class IntensityLesson(LessonBox):
     """The damage examples and the other demonstrations, played by the engine on the board."""
 
-    def __init__(self, lang: str = "en", rules: Rules | None = None, cell: int = 44) -> None:
-        from ..board import BoardView
-
+    def __init__(self, lang: str = "en", rules: Rules | None = None, cell: int = MAP_CELL) -> None:
         lang = i18n.normalize_lang(lang)
         r = _rules(rules)
         self.rules, self.lang = r, lang
         self.problems = Problems(lambda: self.lang)
-        self.board = BoardView(r, lang=lang, cell=cell)
+        self.board = _lesson_board(r, lang, cell)
         self.board.canvas.add_class("lesson-map")
         fit_map(self.board)
         self.explain = widgets.HTML(layout=widgets.Layout(min_height="8em"))
@@ -525,8 +558,8 @@ class IntensityLesson(LessonBox):
 class IntensitySandbox(LessonBox):
     """Place storms on the map by clicking, then move them all and watch damage, landfall, growth and merges."""
 
-    def __init__(self, lang: str = "en", seed: int | None = 0, rules: Rules | None = None, cell: int = 44) -> None:
-        from ..board import BoardView, CellPad
+    def __init__(self, lang: str = "en", seed: int | None = 0, rules: Rules | None = None, cell: int = MAP_CELL) -> None:
+        from ..board import CellPad
         from ..hp_track import HPTrack
 
         lang = i18n.normalize_lang(lang)
@@ -534,7 +567,7 @@ class IntensitySandbox(LessonBox):
         self.rules, self.lang = r, lang
         self.problems = Problems(lambda: self.lang)
         self.model = SandboxModel(seed, r)
-        self.board = BoardView(r, lang=lang, cell=cell)
+        self.board = _lesson_board(r, lang, cell)
         self.board.canvas.add_class("sandbox-map")
         fit_map(self.board)
         self.level = widgets.ToggleButtons(options=[(f"{lv.level} {i18n.level_name(r, lv.level, lang)}", lv.level) for lv in r.levels],
