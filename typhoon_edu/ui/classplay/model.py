@@ -130,6 +130,96 @@ def banner(table: Table, seats: Seats, lang: str, *, devices: bool = False, view
     return Banner(head, detail, who, person)
 
 
+@dataclass(frozen=True)
+class Situation:
+    """What a screen is doing as it draws the banner (see :func:`screen_banner`).
+
+    ``viewer``: the region whose phone this is (``None``: the projector); ``devices``: the projector of a class whose
+    teams decide on their own phones; ``busy``: the last decision's storms still move on this screen (its cells,
+    buttons and die box come after them); ``paused``: the teacher has paused the game. A phone's own:
+    ``may_type_die``, it types the class's die now (:attr:`~typhoon_edu.classroom.rooms.SeatView.may_type_die`);
+    ``lobby``, the teacher has not started the game; ``ended``, the teacher ended it early.
+
+    A time-out of the teacher's turn timer is no field: the note by the count says it (the projector's timer line,
+    the phone's countdown), and the banner is the next decision's, as after any move.
+    """
+
+    viewer: str | None = None
+    devices: bool = False
+    busy: bool = False
+    paused: bool = False
+    may_type_die: bool = False
+    lobby: bool = False
+    ended: bool = False
+
+    def over(self, table: Table) -> bool:
+        """The game is over or was ended: nothing is left to decide."""
+        return self.ended or table.is_over
+
+    def mine(self, table: Table) -> bool:
+        """This phone's team decides now."""
+        return (self.viewer is not None and table.current_player == self.viewer and not self.over(table)
+                and not self.lobby)
+
+    def knocked_out(self, table: Table) -> bool:
+        """This phone's team has no HP left in a game that goes on: it plays no more."""
+        return (self.viewer is not None and not self.over(table) and not self.mine(table)
+                and table.hp.get(self.viewer, 1) <= 0)
+
+
+def screen_banner(table: Table, seats: Seats, lang: str, at: Situation) -> Banner:
+    """The banner a screen shows now: :func:`banner` with the screen's situation laid over it, for the projector and
+    every phone in this one place.
+
+    While the teacher has paused the game, the pause is the headline and what comes when it ends the detail. While
+    the storms still move, the screen whose decision it is says it comes when they stop, not "choose" over buttons
+    not yet shown; a phone says "Your turn!" only when it may act.
+
+    >>> from typhoon_edu import Game
+    >>> g = Game.new(["Taiwan", "Japan", "Korea"], seed=2)
+    >>> seats = {"Taiwan": SeatInfo("Taiwan", "person", "Mei"), "Japan": SeatInfo("Japan", "greedy"),
+    ...          "Korea": SeatInfo("Korea", "random")}
+    >>> screen_banner(Table.public(g), seats, "en", Situation(busy=True)).detail
+    "Mei (Taiwan)'s turn comes as soon as the storms stop moving."
+    >>> screen_banner(Table.for_seat(g, "Taiwan"), seats, "en", Situation(viewer="Taiwan", paused=True)).headline
+    'The teacher has paused the game.'
+    """
+    b = banner(table, seats, lang, devices=at.devices, viewer=at.viewer)
+    phone = at.viewer is not None
+    who = table.current_player
+    over = at.over(table)
+    mine = at.mine(table)
+    if at.ended:
+        b = Banner(i18n.t("classplay.results.ended", lang), "", None, False)
+    elif at.lobby:  # the teacher has not started the game: nothing to press yet
+        b = Banner(i18n.t("classplay.seat.lobby_wait", lang), i18n.t("classplay.seat.lobby_detail", lang), None,
+                   False)
+    elif at.knocked_out(table):  # said plainly: this team plays no more
+        region = i18n.region_name(table.rules, at.viewer or "", lang)
+        b = Banner(i18n.t("classplay.seat.out", lang, region=region), i18n.t("classplay.seat.out_detail", lang),
+                   b.who, False)
+    elif at.paused and (phone or not over):  # not "your turn" while nobody may play; then what comes when it ends
+        b = Banner(i18n.t("classplay.paused", lang), b.headline, b.who, False)
+    elif at.busy and (at.may_type_die if phone else who == CHANCE and not over):
+        # the class's typed die: its box waits for the storms, so not "type the number it shows" over no box (the
+        # projector's box with phones too; on a phone, only the box of the team whose die it is)
+        b = Banner(b.headline, i18n.t("classplay.banner.die_soon", lang), b.who, b.person)
+    elif at.busy and mine:  # the last decision's storms still move, its buttons hidden: not "your turn" yet
+        b = Banner(b.headline, i18n.t("classplay.seat.own_soon", lang), b.who, False)
+    elif at.busy and not phone and not at.devices and is_person(seats, who) and not over:
+        # one computer: its cells, buttons and curtain come after the storms (as a phone says it)
+        b = Banner(b.headline, i18n.t("classplay.banner.soon", lang, player=seat_label(seats, who or "", lang)),
+                   b.who, b.person)
+    elif mine:
+        said = i18n.tidy_spaces(i18n.t("classplay.seat.your_turn", lang) + " " + b.headline, lang)
+        detail = i18n.t(f"classplay.banner.own_{table.phase}", lang) if table.phase in ("discard", "counter") \
+            else b.detail  # a discard has no pass; a counter's "take the hit" is its button's word
+        b = Banner(said, detail, b.who, True)
+    if phone and over and at.viewer in table.players:  # the phone's ranking is right above: no "see the results"
+        b = Banner(b.headline, "", b.who, False)
+    return b
+
+
 def status_line(table: Table, seats: Seats, lang: str) -> str:
     """Round, whose turn, the variant and the draw pile, in one line."""
     total = 1 if table.variant == "advanced" else 3

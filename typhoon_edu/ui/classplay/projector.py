@@ -47,7 +47,7 @@ from .curtain import Curtain
 from .decisions import DecisionPanel
 from .die_entry import DieEntry
 from .joincard import join_card_html
-from .model import BOT_LEVEL, banner, private_decision, seat_label
+from .model import BOT_LEVEL, Situation, banner, private_decision, screen_banner, seat_label
 from .pacer import Pacer
 from .pagelink import PageLink
 from .runtime import POLL, _error_text, _open_store, _running_loop, refusal
@@ -663,18 +663,8 @@ class ProjectorApp:
         self.game.show_table(table, seats, lang, exact=exact)
         busy = not self.pacer.idle
         who = table.current_player
-        b = banner(table, seats, lang, devices=self.devices)
-        if room.paused and not table.is_over:  # the whole room sees the pause, large, then what comes when it ends
-            b = type(b)(i18n.t("classplay.paused", lang), b.headline, b.who, False)
-        elif busy and not self.devices and who in seats and seats[who].is_person and not table.is_over:
-            # one computer, the last decision's storms still moving: its cells, buttons and curtain come after
-            # (as a phone says it, SeatApp.render); not "choose one of the buttons" over none
-            b = type(b)(b.headline, i18n.t("classplay.banner.soon", lang, player=seat_label(seats, who, lang)),
-                        b.who, b.person)
-        elif busy and who == CHANCE and not table.is_over:
-            # the class's typed die: its box is hidden until the storms stop (_render_decision_now), so not "type the
-            # number it shows" over no box; with phones too, since the box is this screen's either way
-            b = type(b)(b.headline, i18n.t("classplay.banner.die_soon", lang), b.who, b.person)
+        # the pause, and the "soon" words while the storms move, decided with the phones' in one place
+        b = screen_banner(table, seats, lang, Situation(devices=self.devices, busy=busy, paused=room.paused))
         state = {"seq": room.seq, "phase": table.phase, "who": who or "", "busy": int(busy), "person": int(b.person),
                  "paused": int(room.paused), "devices": int(self.devices), "revealed": self.revealed or "",
                  "view": view_digest(room)}

@@ -46,7 +46,7 @@ from .bigdie import BigDie
 from .decisions import DecisionPanel
 from .die_entry import DieEntry
 from .hppanel import hp_panel_html
-from .model import banner, nobody_hurt, seat_label
+from .model import Situation, nobody_hurt, screen_banner, seat_label
 from .pacer import Pacer, Stage, board_state_of
 from .pagelink import PageLink
 from .runtime import POLL, _error_text, _open_store, _running_loop, refusal
@@ -497,34 +497,14 @@ class SeatApp:
         over = ended or table.is_over
         if over:
             table = dataclasses.replace(table, legal=())  # no button and no lit cell is left to press
-        b = banner(table, seats, lang, viewer=self.region)
         lobby = room.is_open and not room.begun  # the teacher has not started the game: nothing to press yet
-        mine = table.current_player == self.region and not over and not lobby
-        knocked_out = not over and not mine and table.hp.get(self.region, 1) <= 0
+        at = Situation(viewer=self.region, busy=busy, paused=view.paused, may_type_die=view.may_type_die,
+                       lobby=lobby, ended=ended)
+        mine = at.mine(table)
+        knocked_out = at.knocked_out(table)  # its hand is put away below
         ranked = standings(table, room.events()) if over else []
-        place = next((s for s in ranked if s.region == self.region), None)
-        if ended:
-            b = type(b)(i18n.t("classplay.results.ended", lang), "", None, False)
-        elif lobby:
-            b = type(b)(i18n.t("classplay.seat.lobby_wait", lang), i18n.t("classplay.seat.lobby_detail", lang), None,
-                        False)
-        elif knocked_out:  # said plainly: this team plays no more (its hand is put away below)
-            region = i18n.region_name(self.rules, self.region, lang)
-            b = type(b)(i18n.t("classplay.seat.out", lang, region=region), i18n.t("classplay.seat.out_detail", lang),
-                        b.who, False)
-        elif view.paused:  # not "your turn" while nobody may play: the pause, then what comes when it ends
-            b = type(b)(i18n.t("classplay.paused", lang), b.headline, b.who, False)
-        elif busy and view.may_type_die:  # this team types the class's die, but its box waits for the storms
-            b = type(b)(b.headline, i18n.t("classplay.banner.die_soon", lang), b.who, b.person)
-        elif mine and busy:  # the last decision's storms still move, its buttons hidden: not "your turn" yet
-            b = type(b)(b.headline, i18n.t("classplay.seat.own_soon", lang), b.who, False)
-        elif mine:
-            said = i18n.tidy_spaces(i18n.t("classplay.seat.your_turn", lang) + " " + b.headline, lang)
-            detail = i18n.t(f"classplay.banner.own_{table.phase}", lang) if table.phase in ("discard", "counter") \
-                else b.detail  # a discard has no pass; a counter's "take the hit" is its button's word
-            b = type(b)(said, detail, b.who, True)
-        if over and place is not None:  # "See the results below" pointed at the hand: the ranking is right here
-            b = type(b)(b.headline, "", b.who, False)
+        # the pause, "your turn", and the "soon" words while the storms move, decided with the projector's in one place
+        b = screen_banner(table, seats, lang, at)
         no_leader = over and ended and nobody_hurt(room.hp_track, table.hp)
         self.ranking.value = RANK_CSS + ranking_html(ranked, seats, lang, self.region, ended=ended,
                                                      no_leader=no_leader) if over else ""
