@@ -41,6 +41,8 @@ RULES: dict[str, tuple[str, str]] = {
         r"[^\d\s] [—–] [^\d\s]", "an English-style spaced dash; Chinese uses ——, a comma or parentheses"),
     "佔 instead of 占": (
         "佔", "占 is the Ministry of Education's standard form (占上風, 占多少); one form throughout"),
+    "Japanese middle dot between items": (
+        "・", "a list of items takes 、 (the katakana middle dot ・ is Japanese)"),
 }
 
 
@@ -64,6 +66,7 @@ def test_zh_tw_catalog_follows_the_rule(rule):
     ("space before a percent sign", "70 % 機率", "被 50% 的颱風侵襲"),
     ("spaced dash between words", "穩定往西走 — 梵高", "2015–2021 年"),
     ("佔 instead of 占", "通常佔上風", "通常占上風"),
+    ("Japanese middle dot between items", "規則 5 分鐘・遊戲 11 分鐘", "規則 5 分鐘、遊戲 11 分鐘"),
 ])
 def test_each_rule_finds_what_it_is_for(rule, bad, good):
     pattern = RULES[rule][0]
