@@ -42,7 +42,8 @@ from . import palette
 from .canvas_input import make_accessible
 from .canvas_ready import when_client_ready
 from .geometry import BoardGeometry
-from .map_text import heat_text
+from .map_text import LEGIBLE_PX, PHONE_MAP_PX, heat_text, narrow_css, text_box
+from .map_text import overlaps as _overlaps
 from .painter import repaint
 from .scene import Rect, Shape, Text, static_scene
 from .svg import shapes_to_svg
@@ -288,27 +289,6 @@ def heat_scene(rules: Rules, p: np.ndarray, lang: str = "en", cell: int = 48, *,
     return shapes + (legend_scene(rules, lang, cell, note=note) if legend else [])
 
 
-def text_box(t: Text) -> tuple[float, float, float, float]:
-    """An estimate of a centred text's box (left, top, right, bottom): CJK characters 1 em wide, others 0.6 em.
-
-    A text standing on its line (``baseline="bottom"``, a phone's zone name on the zone's border) reaches up from it.
-
-    >>> text_box(Text(x=50, y=20, text="臺灣", size=10))
-    (40.0, 15.5, 60.0, 24.5)
-    >>> text_box(Text(x=50, y=20, text="臺灣", size=10, baseline="bottom"))[1:4:2]
-    (11.0, 20.0)
-    """
-    width = sum(t.size * (1.0 if ord(c) > 0x2E80 else 0.6) for c in t.text)
-    if t.max_width is not None:
-        width = min(width, t.max_width)
-    centre = {"bottom": t.y - t.size * 0.45, "top": t.y + t.size * 0.45}.get(t.baseline, t.y)
-    return (t.x - width / 2, centre - t.size * 0.45, t.x + width / 2, centre + t.size * 0.45)
-
-
-def _overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
 def _clear_of(number: Text, labels: list[Shape], cell: int) -> Text:
     """``number`` moved to the top of its cell when a region's or zone's name would cover it at the bottom."""
     boxes = [text_box(t) for t in labels if isinstance(t, Text)]
@@ -355,11 +335,7 @@ class HeatMapSVG:
         return self.svg
 
 
-#: How wide the heat map is on a 390×844 phone in Voilà, CSS px (the page's and the output area's margins take the
-#: rest; tests/browser/test_lessons_walk_0206.py measures it).
-PHONE_MAP_PX = 340.0
-#: The smallest text a phone may show on the map, CSS px.
-LEGIBLE_PX = 11.0
+# the phone's measures (LEGIBLE_PX, PHONE_MAP_PX) are map_text's, shared with lesson 06's real map
 #: The smallest text of the phone's drawing, canvas px (of an 816 px map): 11.7 CSS px at :data:`PHONE_MAP_PX`.
 #: The coordinates grow only as far as the margins hold them (27.6 px, 11.5 CSS px; see ``scene.coord_fit``).
 PHONE_MIN_TEXT = 28.0
@@ -370,14 +346,7 @@ NARROW_MAP_PX = 720
 #: The view's two drawings: the usual one, and the phone's (larger texts, fewer numbers) where the map is narrower
 #: than :data:`NARROW_MAP_PX`. A container query, so the map's own width decides (beside the explorer's controls on a
 #: laptop, alone on a phone); a browser without container queries shows the usual drawing, as before.
-_MAP_CSS = f"""<style>
-.heat-map-view {{ container-type: inline-size; }}
-.heat-map-view .heat-map-phone {{ display: none !important; }}
-@container (max-width: {NARROW_MAP_PX - 0.02}px) {{
-  .heat-map-view .heat-map-wide {{ display: none !important; }}
-  .heat-map-view .heat-map-phone, .heat-map-view .heat-legend-narrow {{ display: block !important; }}
-}}
-</style>"""
+_MAP_CSS = narrow_css("heat-map-view", "heat-map-wide", "heat-map-phone", NARROW_MAP_PX, also=("heat-legend-narrow",))
 
 
 class HeatMapView(widgets.VBox):
@@ -513,4 +482,5 @@ __all__ = [
     "legend_scene",
     "heat_scene",
     "percent_label",
+    "text_box",
 ]

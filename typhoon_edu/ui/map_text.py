@@ -1,7 +1,14 @@
-"""The maps in words: what a screen reader says for a board, a cell under the keyboard cursor, a path.
+"""The maps in words: what a screen reader says for a board, a cell under the keyboard cursor, a path; and the
+texts a map draws, sized for a phone.
 
 Built from the same :class:`~typhoon_edu.ui.state.BoardState` the painter draws, in the page's
 language (the ``maptext.*`` strings of the catalogs).
+
+A map drawn on a canvas is scaled by CSS to the page: on a 390 px phone a 760–816 px canvas shrinks to less than half,
+and its 12–15 px texts to 5–6 px. The maps that a phone shows (lesson 05's heat map, lesson 06's real map) therefore
+draw a second time with larger texts, and a CSS container query (:func:`narrow_css`) shows that drawing where the
+map's own width is narrow. The measures and helpers they share are here (:data:`LEGIBLE_PX`, :data:`PHONE_MAP_PX`,
+:func:`text_box`, :func:`overlaps`, :func:`narrow_css`).
 
 >>> from typhoon_edu.engine.rules import load_rules
 >>> from typhoon_edu.ui.state import BoardState, TyphoonView
@@ -17,6 +24,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .. import i18n
@@ -25,6 +33,17 @@ from .state import BoardState, TyphoonView
 
 if TYPE_CHECKING:
     from ..engine.rules import Rules
+    from .scene import Text
+
+#: The smallest text a phone may show on a map, CSS px.
+LEGIBLE_PX = 11.0
+#: How wide a lesson's map is on a 390×844 phone in Voilà, CSS px (the page's and the output area's margins take the
+#: rest): lesson 05's heat map 340 (tests/browser/test_lessons_walk_0206.py measures it), lesson 06's real map 360.
+#: The narrower one, so a text sized for it is legible on both.
+PHONE_MAP_PX = 340.0
+
+#: A box on a canvas: left, top, right, bottom (canvas px).
+Box = tuple[float, float, float, float]
 
 
 def storm_text(rules: Rules, ty: TyphoonView, lang: str = "en") -> str:
@@ -143,4 +162,54 @@ def html_text(markup: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-__all__ = ["board_text", "cell_text", "heat_text", "html_text", "path_text", "storm_text", "what_is_at"]
+def text_box(t: Text) -> Box:
+    """An estimate of a text's box (left, top, right, bottom): CJK characters 1 em wide, others 0.6 em.
+
+    The box follows the text's alignment: a centred text spreads both ways from ``x``, a left-aligned one (a real
+    map's coordinate) to the right of it. A text standing on its line (``baseline="bottom"``, a phone's zone name on
+    the zone's border) reaches up from it.
+
+    >>> from typhoon_edu.ui.scene import Text
+    >>> text_box(Text(x=50, y=20, text="臺灣", size=10))
+    (40.0, 15.5, 60.0, 24.5)
+    >>> text_box(Text(x=50, y=20, text="臺灣", size=10, baseline="bottom"))[1:4:2]
+    (11.0, 20.0)
+    >>> text_box(Text(x=50, y=20, text="臺灣", size=10, align="left"))[0:3:2]
+    (50.0, 70.0)
+    """
+    width = sum(t.size * (1.0 if ord(c) > 0x2E80 else 0.6) for c in t.text)
+    if t.max_width is not None:
+        width = min(width, t.max_width)
+    left = float({"left": t.x, "right": t.x - width}.get(t.align, t.x - width / 2))
+    centre = {"bottom": t.y - t.size * 0.45, "top": t.y + t.size * 0.45}.get(t.baseline, t.y)
+    return (left, centre - t.size * 0.45, left + width, centre + t.size * 0.45)
+
+
+def overlaps(a: Box, b: Box) -> bool:
+    """Whether two boxes share some area (touching edges do not).
+
+    >>> overlaps((0, 0, 10, 10), (5, 5, 15, 15)), overlaps((0, 0, 10, 10), (10, 0, 20, 10))
+    (True, False)
+    """
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def narrow_css(view: str, wide: str, phone: str, narrow_px: float, *, also: Sequence[str] = ()) -> str:
+    """A ``<style>`` that shows a map's phone drawing (class ``phone``) instead of its usual one (``wide``) where the
+    element of class ``view`` is narrower than ``narrow_px`` CSS px, and the elements of the classes ``also`` there too.
+
+    A container query, so the map's own width decides (beside a lesson's controls or the game board on a laptop, alone
+    on a phone); a browser without container queries shows the usual drawing.
+
+    >>> css = narrow_css("m", "m-wide", "m-phone", 700)
+    >>> "@container (max-width: 699.98px)" in css, ".m .m-phone { display: none !important; }" in css
+    (True, True)
+    """
+    shown = ", ".join(f".{view} .{name}" for name in (phone, *also))
+    return (f"<style>\n.{view} {{ container-type: inline-size; }}\n.{view} .{phone} {{ display: none !important; }}\n"
+            f"@container (max-width: {narrow_px - 0.02}px) {{\n  .{view} .{wide} {{ display: none !important; }}\n"
+            f"  {shown} {{ display: block !important; }}\n}}\n</style>")
+
+
+__all__ = ["LEGIBLE_PX", "PHONE_MAP_PX", "Box", "board_text", "cell_text", "heat_text", "html_text", "narrow_css",
+           "overlaps", "path_text", "storm_text", "text_box", "what_is_at"]
