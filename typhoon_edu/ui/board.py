@@ -111,7 +111,7 @@ class BoardView(widgets.VBox):
     narrower than ``narrow_px`` CSS px (a phone), the same canvas is painted with the board's phone drawing: every
     name and level digit at least ``phone_text`` canvas px, the coordinates as large as the margins hold them, each
     storm's level a number in a badge and not a name across the map (:func:`~typhoon_edu.ui.scene.static_scene`'s
-    ``min_text``). A helper on the page
+    ``min_text``), a path preview's step numbers as large (``step_text``). A helper on the page
     (:class:`MapWidth`) says which width the map has; taps, the keyboard and the text description are the same for
     both drawings (the cells do not move), and the saved SVG is the usual drawing.
     """
@@ -216,9 +216,10 @@ class BoardView(widgets.VBox):
     def dynamic_shapes(self) -> list[Shape]:
         """The dynamic layer's scene for the current state."""
         if self.min_text:
-            # every text at least min_text: the storms' level digits too (class play's are 0.9 of it)
+            # every text at least min_text: the storms' level digits too (class play's are 0.9 of it), and a path's
+            # step numbers (lesson 02's puzzles)
             return dynamic_scene(self.rules, self.state, self.lang, self.cell, min_text=self.min_text,
-                                 level_text=self.min_text)
+                                 level_text=self.min_text, step_text=self.min_text)
         return dynamic_scene(self.rules, self.state, self.lang, self.cell)
 
     def _width_changed(self) -> None:

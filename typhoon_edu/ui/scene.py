@@ -364,7 +364,7 @@ def coord_fit(geo: BoardGeometry, rows: int, squeeze: bool = False) -> float:
 
 
 def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en", cell: int = 48, *,
-                  min_text: float = 0.0, level_text: float = 0.0) -> list[Shape]:
+                  min_text: float = 0.0, level_text: float = 0.0, step_text: float = 0.0) -> list[Shape]:
     """The dynamic layer: trail, footprints, path preview, eyes, arrows, level names, highlights.
 
     ``min_text`` as for :func:`static_scene`: a storm's name ("T2") at least that large, its eye grown to hold it;
@@ -372,7 +372,10 @@ def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en
     badge and the map's text description give the level). The badge's number is at least 0.9 × ``min_text``, its
     badge out on a corner of the eye (:func:`_badge_place`); ``level_text`` (with ``min_text``; 0, the default: off)
     makes it at least that large and puts the badge on a corner clear of the regions' names and the highlighted
-    cells too, where one is (lesson 03's phone drawing: digits as large as the names). A path's step numbers keep their size.
+    cells too, where one is (lesson 03's phone drawing: digits as large as the names). A path's step numbers keep their
+    size, unless ``step_text`` (0, the default: off) asks for at least that (:func:`path_scene`; lesson 02's phone
+    drawing): the numbered steps are then drawn over everything (a storm's arrowhead, a zone's name), and with
+    ``min_text`` the storms' badges keep off them.
 
     A storm's level name keeps off every storm's arrow, its own too (it is drawn above the eye, or left out).
 
@@ -412,6 +415,10 @@ def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en
         labels += [_text_box(t) for t in _region_labels(rules, geo, lang, _zone_labels(rules, geo, lang, min_text=min_text),
                                                         min_text=min_text)]
         labels += [(*geo.cell_origin(x, y), *geo.cell_origin(x + 1, y + 1)) for x, y in state.highlights]
+    path = path_scene(rules, state.path, lang, cell, step_text=step_text) if state.path is not None else []
+    if min_text and step_text:  # a badge keeps off the larger numbered steps where it can (its places beside the
+        # storm's name, when no corner will do, reach into the next cell: a path's first step)
+        labels += [_shape_box(s) for s in path if isinstance(s, Circle) and s.role == "path-step"]
     storms: list[Shape] = []
     for ty in state.typhoons:
         storms.extend(_typhoon_shapes(rules, ty, geo, lang, taken, labels, min_text=min_text, arrows=arrows,
@@ -421,8 +428,10 @@ def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en
     boxes = [_shape_box(s) for s in storms]
     under = [t for t in zone_labels if any(_overlaps(_text_box(t), b) for b in boxes)]  # type: ignore[arg-type]
     shapes.extend(under)
-    if state.path is not None:
-        shapes.extend(path_scene(rules, state.path, lang, cell))
+    # step_text: the numbered steps (and the words where the path leaves the map) go on top, below: at a phone's
+    # sizes a storm's arrowhead covered the "1" beside its eye, and a zone's name a step's number
+    on_top = ("path-step", "path-off") if step_text else ()
+    shapes.extend(s for s in path if s.role not in on_top)
     shapes.extend(storms)
     for x, y in state.highlights:
         ox, oy = geo.cell_origin(x, y)
@@ -440,6 +449,7 @@ def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en
     # zone names again, on top of all: neither a storm sitting in a zone nor the orange frames of the cells a
     # player may choose must hide which zone it is (the names that would cover a storm are drawn under it, above)
     shapes.extend(t for t in zone_labels if t not in under)
+    shapes.extend(s for s in path if s.role in on_top)
     return shapes
 
 
@@ -684,8 +694,13 @@ def _typhoon_shapes(rules: Rules, ty: TyphoonView, geo: BoardGeometry, lang: str
     return out
 
 
-def path_scene(rules: Rules, path: PathPreview, lang: str = "en", cell: int = 48) -> list[Shape]:
+def path_scene(rules: Rules, path: PathPreview, lang: str = "en", cell: int = 48, *,
+               step_text: float = 0.0) -> list[Shape]:
     """A path preview: a dashed line through the cells, numbered steps, and where it ends.
+
+    ``step_text`` (opt-in; 0, the default: the usual sizes): the step numbers and the words where a path leaves the
+    map at least that large, canvas px, each step's disc grown to hold its number (a map the page shows much smaller
+    than it is drawn: lesson 02's phone drawing, 23 px of a 44 px cell).
 
     >>> from typhoon_edu.engine.rules import load_rules
     >>> shapes = path_scene(load_rules(), PathPreview((8, 8), "NNW", 5))
@@ -710,14 +725,20 @@ def path_scene(rules: Rules, path: PathPreview, lang: str = "en", cell: int = 48
         if not rules.map.on_map(*c):
             break
         px, py = geo.cell_centre(*c)
-        shapes.append(Circle(cx=px, cy=py, r=cell * 0.17, fill="#ffffff", stroke=palette.PATH, line_width=max(1.5, cell / 28),
+        size = max(8.0, cell * 0.22, step_text)
+        # the disc holds its number's box (a digit 0.58 em wide and 0.74 em tall, "10" twice as wide) with a pixel
+        r = (max(cell * 0.17, math.hypot(_label_width(str(i), size) / 2, size * _DIGIT_HEIGHT_EM / 2) + 1)
+             if step_text else cell * 0.17)
+        shapes.append(Circle(cx=px, cy=py, r=r, fill="#ffffff", stroke=palette.PATH, line_width=max(1.5, cell / 28),
                              role="path-step", key=key))
-        shapes.append(Text(x=px, y=py, text=str(i), size=max(8.0, cell * 0.22), bold=True, role="path-step", key=key))
+        shapes.append(Text(x=px, y=py, text=str(i), size=size, bold=True, role="path-step", key=key))
     if off:
         ex, ey = points[-1]
-        shapes.append(Text(x=ex, y=ey, text="✕", size=max(10.0, cell * 0.4), fill="#b91c1c", bold=True, halo=palette.HALO,
+        mark, words = max(10.0, cell * 0.4, step_text), max(8.0, cell * 0.2, step_text)
+        shapes.append(Text(x=ex, y=ey, text="✕", size=mark, fill="#b91c1c", bold=True, halo=palette.HALO,
                            role="path-off", key=key))
-        shapes.append(Text(x=ex, y=ey + cell * 0.3, text=i18n.t("board.path_off", lang), size=max(8.0, cell * 0.2),
+        below = max(cell * 0.3, (mark + words) * 0.6) if step_text else cell * 0.3  # the words under the mark
+        shapes.append(Text(x=ex, y=ey + below, text=i18n.t("board.path_off", lang), size=words,
                            fill="#b91c1c", bold=True, halo=palette.HALO, role="path-off", key=key))
     else:
         end = cells[-1]
