@@ -213,7 +213,8 @@ LAB_LESSONS = {
     # the heat map's usual drawing, or its phone drawing where the notebook's column is narrower than 720 px (as in
     # JupyterLab beside its file browser): the one on screen
     "05": ("05_which_coast_is_most_at_risk.ipynb", ":is(.risk-map, .risk-map-phone):visible"),
-    "06": ("06_real_typhoons.ipynb", ".real-map"),
+    # the real map's usual drawing, or its phone drawing where the notebook's column is narrower than 700 px
+    "06": ("06_real_typhoons.ipynb", ":is(.real-map, .real-map-phone):visible"),
     "07": ("07_forecast_challenge.ipynb", ".forecast-map"),
 }
 

@@ -30,12 +30,35 @@ LESSONS = {
     "01": ("01_compass_rolls.ipynb", ".lesson-ring"),
     "02": ("02_grid_pathing.ipynb", ".lesson-map"),
     "03": ("03_typhoon_intensity.ipynb", ".lesson-map"),
-    "06": ("06_real_typhoons.ipynb", ".real-map"),
+    # the real map's usual drawing, or its phone drawing where the map is narrower than 700 px: the one on screen
+    "06": ("06_real_typhoons.ipynb", ":is(.real-map, .real-map-phone):visible"),
 }
 QUIZ_BANK = {"01": "compass", "02": "pathing", "03": "intensity", "06": "real"}
 QUIZ_TITLE = {"en": "Check yourself", "zh-TW": "自我檢測"}
 FEEDBACK_CSV = {"en": "right or wrong", "zh-TW": "對或錯"}
 FEEDBACK = {"en": ("Right!", "Not quite."), "zh-TW": ("答對了！", "還差一點。")}
+
+
+# Which of the real map's drawings the page shows (its canvas is laid out) and its scale, CSS px per canvas px.
+_SHOWN_REAL_MAP_JS = """() => {
+  const c = [...document.querySelectorAll('canvas.real-map, canvas.real-map-phone')].find(e => e.getClientRects().length);
+  return c && [c.classList.contains('real-map-phone') ? 'phone' : 'wide', c.getBoundingClientRect().width / c.width];
+}"""
+
+
+def _check_real_map_texts(page: Page, lang: str, viewport: str) -> None:
+    """Lesson 06's real map: on a phone its coordinates and names were 5.4-6.7 px (12-15 px of a 760 px canvas); the
+    page shows the phone's drawing there, drawn (it was hidden when the browser connected), every text 11 px or more,
+    and the usual drawing on a laptop."""
+    from typhoon_edu.ui.realmap import RealStormMap
+    from typhoon_edu.ui.scene import Text
+
+    shown = page.evaluate(_SHOWN_REAL_MAP_JS)
+    assert shown and shown[0] == ("phone" if viewport == "phone" else "wide"), (viewport, shown)
+    view = RealStormMap(lang)
+    smallest = min(s.size for s in view.static_shapes(phone=shown[0] == "phone") if isinstance(s, Text))
+    assert smallest * shown[1] >= 11.0, f"the real map's smallest text on a {viewport} ({lang}): {smallest * shown[1]:.1f}"
+    assert_canvas_not_blank(page, LESSONS["06"][1], timeout=10)
 
 
 def _no_error_outputs(page: Page) -> None:
@@ -130,6 +153,8 @@ def test_lesson_renders_in_voila(
         assert page.evaluate("document.documentElement.scrollWidth") <= width + 1, f"the page is wider than a {viewport}"
         problems = unreadable(page)
         assert not problems, f"lesson {lesson} on a {viewport}: cut off or squeezed: {problems}"
+        if lesson == "06":
+            _check_real_map_texts(page, lang, viewport)
         page.mouse.move(0, 0)
         page.evaluate("window.scrollTo(0, 0)")
         path = screenshot(page, f"lesson-{lesson}-{lang}-{viewport}")

@@ -7,6 +7,12 @@ No web tiles (the lessons run without internet): the coastlines are the Natural 
 without a browser) and a thin painter draws them on a two-layer ``MultiCanvas`` (static: sea, land,
 graticule, labels; dynamic: the track and the storm now), drawn in ``on_client_ready``.
 
+On a phone the 760 px map is shown about 360 px wide, and its 12–15 px texts came out at 5–7 px. The view draws the
+map twice, as lesson 05's heat map does (:mod:`typhoon_edu.ui.heatmap`): the usual drawing, and a phone's drawing with
+every text at least :data:`PHONE_MIN_TEXT` px (``static_scene(..., min_text=...)``: fewer coordinates where they would
+run together, names moved clear of them); a container query on the map's own width shows the phone's drawing below
+:data:`NARROW_MAP_PX`.
+
 >>> from typhoon_edu.realdata import find_storm
 >>> proj = Projection()
 >>> proj.xy(120.0, 24.0)[0] < proj.xy(121.0, 24.0)[0], proj.xy(120.0, 24.0)[1] > proj.xy(120.0, 25.0)[1]
@@ -20,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +40,7 @@ from ..realdata.stats import KM_PER_DEGREE, cwa_class, nearest_cell, storm_cells
 from . import palette
 from .canvas_input import make_accessible
 from .guard import Problems
-from .map_text import html_text
+from .map_text import Box, html_text, narrow_css, overlaps, text_box
 from .painter import repaint
 from .scene import Circle, Line, Polygon, Rect, Shape, Text
 from .state import BoardState, TyphoonView
@@ -96,6 +102,14 @@ class Projection:
         return km / KM_PER_DEGREE * self.scale * self.aspect
 
 
+#: The smallest text of the phone's drawing, canvas px (of the 760 px map): 11.6 CSS px at
+#: :data:`~typhoon_edu.ui.map_text.PHONE_MAP_PX` (12.3 px on the 360 px a 390×844 phone gives the map).
+PHONE_MIN_TEXT = 26.0
+#: Below this width of the map, CSS px, the page shows the phone's drawing: the usual one's smallest texts (the
+#: coordinates, 12 px of the 760 px canvas) would come out under :data:`~typhoon_edu.ui.map_text.LEGIBLE_PX`
+#: (11.05 px here). A laptop's map (1366×768: about 810 px, beside the board) and a projector's keep the usual drawing.
+NARROW_MAP_PX = 700
+
 #: A close-up of Taiwan, for the mountains part of lesson 06.
 TAIWAN_VIEW = Projection(west=113.0, east=129.0, south=17.0, north=29.0, width=560)
 
@@ -115,12 +129,20 @@ def _label_width(text: str, size: float) -> float:
     return sum(size if ord(ch) >= 0x2E80 else 0.62 * size for ch in text)
 
 
-def static_scene(proj: Projection, lang: str = "en", rules: Rules | None = None, labels: bool = True) -> list[Shape]:
+def static_scene(proj: Projection, lang: str = "en", rules: Rules | None = None, labels: bool = True, *,
+                 min_text: float = 0.0) -> list[Shape]:
     """Sea, land (the 16 outlines), a 10° graticule with its values, and the regions' names.
+
+    ``min_text``: every text at least that large, in canvas px, for a map the page shows much smaller than it is
+    drawn (a phone, :data:`PHONE_MIN_TEXT`). A coordinate that would then run into the one before it is left out
+    (its line stays), and a name that would cover a coordinate or another name moves a little (:func:`_place_name`).
 
     >>> shapes = static_scene(Projection(), "zh-TW")
     >>> sum(1 for s in shapes if s.role == "land") > 16, "臺灣" in [s.text for s in shapes if s.role == "label"]
     (True, True)
+    >>> phone = static_scene(Projection(), "zh-TW", min_text=PHONE_MIN_TEXT)
+    >>> min(s.size for s in phone if isinstance(s, Text)) >= PHONE_MIN_TEXT
+    True
     """
     from .lessons.common import lt
 
@@ -129,34 +151,87 @@ def static_scene(proj: Projection, lang: str = "en", rules: Rules | None = None,
 
         rules = load_rules()
     w, h = proj.width, proj.height
+    coord_size, name_size = max(12.0, min_text), max(15.0, min_text)
     shapes: list[Shape] = [Rect(x=0, y=0, w=w, h=h, fill=SEA_FILL, role="sea")]
     for country in countries().values():
         for ring in country.rings:
             pts = tuple(proj.xy(float(lon), float(lat)) for lon, lat in ring)
             shapes.append(Polygon(points=pts, fill=LAND_FILL, stroke="#57534e", line_width=1.2, role="land", key=country.name))
     step = 10 if proj.east - proj.west > 30 else 5
+    coords: list[Text] = []
     for lon in range(int(math.ceil(proj.west / step) * step), int(proj.east) + 1, step):
         x, _ = proj.xy(lon, proj.north)
         shapes.append(Line(points=((x, 0.0), (x, float(h))), stroke="#64748b", line_width=0.8, alpha=0.6, dash=(4, 4),
                            role="graticule"))
         text = lt("real.lon_label", lang, deg=lon)
         # the last line's value goes on its left when it would run past the map's right edge (160°E was cut in two)
-        right = x + 3 + _label_width(text, 12) > w
-        shapes.append(Text(x=x - 3 if right else x + 3, y=h - 4, text=text, size=12, align="right" if right else "left",
-                           baseline="bottom", fill="#334155", halo=palette.HALO, role="graticule-label"))
+        right = x + 3 + _label_width(text, coord_size) > w
+        label = Text(x=x - 3 if right else x + 3, y=h - 4, text=text, size=coord_size,
+                     align="right" if right else "left", baseline="bottom", fill="#334155", halo=palette.HALO,
+                     role="graticule-label")
+        # a phone's "東經 110°" ran into "東經 100°" (the lines are 123 px apart): that one is left out
+        if min_text and coords and overlaps(_padded(text_box(label), min_text * 0.3), text_box(coords[-1])):
+            continue
+        coords.append(label)
+        shapes.append(label)
     for lat in range(int(math.ceil(proj.south / step) * step), int(proj.north) + 1, step):
         _, y = proj.xy(proj.west, lat)
         shapes.append(Line(points=((0.0, y), (float(w), y)), stroke="#64748b", line_width=0.8, alpha=0.6, dash=(4, 4),
                            role="graticule"))
-        shapes.append(Text(x=3, y=y - 2, text=lt("real.lat_label", lang, deg=lat), size=12, align="left", baseline="bottom",
-                           fill="#334155", halo=palette.HALO, role="graticule-label"))
-    if labels:
-        for key, (lon, lat) in LABELS.items():
-            if proj.west <= lon <= proj.east and proj.south <= lat <= proj.north:
-                x, y = proj.xy(lon, lat)
-                shapes.append(Text(x=x, y=y, text=i18n.region_name(rules, key, lang), size=15, bold=True,
-                                   fill=palette.INK, halo=palette.HALO, role="label", key=key))
-    return shapes
+        label = Text(x=3, y=y - 2, text=lt("real.lat_label", lang, deg=lat), size=coord_size, align="left",
+                     baseline="bottom", fill="#334155", halo=palette.HALO, role="graticule-label")
+        if min_text and text_box(label)[1] < 0:  # a latitude's value that would stick out above the map
+            continue
+        coords.append(label)
+        shapes.append(label)
+    if not labels:
+        return shapes
+    names: list[Text] = []
+    for key, (lon, lat) in LABELS.items():
+        if proj.west <= lon <= proj.east and proj.south <= lat <= proj.north:
+            x, y = proj.xy(lon, lat)
+            name = Text(x=x, y=y, text=i18n.region_name(rules, key, lang), size=name_size, bold=True,
+                        fill=palette.INK, halo=palette.HALO, role="label", key=key)
+            if min_text:
+                name, coords = _place_name(name, proj, coords, names)
+            names.append(name)
+    if min_text:  # the coordinates a name took the place of
+        shapes = [s for s in shapes if not isinstance(s, Text) or s in coords]
+    return shapes + names
+
+
+def _padded(box: Box, by: float) -> Box:
+    return (box[0] - by, box[1], box[2] + by, box[3])
+
+
+def _bold_box(t: Text) -> Box:
+    """A name's box: :func:`~typhoon_edu.ui.map_text.text_box`, a little wider for bold Latin letters (0.68 em)."""
+    box = text_box(t)
+    extra = sum(0.08 * t.size for c in t.text if ord(c) <= 0x2E80) / 2
+    return (box[0] - extra, box[1], box[2] + extra, box[3])
+
+
+def _place_name(name: Text, proj: Projection, coords: list[Text], names: Sequence[Text]) -> tuple[Text, list[Text]]:
+    """A phone's region name where it covers no coordinate and no other name, inside the map; and the coordinates left.
+
+    The name is tried where it belongs, then moved up or down by half an em or a whole one, then sideways (its place
+    still under it); kept inside the map's edges. Where no place is clear, it stays and the coordinates it covers are
+    left out: the names are what the lesson talks about.
+    """
+    size, w, h = name.size, proj.width, proj.height
+    half = (_bold_box(name)[2] - _bold_box(name)[0]) / 2
+    taken = [text_box(t) for t in coords] + [_bold_box(t) for t in names]
+    tries = [(0.0, 0.0), (0.0, -0.6), (0.0, 0.6), (0.0, -1.2), (0.0, 1.2), (0.8, 0.0), (-0.8, 0.0), (0.8, -0.6),
+             (-0.8, -0.6), (0.8, 0.6), (-0.8, 0.6)]
+    places = []
+    for dx, dy in tries:
+        x = min(max(name.x + dx * size, half + 2), w - half - 2)
+        y = min(max(name.y + dy * size, size * 0.6), h - size * 0.6)
+        places.append(replace(name, x=round(x, 3), y=round(y, 3)))
+    clear = next((t for t in places if not any(overlaps(_bold_box(t), b) for b in taken)), None)
+    if clear is not None:
+        return clear, coords
+    return places[0], [t for t in coords if not overlaps(_bold_box(places[0]), text_box(t))]
 
 
 def storm_title(storm: Storm, lang: str = "en") -> str:
@@ -327,8 +402,18 @@ def board_state(storm: Storm, index: int, rules: Rules | None = None) -> BoardSt
     return BoardState(typhoons=typhoons, trail=tuple(cells))
 
 
+#: The map's two drawings: the usual one, and the phone's (larger texts, fewer coordinates) where the map's own box is
+#: narrower than :data:`NARROW_MAP_PX` (see :func:`~typhoon_edu.ui.map_text.narrow_css`).
+_MAP_CSS = narrow_css("real-map-box", "real-map-wide", "real-map-phone", NARROW_MAP_PX)
+
+
 class RealStormMap(widgets.VBox):
-    """A real storm replayed 6 hours at a time on a real map, with the game board beside it."""
+    """A real storm replayed 6 hours at a time on a real map, with the game board beside it.
+
+    The map is drawn twice: :attr:`canvas` as the saved SVG shows it, and :attr:`phone_canvas` with every text at
+    least :data:`PHONE_MIN_TEXT` px (the usual drawing's 12–15 px were 5–7 px on a 390 px phone). The page shows the
+    one that fits the map's width (:data:`NARROW_MAP_PX`); both answer to the same keyboard focus and description.
+    """
 
     def __init__(self, lang: str = "en", storm: str = "Soudelor", *, storms: Sequence[Storm] | None = None,
                  rules: Rules | None = None, proj: Projection | None = None, board_cell: int = 30, **kwargs: Any) -> None:
@@ -349,7 +434,13 @@ class RealStormMap(widgets.VBox):
         self.canvas = MultiCanvas(2, width=self.proj.width, height=self.proj.height,
                                   layout=widgets.Layout(width="100%", height="auto", max_width=fit))
         self.canvas.add_class("real-map")
+        self.canvas.add_class("real-map-wide")
+        # the phone's drawing (every text at least PHONE_MIN_TEXT px), shown instead where the map is narrow (_MAP_CSS)
+        self.phone_canvas = MultiCanvas(2, width=self.proj.width, height=self.proj.height,
+                                        layout=widgets.Layout(width="100%", height="auto", max_width=fit))
+        self.phone_canvas.add_class("real-map-phone")
         self.access = make_accessible(self.canvas, "", i18n.t("maptext.roledescription", lang))
+        self.phone_canvas.add_class(self.access.target)  # the same name, description and focus as the usual drawing
         self.access.button_names = {k: i18n.t(f"maptext.{k}", lang) for k in ("play", "pause", "stop", "repeat")}
         self.choose = widgets.Dropdown(options=[(storm_title(s, lang), s.number) for s in self.storms], description=lt("real.storm", lang),
                                        style={"description_width": "initial"}, layout=widgets.Layout(width="auto"))
@@ -369,7 +460,10 @@ class RealStormMap(widgets.VBox):
                                   widgets.HTML(f"<div style='font-size:.95em;max-width:32em'>{escape(lt('real.board_note', lang, **geo_fmt(rules)))}</div>")],
                                  layout=widgets.Layout(flex="1 1 300px", min_width="260px", max_width="540px"))
         # no smallest width of its own: a phone narrower than 300 px + its margins would cut the map and its key off
-        map_box = widgets.VBox([self.canvas, self.access, self.legend, self.source], layout=widgets.Layout(flex="3 1 480px", min_width="0"))
+        self.map_css = widgets.HTML(_MAP_CSS, layout=widgets.Layout(display="none"))
+        map_box = widgets.VBox([self.canvas, self.phone_canvas, self.access, self.legend, self.source, self.map_css],
+                               layout=widgets.Layout(flex="3 1 480px", min_width="0"))
+        map_box.add_class("real-map-box")  # the container whose width picks the drawing
         controls = widgets.HBox([self.choose, self.play], layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         kwargs.setdefault("layout", widgets.Layout(width="100%"))
         super().__init__(children=[self.problems.widget, controls, self.slider, self.info,
@@ -377,11 +471,13 @@ class RealStormMap(widgets.VBox):
                                                                                              align_items="flex-start")),
                                    touch_style()], **kwargs)
         self.add_class("real-storm-map")
-        self._static: list[Shape] | None = None
+        self._static: dict[bool, list[Shape]] = {}
         self.storm = self.storms[0]
         self.problems.observe(self.choose, lambda change: self.select(change["new"]), where="real map: storm")
         self.problems.observe(self.slider, lambda change: self.show(change["new"]), where="real map: time")
-        self.problems.on_client_ready(self.canvas, self.redraw, where="real map: draw")
+        # each drawing is drawn again when a browser connects to it: in Voilà a canvas has no memory
+        self.problems.on_client_ready(self.canvas, lambda: self._redraw(phone=False), where="real map: draw")
+        self.problems.on_client_ready(self.phone_canvas, lambda: self._redraw(phone=True), where="real map: draw")
         self.select(self._number(storm))
 
     def _number(self, storm: str) -> str:
@@ -422,23 +518,32 @@ class RealStormMap(widgets.VBox):
 
     # --- drawing -----------------------------------------------------------------------------
 
-    def static_shapes(self) -> list[Shape]:
-        if self._static is None:
-            self._static = static_scene(self.proj, self.lang, self.rules)
-        return self._static
+    def static_shapes(self, *, phone: bool = False) -> list[Shape]:
+        """The static layer's scene (sea, land, graticule, names); ``phone``: the phone's drawing
+        (:data:`PHONE_MIN_TEXT`)."""
+        if phone not in self._static:
+            self._static[phone] = static_scene(self.proj, self.lang, self.rules, min_text=PHONE_MIN_TEXT if phone else 0.0)
+        return self._static[phone]
 
     def dynamic_shapes(self) -> list[Shape]:
+        """The track and the storm now (no text: the same on both drawings)."""
         return track_scene(self.storm, self.index, self.proj)
 
     def redraw(self) -> None:
-        """Draw both layers (also when a browser connects)."""
+        """Draw both layers of both drawings."""
+        self._redraw(phone=False)
+        self._redraw(phone=True)
+
+    def _redraw(self, *, phone: bool) -> None:
         from .canvas_ready import forget_selected_canvas
 
         forget_selected_canvas()
-        repaint(self.canvas, {0: self.static_shapes(), 1: self.dynamic_shapes()})
+        repaint(self.phone_canvas if phone else self.canvas, {0: self.static_shapes(phone=phone), 1: self.dynamic_shapes()})
 
     def _draw_dynamic(self) -> None:
-        repaint(self.canvas, {1: self.dynamic_shapes()})
+        track = self.dynamic_shapes()
+        repaint(self.canvas, {1: track})
+        repaint(self.phone_canvas, {1: track})
 
     def to_svg(self) -> str:
         from .lessons.common import lt
@@ -469,5 +574,5 @@ def real_map(lang: str = "en", storm: str = "Soudelor") -> RealStormMap:
     return RealStormMap(lang, storm)
 
 
-__all__ = ["CLASS_COLOUR", "LABELS", "geo_fmt", "storm_title", "TAIWAN_VIEW", "Projection", "RealStormMap", "board_state", "fix_class", "fix_html",
+__all__ = ["CLASS_COLOUR", "LABELS", "NARROW_MAP_PX", "PHONE_MIN_TEXT", "geo_fmt", "storm_title", "TAIWAN_VIEW", "Projection", "RealStormMap", "board_state", "fix_class", "fix_html",
            "legend_html", "legend_item", "real_map", "static_scene", "track_scene"]
