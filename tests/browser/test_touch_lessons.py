@@ -3,7 +3,9 @@
 Lesson 02's landing puzzle is answered with one tap, lesson 03's sandbox places a storm with one
 tap (a second action from the same tap would remove it again: the map's text would still say
 three storms). The page counts mouse events and must see none.
-Screenshots: ``artifacts/screenshots/touch-lesson-<nn>-<lang>.png``.
+Screenshots: ``artifacts/screenshots/touch-lesson-<nn>-<lang>.png``. On a phone lesson 02's map shows its phone
+drawing, every text (the puzzle path's step numbers too) at least 11 CSS px, and the usual drawing again once the
+window is a laptop's (``touch-lesson-02-map-<lang>.png``, ``touch-lesson-02-map-laptop-<lang>.png``).
 
 On a phone (390x844, touch) every control of every lesson a finger taps is at least 44x44 CSS px (WCAG 2.5.5):
 buttons, menus, text fields, sliders' handles and checkboxes with their labels
@@ -167,9 +169,28 @@ def test_landing_puzzle_by_the_cell_pad_on_a_phone(voila: Callable[..., VoilaPro
     expect(under_map.locator(":not(.te-sr-only)", has_text=i18n.t(
         "lesson.pathing.puzzle_score", lang, right=1, total=1)).last).to_be_in_viewport()
     save_screenshot(page, f"touch-lesson-02-pad-{lang}", full_page=False)
+    # the map shows its phone drawing: every text, the path's step numbers too, at least 11 CSS px
+    _lesson02_map_drawing(page, "phone", f"touch-lesson-02-map-{lang}")
     page.set_viewport_size({"width": 1366, "height": 768})
     expect(pad).to_be_hidden()
+    _lesson02_map_drawing(page, "wide", f"touch-lesson-02-map-laptop-{lang}")  # a laptop: the usual drawing again
     page.context.close()
+
+
+def _lesson02_map_drawing(page: Page, drawing: str, shot: str) -> None:
+    """Lesson 02's map shows ``drawing`` ("phone" or "wide"); on a phone its smallest text (pathing's phone_text px
+    of canvas, tests/test_lesson02_phone_board.py) is at least 11 CSS px at the width the canvas is shown."""
+    from typhoon_edu.ui.lessons.intensity import LEGIBLE_PX, PHONE_MAP_PX, phone_text
+
+    canvas = page.locator("canvas.lesson-map").first
+    expect(canvas).to_have_attribute("data-te-drawing", drawing, timeout=15_000)
+    canvas.scroll_into_view_if_needed()
+    save_screenshot(page, shot, full_page=False)
+    if drawing == "phone":
+        shown, drawn = canvas.evaluate("c => [c.getBoundingClientRect().width, c.width]")
+        assert shown >= PHONE_MAP_PX - 1 and phone_text() * shown / drawn >= LEGIBLE_PX, (
+            f"lesson 02's map on a 390 px phone: {shown:.0f} CSS px wide, smallest text "
+            f"{phone_text() * shown / drawn:.1f} CSS px")
 
 
 def _phone_lesson(voila: Callable[..., VoilaProcess], browser: Browser, lesson: str, lang: str) -> Page:
