@@ -5,7 +5,9 @@ failure says what to fix. Half-width marks stay where they belong to something t
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -106,3 +108,37 @@ def test_the_round_is_one_word():
     """Round is 輪 (第 {round} 輪), turn is 回合: the results' table names its round column as the log does."""
     zh = i18n.catalog("zh-TW")
     assert "輪" in zh["event.RoundStarted"] and zh["classplay.results.facts.rounds"] == "輪"
+
+
+ROOT = Path(__file__).resolve().parent.parent
+#: The rules as they read prose (lessons' markdown, the zh-TW guides): a dash counts only beside Chinese (an English
+#: name such as "RSMC Tokyo – Typhoon Center" keeps its own), and a table's empty cell (| — |) is no dash.
+PROSE_RULES = {**RULES, "spaced dash between words": (rf"[{CJK}）] [—–] |[—–] [{CJK}（]", RULES["spaced dash between words"][1]),
+               "single dash after Chinese text": (rf"[{CJK}）](?<!—)—(?!—)", "the Chinese dash is —— (two marks)")}
+
+
+def zh_prose() -> dict[str, str]:
+    """The zh-TW lessons' markdown cells and the zh-TW documents, tables left out."""
+    texts = {}
+    for path in sorted((ROOT / "notebooks" / "zh-TW").glob("*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        texts[path.name] = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    for path in sorted((ROOT / "docs").glob("*zh-TW*.md")):
+        texts[path.name] = path.read_text(encoding="utf-8")
+    return {name: "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("|"))
+            for name, text in texts.items()}
+
+
+@pytest.mark.parametrize("rule", sorted(PROSE_RULES))
+def test_zh_tw_prose_follows_the_rule(rule):
+    pattern, why = PROSE_RULES[rule]
+    found = {name: hits for name, text in zh_prose().items() if (hits := _offences(pattern, text))}
+    assert not found, f"{rule} ({why}): {found}"
+
+
+def test_the_prose_rules_find_what_they_are_for():
+    prose = zh_prose()
+    assert len(prose) >= 7 + 3 and all(prose.values())
+    dash, single = PROSE_RULES["spaced dash between words"][0], PROSE_RULES["single dash after Chinese text"][0]
+    assert _offences(dash, "穩定往西走 — 梵高") and not _offences(dash, "RSMC Tokyo – Typhoon Center")
+    assert _offences(single, "颱風不要來（Typhoon Alert）— 適合") and not _offences(single, "颱風不要來（Typhoon Alert）——適合")
