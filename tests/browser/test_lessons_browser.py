@@ -46,10 +46,22 @@ _SHOWN_REAL_MAP_JS = """() => {
 }"""
 
 
+# The drawing the game board beside the real map shows and its scale; the Taiwan close-up's SVG on screen and its
+# smallest text, CSS px.
+_SHOWN_PICTURES_JS = """() => {
+  const b = [...document.querySelectorAll('canvas.real-board')].find(e => e.getClientRects().length);
+  const s = [...document.querySelectorAll('.mountains-map svg')].find(e => e.getClientRects().length);
+  const scale = s && s.getBoundingClientRect().width / s.viewBox.baseVal.width;
+  return [b && b.dataset.teDrawing, b && b.getBoundingClientRect().width / b.width, s && s.getAttribute('class'),
+          s && scale * Math.min(...[...s.querySelectorAll('text')].map(t => parseFloat(t.getAttribute('font-size'))))];
+}"""
+
+
 def _check_real_map_texts(page: Page, lang: str, viewport: str) -> None:
     """Lesson 06's real map: on a phone its coordinates and names were 5.4-6.7 px (12-15 px of a 760 px canvas); the
     page shows the phone's drawing there, drawn (it was hidden when the browser connected), every text 11 px or more,
-    and the usual drawing on a laptop."""
+    and the usual drawing on a laptop. The same for the game board beside it and the Taiwan close-up (6.4-7.1 and
+    7.6-9.5 px on a phone)."""
     from typhoon_edu.ui.realmap import RealStormMap
     from typhoon_edu.ui.scene import Text
 
@@ -59,6 +71,13 @@ def _check_real_map_texts(page: Page, lang: str, viewport: str) -> None:
     smallest = min(s.size for s in view.static_shapes(phone=shown[0] == "phone") if isinstance(s, Text))
     assert smallest * shown[1] >= 11.0, f"the real map's smallest text on a {viewport} ({lang}): {smallest * shown[1]:.1f}"
     assert_canvas_not_blank(page, LESSONS["06"][1], timeout=10)
+    drawing = "phone" if viewport == "phone" else "wide"
+    page.wait_for_function(f"() => [...document.querySelectorAll('canvas.real-board')].some(b => b.getClientRects().length"
+                           f" && b.dataset.teDrawing === '{drawing}')", timeout=15_000)  # the kernel repaints it
+    board, scale, close_up, close_up_px = page.evaluate(_SHOWN_PICTURES_JS)
+    assert (board, close_up) == (drawing, f"mountains-{drawing}"), (viewport, board, close_up)
+    if viewport == "phone":
+        assert view.board.phone_text * scale >= 11.0 and close_up_px >= 11.0, (lang, view.board.phone_text * scale, close_up_px)
 
 
 def _no_error_outputs(page: Page) -> None:

@@ -110,6 +110,13 @@ PHONE_MIN_TEXT = 26.0
 #: (11.05 px here). A laptop's map (1366×768: about 810 px, beside the board) and a projector's keep the usual drawing.
 NARROW_MAP_PX = 700
 
+#: Below this width of the game board beside the map, CSS px, the page paints the board's phone drawing (BoardView's
+#: ``phone_text``, as lessons 02 and 03): a 390×844 phone shows the board 360 px wide, where its usual 9–10 px texts (of
+#: the 510 px canvas) came out at 6.4–7.1 px; a laptop's board (1366×768: 439 px; 1920×1080: 520) keeps the usual
+#: drawing. A 430×932 phone's board (400 px) is under it too, and so is a 1280×720 laptop's (417 px: 13 px texts
+#: there instead of the usual drawing's 7.4).
+NARROW_BOARD_PX = 420
+
 #: A close-up of Taiwan, for the mountains part of lesson 06.
 TAIWAN_VIEW = Projection(west=113.0, east=129.0, south=17.0, north=29.0, width=560)
 
@@ -413,12 +420,15 @@ class RealStormMap(widgets.VBox):
     The map is drawn twice: :attr:`canvas` as the saved SVG shows it, and :attr:`phone_canvas` with every text at
     least :data:`PHONE_MIN_TEXT` px (the usual drawing's 12–15 px were 5–7 px on a 390 px phone). The page shows the
     one that fits the map's width (:data:`NARROW_MAP_PX`); both answer to the same keyboard focus and description.
+    The game board beside it (:attr:`board`) paints its own phone drawing where it is narrower than
+    :data:`NARROW_BOARD_PX` (BoardView's ``phone_text``: one canvas, the same description).
     """
 
     def __init__(self, lang: str = "en", storm: str = "Soudelor", *, storms: Sequence[Storm] | None = None,
                  rules: Rules | None = None, proj: Projection | None = None, board_cell: int = 30, **kwargs: Any) -> None:
         from .board import BoardView
         from .lessons.common import lt
+        from .lessons.intensity import phone_text
 
         if rules is None:
             from ..engine.rules import load_rules
@@ -451,7 +461,10 @@ class RealStormMap(widgets.VBox):
                                  layout=widgets.Layout(width="auto"))
         widgets.jslink((self.play, "value"), (self.slider, "value"))
         self.info = widgets.HTML(layout=widgets.Layout(min_height="9em"))
-        self.board = BoardView(rules, lang=lang, cell=board_cell, controls=False)
+        # on a phone (the board narrower than NARROW_BOARD_PX) its phone drawing: every text at least 11 CSS px at the
+        # 360 px a 390x844 phone gives it (intensity.phone_text: 16 px of the 510 px canvas)
+        self.board = BoardView(rules, lang=lang, cell=board_cell, controls=False,
+                               phone_text=phone_text(board_cell, rules), narrow_px=NARROW_BOARD_PX)
         self.board.canvas.add_class("real-board")
         self.board.layout = widgets.Layout(width="100%", max_width="520px")
         self.legend = widgets.HTML(legend_html(lang))
@@ -574,5 +587,5 @@ def real_map(lang: str = "en", storm: str = "Soudelor") -> RealStormMap:
     return RealStormMap(lang, storm)
 
 
-__all__ = ["CLASS_COLOUR", "LABELS", "NARROW_MAP_PX", "PHONE_MIN_TEXT", "geo_fmt", "storm_title", "TAIWAN_VIEW", "Projection", "RealStormMap", "board_state", "fix_class", "fix_html",
+__all__ = ["CLASS_COLOUR", "LABELS", "NARROW_BOARD_PX", "NARROW_MAP_PX", "PHONE_MIN_TEXT", "geo_fmt", "storm_title", "TAIWAN_VIEW", "Projection", "RealStormMap", "board_state", "fix_class", "fix_html",
            "legend_html", "legend_item", "real_map", "static_scene", "track_scene"]

@@ -15,6 +15,7 @@ rendered by :func:`facts`.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from html import escape
@@ -27,9 +28,10 @@ from ... import i18n
 from ...realdata import jma, stats
 from .. import palette
 from ..guard import Problems
+from ..map_text import LEGIBLE_PX, narrow_css
 from ..quiz import Prediction
 from ..realmap import TAIWAN_VIEW, RealStormMap, static_scene, storm_title, track_scene
-from ..scene import COMPASS16, Text
+from ..scene import COMPASS16, Shape, Text
 from ..svg import shapes_to_svg
 from .common import LessonBox, Rendered, heading, html_table, keep_units, keep_widget_units, lt, note
 
@@ -446,14 +448,36 @@ def mountain_rows(lang: str = "en", hours: int = 12) -> list[tuple[Any, ...]]:
     return out
 
 
-def mountains_svg(lang: str = "en") -> str:
-    """The four Taiwan storms on a close-up map of Taiwan (the whole track, coloured by class).
+#: How wide the Taiwan close-up (:data:`~typhoon_edu.ui.realmap.TAIWAN_VIEW`, 560 units) is on a 390×844 phone in
+#: Voilà, CSS px (356 measured; tests/browser/test_lessons_browser.py): its usual 12–15 unit texts came out at 7.6–9.5 px.
+CLOSE_UP_PHONE_PX = 350.0
+#: The smallest text of the close-up's phone drawing, drawing units: :data:`LEGIBLE_PX` at :data:`CLOSE_UP_PHONE_PX`.
+CLOSE_UP_PHONE_TEXT = float(math.ceil(LEGIBLE_PX * TAIWAN_VIEW.width / CLOSE_UP_PHONE_PX))
+#: Below this width of the close-up, CSS px, the page shows its phone drawing (a container query): the usual drawing's
+#: coordinates (12 units) would come out under :data:`LEGIBLE_PX`. A laptop's and a projector's close-up (560 px) keep
+#: the usual drawing.
+CLOSE_UP_NARROW_PX = float(math.ceil(LEGIBLE_PX * TAIWAN_VIEW.width / 12.0))
+#: The close-up's two drawings: the usual one, and the phone's where the close-up's own box is narrow.
+_CLOSE_UP_CSS = narrow_css("mountains-map", "mountains-wide", "mountains-phone", CLOSE_UP_NARROW_PX)
 
-    >>> mountains_svg("en").count("<polygon") > 5
+
+def mountains_shapes(lang: str = "en", *, min_text: float = 0.0) -> list[Shape]:
+    """The close-up's scene: the map, the four Taiwan storms' whole tracks (coloured by class), a numbered tag where
+    each track enters the view and the storms' names in a key at the top right.
+
+    ``min_text``: every text at least that large, in drawing units (a phone, :data:`CLOSE_UP_PHONE_TEXT`): the
+    coordinates as :func:`~typhoon_edu.ui.realmap.static_scene` draws them, the key's lines spaced for it, the tags kept
+    as far inside the edge as they are large (at 18 units the four tags, the key and the coordinates stay apart:
+    tests/test_lesson06_phone_pictures.py).
+
+    >>> phone = mountains_shapes("zh-TW", min_text=CLOSE_UP_PHONE_TEXT)
+    >>> min(s.size for s in phone if isinstance(s, Text)) >= CLOSE_UP_PHONE_TEXT
     True
     """
     proj = TAIWAN_VIEW
-    shapes = static_scene(proj, lang, labels=False)
+    shapes = static_scene(proj, lang, labels=False, min_text=min_text)
+    tag_size, name_size = max(15.0, min_text), max(14.0, min_text)
+    line, edge = max(20.0, round(name_size * 1.3)), max(14.0, tag_size * 0.9)
     names: list[Text] = []
     for k, name in enumerate(TAIWAN_STORMS):
         s = jma.find_storm(name)
@@ -463,13 +487,36 @@ def mountains_svg(lang: str = "en") -> str:
         inside = [f for f in six if proj.west < f.lon < proj.east and proj.south < f.lat < proj.north]
         if inside:
             x, y = proj.xy(inside[0].lon, inside[0].lat)
-            x, y = min(max(x, 14.0), proj.width - 14.0), min(max(y, 14.0), proj.height - 14.0)
-            names.append(Text(x=x, y=y, text=str(k + 1), size=15, bold=True, halo=palette.HALO, role="storm-tag",
+            x, y = min(max(x, edge), proj.width - edge), min(max(y, edge), proj.height - edge)
+            names.append(Text(x=x, y=y, text=str(k + 1), size=tag_size, bold=True, halo=palette.HALO, role="storm-tag",
                               key=s.number))
-        names.append(Text(x=proj.width - 10, y=18 + 20 * k, text=f"{k + 1} {storm_title(s, lang)}", size=14, bold=True,
-                          align="right", halo=palette.HALO, role="storm-name", key=s.number))
-    shapes += names
-    return shapes_to_svg(shapes, proj.width, proj.height, title=lt("real.mountains_title", lang))
+        names.append(Text(x=proj.width - 10, y=18 + line * k, text=f"{k + 1} {storm_title(s, lang)}", size=name_size,
+                          bold=True, align="right", halo=palette.HALO, role="storm-name", key=s.number))
+    return shapes + names
+
+
+def mountains_svg(lang: str = "en", *, min_text: float = 0.0) -> str:
+    """The four Taiwan storms on a close-up map of Taiwan (:func:`mountains_shapes`).
+
+    >>> mountains_svg("en").count("<polygon") > 5
+    True
+    """
+    proj = TAIWAN_VIEW
+    return shapes_to_svg(mountains_shapes(lang, min_text=min_text), proj.width, proj.height,
+                         title=lt("real.mountains_title", lang))
+
+
+def close_up_html(lang: str = "en") -> str:
+    """The close-up as the page gets it: the usual drawing, and the phone's (every text at least
+    :data:`CLOSE_UP_PHONE_TEXT` units) that a container query shows where the close-up is narrower than
+    :data:`CLOSE_UP_NARROW_PX`. A browser without container queries shows the usual one.
+
+    >>> html = close_up_html("en"); html.count("<svg"), 'class="mountains-phone"' in html
+    (2, True)
+    """
+    wide = mountains_svg(lang).replace("<svg ", '<svg class="mountains-wide" ', 1)
+    phone = mountains_svg(lang, min_text=CLOSE_UP_PHONE_TEXT).replace("<svg ", '<svg class="mountains-phone" ', 1)
+    return f"<div class='mountains-map'>{_CLOSE_UP_CSS}{wide}{phone}</div>"
 
 
 def mountains(lang: str = "en") -> LessonBox:
@@ -478,7 +525,10 @@ def mountains(lang: str = "en") -> LessonBox:
     header = [lt(f"real.col_{c}", lang) for c in ("storm", "how", "closest", "pressure", "wind_kt", "rise")]
     table = html_table(header, mountain_rows(lang))
     svg = mountains_svg(lang)
-    body = widgets.HBox([widgets.HTML(f"<div style='max-width:560px'>{svg}</div>"), widgets.HTML(table)],
+    # the close-up's own box decides its drawing (a container query): as wide as 560 px where the row has room, the
+    # whole row's width on a phone
+    picture = widgets.HTML(close_up_html(lang), layout=widgets.Layout(flex="1 1 560px", max_width="560px", min_width="0"))
+    body = widgets.HBox([picture, widgets.HTML(table)],
                         layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
     parts = [note(lt("real.part_mountains_note", lang)), body,  # titled by the notebook's heading just above
              widgets.HTML(f"<div style='font-size:.95em;color:#334155;max-width:60em'>"
@@ -559,6 +609,7 @@ def facts(key: str, lang: str = "en") -> Rendered:
 __all__ = [
     "REACH_KM", "TAIWAN_STORMS", "DirectionsModel", "FairerRing", "ReachRow", "RegionReach", "directions_facts", "directions_model",
     "directions_svg", "hbar_chart_html", "REACH_OPTIONS", "reach_supports",
-    "facts", "fairer_ring", "shares_table", "game_hit_shares", "mountain_rows", "mountains", "mountains_svg", "reach_html", "reach_rows",
+    "facts", "fairer_ring", "shares_table", "game_hit_shares", "mountain_rows", "mountains", "mountains_svg",
+    "mountains_shapes", "close_up_html", "CLOSE_UP_NARROW_PX", "CLOSE_UP_PHONE_TEXT", "reach_html", "reach_rows",
     "real_storm_map", "region_reach",
 ]
