@@ -3,7 +3,8 @@
 Measured in Voilà at 390×844 (tests/browser/test_lessons_browser.py checks it on the page): the board beside the real
 map (a 510 px canvas, cell 30) is shown 360 CSS px wide, and its 9–10 px names and coordinates came out at 6.4–7.1 px;
 the Taiwan close-up (an SVG 560 units wide) is shown 356 px wide, its 12–15 unit texts 7.6–9.5 px. On a laptop
-(1366×768) the board is 439 px wide and the close-up 560 px (1920×1080: 520 and 560): those keep the usual drawings.
+(1366×768) the board is 439 px wide and the close-up 560 px (1920×1080: 520 and 560): the close-up keeps its usual
+drawing there, while the board (7.7–8.6 px texts on that laptop) shows its legible drawing on every screen.
 
 The board asks for BoardView's phone drawing (as lessons 02 and 03 do): what its canvas is sent once the page says it
 is narrow is measured here. The close-up carries a second drawing that a container query shows where it is narrow:
@@ -76,12 +77,16 @@ def test_the_board_beside_the_real_map_is_legible_on_a_phone(lang: str, monkeypa
     assert not met, f"texts that run into each other on the phone's board ({lang}): {met}"
 
 
-def test_the_board_switches_between_a_phone_and_a_laptop() -> None:
-    """The line between the drawings lies between a phone's board (360 px) and a laptop's (439 px)."""
+def test_the_board_is_legible_on_every_screen() -> None:
+    """A phone's board (360 px), a laptop's (439 px) and a projector's (520 px, the board's largest) all get the
+    legible drawing: its texts at least 11 CSS px at each width (the usual drawing's were 6.4-9 px)."""
     view = RealStormMap("en")
     helper = view.board.map_width
     assert helper is not None, "the board beside the real map has no page-side helper: no phone drawing"
-    assert PHONE_BOARD_PX < helper.narrow_below <= LAPTOP_BOARD_PX
+    canvas = view.board.geometry.pixel_size[0]
+    for width in (PHONE_BOARD_PX, LAPTOP_BOARD_PX, 520.0):
+        assert width < helper.narrow_below, f"a {width:.0f} px board shows the usual drawing"
+        assert view.board.phone_text * width / canvas >= 11.0
 
 
 def test_a_wide_board_keeps_the_usual_drawing(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -111,11 +111,11 @@ PHONE_MIN_TEXT = 26.0
 NARROW_MAP_PX = 700
 
 #: Below this width of the game board beside the map, CSS px, the page paints the board's phone drawing (BoardView's
-#: ``phone_text``, as lessons 02 and 03): a 390×844 phone shows the board 360 px wide, where its usual 9–10 px texts (of
-#: the 510 px canvas) came out at 6.4–7.1 px; a laptop's board (1366×768: 439 px; 1920×1080: 520) keeps the usual
-#: drawing. A 430×932 phone's board (400 px) is under it too, and so is a 1280×720 laptop's (417 px: 13 px texts
-#: there instead of the usual drawing's 7.4).
-NARROW_BOARD_PX = 420
+#: ``phone_text``, as lessons 02 and 03). The board is never wider than 520 px (its layout's max-width), so every screen
+#: gets it: its usual 9–10 px texts (of the 510 px canvas) came out at 6.4–7.1 px on a 390×844 phone, 7.7–8.6 px on a
+#: 1366×768 laptop (439 px) and about 9 px on a 1920×1080 projector (520 px); the phone drawing's 16 px texts are
+#: 11.3, 13.8 and 16.3 px there. The saved SVG keeps the usual drawing.
+NARROW_BOARD_PX = 600
 
 #: A close-up of Taiwan, for the mountains part of lesson 06.
 TAIWAN_VIEW = Projection(west=113.0, east=129.0, south=17.0, north=29.0, width=560)
