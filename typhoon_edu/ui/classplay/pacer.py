@@ -18,6 +18,10 @@ same order, with the same log lines:
 ...             ev.DirectionRolled(typhoon=1, start="N", face=3, stop="E")])
 >>> pacer.idle, stage.log_texts()[:2]
 (True, ['The compass indicator moves 3 stops clockwise, from north to east, so T1 heads east.', 'Taiwan placed T1, a tropical depression, at (8, 8).'])
+
+A view that fell behind catches up: when one read of the store brings several decisions (a phone that was still
+animating while the bots played on), the batch plays ``hurry`` times faster (:func:`hurry_for`), so the view is never
+more than about one decision's animation behind; every sentence still enters the log, in order.
 """
 
 from __future__ import annotations
@@ -144,7 +148,7 @@ class Pacer:
         self.speed = speed
         self.on_idle = on_idle
         self.problems = problems
-        self._queue: list[list[ev.Event]] = []
+        self._queue: list[tuple[list[ev.Event], float]] = []  # (a batch, how many times faster it plays)
         self._task: asyncio.Task[None] | None = None
         self._running = False  # a task is playing (it calls on_idle after clearing this)
         self._skip = False
@@ -154,11 +158,15 @@ class Pacer:
         """Whether every pushed event has been shown."""
         return not self._queue and not self._running
 
-    def push(self, events: Sequence[ev.Event]) -> None:
-        """Queue one batch; it plays after those before it (at once without an event loop)."""
+    def push(self, events: Sequence[ev.Event], hurry: float = 1.0) -> None:
+        """Queue one batch; it plays after those before it (at once without an event loop).
+
+        ``hurry``: how many times faster than ``speed()`` this batch plays (:func:`hurry_for`: a view that fell
+        behind gets several decisions in one batch and plays them in about the time of one).
+        """
         if not events:
             return
-        self._queue.append(list(events))
+        self._queue.append((list(events), max(float(hurry), 1.0)))
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -187,7 +195,7 @@ class Pacer:
     # ------------------------------------------------------------------ playing
     def _drain_now(self) -> None:
         while self._queue:
-            for event in self._queue.pop(0):
+            for event in self._queue.pop(0)[0]:
                 self._show(event, animate=False)
                 self.stage.add_line(event, tell=True)
         self.stage.set_now()
@@ -196,8 +204,9 @@ class Pacer:
     async def _run(self) -> None:
         try:
             while self._queue:
-                for event in self._queue.pop(0):
-                    wait = self._show(event, animate=not self._skip)
+                batch, hurry = self._queue.pop(0)
+                for event in batch:
+                    wait = self._show(event, animate=not self._skip, hurry=hurry)
                     later = isinstance(event, _TOLD_AFTER)
                     if not later:
                         self.stage.add_line(event, tell=True)  # a step: the storm is already where the sentence says
@@ -230,10 +239,10 @@ class Pacer:
         if self.on_idle is not None:
             self.on_idle()
 
-    def _show(self, event: ev.Event, animate: bool) -> float:
-        """Show one event; returns how long to wait before the next."""
+    def _show(self, event: ev.Event, animate: bool, hurry: float = 1.0) -> float:
+        """Show one event (``hurry`` times faster than ``speed()``); returns how long to wait before the next."""
         stage = self.stage
-        speed = self.speed() if animate else 0.0
+        speed = self.speed() * hurry if animate else 0.0
         wait = 0.0
         if isinstance(event, ev.DieRolled):
             if stage.die is not None:
@@ -277,6 +286,25 @@ class Pacer:
 
 #: Events whose sentence waits for the end of their animation (the die lands, the ring stops).
 _TOLD_AFTER = (ev.DieRolled, ev.DirectionRolled)
+
+
+def hurry_for(entries: Sequence[Any]) -> float:
+    """How many times faster a view plays what one read of the store brought: the number of decisions among the
+    log ``entries`` (each with a ``notation``), at least 1. The dice rolled after a decision (``die N``, automatic or
+    typed) and the teacher's ``undo`` / ``correct N`` are no decisions of their own.
+
+    >>> from types import SimpleNamespace as E
+    >>> hurry_for([E(notation="place 8,8"), E(notation="die 3"), E(notation="die 5")])
+    1.0
+    >>> hurry_for([E(notation="pass"), E(notation="die 2"), E(notation="aim T2 N"), E(notation="die 4")])
+    2.0
+    >>> hurry_for([])
+    1.0
+    """
+    from ...classroom import log as control
+
+    decisions = sum(1 for e in entries if not control.is_die(e.notation) and not control.is_control(e.notation))
+    return float(max(decisions, 1))
 
 
 def board_state_of(typhoons: Sequence[Any]) -> BoardState:

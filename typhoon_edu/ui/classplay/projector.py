@@ -48,7 +48,7 @@ from .decisions import DecisionPanel
 from .die_entry import DieEntry
 from .joincard import join_card_html
 from .model import BOT_LEVEL, Situation, banner, private_decision, screen_banner, seat_label
-from .pacer import Pacer
+from .pacer import Pacer, hurry_for
 from .pagelink import PageLink
 from .runtime import POLL, _error_text, _open_store, _running_loop, refusal
 from .screens import LANG_OPTIONS, ProjectorGameScreen, banner_html
@@ -865,7 +865,9 @@ class ProjectorApp:
             self.redraw(exact=True)
             return
         if update.events:
-            self.pacer.push(list(update.events))
+            # several decisions at once (teams decided on their phones while the ring still turned here): played
+            # faster, so the class's screen stays about one decision behind the phones, not one per team
+            self.pacer.push(list(update.events), hurry=hurry_for(update.entries))
             self.redraw()  # after the push: the banner says "busy" while the storms move
         if update.meta_changed:
             self._show_timer_setting()  # another projector of the room may have changed it

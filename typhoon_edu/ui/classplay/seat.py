@@ -47,7 +47,7 @@ from .decisions import DecisionPanel
 from .die_entry import DieEntry
 from .hppanel import hp_panel_html
 from .model import Situation, nobody_hurt, screen_banner, seat_label
-from .pacer import Pacer, Stage, board_state_of
+from .pacer import Pacer, Stage, board_state_of, hurry_for
 from .pagelink import PageLink
 from .runtime import POLL, _error_text, _open_store, _running_loop, refusal
 from .screens import LANG_OPTIONS, LogBox, banner_html
@@ -714,7 +714,9 @@ class SeatApp:
                 self.status.say(d(UNDONE_KEY, self.lang), error=False, drawn=True)
             return
         if update.events:
-            self.pacer.push(list(update.events))
+            # several decisions at once (the bots played on while this page animated): played faster, so the phone
+            # stays about one decision behind the projector instead of falling further behind with every bot
+            self.pacer.push(list(update.events), hurry=hurry_for(update.entries))
             self.render()  # after the push: the banner says "busy" until the animation has played
         elif update:
             self.render()
