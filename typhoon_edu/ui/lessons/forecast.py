@@ -43,11 +43,12 @@ from ...realdata.forecast_cases import (
 )
 from ...realdata.stats import distance_km, places
 from .. import palette
+from ..board import MapWidth
 from ..canvas_input import make_accessible
 from ..guard import Problems
 from ..painter import repaint
 from ..quiz import AnswerSheet, Question, Quiz, lesson_sheet
-from ..realmap import Projection, legend_item, static_scene, storm_title, track_scene
+from ..realmap import NARROW_MAP_PX, PHONE_MIN_TEXT, Projection, legend_item, static_scene, storm_title, track_scene
 from ..scene import Circle, Line, Polygon, Shape, Text
 from ..svg import shapes_to_svg
 from .common import LessonBox, Rendered, heading, html_table, keep_units, lt, note
@@ -332,9 +333,14 @@ def _diamond(x: float, y: float, r: float) -> tuple[tuple[float, float], ...]:
     return ((x, y - r), (x + r, y), (x, y + r), (x - r, y))
 
 
-def forecast_scene(rnd: ForecastRound, teams: Mapping[str, Mapping[int, LatLon]] | None = None) -> list[Shape]:
+def forecast_scene(rnd: ForecastRound, teams: Mapping[str, Mapping[int, LatLon]] | None = None, *,
+                   min_text: float = 0.0) -> list[Shape]:
     """The dynamic layer: the track so far (and a pair's other storm), the guesses, every team's guesses; after the
     reveal the cone around the guesses, the best track and each guess's error.
+
+    ``min_text`` (a phone's drawing, :data:`~typhoon_edu.ui.realmap.PHONE_MIN_TEXT`): every text at least that large,
+    in canvas px, each marker grown to hold its number (a guess's lead, a team's initial, the truth's lead) and the
+    names and errors set off their markers by as much more. 0 (the default) is the usual drawing.
 
     >>> r = ForecastRound(find_case("pair"))
     >>> roles = [s.role for s in forecast_scene(r)]
@@ -349,6 +355,11 @@ def forecast_scene(rnd: ForecastRound, teams: Mapping[str, Mapping[int, LatLon]]
     """
     case, proj, lang = rnd.case, rnd.proj, rnd.lang
     shapes: list[Shape] = []
+    # the sizes of the usual drawing, or a phone's: a marker's number ("72" bold) needs a circle of about 0.8 of its
+    # size, a diamond reaching 1.1 of it; a team's initial (one letter) a circle of 0.6
+    label = max(11.0, min_text)
+    guess_r, team_r, diamond = max(13.0, 0.8 * min_text), max(8.0, 0.6 * min_text), max(12.0, 1.1 * min_text)
+    name_size, partner_size, error_size = max(15.0, min_text), max(14.0, min_text), max(13.0, min_text)
     if case.partner is not None and case.partner_index is not None:
         # the other storm in grey, so the one to forecast stands out (its name is written beside it too)
         seen = [proj.xy(f.lon, f.lat) for f in case.partner_seen()]
@@ -357,12 +368,12 @@ def forecast_scene(rnd: ForecastRound, teams: Mapping[str, Mapping[int, LatLon]]
                    for x, y in seen]
         x, y = seen[-1]
         shapes.append(Circle(cx=x, cy=y, r=9, fill=PARTNER_COLOUR, stroke=palette.INK, line_width=2.5, role="partner-now"))
-        shapes.append(Text(x=x, y=y - 18, text=storm_title(case.partner, lang), size=14, bold=True, halo=palette.HALO,
-                           role="partner-name"))
+        shapes.append(Text(x=x, y=y - max(18.0, 9 + min_text * 0.5 + 4), text=storm_title(case.partner, lang),
+                           size=partner_size, bold=True, halo=palette.HALO, role="partner-name"))
     shapes += track_scene(case.storm, case.index, proj, radii=False, whole=False)
     nx, ny = proj.xy(case.now.lon, case.now.lat)
-    shapes.append(Text(x=nx, y=ny + 22, text=storm_title(case.storm, lang), size=15, bold=True, halo=palette.HALO,
-                       role="storm-name"))
+    shapes.append(Text(x=nx, y=ny + max(22.0, 9 + min_text * 0.5 + 4), text=storm_title(case.storm, lang),
+                       size=name_size, bold=True, halo=palette.HALO, role="storm-name"))
     guesses = [(h, rnd.guesses[h]) for h in LEADS if h in rnd.guesses]
     if rnd.revealed and len(guesses) == len(LEADS):
         centres = [(nx, ny), *[proj.xy(lon, lat) for _, (lat, lon) in guesses]]
@@ -379,8 +390,10 @@ def forecast_scene(rnd: ForecastRound, teams: Mapping[str, Mapping[int, LatLon]]
         if pts:
             shapes.append(Line(points=((nx, ny), *pts), stroke=colour, line_width=2, dash=(3, 3), role="team-path", key=name))
         for x, y in pts:
-            shapes.append(Circle(cx=x, cy=y, r=8, fill="#ffffff", stroke=colour, line_width=2.5, role="team-guess", key=name))
-            shapes.append(Text(x=x, y=y, text=name[:1].upper(), size=11, bold=True, fill=colour, role="team-initial", key=name))
+            shapes.append(Circle(cx=x, cy=y, r=team_r, fill="#ffffff", stroke=colour, line_width=2.5, role="team-guess",
+                                 key=name))
+            shapes.append(Text(x=x, y=y, text=name[:1].upper(), size=label, bold=True, fill=colour, role="team-initial",
+                               key=name))
     if guesses:
         pts = [proj.xy(lon, lat) for _, (lat, lon) in guesses]
         shapes.append(Line(points=((nx, ny), *pts), stroke=GUESS_COLOUR, line_width=2.5, dash=(6, 4), role="guess-path"))
@@ -401,15 +414,17 @@ def forecast_scene(rnd: ForecastRound, teams: Mapping[str, Mapping[int, LatLon]]
             # the label sits beyond the truth, on the side away from the guess, so neither marker hides it
             d = math.hypot(tx - gx, ty - gy)
             ux, uy = ((tx - gx) / d, (ty - gy) / d) if d > 1 else (0.6, -0.8)
-            shapes.append(Text(x=tx + 30 * ux, y=ty + 22 * uy, text=lt("forecast.error_label", lang, km=f"{km:.0f}"), size=13,
-                               bold=True, align="left" if ux >= 0 else "right", fill=ERROR_COLOUR, halo=palette.HALO,
-                               role="error-km", key=str(h)))
+            shapes.append(Text(x=tx + (diamond + 18) * ux, y=ty + (diamond + 10) * uy,
+                               text=lt("forecast.error_label", lang, km=f"{km:.0f}"), size=error_size, bold=True,
+                               align="left" if ux >= 0 else "right", fill=ERROR_COLOUR, halo=palette.HALO, role="error-km",
+                               key=str(h)))
         for h in LEADS:
             t = case.truth[h]
             tx, ty = proj.xy(t.lon, t.lat)
-            shapes.append(Polygon(points=_diamond(tx, ty, 12), fill=TRUTH_COLOUR, stroke=palette.INK, line_width=1.5,
+            shapes.append(Polygon(points=_diamond(tx, ty, diamond), fill=TRUTH_COLOUR, stroke=palette.INK, line_width=1.5,
                                   role="truth-mark", key=str(h)))
-            shapes.append(Text(x=tx, y=ty, text=str(h), size=11, bold=True, fill="#ffffff", role="truth-label", key=str(h)))
+            shapes.append(Text(x=tx, y=ty, text=str(h), size=label, bold=True, fill="#ffffff", role="truth-label",
+                               key=str(h)))
         if case.partner is not None:
             pt = case.partner_truth()
             if pt:
@@ -419,9 +434,10 @@ def forecast_scene(rnd: ForecastRound, teams: Mapping[str, Mapping[int, LatLon]]
     for h, (lat, lon) in guesses:
         gx, gy = proj.xy(lon, lat)
         ring = h == rnd.active and not rnd.revealed
-        shapes.append(Circle(cx=gx, cy=gy, r=13, fill="#ffffff", stroke=GUESS_COLOUR, line_width=4 if ring else 2.5,
+        shapes.append(Circle(cx=gx, cy=gy, r=guess_r, fill="#ffffff", stroke=GUESS_COLOUR, line_width=4 if ring else 2.5,
                              role="guess", key=str(h)))
-        shapes.append(Text(x=gx, y=gy, text=str(h), size=11, bold=True, fill=GUESS_COLOUR, role="guess-label", key=str(h)))
+        shapes.append(Text(x=gx, y=gy, text=str(h), size=label, bold=True, fill=GUESS_COLOUR, role="guess-label",
+                           key=str(h)))
     return shapes
 
 
@@ -656,9 +672,15 @@ class ForecastChallenge(LessonBox):
         # with a live region that says the forecast after each key (Tab and Esc leave it, canvas_input.py)
         self.access = make_accessible(self.canvas, "", i18n.t("maptext.roledescription", lang), interactive=True)
         self.access.on_key(self.problems.guard(self.key, where="forecast: key"))
+        # on a phone the 760 px map is shown about 360 px wide (its 11-15 px texts were 5-7 px): the page's helper says
+        # when the map is narrower than the real map's NARROW_MAP_PX, and the same canvas is painted with the phone's
+        # drawing (every text at least PHONE_MIN_TEXT px; taps, keys and the description are the same)
+        self.map_width = MapWidth(target=self.access.target, narrow_below=NARROW_MAP_PX,
+                                  layout=widgets.Layout(display="none"))
+        self.problems.observe(self.map_width, lambda _change: self.redraw(), names="narrow", where="forecast: width")
         top = [self.problems.widget, self.sheet.name_box(), self.choose, self.briefing,
                note(lt("forecast.how_to", lang)), self.lead]
-        under_map = [self.canvas, self.access, self.status, keyboard, actions, self.results, self.legend, source]
+        under_map = [self.canvas, self.access, self.map_width, self.status, keyboard, actions, self.results, self.legend, source]
         if self.class_panel is not None and self.class_panel.teacher_side is not None:
             # the projector: the class round (the code, who sent, the ranked table) beside the map, where the room
             # sees it together with the tracks; on a narrow screen it wraps under the map
@@ -672,7 +694,7 @@ class ForecastChallenge(LessonBox):
             body = [*top, *under_map, team_box]
         super().__init__(body, snapshot=self.to_html)
         self.add_class("forecast-challenge")
-        self._static: list[Shape] | None = None
+        self._static: dict[bool, list[Shape]] = {}  # the usual drawing's static layer, and the phone's (True)
         # after a kernel restart the student types their name again: their revealed forecasts come back on the map
         self.sheet.on_student(lambda _sheet: self.restore())
         self.select(self.cases[0].key)
@@ -692,7 +714,7 @@ class ForecastChallenge(LessonBox):
             self.choose.value = key
         self.rnd = ForecastRound(case, self.lang, case_projection(case, self.width))
         self.teams.clear()
-        self._static = None
+        self._static = {}
         self.briefing.value = f"<div style='font-size:1.05em;line-height:1.5'>{briefing(case, self.lang)}</div>"
         self.results.value = ""
         self.restore(draw=False)
@@ -880,26 +902,39 @@ class ForecastChallenge(LessonBox):
         self.again_button.disabled = self.class_lock
         self.team_view.value = teams_html(self.rnd.case, self.teams, self.rnd.revealed, self.lang)
 
-    def static_shapes(self) -> list[Shape]:
-        if self._static is None:
-            self._static = static_scene(self.rnd.proj, self.lang)
-        return self._static
+    @property
+    def min_text(self) -> float:
+        """The smallest text of the drawing on the page, canvas px: the phone's (realmap's ``PHONE_MIN_TEXT``) where the
+        page says the map is narrow, else 0 (the usual sizes)."""
+        return PHONE_MIN_TEXT if self.map_width.narrow else 0.0
 
-    def dynamic_shapes(self) -> list[Shape]:
-        return forecast_scene(self.rnd, self.teams)
+    def static_shapes(self, *, phone: bool | None = None) -> list[Shape]:
+        """Sea, land, coordinates and names: the drawing on the page, or the phone's (``phone=True``) or the usual
+        one (``phone=False``, the saved SVG's)."""
+        phone = bool(self.min_text) if phone is None else phone
+        if phone not in self._static:
+            self._static[phone] = static_scene(self.rnd.proj, self.lang, min_text=PHONE_MIN_TEXT if phone else 0.0)
+        return self._static[phone]
+
+    def dynamic_shapes(self, *, phone: bool | None = None) -> list[Shape]:
+        """The track, the guesses and the reveal, as :meth:`static_shapes` chooses the drawing."""
+        phone = bool(self.min_text) if phone is None else phone
+        return forecast_scene(self.rnd, self.teams, min_text=PHONE_MIN_TEXT if phone else 0.0)
 
     def redraw(self) -> None:
+        """Draw both layers (also when a browser connects, and when the page says the map's width changed)."""
         from ..canvas_ready import forget_selected_canvas
 
         forget_selected_canvas()
         repaint(self.canvas, {0: self.static_shapes(), 1: self.dynamic_shapes()})
+        self.map_width.drawing = "phone" if self.min_text else "wide"
 
     def _draw_dynamic(self) -> None:
         repaint(self.canvas, {1: self.dynamic_shapes()})
 
     def to_svg(self) -> str:
         p = self.rnd.proj
-        return shapes_to_svg([*self.static_shapes(), *self.dynamic_shapes()], p.width, p.height,
+        return shapes_to_svg([*self.static_shapes(phone=False), *self.dynamic_shapes(phone=False)], p.width, p.height,
                              title=lt("forecast.map_title", self.lang, storm=storm_title(self.rnd.case.storm, self.lang)))
 
     def to_html(self) -> str:
