@@ -29,7 +29,7 @@ from .. import palette
 from ..buttons import legible
 from ..canvas_input import make_accessible
 from ..guard import Problems
-from ..map_text import html_text
+from ..map_text import LEGIBLE_PX, html_text, narrow_css
 from ..quiz import Prediction
 from ..scene import COMPASS16
 from .common import LessonBox, bar_chart_svg, heading, html_table, keep_units, keep_widget_units, lt, note
@@ -52,6 +52,26 @@ MOTION_GROUPS = ("W", "NW", "N", "NE", "E", "S")
 LONG_RUN_ROLLS = 100_000
 LONG_RUN_STOP = "E"
 LONG_RUN_OPTIONS: Mapping[str, float] = {"a": 1 / 7, "b": 1 / 6, "c": 1 / 2}
+
+
+#: A phone's pictures. On a 390×844 phone lesson 01's rose (690 units wide) and its bar charts (640 units) are shown
+#: about 356 px wide, their texts 6-9 px. Each is drawn a second time for a phone, and a container query
+#: (:func:`~typhoon_edu.ui.map_text.narrow_css`) shows that drawing where the picture's box is narrower than the width
+#: at which the usual drawing's smallest text (the rose's second names, 12.9 units; a chart's values, 11 units) would
+#: fall under :data:`~typhoon_edu.ui.map_text.LEGIBLE_PX`. A laptop and a projector show the usual drawings.
+ROSE_SIZE = 460
+ROSE_NARROW_PX = math.ceil(LEGIBLE_PX * ROSE_SIZE * 1.5 / (ROSE_SIZE * 0.028))
+CHART_WIDTH = 640
+CHART_NARROW_PX = math.ceil(LEGIBLE_PX * CHART_WIDTH / 11)
+#: The phone's rose: drawn this many units wide (about a phone's width, so a unit is about a CSS px) and its smallest
+#: text (the codes of three letters), in units.
+ROSE_PHONE_WIDTH = 340
+ROSE_PHONE_TEXT = 14.0
+_ROSE_CSS = narrow_css("compass-rose", "compass-rose-wide", "compass-rose-phone", ROSE_NARROW_PX)
+#: Each chart's phone drawing has a class of its own (its bars' stripe pattern is named after it: two charts of one
+#: page sharing a name would share one pattern).
+_CHART_CSS = {name: narrow_css("compass-chart", "compass-chart-wide", f"compass-{name}-phone", CHART_NARROW_PX)
+              for name in ("hist", "motion")}
 
 
 def _rules(rules: Rules | None) -> Rules:
@@ -243,7 +263,7 @@ def game_vs_real(rules: Rules | None = None) -> dict[str, tuple[float, float]]:
 # --- pictures ------------------------------------------------------------------------------------
 
 
-def rose_svg(lang: str = "en", rules: Rules | None = None, size: int = 460) -> str:
+def rose_svg(lang: str = "en", rules: Rules | None = None, size: int = ROSE_SIZE) -> str:
     """A 16-point compass rose; the 7 stops of the game's ring are filled, with both names.
 
     >>> svg = rose_svg("zh-TW")
@@ -290,6 +310,68 @@ def rose_svg(lang: str = "en", rules: Rules | None = None, size: int = 460) -> s
     return "\n".join(out)
 
 
+def rose_phone_svg(lang: str = "en", rules: Rules | None = None) -> str:
+    """The rose for a phone (:data:`ROSE_PHONE_WIDTH` units wide, shown about as many CSS px): each point's code in
+    its dot, every text at least :data:`ROSE_PHONE_TEXT` units; in Chinese each point's Chinese name beside it (an
+    English name, up to 15 letters, has no room there: the table beside the rose gives both names).
+
+    >>> svg = rose_phone_svg("zh-TW")
+    >>> svg.count('data-role="point"'), svg.count('data-role="ring-stop"'), "北北西" in svg, "north" in svg
+    (16, 7, True, False)
+    """
+    r = _rules(rules)
+    lang = i18n.normalize_lang(lang)
+    names = lang == "zh-TW"
+    w = h = ROSE_PHONE_WIDTH
+    cx, cy = w / 2, h / 2
+    dot = 19.0  # holds a three-letter code (about 2.5 em of ROSE_PHONE_TEXT, bold)
+    name_size = ROSE_PHONE_TEXT
+    # with names: room for three Chinese characters beside the ring; without: the ring as large as the box allows
+    radius = cx - dot - 8 - 3 * name_size - 4 if names else cx - dot - 8
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}"'
+           f' style="width:100%;height:auto;display:block" font-family="{escape(palette.FONT)}" role="img">',
+           f"<title>{escape(lt('compass.rose_title', lang))}</title>",
+           f'<circle cx="{cx}" cy="{cy}" r="{radius:.1f}" fill="#f1f5f9" stroke="{palette.GRID}" stroke-width="2"/>']
+    for k in range(len(COMPASS16)):
+        a = math.radians(k * 22.5)
+        tip = radius - dot - 2
+        out.append(f'<line x1="{cx}" y1="{cy}" x2="{cx + math.sin(a) * tip:.1f}" y2="{cy - math.cos(a) * tip:.1f}"'
+                   f' stroke="{palette.GRID}" stroke-width="{2.5 if k % 4 == 0 else 1.2}"/>')
+    for k, key in enumerate(COMPASS16):
+        a = math.radians(k * 22.5)
+        sx, sy = math.sin(a), -math.cos(a)
+        on = key in r.ring
+        px, py = cx + sx * radius, cy + sy * radius
+        out.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="{dot}" fill="{"#f97316" if on else "#ffffff"}"'
+                   f' stroke="{palette.INK}" stroke-width="{2.5 if on else 1}" data-role="{"ring-stop" if on else "point-dot"}"/>')
+        code = ROSE_PHONE_TEXT if len(key) == 3 else ROSE_PHONE_TEXT + 2
+        out.append(f'<text x="{px:.1f}" y="{py:.1f}" font-size="{code:g}" font-weight="bold" text-anchor="middle"'
+                   f' dominant-baseline="central" fill="{palette.INK}" data-role="point" data-key="{key}">{key}</text>')
+        if names:
+            gap = radius + dot + 4
+            lx, ly = cx + sx * gap, cy + sy * (gap + name_size * 0.4 * abs(sy))
+            anchor = "start" if sx > 0.2 else "end" if sx < -0.2 else "middle"
+            weight = ' font-weight="bold"' if on else ""
+            out.append(f'<text x="{lx:.1f}" y="{ly:.1f}" font-size="{name_size:g}"{weight} text-anchor="{anchor}"'
+                       f' dominant-baseline="central" fill="{palette.INK}">{escape(r.points[key].name_zh)}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def rose_html(lang: str = "en", rules: Rules | None = None) -> str:
+    """The rose as the page gets it: the usual drawing, and the phone's (:func:`rose_phone_svg`) with its key in words
+    under it, which the page shows where the rose's row is narrower than :data:`ROSE_NARROW_PX`.
+
+    >>> html = rose_html("en"); html.count("<svg"), "compass-rose-phone" in html
+    (2, True)
+    """
+    lang = i18n.normalize_lang(lang)
+    key = (f"<div style='margin-top:.3em'><span style='color:#f97316' aria-hidden='true'>●</span> "
+           f"{escape(lt('compass.rose_legend', lang))}</div>")
+    return (f"{_ROSE_CSS}<div class='compass-rose-wide' style='max-width:44em'>{rose_svg(lang, rules)}</div>"
+            f"<div class='compass-rose-phone' style='max-width:460px'>{rose_phone_svg(lang, rules)}{key}</div>")
+
+
 def points_table_html(lang: str = "en", rules: Rules | None = None) -> str:
     """The 16 points as a table: letters, both names, and whether the game's ring has the point.
 
@@ -312,8 +394,10 @@ def compass_rose(lang: str = "en") -> LessonBox:
     lang = i18n.normalize_lang(lang)
     svg = rose_svg(lang)
     table = points_table_html(lang)
-    body = widgets.HBox([widgets.HTML(f"<div style='max-width:44em'>{svg}</div>"), widgets.HTML(table)],
+    # the row is the container whose width picks the rose's drawing (beside the table on a laptop, alone on a phone)
+    body = widgets.HBox([widgets.HTML(rose_html(lang)), widgets.HTML(table)],
                         layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+    body.add_class("compass-rose")
     return LessonBox([body], snapshot=lambda: f"<div>{svg}{table}</div>", svg=lambda: svg)
 
 
@@ -328,6 +412,46 @@ def histogram_svg(stats: RollStats, lang: str = "en", rules: Rules | None = None
     title = lt("compass.hist_title", lang, n=f"{stats.n:,}")
     return bar_chart_svg(labels, [(lt("compass.hist_series", lang), stats.shares, "#2563eb")], title=title,
                          reference=1 / len(r.ring), reference_label=lt("compass.hist_reference", lang))
+
+
+def _two_charts(wide: str, phone: str, name: str) -> str:
+    """A chart as the page gets it: the usual one (still the first thing in it), and the phone's where the chart's
+    box, the HTML widget of class ``compass-chart`` that shows it, is narrower than :data:`CHART_NARROW_PX` (a
+    container query: the chart's own width decides)."""
+    return wide.replace("<svg ", '<svg class="compass-chart-wide" ', 1) + phone + _CHART_CSS[name]
+
+
+def histogram_html(stats: RollStats, lang: str = "en", rules: Rules | None = None) -> str:
+    """The histogram for the page: :func:`histogram_svg`, and for a phone the same shares as a row per stop
+    (lesson 06's horizontal bars, every word at least 12 px there), each stop's bar beside the long-run share 1/7.
+
+    >>> html = histogram_html(simulate_rolls(70, seed=0)); html.count('data-role="bar"'), "compass-hist-phone" in html
+    (21, True)
+    """
+    from .real import hbar_chart_html
+
+    r = _rules(rules)
+    phone = hbar_chart_html(list(stats.stops), [(lt("compass.hist_series", lang), stats.shares, "#2563eb"),
+                                                (lt("compass.hist_reference", lang), [1 / len(r.ring)] * len(stats.stops),
+                                                 "#b91c1c")],
+                            title=lt("compass.hist_title", lang, n=f"{stats.n:,}"), css_class="compass-hist-phone")
+    return _two_charts(histogram_svg(stats, lang, r), phone, "hist")
+
+
+def motion_html(lang: str = "en", rules: Rules | None = None) -> str:
+    """The game against real storms for the page: :func:`motion_svg`, and for a phone a row per direction group.
+
+    >>> motion_html("zh-TW").count('data-role="bar"')
+    24
+    """
+    from .real import hbar_chart_html
+
+    shares = game_vs_real(rules)
+    labels = [lt(f"compass.group_{g}", lang) for g in MOTION_GROUPS]
+    phone = hbar_chart_html(labels, [(lt("compass.series_game", lang), [shares[g][0] for g in MOTION_GROUPS], "#f97316"),
+                                     (lt("compass.series_real", lang), [shares[g][1] for g in MOTION_GROUPS], "#0f766e")],
+                            title=lt("compass.motion_title", lang), css_class="compass-motion-phone")
+    return _two_charts(motion_svg(lang, rules), phone, "motion")
 
 
 def motion_svg(lang: str = "en", rules: Rules | None = None) -> str:
@@ -358,6 +482,7 @@ class CompassLesson(LessonBox):
     """Roll and watch the ring, replay the rulebook example, simulate many rolls, compare with real storms."""
 
     def __init__(self, lang: str = "en", seed: int | None = 7, rules: Rules | None = None) -> None:
+        from ..compass_ring import LEGIBLE_PX as RING_LEGIBLE_PX
         from ..compass_ring import CompassRing
         from ..die import DieWidget
 
@@ -366,7 +491,9 @@ class CompassLesson(LessonBox):
         self.rules, self.lang = r, lang
         self.problems = Problems(lambda: self.lang)
         # 1. roll and watch
-        self.ring = CompassRing(r, lang=lang, size=300)
+        # on a phone (the ring's box under compact_width, about 400 px) the ring without its names, whose 15 px of a
+        # 510 px canvas were 10 px there: the label under the ring names the stop
+        self.ring = CompassRing(r, lang=lang, size=300, min_text_px=RING_LEGIBLE_PX)
         self.ring.canvas.add_class("lesson-ring")
         # the ring in words (what its label under it says), and a way out for the keyboard
         self.ring_access = make_accessible(self.ring.canvas, html_text(self.ring.label.value),
@@ -398,6 +525,7 @@ class CompassLesson(LessonBox):
                              layout=widgets.Layout(width="auto"))
         self.problems.on_click(run, lambda _b: self.simulate(), where="compass lesson: simulate")
         self.chart = widgets.HTML(layout=widgets.Layout(max_width="960px"))
+        self.chart.add_class("compass-chart")  # the box whose width picks the histogram's drawing (histogram_html)
         self.summary = widgets.HTML()
         controls = widgets.HBox([self.n_rolls, self.seed, run], layout=widgets.Layout(flex_flow="row wrap"))
         # predict first: the simulation and its chart stay hidden until the prediction is locked in
@@ -407,7 +535,8 @@ class CompassLesson(LessonBox):
         # 3. game against the real world
         self.motion = motion_svg(lang, r)
         part3 = [heading(lt("compass.part_real", lang)), note(lt("compass.part_real_note", lang)),
-                 widgets.HTML(f"<div style='max-width:960px'>{self.motion}</div>"),
+                 widgets.HTML(motion_html(lang, r), layout=widgets.Layout(max_width="960px"),
+                              _dom_classes=("compass-chart",)),
                  widgets.HTML(f"<div style='font-size:.95em;color:#334155'>{escape(keep_units(lt('compass.real_source', lang)))}</div>")]
         super().__init__([self.problems.widget, *part1, *part2, *part3], snapshot=self._snapshot, svg=self.ring.to_svg)
         self._show_reach()
@@ -486,7 +615,7 @@ class CompassLesson(LessonBox):
         """Simulate ``n`` chained rolls (default: the dropdown) and draw the histogram."""
         stats = simulate_rolls(int(n if n is not None else self.n_rolls.value), seed if seed is not None else self.seed.value,
                                rules=self.rules)
-        self.chart.value = histogram_svg(stats, self.lang, self.rules)
+        self.chart.value = histogram_html(stats, self.lang, self.rules)
         rows = [(s, int(c), f"{share * 100:.1f}%") for s, c, share in zip(stats.stops, stats.counts, stats.shares, strict=True)]
         table = html_table([lt("compass.col_stop", self.lang), lt("compass.col_count", self.lang), lt("compass.col_share", self.lang)],
                            rows)
@@ -522,7 +651,8 @@ class CompassLesson(LessonBox):
 
     def _snapshot(self) -> str:
         return (f"<div><h3>{escape(lt('compass.part_roll', self.lang))}</h3><div style='max-width:520px'>{self.ring.to_svg()}</div>"
-                f"<h3>{escape(lt('compass.part_many', self.lang))}</h3><div style='max-width:760px'>{self.chart.value}</div>"
+                f"<h3>{escape(lt('compass.part_many', self.lang))}</h3><div style='max-width:760px'>"
+                f"{histogram_svg(self.stats, self.lang, self.rules)}</div>"
                 f"<h3>{escape(lt('compass.part_real', self.lang))}</h3><div style='max-width:760px'>{self.motion}</div>"
                 f"<p>{escape(keep_units(lt('compass.real_source', self.lang)))}</p></div>")
 
@@ -541,6 +671,7 @@ def compass_lesson(lang: str = "en", seed: int | None = 7) -> CompassLesson:
 
 __all__ = [
     "CompassLesson", "LONG_RUN_OPTIONS", "LONG_RUN_ROLLS", "RollStats", "RollStep", "compass_lesson", "compass_points",
-    "compass_rose", "game_vs_real", "histogram_svg", "long_run_shares", "long_run_supports", "motion_svg", "one_roll_stops", "points_table_html", "replay_rulebook", "roll",
-    "rose_svg", "simulate_rolls", "transition_matrix",
+    "compass_rose", "game_vs_real", "histogram_html", "histogram_svg", "long_run_shares", "long_run_supports", "motion_html",
+    "motion_svg", "one_roll_stops", "points_table_html", "replay_rulebook", "roll", "rose_html", "rose_phone_svg", "rose_svg",
+    "simulate_rolls", "transition_matrix",
 ]
