@@ -27,7 +27,8 @@ from .harness import REPO_ROOT, VIEWPORTS, assert_canvas_not_blank, canvas_stats
 pytestmark = pytest.mark.browser
 
 LESSONS = {
-    "01": ("01_compass_rolls.ipynb", ".lesson-ring"),
+    # the ring's canvas, or on a phone its compact drawing (an SVG without the names, compass_ring.compact_css)
+    "01": ("01_compass_rolls.ipynb", ":is(.lesson-ring, .typhoon-ring-compact):visible"),
     "02": ("02_grid_pathing.ipynb", ".lesson-map"),
     "03": ("03_typhoon_intensity.ipynb", ".lesson-map"),
     # the real map's usual drawing, or its phone drawing where the map is narrower than 700 px: the one on screen
@@ -80,6 +81,32 @@ def _check_real_map_texts(page: Page, lang: str, viewport: str) -> None:
     assert view.board.phone_text * scale >= 11.0, (viewport, lang, view.board.phone_text * scale)
     if viewport == "phone":
         assert close_up_px >= 11.0, (lang, close_up_px)
+
+
+# Lesson 01's pictures: which drawings the page shows (the ring's canvas or its compact SVG, the rose's and the charts'
+# usual or phone drawings) and the smallest SVG text on screen, CSS px (font size times the SVG's scale).
+_COMPASS_PICTURES_JS = """() => {
+  const shown = sel => [...document.querySelectorAll(sel)].filter(e => e.getClientRects().length).length;
+  let smallest = 1e9;
+  for (const t of document.querySelectorAll('.compass-rose text, .compass-chart text, .typhoon-ring-compact text')) {
+    if (!t.getClientRects().length || !t.textContent.trim()) continue;
+    const ctm = t.getScreenCTM();
+    smallest = Math.min(smallest, parseFloat(getComputedStyle(t).fontSize) * Math.hypot(ctm.a, ctm.b));
+  }
+  return {ring: shown('canvas.lesson-ring'), compact: shown('.typhoon-ring-compact'), rosePhone: shown('.compass-rose-phone'),
+          chartsPhone: shown('.compass-hist-phone') + shown('.compass-motion-phone'), smallest};
+}"""
+
+
+def _check_compass_pictures(page: Page, lang: str, viewport: str) -> None:
+    """Lesson 01 on a phone: the rose (690 units), the charts (640) and the ring (a 510 px canvas) were 6.1-10.6 px;
+    the page shows their phone drawings there, every text at least 11 px; a laptop shows the usual ones."""
+    seen = page.evaluate(_COMPASS_PICTURES_JS)
+    phone = viewport == "phone"
+    assert (seen["ring"], seen["compact"], seen["rosePhone"], seen["chartsPhone"]) == (
+        (0, 1, 1, 1) if phone else (1, 0, 0, 0)), (viewport, lang, seen)  # (the histogram shows after the prediction)
+    if phone:
+        assert seen["smallest"] >= 11.0, f"lesson 01's pictures on a phone ({lang}): smallest text {seen['smallest']:.1f} px"
 
 
 def _no_error_outputs(page: Page) -> None:
@@ -176,6 +203,8 @@ def test_lesson_renders_in_voila(
         assert not problems, f"lesson {lesson} on a {viewport}: cut off or squeezed: {problems}"
         if lesson == "06":
             _check_real_map_texts(page, lang, viewport)
+        if lesson == "01":
+            _check_compass_pictures(page, lang, viewport)
         page.mouse.move(0, 0)
         page.evaluate("window.scrollTo(0, 0)")
         path = screenshot(page, f"lesson-{lesson}-{lang}-{viewport}")
