@@ -187,6 +187,13 @@ def test_one_tap_places_one_guess_on_a_touch_phone(
         page.wait_for_timeout(1500)  # a second (emulated) event would have arrived by now
         expect(status).to_contain_text(TEXT[lang]["missing48"])
         _no_error_outputs(page)
+        # the map is painted with its phone drawing (its 11-15 px texts were 5-7 CSS px here): every text at least
+        # realmap.PHONE_MIN_TEXT px of canvas, 11 CSS px or more at the width the canvas is shown
+        from typhoon_edu.ui.realmap import PHONE_MIN_TEXT
+
+        expect(canvas).to_have_attribute("data-te-drawing", "phone", timeout=15_000)
+        shown, drawn = canvas.evaluate("c => [c.getBoundingClientRect().width, c.width]")
+        assert PHONE_MIN_TEXT * shown / drawn >= 11.0, f"lesson 07's map on a phone: {shown:.0f} of {drawn} px"
         save_screenshot(page, f"lesson-07-{lang}-phone-tap", full_page=False)
         problems = unreadable(page)
         assert not problems, f"lesson 07 on a phone: cut off or squeezed: {problems}"
