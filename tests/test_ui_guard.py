@@ -114,7 +114,7 @@ def test_a_failed_animation_is_told_to_the_person_and_the_game_goes_on(caplog):
     idle = []
     pacer = Pacer(Stage(lang="zh-TW"), speed=lambda: 1.0, on_idle=lambda: idle.append(1), problems=problems)
 
-    def broken(event, animate):
+    def broken(event, animate, hurry=1.0):
         raise RuntimeError("the canvas went away")
 
     pacer._show = broken  # type: ignore[method-assign]
