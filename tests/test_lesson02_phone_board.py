@@ -12,38 +12,15 @@ the usual drawing, the saved SVG too.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import pytest
+from phone_drawing import LEGIBLE_PX, page_says, painted, smallest_css_px
 
 from typhoon_edu import i18n
-from typhoon_edu.ui import board as board_module
-from typhoon_edu.ui.board import BoardView
-from typhoon_edu.ui.lessons.intensity import LEGIBLE_PX, PHONE_MAP_PX
+from typhoon_edu.ui.lessons.intensity import PHONE_MAP_PX
 from typhoon_edu.ui.lessons.pathing import PathingLesson, landing_puzzles, path_steps_letters
-from typhoon_edu.ui.scene import Circle, Shape, Text, dynamic_scene, path_scene, static_scene
+from typhoon_edu.ui.scene import Circle, Text, dynamic_scene, path_scene, static_scene
 from typhoon_edu.ui.state import BoardState, PathPreview, TyphoonView
-
-
-def _painted(board: BoardView, monkeypatch: pytest.MonkeyPatch, what: Any) -> list[Shape]:
-    """Every shape the board sends its canvas while ``what()`` runs."""
-    shapes: list[Shape] = []
-    monkeypatch.setattr(board_module, "paint", lambda _layer, drawn: shapes.extend(drawn))
-    what()
-    return shapes
-
-
-def _page_says(board: BoardView, narrow: bool) -> None:
-    """What the page does when the map's width crosses the line: a widget message setting ``narrow``."""
-    assert board.map_width is not None, "lesson 02's map has no page-side helper: it has no phone drawing"
-    board.map_width.set_state({"narrow": narrow})
-
-
-def _smallest_css_px(shapes: list[Shape], canvas_width: int) -> tuple[float, str]:
-    texts = [s for s in shapes if isinstance(s, Text)]
-    assert texts, "nothing was painted"
-    small = min(texts, key=lambda t: t.size)
-    return small.size * PHONE_MAP_PX / canvas_width, f"{small.role} {small.text!r}"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
@@ -51,8 +28,8 @@ def test_a_narrow_map_is_painted_legible(lang: str, monkeypatch: pytest.MonkeyPa
     """The lesson as it opens (the first rulebook path played): the map, the storm's name and its level badge."""
     lesson = PathingLesson(lang)
     board = lesson.board
-    shapes = _painted(board, monkeypatch, lambda: _page_says(board, True))
-    smallest, which = _smallest_css_px(shapes, board.geometry.pixel_size[0])
+    shapes = painted(monkeypatch, lambda: page_says(board.map_width, True, "lesson 02's map"))
+    smallest, which = smallest_css_px(shapes, board.geometry.pixel_size[0], PHONE_MAP_PX)
     assert smallest >= LEGIBLE_PX, f"lesson 02 ({lang}) on a phone: {which} is {smallest:.1f} CSS px"
     roles = {s.role for s in shapes if isinstance(s, Text)}
     assert {"coord", "region-label", "zone-label", "typhoon-label", "level-badge"} <= roles, roles
@@ -65,21 +42,20 @@ def test_a_puzzle_answered_on_a_phone_numbers_its_steps_legibly(lang: str, monke
     numbers are drawn at the phone's sizes, one per step, and the verdict lines under the map are said as before."""
     lesson = PathingLesson(lang)
     board = lesson.board
-    _page_says(board, True)
+    page_says(board.map_width, True, "lesson 02's map")
     width = board.geometry.pixel_size[0]
     puzzle = lesson.new_puzzle()
-    shapes = _painted(board, monkeypatch, lambda: board.canvas.tap(*board.geometry.cell_centre(*puzzle.start),
-                                                                    source="touch"))
+    shapes = painted(monkeypatch, lambda: board.canvas.tap(*board.geometry.cell_centre(*puzzle.start), source="touch"))
     assert lesson.score == [0, 1], "the tap did not answer the puzzle"
     assert "✘" in board.status.value and puzzle.start in board.state.highlights
     steps = [s.text for s in shapes if isinstance(s, Text) and s.role == "path-step"]
     assert steps == [str(i) for i in range(1, puzzle.pips + 1)], steps
-    smallest, which = _smallest_css_px(shapes, width)
+    smallest, which = smallest_css_px(shapes, width, PHONE_MAP_PX)
     assert smallest >= LEGIBLE_PX, f"a puzzle answered on a phone ({lang}): {which} is {smallest:.1f} CSS px"
     nxt = lesson.new_puzzle()
-    shapes = _painted(board, monkeypatch, lesson.reveal)
+    shapes = painted(monkeypatch, lesson.reveal)
     assert [s.text for s in shapes if isinstance(s, Text) and s.role == "path-step"][-1] == str(nxt.pips)
-    smallest, which = _smallest_css_px(shapes, width)
+    smallest, which = smallest_css_px(shapes, width, PHONE_MAP_PX)
     assert smallest >= LEGIBLE_PX, f"a puzzle revealed on a phone ({lang}): {which} is {smallest:.1f} CSS px"
     assert i18n.cell_label(nxt.answer, lang) in board.status.value  # the revealed answer, said under the map
 
@@ -89,7 +65,7 @@ def test_the_cell_pad_answers_on_the_phone_drawing(monkeypatch: pytest.MonkeyPat
     did not move, and the path is drawn to the cell the letters lead to."""
     lesson = PathingLesson("en")
     board = lesson.board
-    _page_says(board, True)
+    page_says(board.map_width, True, "lesson 02's map")
     puzzle = lesson.new_puzzle()
     lesson.pad.move(0, 0)  # the first press shows the square on the storm's eye
     dx, dy = puzzle.answer[0] - puzzle.start[0], puzzle.answer[1] - puzzle.start[1]
@@ -109,7 +85,7 @@ def test_the_level_badge_keeps_off_the_step_numbers(lang: str) -> None:
     on a corner of the eye) covers none of the path's numbered steps."""
     lesson = PathingLesson(lang)
     board = lesson.board
-    _page_says(board, True)
+    page_says(board.map_width, True, "lesson 02's map")
     hits = []
     for puzzle in landing_puzzles(40, 0, lesson.rules):
         lesson.puzzle = puzzle
@@ -131,9 +107,9 @@ def test_a_wide_map_keeps_the_usual_drawing(monkeypatch: pytest.MonkeyPatch) -> 
     puzzle = lesson.new_puzzle()
     lesson.guess(puzzle.start)
     svg = board.to_svg()
-    _page_says(board, True)
+    page_says(board.map_width, True, "lesson 02's map")
     assert board.to_svg() == svg
-    shapes = _painted(board, monkeypatch, lambda: _page_says(board, False))
+    shapes = painted(monkeypatch, lambda: page_says(board.map_width, False, "lesson 02's map"))
     usual = static_scene(board.rules, "en", board.cell) + dynamic_scene(board.rules, board.state, "en", board.cell)
     assert shapes == usual
     assert not board.narrow and board.map_width is not None and board.map_width.drawing == "wide"

@@ -13,33 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from phone_drawing import LEGIBLE_PX, page_says, painted, smallest_css_px
 
 from typhoon_edu.ui import board as board_module
 from typhoon_edu.ui.board import BoardView
 from typhoon_edu.ui.lessons.intensity import PHONE_MAP_PX, IntensityLesson, IntensitySandbox
-from typhoon_edu.ui.scene import Shape, Text, dynamic_scene, static_scene
-
-LEGIBLE_PX = 11.0
-
-
-def _painted(board: BoardView, monkeypatch: pytest.MonkeyPatch, what: Any) -> list[Shape]:
-    """Every shape the board sends its canvas while ``what()`` runs."""
-    shapes: list[Shape] = []
-    monkeypatch.setattr(board_module, "paint", lambda _layer, drawn: shapes.extend(drawn))
-    what()
-    return shapes
-
-
-def _page_says(board: BoardView, narrow: bool) -> None:
-    """What the page does when the map's width crosses the line: a widget message setting ``narrow``."""
-    board.map_width.set_state({"narrow": narrow})
-
-
-def _smallest_css_px(shapes: list[Shape], canvas_width: int) -> tuple[float, str]:
-    texts = [s for s in shapes if isinstance(s, Text)]
-    assert texts, "nothing was painted"
-    small = min(texts, key=lambda t: t.size)
-    return small.size * PHONE_MAP_PX / canvas_width, f"{small.role} {small.text!r}"
+from typhoon_edu.ui.scene import Text, dynamic_scene, static_scene
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])
@@ -48,8 +27,8 @@ def test_a_narrow_map_is_painted_legible(make: Any, lang: str, monkeypatch: pyte
     part = make(lang)
     board = part.board
     width = board.geometry.pixel_size[0]
-    shapes = _painted(board, monkeypatch, lambda: _page_says(board, True))
-    smallest, which = _smallest_css_px(shapes, width)
+    shapes = painted(monkeypatch, lambda: page_says(board.map_width, True, "lesson 03's board"))
+    smallest, which = smallest_css_px(shapes, width, PHONE_MAP_PX)
     assert smallest >= LEGIBLE_PX, f"{make.__name__} ({lang}) on a phone: {which} is {smallest:.1f} CSS px"
     # the storms are all there, each with its level in a badge
     names = {s.text for s in shapes if isinstance(s, Text) and s.role == "typhoon-label"}
@@ -63,12 +42,12 @@ def test_the_phone_drawing_stays_through_a_move_and_a_tap(lang: str, monkeypatch
     and the tap lands on the cell it did before (the phone drawing has the same cells)."""
     sandbox = IntensitySandbox(lang)
     board = sandbox.board
-    _page_says(board, True)
+    page_says(board.map_width, True, "lesson 03's board")
     x, y = board.geometry.cell_centre(14, 2)
-    shapes = _painted(board, monkeypatch, lambda: board.canvas.tap(x, y, source="touch"))
+    shapes = painted(monkeypatch, lambda: board.canvas.tap(x, y, source="touch"))
     assert len(sandbox.model.typhoons) == 4
-    shapes += _painted(board, monkeypatch, lambda: (sandbox.run(faces=[1, 1, 1, 1]), board.skip()))
-    smallest, which = _smallest_css_px(shapes, board.geometry.pixel_size[0])
+    shapes += painted(monkeypatch, lambda: (sandbox.run(faces=[1, 1, 1, 1]), board.skip()))
+    smallest, which = smallest_css_px(shapes, board.geometry.pixel_size[0], PHONE_MAP_PX)
     assert smallest >= LEGIBLE_PX, f"the sandbox ({lang}) on a phone, tapped and moved: {which} is {smallest:.1f} px"
 
 
@@ -76,8 +55,8 @@ def test_a_wide_map_keeps_the_usual_drawing(monkeypatch: pytest.MonkeyPatch) -> 
     """Back to a wide map (a phone turned, a laptop): the usual drawing again, exactly as a plain board paints it."""
     sandbox = IntensitySandbox("en")
     board = sandbox.board
-    _page_says(board, True)
-    shapes = _painted(board, monkeypatch, lambda: _page_says(board, False))
+    page_says(board.map_width, True, "lesson 03's board")
+    shapes = painted(monkeypatch, lambda: page_says(board.map_width, False, "lesson 03's board"))
     usual = static_scene(board.rules, "en", board.cell) + dynamic_scene(board.rules, board.state, "en", board.cell)
     assert shapes == usual
     assert not board.narrow

@@ -15,37 +15,25 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from typing import Any
 
 import pytest
+from phone_drawing import LEGIBLE_PX, page_says, painted, walk
 
 from typhoon_edu import i18n
 from typhoon_edu.realdata.jma import selected_storms
-from typhoon_edu.ui import board as board_module
 from typhoon_edu.ui.lessons import real
 from typhoon_edu.ui.map_text import overlaps, text_box
 from typhoon_edu.ui.realmap import RealStormMap, board_state
 from typhoon_edu.ui.scene import Shape, Text, dynamic_scene, static_scene
 
-LEGIBLE_PX = 11.0
 #: Measured in Voilà (see the module's docstring), CSS px.
 PHONE_BOARD_PX, LAPTOP_BOARD_PX = 360.0, 439.0
 PHONE_CLOSE_UP_PX, LAPTOP_CLOSE_UP_PX = 356.0, 560.0
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def _painted(view: RealStormMap, monkeypatch: pytest.MonkeyPatch, what: Any) -> list[Shape]:
-    """Every shape the board beside the map sends its canvas while ``what()`` runs."""
-    shapes: list[Shape] = []
-    monkeypatch.setattr(board_module, "paint", lambda _layer, drawn: shapes.extend(drawn))
-    what()
-    return shapes
 
 
-def _page_says(view: RealStormMap, narrow: bool) -> None:
-    """What the page does when the board's width crosses the line: a widget message setting ``narrow``."""
-    assert view.board.map_width is not None, "the board beside the real map has no page-side helper: no phone drawing"
-    view.board.map_width.set_state({"narrow": narrow})
 
 
 def _small(texts: list[Text], scale: float) -> list[tuple[str, str, float]]:
@@ -62,7 +50,7 @@ def test_the_board_beside_the_real_map_is_legible_on_a_phone(lang: str, monkeypa
     view = RealStormMap(lang)
     board = view.board
     scale = PHONE_BOARD_PX / board.geometry.pixel_size[0]
-    shapes = _painted(view, monkeypatch, lambda: _page_says(view, True))
+    shapes = painted(monkeypatch, lambda: page_says(view.board.map_width, True, "the board beside the real map"))
     assert not _small(_texts(shapes), scale), f"the board on a phone ({lang}): {_small(_texts(shapes), scale)}"
     assert board.map_width is not None and board.map_width.drawing == "phone"
     for storm in selected_storms():
@@ -95,9 +83,9 @@ def test_a_wide_board_keeps_the_usual_drawing(monkeypatch: pytest.MonkeyPatch) -
     view.show(30)
     board = view.board
     svg = board.to_svg()
-    _page_says(view, True)
+    page_says(view.board.map_width, True, "the board beside the real map")
     assert board.to_svg() == svg and view.to_html().count(svg) == 1
-    shapes = _painted(view, monkeypatch, lambda: _page_says(view, False))
+    shapes = painted(monkeypatch, lambda: page_says(view.board.map_width, False, "the board beside the real map"))
     usual = static_scene(board.rules, "zh-TW", board.cell) + dynamic_scene(board.rules, board.state, "zh-TW", board.cell)
     assert shapes == usual
     assert board.map_width is not None and board.map_width.drawing == "wide"
@@ -108,7 +96,7 @@ def test_the_boards_words_and_keys_are_the_same_on_a_phone(lang: str) -> None:
     """The board's text description follows the replay on both drawings; the board takes no taps nor keys (not a
     tab stop) on either."""
     wide, phone = RealStormMap(lang), RealStormMap(lang)
-    _page_says(phone, True)
+    page_says(phone.board.map_width, True, "the board beside the real map")
     for view in (wide, phone):
         view.show(40)
     assert phone.board.access.label == wide.board.access.label and "T1" in phone.board.access.label
@@ -125,16 +113,11 @@ _BASELINE = {"hanging": "top", "central": "middle", "text-after-edge": "bottom",
 def _close_up_html(lang: str) -> str:
     """The HTML the page gets for the close-up (the widget beside the table that holds an SVG)."""
     box = real.mountains(lang)
-    found = [w.value for w in _walk(box) if hasattr(w, "value") and isinstance(w.value, str) and "<svg" in w.value]
+    found = [w.value for w in walk(box) if hasattr(w, "value") and isinstance(w.value, str) and "<svg" in w.value]
     assert len(found) == 1, len(found)
     return found[0]
 
 
-def _walk(widget: Any) -> list[Any]:
-    out = [widget]
-    for child in getattr(widget, "children", ()):
-        out += _walk(child)
-    return out
 
 
 def _shown_svg(html: str, width: float) -> str:

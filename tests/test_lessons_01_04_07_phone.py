@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from phone_drawing import LEGIBLE_PX, page_says, walk
 
 from typhoon_edu import i18n
 from typhoon_edu.realdata.forecast_cases import LEADS, forecast_cases
@@ -25,7 +26,6 @@ from typhoon_edu.ui.map_text import overlaps, text_box
 from typhoon_edu.ui.scene import Circle, Polygon, Text
 
 #: The smallest text a phone may show, CSS px.
-LEGIBLE_PX = 11.0
 #: How wide lesson 01's pictures (the rose, the charts) are on a 390×844 phone in Voilà, CSS px (measured: 356).
 PHONE_PICTURE_PX = 356.0
 #: How wide lesson 01's ring and lesson 07's map are on that phone, CSS px (measured: 360; 340 to be safe).
@@ -111,17 +111,12 @@ def _html_of(lesson: compass.CompassLesson, what: str) -> str:
     """The live HTML that shows the lesson's motion chart."""
     import ipywidgets as widgets
 
-    found = [w.value for w in _walk(lesson) if isinstance(w, widgets.HTML) and "motion" in what
+    found = [w.value for w in walk(lesson) if isinstance(w, widgets.HTML) and "motion" in what
              and compass.motion_svg(lesson.lang)[5:] in w.value]
     assert len(found) == 1
     return found[0]
 
 
-def _walk(widget: object) -> list[object]:
-    out = [widget]
-    for child in getattr(widget, "children", ()):
-        out += _walk(child)
-    return out
 
 
 @pytest.mark.parametrize("lang", i18n.LANGS)
@@ -162,11 +157,6 @@ def _played(lang: str, key: str) -> forecast.ForecastChallenge:
     return ch
 
 
-def _page_says(ch: forecast.ForecastChallenge, narrow: bool) -> None:
-    """What the page's helper says when the map is shown narrow (a phone) or wide."""
-    width = getattr(ch, "map_width", None)
-    assert width is not None, "the forecast map has no page-side helper: a phone gets the laptop's drawing"
-    width.set_state({"narrow": narrow})
 
 
 @pytest.mark.parametrize("lang", i18n.LANGS)
@@ -179,7 +169,7 @@ def test_lesson07_map_is_legible_on_a_phone(lang: str, key: str) -> None:
     small = sorted({(t.role, t.text, round(t.size * scale, 1)) for t in usual if isinstance(t, Text)
                     and t.size * scale < LEGIBLE_PX})
     assert small, "the usual drawing is expected to be too small on a phone (the test would not test)"
-    _page_says(ch, narrow=True)
+    page_says(getattr(ch, "map_width", None), True, "the forecast map")
     texts = [s for s in ch.static_shapes() + ch.dynamic_shapes() if isinstance(s, Text)]
     small = sorted({(t.role, t.text, round(t.size * scale, 1)) for t in texts if t.size * scale < LEGIBLE_PX})
     assert not small, f"lesson 07's map on a 390 px phone ({key}, {lang}): texts under 11 px {small}"
@@ -209,7 +199,7 @@ def test_lesson07_map_is_legible_on_a_phone(lang: str, key: str) -> None:
     # the saved picture is the usual drawing, whatever the page shows
     assert ch.to_svg() == forecast.shapes_to_svg(usual, w, h, title=re.search(r"<title>(.*?)</title>", ch.to_svg()).group(1))
     # a wide page gets the usual drawing back, exactly
-    _page_says(ch, narrow=False)
+    page_says(getattr(ch, "map_width", None), False, "the forecast map")
     assert ch.static_shapes() + ch.dynamic_shapes() == usual and ch.map_width.drawing == "wide"
     assert min(t.size for t in usual if isinstance(t, Text)) * LAPTOP_MAP_PX / w >= LEGIBLE_PX
 
@@ -228,7 +218,7 @@ def test_lesson07_phone_drawing_is_asked_for_below_the_real_maps_width() -> None
     from typhoon_edu.ui import realmap
 
     ch = forecast.ForecastChallenge("en")
-    _page_says(ch, narrow=False)
+    page_says(getattr(ch, "map_width", None), False, "the forecast map")
     assert ch.map_width.target == ch.access.target and ch.map_width.target in ch.canvas._dom_classes
     assert ch.map_width.narrow_below == realmap.NARROW_MAP_PX
-    assert ch.map_width in _walk(ch)
+    assert ch.map_width in walk(ch)
