@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from .. import i18n
 from . import palette
 from .geometry import BoardGeometry, Cell
+from .map_text import text_box
 from .state import BoardState, PathPreview, TyphoonView
 
 if TYPE_CHECKING:
@@ -340,6 +342,178 @@ def _region_labels(rules: Rules, geo: BoardGeometry, lang: str, zones: Sequence[
     return out
 
 
+# --- region names clear of the storms --------------------------------------------------------------------------
+
+#: The role of what the dynamic layer paints over a region name's usual place (in the static layer) when a storm
+#: moved the name (:func:`_name_cover`).
+NAME_COVER = "name-cover"
+#: The static layer's shapes a name's cover leaves alone: drawn under every cell (the sea, painted again cell by cell),
+#: in the margins (never under a name), or drawn again over everything by the dynamic layer (the zones' names).
+_NOT_COVERED = frozenset({"background", "sea", "coord", "zone-label"})
+
+
+def _name_box(t: Text) -> Box:
+    """The box a name takes, the larger of this module's estimate (:func:`_text_box`) and
+    :func:`~typhoon_edu.ui.map_text.text_box`'s (wider Latin letters, a lower box): a name placed by it is clear by
+    either's measure."""
+    a, b = _text_box(t), text_box(t)
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
+def _mark_hits(mark: Shape, box: Box) -> bool:
+    """Whether a storm's mark covers part of ``box``: an arrow's shaft (points every pixel along it, each a disc as
+    wide as the line), else the mark's box (an eye, an arrowhead or a wedge, a badge; a text's as :func:`_name_box`
+    measures it)."""
+    if isinstance(mark, Text):
+        return _overlaps(_name_box(mark), box)
+    if not isinstance(mark, Line):
+        return _overlaps(_shape_box(mark), box)
+    reach = mark.line_width / 2 + 0.5
+    for (x0, y0), (x1, y1) in pairwise(mark.points):
+        steps = max(int(math.hypot(x1 - x0, y1 - y0)), 1)
+        for i in range(steps + 1):
+            px, py = x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps
+            nx, ny = min(max(px, box[0]), box[2]), min(max(py, box[1]), box[3])
+            if (px - nx) ** 2 + (py - ny) ** 2 < reach ** 2:
+                return True
+    return False
+
+
+def _clear_of_storms(rules: Rules, geo: BoardGeometry, labels: Sequence[Text], marks: Sequence[Shape],
+                     zones: Sequence[Text]) -> list[Text]:
+    """The regions' names (``labels``, where the static layer draws them) where the storms leave them readable.
+
+    A name that a storm's mark (``marks``: its eye, name "T2" and arrow; in the usual drawing its badge and level
+    name too) would cover moves to the nearest place, in steps of half a cell, that keeps it on or touching its
+    region and inside the grid, clear of the storms' marks (with room for its halo) and of the other names (the
+    zones' too, ``zones``; half an em apart, as :func:`_region_labels` keeps them), centred on one of its region's
+    cells where it can (else beside them). It never moves onto another name (that would hide a name as the storm
+    did); where no place is clear of all, the one with the fewest marks on it, then names closer than half an em (its
+    usual place when it is as good). The same storms give the same places."""
+    if not marks:
+        return list(labels)
+    cell = geo.cell
+    grid = (*geo.cell_origin(0, 0), *geo.cell_origin(geo.width, geo.height))
+    hits = [((b[0] - 1, b[1] - 1, b[2] + 1, b[3] + 1), m)
+            for m in marks for b in [_name_box(m) if isinstance(m, Text) else _shape_box(m)]]
+
+    def marks_on(box: Box) -> int:
+        return sum(1 for b, m in hits if _overlaps(b, box) and _mark_hits(m, box))
+
+    out = list(labels)
+    for i, t in enumerate(labels):
+        pad = max(1.0, t.size / 8)  # the halo's stroke reaches an eighth of an em past the letters
+        x0, y0, x1, y1 = _name_box(t)
+        if not marks_on((x0 - pad, y0 - pad, x1 + pad, y1 + pad)):
+            continue
+        others = [_name_box(o) for j, o in enumerate(out) if j != i] + [_name_box(z) for z in zones]
+        region = rules.regions[t.key]
+        cells = [(*geo.cell_origin(*c), *geo.cell_origin(c[0] + 1, c[1] + 1)) for c in region.cells]
+        half_w, half_h = (x1 - x0) / 2, (y1 - y0) / 2
+        xs = [geo.cell_centre(c, 0)[0] for c in range(min(c[0] for c in region.cells) - 1 - int(half_w // cell),
+                                                       max(c[0] for c in region.cells) + 2 + int(half_w // cell))]
+        ys = [geo.cell_centre(0, r)[1] for r in range(min(c[1] for c in region.cells) - 1,
+                                                       max(c[1] for c in region.cells) + 2)]
+        centres = {(x + dx, y + dy) for x in xs for y in ys for dx in (0.0, cell / 2) for dy in (0.0, cell / 2)}
+        # the name's box keeps its offset from its anchor (a centred text: none across, its baseline's down)
+        ox, oy = (x0 + x1) / 2 - t.x, (y0 + y1) / 2 - t.y
+        best: tuple[int, float, float] | None = None
+        for _d2, y, x in sorted(((x - t.x) ** 2 + (y - t.y) ** 2, y, x) for x, y in centres | {(t.x, t.y)}):
+            box = (x + ox - half_w, y + oy - half_h, x + ox + half_w, y + oy + half_h)
+            if not _inside(box, grid) or not any(box[0] <= b[2] and b[0] <= box[2] and box[1] <= b[3] and b[1] <= box[3]
+                                                 for b in cells) or any(_overlaps(box, o) for o in others):
+                continue  # off the map, off its region, or on another name (worse than a storm on it)
+            faults = 100 * marks_on((box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad))
+            if best is not None and faults >= best[0]:
+                continue
+            spaced = _grown(box, t.size / 2)
+            faults += 10 * sum(_overlaps(spaced, o) for o in others)
+            faults += not any(b[0] <= x < b[2] and b[1] <= y < b[3] for b in cells)  # centred beside its region
+            if best is None or faults < best[0]:
+                best = (faults, x, y)
+            if not faults:
+                break
+        if best is not None and (best[1], best[2]) != (t.x, t.y):
+            out[i] = replace(t, x=best[1], y=best[2])
+    return out
+
+
+#: The static layer as a name's cover copies it: its shapes with the role :data:`NAME_COVER` (``None``: never copied),
+#: which of them each cell holds (by their place in the layer), the grid's first line and its place.
+_Copy = tuple[list[Shape | None], dict[Cell, list[int]], Line | None, int]
+_STATIC_CACHE: dict[tuple[int, str, int, float], tuple[Rules, _Copy]] = {}
+
+
+def _cells_under(geo: BoardGeometry, box: Box) -> list[Cell]:
+    """The grid's cells a box shares some area with (touching edges do not count), off the map too."""
+    gx, gy = geo.cell_origin(0, 0)
+    c = geo.cell
+    return [(x, y) for x in range(math.floor((box[0] - gx) / c), math.ceil((box[2] - gx) / c))
+            for y in range(math.floor((box[1] - gy) / c), math.ceil((box[3] - gy) / c))]
+
+
+def _static_copy(rules: Rules, lang: str, cell: int, min_text: float) -> _Copy:
+    """:func:`static_scene` made ready for :func:`_name_cover`, once per edition, language, cell and drawing."""
+    key = (id(rules), lang, cell, min_text)
+    found = _STATIC_CACHE.get(key)
+    if found is None or found[0] is not rules:
+        if len(_STATIC_CACHE) > 32:
+            _STATIC_CACHE.clear()
+        geo = BoardGeometry.for_rules(rules, cell)
+        copies: list[Shape | None] = []
+        index: dict[Cell, list[int]] = {}
+        grid: Line | None = None
+        grid_at = -1
+        for i, s in enumerate(static_scene(rules, lang, cell, min_text=min_text)):
+            if s.role == "grid" and isinstance(s, Line) and grid is None:
+                grid, grid_at = s, i
+            if s.role in _NOT_COVERED or s.role == "grid":
+                copies.append(None)
+                continue
+            copies.append(replace(s, role=NAME_COVER))
+            box = _grown(_name_box(s), s.size / 8) if isinstance(s, Text) else _shape_box(s)  # a name with its halo
+            for c in _cells_under(geo, box):
+                index.setdefault(c, []).append(i)
+        found = _STATIC_CACHE[key] = (rules, (copies, index, grid, grid_at))
+    return found[1]
+
+
+def _name_cover(rules: Rules, geo: BoardGeometry, lang: str, min_text: float, moved: Sequence[Text],
+                names: Sequence[Text]) -> list[Shape]:
+    """The static layer again over the usual places of the names that moved (``moved``, as the static layer draws
+    them), so the picture shows each name once: the cells their boxes and halos touch, painted as the static layer
+    paints them (sea, land, zones, regions, their patterns, the grid, the borders) and the names there that did not
+    move (``names``: where each region's name is drawn now), all with the role :data:`NAME_COVER`.
+
+    The grid's lines are drawn cell by cell (the static layer's cross the whole map and are pale: drawn again whole,
+    they would darken); the zones' names are left out, as the dynamic layer draws them over everything."""
+    cell = geo.cell
+    cells: set[Cell] = set()
+    for t in moved:
+        pad = max(1.0, t.size / 8) + 1.0
+        x0, y0, x1, y1 = _name_box(t)
+        cells.update(c for c in _cells_under(geo, (x0 - pad, y0 - pad, x1 + pad, y1 + pad)) if rules.map.on_map(*c))
+    cover = [(*geo.cell_origin(*c), *geo.cell_origin(c[0] + 1, c[1] + 1)) for c in sorted(cells, key=lambda c: (c[1], c[0]))]
+    out: list[Shape] = [Rect(x=b[0], y=b[1], w=cell, h=cell, fill=palette.SEA, role=NAME_COVER) for b in cover]
+    copies, index, grid, grid_at = _static_copy(rules, lang, cell, min_text)
+    lines: list[Shape] = []
+    if grid is not None:
+        sides = {side for b in cover for side in (((b[0], b[1]), (b[2], b[1])), ((b[0], b[3]), (b[2], b[3])),
+                                                  ((b[0], b[1]), (b[0], b[3])), ((b[2], b[1]), (b[2], b[3])))}
+        lines = [replace(grid, points=side, role=NAME_COVER) for side in sorted(sides)]
+    stayed = {(t.key, t.x, t.y) for t in names}
+    for i in sorted({i for c in cells for i in index.get(c, ())}):
+        if lines and i > grid_at:  # the grid where the static layer draws it: over the cells, under the borders
+            out += lines
+            lines = []
+        s = copies[i]
+        if isinstance(s, Text) and s.key in rules.regions and (s.key, s.x, s.y) not in stayed:
+            continue  # a name that moved: drawn where it went
+        if s is not None:
+            out.append(s)
+    return out + lines
+
+
 #: A digit's advance and height, in em, in the map's fonts (about 0.56 em wide in Arial and Noto Sans, 0.72 em tall).
 _DIGIT_EM, _DIGIT_HEIGHT_EM = 0.58, 0.74
 
@@ -370,14 +544,19 @@ def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en
     ``min_text`` as for :func:`static_scene`: a storm's name ("T2") at least that large, its eye grown to hold it;
     the level's name is left out (at that size "tropical depression" would cover six cells; the eye's colour, its
     badge and the map's text description give the level). The badge's number is at least 0.9 × ``min_text``, its
-    badge out on a corner of the eye (:func:`_badge_place`); ``level_text`` (with ``min_text``; 0, the default: off)
-    makes it at least that large and puts the badge on a corner clear of the regions' names and the highlighted
-    cells too, where one is (lesson 03's phone drawing: digits as large as the names). A path's step numbers keep their
+    badge out on a corner of the eye (:func:`_badge_place`) clear of the regions' names where one is; ``level_text``
+    (with ``min_text``; 0, the default: off) makes it at least that large and keeps the badge off the highlighted
+    cells too (lesson 03's phone drawing: digits as large as the names). A path's step numbers keep their
     size, unless ``step_text`` (0, the default: off) asks for at least that (:func:`path_scene`; lesson 02's phone
     drawing): the numbered steps are then drawn over everything (a storm's arrowhead, a zone's name), and with
     ``min_text`` the storms' badges keep off them.
 
     A storm's level name keeps off every storm's arrow, its own too (it is drawn above the eye, or left out).
+
+    A region's name that a storm would cover (its eye, name, arrow; in the usual drawing its badge and level name
+    too) is shown where it is clear, on or beside its region (:func:`_clear_of_storms`): the static layer draws the
+    names where they usually are, so this layer first paints that place over (:func:`_name_cover`, shapes of the role
+    :data:`NAME_COVER`), then draws the name where it went, over the footprints and under the storms.
 
     >>> from typhoon_edu.engine.rules import load_rules
     >>> s = BoardState(typhoons=(TyphoonView(2, (9, 9), 3, "E"),))
@@ -386,7 +565,45 @@ def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en
     """
     state = state or BoardState()
     geo = BoardGeometry.for_rules(rules, cell)
+    # every storm's eye and arrow first: a level's name (a phone's level badge) keeps off all of them
+    cores = {ty.id: _storm_core(ty, geo, lang, min_text) for ty in state.typhoons}
+    taken: list[Box] = [_eye_box(ty, geo, cores[ty.id][3] if min_text else None) for ty in state.typhoons]
+    arrows = [a for a in (cores[ty.id][2] for ty in state.typhoons) if a is not None]
+    zone_labels = _zone_labels(rules, geo, lang, role="zone-label-top", min_text=min_text)
+    # the zone names are drawn over everything (below): a storm's level badge and level name keep clear of them
+    labels = [_text_box(t) for t in zone_labels]
+    if min_text and level_text:  # and off the highlights' frames, drawn over the storms (a frame of the Philippines'
+        # cells crossed a "1")
+        labels += [(*geo.cell_origin(x, y), *geo.cell_origin(x + 1, y + 1)) for x, y in state.highlights]
+    path = path_scene(rules, state.path, lang, cell, step_text=step_text) if state.path is not None else []
+    if min_text and step_text:  # a badge keeps off the larger numbered steps where it can (its places beside the
+        # storm's name, when no corner will do, reach into the next cell: a path's first step)
+        labels += [_shape_box(s) for s in path if isinstance(s, Circle) and s.role == "path-step"]
+    # the regions' names keep clear of the storms: one a storm would cover moves (:func:`_clear_of_storms`), and this
+    # layer paints over its usual place first of all (:func:`_name_cover`)
+    zone_names = [t for t in _zone_labels(rules, geo, lang, min_text=min_text) if isinstance(t, Text)]
+    # the regions' names where the static layer draws them
+    homes = _region_labels(rules, geo, lang, zone_names, min_text=min_text) if state.typhoons or state.highlights else []
+    storms: list[Shape] = []
+
+    def place_storms() -> None:
+        for ty in state.typhoons:
+            storms.extend(_typhoon_shapes(rules, ty, geo, lang, taken, labels, min_text=min_text, arrows=arrows,
+                                          level_text=level_text, core=cores[ty.id]))
+
+    if min_text:
+        # a phone's names clear of the storms' arrows, eyes and names, and its large badges clear of the names where
+        # they are now (lesson 03's badges covered part of "Taiwan", a team's phone's part of "中國華中")
+        region_labels = _clear_of_storms(rules, geo, homes, [m for core in cores.values() for m in core[0]], zone_names)
+        labels += [_name_box(t) for t in region_labels]
+        place_storms()
+    else:  # the usual drawing's small badges and level names do not look for the names: the names keep off them too
+        place_storms()
+        region_labels = _clear_of_storms(rules, geo, homes, storms, zone_names)
     shapes: list[Shape] = []
+    moved = [home for home, now in zip(homes, region_labels, strict=True) if now is not home]
+    if moved:
+        shapes += _name_cover(rules, geo, lang, min_text, moved, region_labels)
     if len(state.trail) > 1:
         shapes.append(Line(points=tuple(geo.cell_centre(*c) for c in state.trail), stroke=palette.TRAIL,
                            line_width=max(2.0, cell / 12), alpha=0.55, role="trail", key=f"T{state.moving}"))
@@ -399,30 +616,10 @@ def dynamic_scene(rules: Rules, state: BoardState | None = None, lang: str = "en
             shapes.append(Rect(x=ox + 2, y=oy + 2, w=cell - 4, h=cell - 4, fill=colour, alpha=0.35, role="footprint", key=f"T{ty.id}"))
             shapes.append(Rect(x=ox + 2, y=oy + 2, w=cell - 4, h=cell - 4, stroke=colour, line_width=max(2.0, cell / 16),
                                role="footprint-border", key=f"T{ty.id}"))
-    zone_labels = _zone_labels(rules, geo, lang, role="zone-label-top", min_text=min_text)
-    region_labels = (_region_labels(rules, geo, lang, _zone_labels(rules, geo, lang, min_text=min_text), min_text=min_text)
-                     if covered or state.highlights else [])
-    # a region's name a footprint tints ("Taiwan" under a strong typhoon): drawn again over it, under the storms
-    shapes.extend(t for t in region_labels if any(_overlaps(_text_box(t), b) for b in covered))
-    # every storm's eye and arrow first: a level's name (a phone's level badge) keeps off all of them
-    radii = {ty.id: _eye_radius(ty, geo, lang, min_text) for ty in state.typhoons}
-    taken: list[Box] = [_eye_box(ty, geo, radii[ty.id] if min_text else None) for ty in state.typhoons]
-    arrows = [a for a in (_arrow(ty, geo, radii[ty.id])[0] for ty in state.typhoons) if a is not None]
-    # the zone names are drawn over everything (below): a storm's level badge and level name keep clear of them
-    labels = [_text_box(t) for t in zone_labels]
-    if min_text and level_text:  # and off the regions' names and the highlights' frames, drawn over the storms
-        # (lesson 03's phone badges covered part of "Taiwan"; a frame of the Philippines' cells crossed a "1")
-        labels += [_text_box(t) for t in _region_labels(rules, geo, lang, _zone_labels(rules, geo, lang, min_text=min_text),
-                                                        min_text=min_text)]
-        labels += [(*geo.cell_origin(x, y), *geo.cell_origin(x + 1, y + 1)) for x, y in state.highlights]
-    path = path_scene(rules, state.path, lang, cell, step_text=step_text) if state.path is not None else []
-    if min_text and step_text:  # a badge keeps off the larger numbered steps where it can (its places beside the
-        # storm's name, when no corner will do, reach into the next cell: a path's first step)
-        labels += [_shape_box(s) for s in path if isinstance(s, Circle) and s.role == "path-step"]
-    storms: list[Shape] = []
-    for ty in state.typhoons:
-        storms.extend(_typhoon_shapes(rules, ty, geo, lang, taken, labels, min_text=min_text, arrows=arrows,
-                                      level_text=level_text))
+    # a region's name a footprint tints ("Taiwan" under a strong typhoon), or that moved clear of a storm: drawn
+    # (again) over the footprints, under the storms
+    shapes.extend(now for home, now in zip(homes, region_labels, strict=True)
+                  if now is not home or any(_overlaps(_text_box(now), b) for b in covered))
     # but a name that would cover a storm (its arrow, its eye) goes under the storms, over the footprints:
     # T4 vanished under "生成區 2" on a tablet, and T2's arrow heading north looked cut from its eye
     boxes = [_shape_box(s) for s in storms]
@@ -625,17 +822,14 @@ def _badge_place(ty: TyphoonView, geo: BoardGeometry, r: float, br: float, name:
     return min(corners, key=lambda c: faults(*c))
 
 
-def _typhoon_shapes(rules: Rules, ty: TyphoonView, geo: BoardGeometry, lang: str,
-                    taken: list[Box] | None = None, labels: Sequence[Box] = (), min_text: float = 0.0,
-                    arrows: Sequence[Arrow] = (), level_text: float = 0.0) -> list[Shape]:
-    """A storm's arrow, eye, id and level. The level is a number badge (never colour alone); its name
-    goes under the eye, or above it, where no other storm, level name, zone name (``labels``) or storm's arrow
-    (``arrows``: every storm's, its own too) is, and is left out when neither place is free (the badge still tells
-    the level). The badge moves to another corner of the eye when a zone name covers its usual one.
+#: A storm's arrow (or wedge), eye and name, as :func:`_storm_core` draws them, its name, its arrow and its eye's radius.
+Core = tuple[list[Shape], Text, Arrow | None, float]
 
-    ``min_text`` (a phone): the storm's name at least that large, its eye grown to hold it, the badge's digit at
-    least 0.9 × ``min_text`` (10 CSS px on a 390 px phone) in a badge out on its corner (:func:`_badge_place`),
-    and no level name; ``level_text`` (with ``min_text``) the digit at least that large."""
+
+def _storm_core(ty: TyphoonView, geo: BoardGeometry, lang: str, min_text: float = 0.0) -> Core:
+    """What of a storm no other text may cover: its arrow (or, where the grid's edge leaves no room for a shaft, a
+    wedge on the eye's rim), its eye and its name ("T2") in the eye, in drawing order; then the name alone, the arrow
+    (:func:`_arrow`) and the eye's radius. The badge and the level's name are placed after the texts around them."""
     cell = geo.cell
     key = f"T{ty.id}"
     cx, cy = geo.cell_centre(*ty.eye)
@@ -644,7 +838,6 @@ def _typhoon_shapes(rules: Rules, ty: TyphoonView, geo: BoardGeometry, lang: str
     # the eye holds its name ("T2") with a little room
     r = _eye_radius(ty, geo, lang, min_text)
     out: list[Shape] = []
-    board = (*geo.cell_origin(0, 0), *geo.cell_origin(geo.width, geo.height))  # the grid: nothing of a storm past it
     wedge: list[Shape] = []
     arrow, reach = _arrow(ty, geo, r)
     if arrow is not None:
@@ -664,6 +857,27 @@ def _typhoon_shapes(rules: Rules, ty: TyphoonView, geo: BoardGeometry, lang: str
     name = Text(x=cx, y=cy, text=i18n.typhoon_label(ty.id, lang), size=name_size, bold=True,
                 fill=palette.text_colour_on(colour), role="typhoon-label", key=key)
     out.append(name)
+    return out, name, arrow, r
+
+
+def _typhoon_shapes(rules: Rules, ty: TyphoonView, geo: BoardGeometry, lang: str,
+                    taken: list[Box] | None = None, labels: Sequence[Box] = (), min_text: float = 0.0,
+                    arrows: Sequence[Arrow] = (), level_text: float = 0.0, core: Core | None = None) -> list[Shape]:
+    """A storm's arrow, eye, id and level. The level is a number badge (never colour alone); its name
+    goes under the eye, or above it, where no other storm, level name, zone name (``labels``) or storm's arrow
+    (``arrows``: every storm's, its own too) is, and is left out when neither place is free (the badge still tells
+    the level). The badge moves to another corner of the eye when a zone name covers its usual one.
+
+    ``min_text`` (a phone): the storm's name at least that large, its eye grown to hold it, the badge's digit at
+    least 0.9 × ``min_text`` (10 CSS px on a 390 px phone) in a badge out on its corner (:func:`_badge_place`),
+    and no level name; ``level_text`` (with ``min_text``) the digit at least that large. ``core``: the storm's
+    :func:`_storm_core`, when the caller has it already."""
+    cell = geo.cell
+    key = f"T{ty.id}"
+    cx, cy = geo.cell_centre(*ty.eye)
+    board = (*geo.cell_origin(0, 0), *geo.cell_origin(geo.width, geo.height))  # the grid: nothing of a storm past it
+    shapes, name, arrow, r = core if core is not None else _storm_core(ty, geo, lang, min_text)
+    out = list(shapes)
     digit = max(min_text * 0.9, level_text if min_text else 0.0, 6.0 * 1.45)
     br = digit * 0.55 if min_text else max(6.0, cell * 0.14)
     own = _eye_box(ty, geo, r if min_text else None)
