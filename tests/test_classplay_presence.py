@@ -56,9 +56,9 @@ def test_a_schema_4_database_gets_the_seen_column_in_place(db_url: str) -> None:
         conn.execute(sa.text("ALTER TABLE typhoon_seats DROP COLUMN seen"))
     store.close()
     again = RoomStore(db_url)
-    with again._engine.connect() as conn:
+    with again._engine.connect() as conn:  # (6: the class's speed, tests/test_classplay_room_speed.py)
         assert conn.execute(sa.text("SELECT value FROM typhoon_meta WHERE key = 'schema'")).scalar() == \
-            str(SCHEMA_VERSION) == "5"
+            str(SCHEMA_VERSION) == "6"
     assert again.seats(row.id)[0].seen is None
     assert again.presence(row.id) == {"Taiwan": joined, "Japan": None, "Korea": None}
     again.clock = Clock()

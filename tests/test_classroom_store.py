@@ -610,9 +610,10 @@ def test_a_schema_2_database_gets_the_timer_columns_in_place(db_url: str) -> Non
     old = again.room(row.id)
     assert (old.turn_seconds, old.turn_since, old.head, old.problem) == (0, None, 1, "")
     with again._engine.connect() as conn:  # (4: the lobby and the rematch's successor, tests/test_classplay_rematch.py;
-        # 5: a seat's last-seen time, tests/test_classplay_presence.py)
+        # 5: a seat's last-seen time, tests/test_classplay_presence.py; 6: the class's speed,
+        # tests/test_classplay_room_speed.py)
         assert conn.execute(sa.text("SELECT value FROM typhoon_meta WHERE key = 'schema'")).scalar() == \
-            str(SCHEMA_VERSION) == "5"
+            str(SCHEMA_VERSION) == "6"
     again.set_turn_timer(row.id, 60)
     assert again.room(row.id).turn_seconds == 60
     assert again.append(row.id, 2, ["move T1"], by="Japan").seq == 2

@@ -88,6 +88,7 @@ UNSAVED: dict[str, str] = {
     "end the game": "end",
     "change the hints": "hints",
     "set the turn timer": "timer",
+    "change the speed": "speed",
     "change the language": "language",
     "change the seat": "seat",
     "give the seat to this device": "join",

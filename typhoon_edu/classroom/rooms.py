@@ -64,6 +64,7 @@ from .store import (
     RoomStore,
     SeatRow,
     devices_allowed,
+    valid_speed,
 )
 from .teachers import Teacher
 
@@ -149,7 +150,7 @@ class Update:
     ``events``: the new events this view may see, in order (a seat's own drawn cards only; the
     projector's are public). ``rebuilt``: the game was rebuilt (an undo or a corrected die):
     redraw from the state and re-read the log with :meth:`Room.events`. ``meta_changed``:
-    seats, pause, status, hints or language changed.
+    seats, pause, status, hints, language or the class's speed changed.
     """
 
     events: tuple[Event, ...] = ()
@@ -413,7 +414,7 @@ class Room:
     def create(cls, store: RoomStore, seats: Sequence[Any], *, teacher: Teacher, seed: int | None = None,
                variant: str = "standard", dice: str = "auto", start: str | None = None, lang: str = "zh-TW",
                hints: bool = True, options: dict[str, Any] | None = None, lobby: bool = False,
-               after: Room | None = None) -> Room:
+               after: Room | None = None, speed: float = 1.0) -> Room:
         """A new room of ``teacher`` with these seats (3–5, clockwise; each a :class:`Seat` or anything
         with ``region``, ``kind``, ``name``). Every person seat gets a seat link's device token, in
         ``room.issued_tokens`` of the returned (teacher's) room, and again from :meth:`join_links`;
@@ -430,6 +431,9 @@ class Room:
         returned, opened as :meth:`open` does, its seat links in ``issued_tokens`` (:meth:`join_links`),
         so every page shows the same new game and every phone that follows finds its team there
         (the store decides it atomically, :meth:`RoomStore.create_room`).
+
+        ``speed``: the class's animation speed the teacher chose (:attr:`speed`; ValueError, and nothing
+        is made, if it is not a number from 0 to 8).
         """
         if not isinstance(teacher, Teacher):
             raise NotAllowed("only a teacher may set up a room (this page has no teacher's key)", kind="teacher_only")
@@ -458,7 +462,8 @@ class Room:
             seats=[NewSeat(r, k, n, token_hash(tokens[r]) if r in tokens else None, nonces.get(r))
                    for r, k, n in specs],
             actions=[a.notation for a in game.history],  # dice an advanced setup rolls before the first decision
-            owner=teacher.id, room_id=room_id, lobby=lobby, predecessor=None if after is None else after.id)
+            owner=teacher.id, room_id=room_id, lobby=lobby, predecessor=None if after is None else after.id,
+            speed=speed)
         room = cls.open(store, row.id, teacher=teacher)
         # (another rematch of ``after`` came first: its room, with its links as they are now)
         room.issued_tokens = tokens if row.id == room_id else room.join_links()
@@ -586,6 +591,12 @@ class Room:
     @property
     def hints_enabled(self) -> bool:
         return self._row.hints_enabled
+
+    @property
+    def speed(self) -> float:
+        """The class's animation speed, as the teacher chose it on the projector (0: no animation; 1: Normal, also for a
+        room from before it was kept). Every team's phone animates at it; any page of the room may read it."""
+        return self._row.speed
 
     @property
     def turn_seconds(self) -> int:
@@ -794,7 +805,7 @@ class Room:
 
     def _take_meta(self, row: RoomRow, seats: Sequence[SeatRow]) -> None:
         old = (self._row.status, self._row.paused, self._row.hints_enabled, self._row.lang, self._row.lobby,
-               self._row.successor, _without_seen(self._seats))
+               self._row.successor, self._row.speed, _without_seen(self._seats))
         # The timer's count restarts with every move too; only a restart without a move (the teacher
         # set it again) is news of its own.
         timer_changed = row.turn_seconds != self._row.turn_seconds or (
@@ -802,7 +813,7 @@ class Room:
         self._row = row
         self._seats = tuple(seats)
         self._check_seats()
-        if old != (row.status, row.paused, row.hints_enabled, row.lang, row.lobby, row.successor,
+        if old != (row.status, row.paused, row.hints_enabled, row.lang, row.lobby, row.successor, row.speed,
                    _without_seen(self._seats)) or timer_changed:  # a page's heartbeat is no news to the views
             self._pending_meta = True
         self._check_own_seat()
@@ -1109,6 +1120,16 @@ class Room:
         action = self._bot(who, TIMER_BOT).choose(c)
         entries, over = self._entries_for(action)
         return self._write(self.next_seq, entries, TIMER, finish=FINISHED if over else None)
+
+    def set_speed(self, speed: float) -> Update:
+        """The class's animation speed (teacher only): 0 (no animation) to 8 times Normal; every team's phone
+        animates at it from its next read of the room. A value that is no such number raises ValueError; nothing
+        changes."""
+        self._need_teacher("change the game's speed")
+        if not valid_speed(speed):
+            raise ValueError(f"the speed is a number from 0 (no animation) to 8, not {speed!r}")
+        self.store.set_speed(self.id, float(speed))
+        return self._after_meta()
 
     def set_hints(self, enabled: bool) -> Update:
         self._need_teacher("change the hints")

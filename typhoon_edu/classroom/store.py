@@ -34,6 +34,7 @@ typhoon_edu.classroom.errors.StaleWrite: someone else moved first: this was to b
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 import uuid
@@ -54,8 +55,9 @@ from .errors import ClassroomError, NotAllowed, RoomNotFound, SeatError, StaleWr
 # 2: teachers, room owners and hand-over links, seat link nonces and device bindings;
 # 3: the teacher's turn timer (turn_seconds, turn_since); 4: a room's lobby (the teacher has not started
 # the game yet) and its successor (the room the teacher's rematch made after it); 5: a seat's last-seen time (its
-# page's kernel says, at most every ~10 s, that the page is there: the teacher's drawer tells who has dropped out)
-SCHEMA_VERSION = 5
+# page's kernel says, at most every ~10 s, that the page is there: the teacher's drawer tells who has dropped out);
+# 6: the class's animation speed (the teacher's choice on the projector, which every team's phone follows)
+SCHEMA_VERSION = 6
 OPEN, FINISHED, ENDED = "open", "finished", "ended"
 STATUSES = (OPEN, FINISHED, ENDED)
 SEAT_KINDS = ("person", "random", "greedy", "mcts")
@@ -91,6 +93,9 @@ ROOMS = sa.Table(
     # The id of the room the teacher's rematch made after this one (None: none yet): a phone still on this room
     # is told, and offered its own seat there (rooms.Room.follow).
     sa.Column("successor", sa.String(32), nullable=True),
+    # The class's animation speed, as the teacher chose it on the projector (0: no animation; NULL: a room made before
+    # schema 6, or written by an older kernel: Normal, 1). Every team's phone animates at it.
+    sa.Column("speed", sa.Float, nullable=True),
 )
 
 SEATS = sa.Table(
@@ -122,8 +127,8 @@ TEACHERS = sa.Table(
 
 #: Columns later schemas added to schema-1 tables (added in place when an older database is opened):
 #: 2 added owner, handover_hash, link_nonce and device_hash; 3 added turn_seconds and turn_since; 4 added lobby and
-#: successor; 5 added the seats' seen.
-_ADDED = ((ROOMS, ("owner", "handover_hash", "turn_seconds", "turn_since", "lobby", "successor")),
+#: successor; 5 added the seats' seen; 6 added the rooms' speed.
+_ADDED = ((ROOMS, ("owner", "handover_hash", "turn_seconds", "turn_since", "lobby", "successor", "speed")),
           (SEATS, ("link_nonce", "device_hash", "seen")))
 
 ACTIONS = sa.Table(
@@ -177,6 +182,7 @@ class RoomRow:
     turn_since: float | None = None  # when the count for the decision now waited on began
     lobby: bool = False  # waiting in the lobby: the teacher has not started the game, no decision is taken
     successor: str | None = None  # the id of the room the teacher's rematch made after this one
+    speed: float = 1.0  # the class's animation speed (0: none); 1 for a room that has none stored
 
     @property
     def is_open(self) -> bool:
@@ -304,12 +310,39 @@ def _room(r: Any) -> RoomRow:
                   owner=r.owner if isinstance(r.owner, str) else None,
                   turn_seconds=0 if r.turn_seconds is None else _num(r.turn_seconds, int, "turn_seconds", bad),
                   turn_since=None if r.turn_since is None else _num(r.turn_since, float, "turn_since", bad, None),
-                  lobby=bool(r.lobby), successor=r.successor if isinstance(r.successor, str) else None)
+                  lobby=bool(r.lobby), successor=r.successor if isinstance(r.successor, str) else None,
+                  speed=stored_speed(r.speed))
     if row.status not in STATUSES:
         bad.append("status")
     if bad:
         row = replace(row, problem=f"the stored room has damaged fields: {', '.join(bad)}")
     return row
+
+
+#: The class's animation speeds a room keeps: 0 (no animation) to this many times Normal.
+MAX_SPEED = 8.0
+
+
+def valid_speed(speed: Any) -> bool:
+    """Whether ``speed`` is an animation speed a room keeps: a finite number from 0 (no animation) to :data:`MAX_SPEED`.
+
+    >>> valid_speed(2), valid_speed(0.0), valid_speed(-1), valid_speed(float("nan")), valid_speed(True), valid_speed("2")
+    (True, True, False, False, False, False)
+    """
+    return isinstance(speed, (int, float)) and not isinstance(speed, bool) and math.isfinite(speed) \
+        and 0.0 <= speed <= MAX_SPEED
+
+
+def stored_speed(value: Any) -> float:
+    """The class's speed from a room's row: 1 (Normal) when none is stored (a room made before schema 6, or written by
+    an older kernel) or the stored value is not a speed (a hand-edited row; the game itself is not damaged by it).
+
+    >>> stored_speed(2.0), stored_speed(None), stored_speed("fast"), stored_speed(float("inf")), stored_speed(-3)
+    (2.0, 1.0, 1.0, 1.0, 1.0)
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    return float(value) if valid_speed(value) else 1.0
 
 
 def _seat(r: Any) -> SeatRow:
@@ -354,6 +387,11 @@ def devices_allowed(setup: Mapping[str, Any] | str | None) -> bool:
             return True
     options = setup.get("options") if isinstance(setup, Mapping) else None
     return bool(options.get("devices", True)) if isinstance(options, Mapping) else True
+
+
+def _check_speed(speed: Any) -> None:
+    if not valid_speed(speed):
+        raise ValueError(f"the speed is a number from 0 (no animation) to {MAX_SPEED:g}, not {speed!r}")
 
 
 def _no_devices(conn: sa.engine.Connection, room_id: str) -> None:
@@ -665,7 +703,7 @@ class RoomStore:
                     hints_enabled: bool = True, actions: Sequence[str] = (), by: str = "setup", status: str = OPEN,
                     origin: str = "", import_source: str | None = None, import_digest: str = "",
                     owner: str | None = None, room_id: str | None = None, lobby: bool = False,
-                    predecessor: str | None = None) -> RoomRow:
+                    predecessor: str | None = None, speed: float = 1.0) -> RoomRow:
         """A new room with a fresh code (retried on a clash), its seats and its first actions.
 
         With ``import_source``, the import is recorded in the same transaction; if that source
@@ -673,13 +711,15 @@ class RoomStore:
         :class:`KeyError` is raised. ``lobby``: the room waits in the lobby until :meth:`begin`
         (no decision is stored before). ``predecessor``: the id of the room this one is a rematch of,
         which names this one as its successor in the same transaction (RoomNotFound, and nothing
-        is created, if there is no such room). The first rematch wins: when the predecessor already
+        is created, if there is no such room). ``speed``: the class's animation speed (:meth:`set_speed`).
+        The first rematch wins: when the predecessor already
         names an open successor (a second teacher page, a reload of the results, a double tap, or a
         rematch a moment ago on another kernel), nothing is created and that room's row is returned
         instead (the caller tells by its id); see :meth:`_name_successor`.
         """
         if status not in STATUSES:
             raise ValueError(f"a room's status is one of {', '.join(STATUSES)}, not {status!r}")
+        _check_speed(speed)
         setup_text = setup if isinstance(setup, str) else json.dumps(dict(setup), sort_keys=True, ensure_ascii=False)
         self._check_seats(seats)
         notations = self._check_notations(actions, allow_empty=True)
@@ -694,7 +734,7 @@ class RoomStore:
                         hints_enabled=bool(hints_enabled), created=now, updated=now,
                         finished=None if status == OPEN else now, version=1, head=len(notations), origin=origin,
                         owner=owner, handover_hash=None, turn_seconds=0, turn_since=now, lobby=bool(lobby),
-                        successor=None))
+                        successor=None, speed=float(speed)))
                     conn.execute(sa.insert(SEATS), [
                         dict(room_id=rid, idx=i, region=s.region, kind=s.kind, name=s.name, token_hash=s.token_hash,
                              revoked=False, joined=None, link_nonce=s.link_nonce, device_hash=None, seen=None)
@@ -976,6 +1016,16 @@ class RoomStore:
             raise ValueError(f"the turn timer is a whole number of seconds (0: off), not {seconds!r}")
         with self._tx("set the turn timer", write=True) as conn:
             self._bump(conn, room_id, open_only=True, turn_seconds=seconds, turn_since=time.time())
+
+    def set_speed(self, room_id: str, speed: float) -> None:
+        """The class's animation speed (0: none, up to :data:`MAX_SPEED`), for every page of the open room.
+
+        Checked by :meth:`typhoon_edu.classroom.rooms.Room.set_speed` (the teacher only); a value that is no speed
+        raises ValueError and nothing is written.
+        """
+        _check_speed(speed)
+        with self._tx("change the speed", write=True) as conn:
+            self._bump(conn, room_id, open_only=True, speed=float(speed))
 
     def set_hints(self, room_id: str, enabled: bool) -> None:
         with self._tx("change the hints", write=True) as conn:
