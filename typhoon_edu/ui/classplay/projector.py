@@ -306,10 +306,13 @@ class ProjectorApp:
 
     def _relabel_play(self, lang: str) -> None:
         self.game.set_lang(lang)
-        speed = self.speed  # new options reset the toggle (to Slow): the class's speed stays
-        self.game.speed.options = speed_options(lang)
-        self.speed = speed
-        self.game.speed.value = speed
+        speed = self.speed  # new options reset the toggle (to Slow): the class's speed stays, and is not written
+        self._speed_quiet = True
+        try:
+            self.game.speed.options = speed_options(lang)
+        finally:
+            self._speed_quiet = False
+        self._show_speed(speed)
         self._show_code()
         self._show_timer_setting()
         self.timer_menu.description = i18n.t("classplay.attention.timer", lang)
@@ -401,10 +404,36 @@ class ProjectorApp:
         return i18n.t("classplay.attention.timer_out", self.lang,
                       player=seat_label(seat_infos(self.room), region, self.lang))
 
+    #: True while the speed buttons change without the teacher choosing (relabelled, or showing the room's speed).
+    _speed_quiet = False
+    #: The room's speed as this page last took it (another projector's change is taken once, as the turn timer is).
+    _room_speed = 1.0
+
     def set_speed(self, speed: float) -> None:
+        """The class's animation speed (the teacher's speed buttons): this page's, and the room's, so every team's
+        phone animates at it too (:meth:`Room.set_speed`, a teacher's action; a refusal is said)."""
+        if self._speed_quiet:
+            return
+        self._show_speed(speed)
+        room = self.room
+        if room is None or not room.is_open or room.speed == self.speed:
+            return
+        try:
+            self._take(room.set_speed(self.speed))
+        except ClassroomError as exc:
+            self._refused(exc, "speed")
+            self._show_speed(room.speed)  # the class's speed is still the one before (the phones' too)
+
+    def _show_speed(self, speed: float) -> None:
+        """Animate at ``speed`` here and show it on the speed buttons; nothing is written."""
         self.speed = float(speed)
-        if self._played and self.game.speed.value != self.speed:
-            self.game.speed.value = self.speed
+        shown = self._played and self.speed in [v for _, v in self.game.speed.options]  # (8: set by a script)
+        if shown and self.game.speed.value != self.speed:
+            self._speed_quiet = True
+            try:
+                self.game.speed.value = self.speed
+            finally:
+                self._speed_quiet = False
 
     # ------------------------------------------------------------------ rooms
     def refresh_rooms(self) -> list[Any]:
@@ -463,11 +492,10 @@ class ProjectorApp:
         lobby = bool(choices.devices) and any(s.kind == "person" for s in seats)
         room = Room.create(self.store, seats, seed=choices.seed, variant=choices.variant, dice=choices.dice,
                            start=start, lang=self.lang, options={"devices": bool(choices.devices)},
-                           teacher=self.teacher, lobby=lobby, after=after)
+                           teacher=self.teacher, lobby=lobby, after=after, speed=float(choices.speed))
         self.choices = choices
         self.setup.show_error("")
-        self.set_speed(choices.speed)
-        self._open_room(room, tokens=dict(room.issued_tokens))
+        self._open_room(room, tokens=dict(room.issued_tokens))  # (at the room's speed: the one chosen)
         return room
 
     def open(self, code: str) -> Any:
@@ -501,6 +529,8 @@ class ProjectorApp:
         self._build_play()
         self._stop()
         self.room = room
+        self._room_speed = room.speed
+        self._show_speed(room.speed)  # the class's speed, kept by the room (a reload, or a colleague's room, too)
         self._tokens = tokens
         self._timed_out = None
         self._lobby_presence, self._lobby_presence_at = {}, float("-inf")  # another room's devices are not these
@@ -638,8 +668,8 @@ class ProjectorApp:
         choices = self.choices
         if choices is None and self.room is not None:  # a room reopened (a reload of the results): its own seats
             choices = choices_of_room(self.room)
-        if choices is not None:
-            return self.start(SetupChoices(**{**choices.__dict__, "seed": None}), after=self.room)
+        if choices is not None:  # (at the speed the class watched this game at)
+            return self.start(SetupChoices(**{**choices.__dict__, "seed": None, "speed": self.speed}), after=self.room)
         self.leave()
         return None
 
@@ -871,6 +901,9 @@ class ProjectorApp:
             self.redraw()  # after the push: the banner says "busy" while the storms move
         if update.meta_changed:
             self._show_timer_setting()  # another projector of the room may have changed it
+            if self.room.speed != self._room_speed:  # (this one too)
+                self._room_speed = self.room.speed
+                self._show_speed(self.room.speed)
             self.drawer.render()
             if self.screen == "lobby":
                 self.lobby.render()

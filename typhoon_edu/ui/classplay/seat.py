@@ -42,6 +42,7 @@ from ...engine.rules import IllegalActionError, load_rules
 from ..buttons import legible
 from ..guard import Problems
 from ..palette import region_fill
+from . import DEFAULT_SPEED
 from .bigdie import BigDie
 from .decisions import DecisionPanel
 from .die_entry import DieEntry
@@ -171,10 +172,15 @@ RANK_CSS = """<style>
 
 
 class SeatApp:
-    """One seat's page. ``token``: the device token from the link; without it, the join screen."""
+    """One seat's page. ``token``: the device token from the link; without it, the join screen.
+
+    ``speed``: this device's own animation speed (its link's ``&speed=``, 0: none); None, or 1 (what
+    :func:`~typhoon_edu.ui.classplay.launch` gives a link without one): the class's speed, as the teacher
+    sets it on the projector (:attr:`speed`).
+    """
 
     def __init__(self, lang: str = "zh-TW", store: Any = None, *, token: str | None = None,
-                 code: str | None = None, speed: float = 1.0, device: str | None = None) -> None:
+                 code: str | None = None, speed: float | None = None, device: str | None = None) -> None:
         self.lang = i18n.normalize_lang(lang)
         self.store = _open_store(store)
         #: This browser's id (the server's device cookie): a seat link stays with the first device that opens it.
@@ -184,7 +190,9 @@ class SeatApp:
         self.region: str | None = None
         self.token: str | None = None
         self.screen = "join"
-        self.speed = speed  # animation speed (0: none), as the projector's
+        #: This device's own animation speed, or None: the room's (the class's). (launch cannot say whether a link
+        #: asked for 1 or for nothing, so 1 follows the class: the projector's Normal is 1 too.)
+        self.own_speed: float | None = None if speed is None or speed == DEFAULT_SPEED else float(speed)
         self._task: asyncio.Task[None] | None = None
         self.problems = Problems(lambda: self.lang, on_error=lambda _exc: self.render())
 
@@ -288,6 +296,18 @@ class SeatApp:
         elif code:
             self.join.code.value = code
             self.join.find()
+
+    @property
+    def speed(self) -> float:
+        """The speed this page animates at (0: none): its own (:attr:`own_speed`), else the class's, which the room
+        keeps as the teacher set it on the projector (read again with every change the page reads)."""
+        if self.own_speed is not None:
+            return self.own_speed
+        return float(getattr(self.room, "speed", DEFAULT_SPEED)) if self.room is not None else DEFAULT_SPEED
+
+    @speed.setter
+    def speed(self, value: float) -> None:
+        self.own_speed = float(value)
 
     # ------------------------------------------------------------------ display
     def show(self) -> SeatApp:
