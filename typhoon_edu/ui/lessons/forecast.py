@@ -18,6 +18,7 @@ is tested without a browser; :class:`ForecastChallenge` is the thin widget aroun
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import unicodedata
@@ -46,6 +47,7 @@ from .. import palette
 from ..board import MapWidth
 from ..canvas_input import make_accessible
 from ..guard import Problems
+from ..map_text import Box, overlaps, text_box
 from ..painter import repaint
 from ..quiz import AnswerSheet, Question, Quiz, lesson_sheet
 from ..realmap import NARROW_MAP_PX, PHONE_MIN_TEXT, Projection, legend_item, static_scene, storm_title, track_scene
@@ -333,14 +335,156 @@ def _diamond(x: float, y: float, r: float) -> tuple[tuple[float, float], ...]:
     return ((x, y - r), (x + r, y), (x, y + r), (x - r, y))
 
 
+# --- where the texts go: inside the map, clear of the markers and of each other ----------------------------------
+
+#: The shapes a text beside something must keep off: the guesses, the truth's diamonds, the teams' guesses, the track's
+#: dots, the storm now and the other storm's.
+MARKER_ROLES = frozenset({"guess", "truth-mark", "team-guess", "fix", "now", "now-class", "partner-fix", "partner-now"})
+#: The eight places around a point, as directions (x east, y down): east first, then counter-clockwise.
+_AROUND = tuple((round(math.cos(math.radians(a)), 6), round(-math.sin(math.radians(a)), 6)) for a in range(0, 360, 45))
+
+
+@dataclass(frozen=True)
+class _Keepout:
+    """Something a text placed beside a marker must keep off: a text's box, or a marker's outline (a circle or the
+    truth's diamond, exactly: a box may come near a round marker's corner of its bounds), grown by ``pad``."""
+
+    kind: str  # "box", "circle" (cx, cy, r) or "diamond" (cx, cy, half its diagonal)
+    at: tuple[float, ...]
+
+    @classmethod
+    def of(cls, shape: Shape, pad: float) -> _Keepout:
+        """A marker kept off by ``pad`` px: a circle, the truth's diamond, or any other shape's bounds."""
+        if isinstance(shape, Circle):
+            return cls("circle", (shape.cx, shape.cy, shape.r + pad))
+        xs, ys = [p[0] for p in getattr(shape, "points", ())], [p[1] for p in getattr(shape, "points", ())]
+        if shape.role == "truth-mark":
+            return cls("diamond", ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, (max(xs) - min(xs)) / 2 + pad))
+        return cls("box", (min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad))
+
+    def depth(self, box: Box) -> float:
+        """How far ``box`` runs into it (0: clear; touching is clear).
+
+        >>> _Keepout("circle", (0.0, 0.0, 10.0)).depth((7.5, 7.5, 20, 20)), _Keepout("box", (0, 0, 10, 10)).depth((8, 5, 20, 20))
+        (0.0, 2.0)
+        """
+        if self.kind == "box":
+            a = self.at
+            return float(max(0.0, min(min(a[2], box[2]) - max(a[0], box[0]), min(a[3], box[3]) - max(a[1], box[1]))))
+        cx, cy, r = self.at
+        dx = max(box[0] - cx, 0.0, cx - box[2])  # from the centre to the nearest point of the box
+        dy = max(box[1] - cy, 0.0, cy - box[3])
+        return float(max(0.0, r - (math.hypot(dx, dy) if self.kind == "circle" else dx + dy)))
+
+
+def _crosses(box: Box, a: tuple[float, float], b: tuple[float, float]) -> bool:
+    """Whether the segment ``a``–``b`` passes through ``box`` (clipped against it, Liang–Barsky).
+
+    >>> _crosses((0, 0, 10, 10), (-5, 5), (15, 5)), _crosses((0, 0, 10, 10), (-5, -5), (15, -1))
+    (True, False)
+    """
+    (x0, y0), (dx, dy) = a, (b[0] - a[0], b[1] - a[1])
+    lo, hi = 0.0, 1.0
+    for p, q in ((-dx, x0 - box[0]), (dx, box[2] - x0), (-dy, y0 - box[1]), (dy, box[3] - y0)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        r = q / p
+        if p < 0:
+            lo = max(lo, r)
+        else:
+            hi = min(hi, r)
+        if lo > hi:
+            return False
+    return True
+
+
+def _beside(x: float, y: float, d: float, direction: tuple[float, float], w: float, h: float) -> tuple[float, float]:
+    """The centre of a ``w`` × ``h`` box set off the point ``(x, y)`` by ``d`` in one of the eight directions of
+    :data:`_AROUND`: east or west its near side ``d`` away, level with the point; north or south its near side ``d``
+    away, centred; diagonally its near corner ``d`` away.
+
+    >>> _beside(0, 0, 10, (1.0, 0.0), 40, 10), _beside(0, 0, 10, (0.0, 1.0), 40, 10)
+    ((30.0, 0.0), (0.0, 15.0))
+    """
+    x, y = float(x), float(y)
+    ux, uy = direction
+    sx = 0.0 if abs(ux) < 0.3 else math.copysign(1.0, ux)
+    sy = 0.0 if abs(uy) < 0.3 else math.copysign(1.0, uy)
+    if sx and sy:
+        return (x + sx * (d * math.sqrt(0.5) + w / 2), y + sy * (d * math.sqrt(0.5) + h / 2))
+    if sx:
+        return (x + sx * (d + w / 2), y)
+    return (x, y + sy * (d + h / 2))
+
+
+@dataclass
+class _Room:
+    """What a text placed beside a marker must keep to: the map's bounds, the markers and the texts placed so far
+    (``taken``: never overlapped if there is any other way), the map's own texts, its coordinates and names (``soft``),
+    and the lines a text had better not hide (``lines``): these two only where keeping off them means going further."""
+
+    width: float
+    height: float
+    taken: list[_Keepout]
+    soft: list[Box]
+    pad: float
+    lines: list[tuple[tuple[float, float], tuple[float, float]]] = field(default_factory=list)
+
+    def place(self, x: float, y: float, text: str, size: float, *, first: float, step: float, rings: int,
+              prefer: tuple[float, float], others: Sequence[tuple[float, float]] = ()) -> tuple[float, float, float, float]:
+        """Where ``text`` (``size`` px, centred) goes beside the marker at ``(x, y)``: ``(x, y, clash, cost)``, its centre,
+        how deep it runs into something taken (0 where it could keep clear) and what the place costs.
+
+        The eight places around the marker at ``first`` px, then each ``step`` further, up to ``rings`` steps; the
+        places nearest the direction ``prefer`` first. The cheapest that is inside the map and clear of everything taken;
+        where none is, the one that runs in least. A step out costs a quarter of the text's size in characters, a place
+        turned 45° from ``prefer`` 0.1, one of the map's own texts under it 1, a line through it 0.25, a centre nearer
+        one of the points ``others`` (the other guesses) than ``(x, y)`` 0.5, as it would seem to be theirs. The box
+        is then taken."""
+        x0, y0, x1, y1 = text_box(Text(x=0.0, y=0.0, text=text, size=size))
+        w, h = x1 - x0 + 2 * self.pad, y1 - y0 + 2 * self.pad
+        angle = math.atan2(prefer[1], prefer[0])
+        order = sorted(range(len(_AROUND)), key=lambda k: (round(abs(math.remainder(
+            math.atan2(_AROUND[k][1], _AROUND[k][0]) - angle, math.tau)), 6), k))
+        # only what a place within reach can meet
+        reach = first + rings * step + w + h
+        near = (x - reach, y - reach, x + reach, y + reach)
+        taken = [keep for keep in self.taken if keep.depth(near) > 0]
+        soft = [b for b in self.soft if overlaps(near, b)]
+        lines = [(a, b) for a, b in self.lines if _crosses(near, a, b)]
+        best: tuple[float, ...] | None = None
+        for ring in range(rings + 1):
+            for rank, k in enumerate(order):
+                cx, cy = _beside(x, y, first + ring * step, _AROUND[k], w, h)
+                # inside the map: slid back in along the edge where it would stick out
+                cx = min(max(cx, w / 2), self.width - w / 2)
+                cy = min(max(cy, h / 2), self.height - h / 2)
+                box = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+                clash = sum(keep.depth(box) for keep in taken)
+                cost = (ring * step / size + 0.1 * rank + sum(1 for b in soft if overlaps(box, b))
+                        + 0.25 * sum(1 for a, b in lines if _crosses(box, a, b))
+                        + 0.5 * any(math.dist((cx, cy), o) < math.dist((cx, cy), (x, y)) for o in others))
+                if best is None or (clash, cost) < (best[0], best[1]):
+                    best = (clash, cost, cx, cy, ring)
+            if best is not None and best[0] == 0 and best[1] < (ring + 1) * step / size:  # further out costs more
+                break
+        assert best is not None
+        clash, cost, cx, cy, _ = best
+        self.taken.append(_Keepout("box", (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)))
+        return (cx, cy, clash, cost)
+
+
 def forecast_scene(rnd: ForecastRound, teams: Mapping[str, Mapping[int, LatLon]] | None = None, *,
                    min_text: float = 0.0) -> list[Shape]:
     """The dynamic layer: the track so far (and a pair's other storm), the guesses, every team's guesses; after the
     reveal the cone around the guesses, the best track and each guess's error.
 
     ``min_text`` (a phone's drawing, :data:`~typhoon_edu.ui.realmap.PHONE_MIN_TEXT`): every text at least that large,
-    in canvas px, each marker grown to hold its number (a guess's lead, a team's initial, the truth's lead) and the
-    names and errors set off their markers by as much more. 0 (the default) is the usual drawing.
+    in canvas px, each marker grown to hold its number (a guess's lead, a team's initial, the truth's lead). 0 (the
+    default) is the usual drawing. In both, the storms' names and the errors go inside the map, clear of every marker
+    and of each other (:func:`_texts_beside`), and are drawn last.
 
     >>> r = ForecastRound(find_case("pair"))
     >>> roles = [s.role for s in forecast_scene(r)]
@@ -353,13 +497,12 @@ def forecast_scene(rnd: ForecastRound, teams: Mapping[str, Mapping[int, LatLon]]
     >>> roles.count("truth-mark"), roles.count("error"), "cone" in roles
     (3, 3, True)
     """
-    case, proj, lang = rnd.case, rnd.proj, rnd.lang
+    case, proj = rnd.case, rnd.proj
     shapes: list[Shape] = []
     # the sizes of the usual drawing, or a phone's: a marker's number ("72" bold) needs a circle of about 0.8 of its
     # size, a diamond reaching 1.1 of it; a team's initial (one letter) a circle of 0.6
     label = max(11.0, min_text)
     guess_r, team_r, diamond = max(13.0, 0.8 * min_text), max(8.0, 0.6 * min_text), max(12.0, 1.1 * min_text)
-    name_size, partner_size, error_size = max(15.0, min_text), max(14.0, min_text), max(13.0, min_text)
     if case.partner is not None and case.partner_index is not None:
         # the other storm in grey, so the one to forecast stands out (its name is written beside it too)
         seen = [proj.xy(f.lon, f.lat) for f in case.partner_seen()]
@@ -368,12 +511,8 @@ def forecast_scene(rnd: ForecastRound, teams: Mapping[str, Mapping[int, LatLon]]
                    for x, y in seen]
         x, y = seen[-1]
         shapes.append(Circle(cx=x, cy=y, r=9, fill=PARTNER_COLOUR, stroke=palette.INK, line_width=2.5, role="partner-now"))
-        shapes.append(Text(x=x, y=y - max(18.0, 9 + min_text * 0.5 + 4), text=storm_title(case.partner, lang),
-                           size=partner_size, bold=True, halo=palette.HALO, role="partner-name"))
     shapes += track_scene(case.storm, case.index, proj, radii=False, whole=False)
     nx, ny = proj.xy(case.now.lon, case.now.lat)
-    shapes.append(Text(x=nx, y=ny + max(22.0, 9 + min_text * 0.5 + 4), text=storm_title(case.storm, lang),
-                       size=name_size, bold=True, halo=palette.HALO, role="storm-name"))
     guesses = [(h, rnd.guesses[h]) for h in LEADS if h in rnd.guesses]
     if rnd.revealed and len(guesses) == len(LEADS):
         centres = [(nx, ny), *[proj.xy(lon, lat) for _, (lat, lon) in guesses]]
@@ -410,14 +549,6 @@ def forecast_scene(rnd: ForecastRound, teams: Mapping[str, Mapping[int, LatLon]]
             tx, ty = proj.xy(t.lon, t.lat)
             shapes.append(Line(points=((gx, gy), (tx, ty)), stroke=ERROR_COLOUR, line_width=2.5, dash=(2, 3), role="error",
                                key=str(h)))
-            km = great_circle_km(lat, lon, t.lat, t.lon)
-            # the label sits beyond the truth, on the side away from the guess, so neither marker hides it
-            d = math.hypot(tx - gx, ty - gy)
-            ux, uy = ((tx - gx) / d, (ty - gy) / d) if d > 1 else (0.6, -0.8)
-            shapes.append(Text(x=tx + (diamond + 18) * ux, y=ty + (diamond + 10) * uy,
-                               text=lt("forecast.error_label", lang, km=f"{km:.0f}"), size=error_size, bold=True,
-                               align="left" if ux >= 0 else "right", fill=ERROR_COLOUR, halo=palette.HALO, role="error-km",
-                               key=str(h)))
         for h in LEADS:
             t = case.truth[h]
             tx, ty = proj.xy(t.lon, t.lat)
@@ -438,7 +569,86 @@ def forecast_scene(rnd: ForecastRound, teams: Mapping[str, Mapping[int, LatLon]]
                              role="guess", key=str(h)))
         shapes.append(Text(x=gx, y=gy, text=str(h), size=label, bold=True, fill=GUESS_COLOUR, role="guess-label",
                            key=str(h)))
-    return shapes
+    return shapes + _texts_beside(rnd, shapes, min_text, guess_r)
+
+
+def _texts_beside(rnd: ForecastRound, shapes: Sequence[Shape], min_text: float, guess_r: float) -> list[Shape]:
+    """The texts :func:`forecast_scene` sets beside its markers, placed inside the map and clear of every marker and of
+    each other (:class:`_Room`): the storm's name (below the storm now where it can), the other storm's (above it), and
+    after the reveal each guess's error ("108 km") beside its guess, on the side away from the truth where it can,
+    with a leader line from the guess where it had to move further out. Drawn last, over the rest."""
+    case, proj, lang = rnd.case, rnd.proj, rnd.lang
+    name_size, partner_size, error_size = max(15.0, min_text), max(14.0, min_text), max(13.0, min_text)
+    pad = 2.0 if not min_text else 3.0
+    soft = [text_box(t) for t in static_scene(proj, lang, min_text=min_text) if isinstance(t, Text)]
+    # the lines a text had better not hide: the track so far, the guesses' path, the truth, the errors
+    lines = [(p, q) for s in shapes if isinstance(s, Line) and s.role in ("leg", "guess-path", "truth", "error")
+             for p, q in zip(s.points, s.points[1:], strict=False)]
+    room = _Room(float(proj.width), float(proj.height), [_Keepout.of(s, pad) for s in shapes if s.role in MARKER_ROLES],
+                 soft, pad, lines)
+    out: list[Shape] = []
+    # the storm's name below it and the other storm's above it, as before, unless something is there
+    nx, ny = proj.xy(case.now.lon, case.now.lat)
+    x, y, _, _ = room.place(nx, ny, storm_title(case.storm, lang), name_size, first=13.0, step=0.25 * name_size, rings=8,
+                           prefer=(0.0, 1.0))
+    out.append(Text(x=x, y=y, text=storm_title(case.storm, lang), size=name_size, bold=True, halo=palette.HALO,
+                    role="storm-name"))
+    if case.partner is not None and case.partner_index is not None and case.partner_seen():
+        f = case.partner_seen()[-1]
+        px, py = proj.xy(f.lon, f.lat)
+        x, y, _, _ = room.place(px, py, storm_title(case.partner, lang), partner_size, first=10.0,
+                               step=0.25 * partner_size, rings=8, prefer=(0.0, -1.0))
+        out.append(Text(x=x, y=y, text=storm_title(case.partner, lang), size=partner_size, bold=True, halo=palette.HALO,
+                        role="partner-name"))
+    if not rnd.revealed:
+        return out
+    wanted: list[tuple[int, float, float, str, tuple[float, float]]] = []  # lead, guess x and y, text, away from truth
+    for h in LEADS:
+        if h not in rnd.guesses:
+            continue
+        lat, lon = rnd.guesses[h]
+        t = case.truth[h]
+        gx, gy = proj.xy(lon, lat)
+        tx, ty = proj.xy(t.lon, t.lat)
+        text = lt("forecast.error_label", lang, km=f"{great_circle_km(lat, lon, t.lat, t.lon):.0f}")
+        d = math.hypot(tx - gx, ty - gy)
+        away = ((gx - tx) / d, (gy - ty) / d) if d > 1 else (0.6, -0.8)  # the error's line is on the other side
+        wanted.append((h, gx, gy, text, away))
+
+    def put(into: _Room, want: tuple[int, float, float, str, tuple[float, float]]) -> tuple[float, float, float, float]:
+        _, gx, gy, text, away = want
+        return into.place(gx, gy, text, error_size, first=guess_r + 0.2 * error_size, step=0.25 * error_size, rings=20,
+                          prefer=away, others=[(w[1], w[2]) for w in wanted if w[0] != want[0]])
+
+    # placed one after the other, in the order that costs least in all (a label placed first can take the place of the
+    # next one's, beside a guess close by); no order costs less than each label where it would go alone
+    least = round(sum(put(replace(room, taken=list(room.taken)), w)[3] for w in wanted), 6)
+    best: tuple[float, float, dict[int, tuple[float, float]]] = (math.inf, math.inf, {})
+    for order in itertools.permutations(wanted):
+        trial = replace(room, taken=list(room.taken))
+        placed, clash, cost = {}, 0.0, 0.0
+        for want in order:
+            x, y, c, k = put(trial, want)
+            placed[want[0]], clash, cost = (x, y), clash + c, cost + k
+        if (round(clash, 6), round(cost, 6)) < best[:2]:
+            best = (round(clash, 6), round(cost, 6), placed)
+        if best[:2] == (0.0, least):
+            break
+    labels: list[Shape] = []
+    for h, gx, gy, text, _ in wanted:
+        x, y = best[2][h]
+        label = Text(x=x, y=y, text=text, size=error_size, bold=True, fill=ERROR_COLOUR, halo=palette.HALO,
+                     role="error-km", key=str(h))
+        box = text_box(label)
+        # the point of the label nearest the guess; further than about a character from its circle: a leader line
+        bx, by = min(max(gx, box[0]), box[2]), min(max(gy, box[1]), box[3])
+        gap = math.hypot(bx - gx, by - gy)
+        if gap - guess_r > 0.75 * error_size:
+            ex, ey = gx + guess_r * (bx - gx) / gap, gy + guess_r * (by - gy) / gap
+            out.append(Line(points=((round(ex, 3), round(ey, 3)), (round(bx, 3), round(by, 3))), stroke=ERROR_COLOUR,
+                            line_width=1.5, role="error-leader", key=str(h)))
+        labels.append(label)
+    return out + labels
 
 
 # --- words -----------------------------------------------------------------------------------------------
