@@ -112,6 +112,16 @@ def test_a_seat_links_own_speed_decides_for_that_device(store: RoomStore) -> Non
     assert plain.pacer.speed() == 2.0
 
 
+def test_a_seat_link_asking_for_normal_speed_keeps_it(store: RoomStore) -> None:
+    """``&speed=1`` is the device's own Normal, not "follow the class" (only a link without ``&speed=`` follows)."""
+    projector = _projector(store, 1.0)
+    normal = launch({"seat": projector.room.issued_tokens["Taiwan"], "speed": "1"}, lang="en", store=store,
+                    display=False)
+    projector.set_speed(4.0)
+    normal.sync()
+    assert normal.pacer.speed() == 1.0
+
+
 # ---------------------------------------------------------------------- a teacher's action only
 def test_a_student_cannot_change_the_speed(db_url: str) -> None:
     store = RoomStore(db_url)

@@ -93,7 +93,8 @@ def launch(query: Mapping[str, str] | None = None, *, lang: str | None = None, s
     if teacher is None:
         from .seat import SeatApp
 
-        speed = seat_speed(query.get("speed"))
+        # no &speed= in the link: None, the class's speed (the projector's); &speed=1 is this device's own Normal
+        speed = seat_speed(query["speed"]) if query.get("speed") else None
         app: Any = SeatApp(lang=lang, store=store, token=query.get("seat") or None, code=query.get("join") or None,
                            speed=speed, device=device)
         if query.get("lang"):  # an address's ?lang= wins over the room's and the browser's language

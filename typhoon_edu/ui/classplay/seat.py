@@ -174,7 +174,7 @@ RANK_CSS = """<style>
 class SeatApp:
     """One seat's page. ``token``: the device token from the link; without it, the join screen.
 
-    ``speed``: this device's own animation speed (its link's ``&speed=``, 0: none); None, or 1 (what
+    ``speed``: this device's own animation speed (its link's ``&speed=``, 0: none); None (what
     :func:`~typhoon_edu.ui.classplay.launch` gives a link without one): the class's speed, as the teacher
     sets it on the projector (:attr:`speed`).
     """
@@ -190,9 +190,8 @@ class SeatApp:
         self.region: str | None = None
         self.token: str | None = None
         self.screen = "join"
-        #: This device's own animation speed, or None: the room's (the class's). (launch cannot say whether a link
-        #: asked for 1 or for nothing, so 1 follows the class: the projector's Normal is 1 too.)
-        self.own_speed: float | None = None if speed is None or speed == DEFAULT_SPEED else float(speed)
+        #: This device's own animation speed (its link's ``&speed=``), or None: the room's (the class's).
+        self.own_speed: float | None = None if speed is None else float(speed)
         self._task: asyncio.Task[None] | None = None
         self.problems = Problems(lambda: self.lang, on_error=lambda _exc: self.render())
 
