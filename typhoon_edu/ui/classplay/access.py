@@ -21,7 +21,8 @@ focus falls to the page's body. This tiny front-end piece, one per page, watches
   for :data:`TAP_HOLD_MS` ms, counted again from each redraw of the decision panel in the next
   :data:`TAP_REDRAW_MS` ms (a double tap, or a finger still there when another button slid under it, played a
   second decision); a scroll of the page in that time that no finger made (the turn brought into view) holds it back
-  too, as a redraw does. A tap on the decision after that, once its storms have moved, is never held back. On a team's
+  too, as a redraw does. A decision drawn more than :data:`TAP_REDRAW_MS` ms after the tap is never held back; one drawn
+  sooner (after a short move, or at a fast speed) takes taps :data:`TAP_HOLD_MS` ms after it appears. On a team's
   own page only (a phone or a tablet): the projector's, played on one computer, is tapped by one person who
   watches the board between decisions. The kernel
   ignores a button drawn for a decision that is over (:mod:`.decisions`); ``<body data-typhoon-taps-ignored>``
