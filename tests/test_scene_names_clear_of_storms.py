@@ -104,6 +104,12 @@ def problems(static: list[Shape], dynamic: list[Shape], cell: int) -> list[str]:
     covered = {(round(s.x), round(s.y)) for s in dynamic[:first_storm] if isinstance(s, Rect) and s.role == "name-cover"}
     for key, t in names.items():
         if (t.x, t.y) == (home[key].x, home[key].y):
+            # a name that stayed: whatever the repaint of a moved name's place draws over it is followed by it again
+            for i, s in enumerate(dynamic):
+                if s.role == "name-cover" and not isinstance(s, Text) and _covers(s, text_box(t)) and not any(
+                        isinstance(u, Text) and u.key == key for u in dynamic[i + 1:]):
+                    out.append(f"the repaint's {type(s).__name__.lower()} runs through {t.text!r}")
+                    break
             continue
         box = text_box(t)
         # moved: on the map, on or touching its region, on no other name, and its usual place painted over

@@ -502,7 +502,13 @@ def _name_cover(rules: Rules, geo: BoardGeometry, lang: str, min_text: float, mo
                                                   ((b[0], b[1]), (b[0], b[3])), ((b[2], b[1]), (b[2], b[3])))}
         lines = [replace(grid, points=side, role=NAME_COVER) for side in sorted(sides)]
     stayed = {(t.key, t.x, t.y) for t in names}
-    for i in sorted({i for c in cells for i in index.get(c, ())}):
+    chosen = {i for c in cells for i in index.get(c, ())}
+    # a border or a grid line repainted here may run on into a name that stayed (a line ending at a covered cell's
+    # corner reaches past it): that name is drawn again too, after it, as the static layer draws names last
+    reach = [_shape_box(copies[i]) for i in chosen if copies[i] is not None and not isinstance(copies[i], Text)]
+    chosen |= {j for j, s in enumerate(copies) if isinstance(s, Text) and j not in chosen
+               and any(_overlaps(_grown(_name_box(s), s.size / 8), b) for b in reach)}
+    for i in sorted(chosen):
         if lines and i > grid_at:  # the grid where the static layer draws it: over the cells, under the borders
             out += lines
             lines = []
