@@ -7,6 +7,8 @@ after a tap on a decision, also when the page then scrolled by itself (what was 
 whole Voilà room the timing of these is hard to pin (CI's second-tap test met the page's own scroll by chance); here
 each script runs as it is shipped, on a page shaped like a phone's seat (banner, decisions, map, hand), driven by a
 stand-in of the widget's model, in a 390×844 touch context with real touch taps. No server: a few seconds in all.
+The lessons' maps have one such script too (:mod:`typhoon_edu.ui.board`'s MapWidth, which says when a map is shown
+narrow): its last test runs it the same way.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
+from typhoon_edu.ui import board
 from typhoon_edu.ui.classplay import access, pagelink
 
 pytestmark = pytest.mark.browser
@@ -51,9 +54,9 @@ class StandInModel {
 """
 
 
-def _mount(page: Page, esm: str, values: dict[str, object]) -> None:
-    """Run a widget's shipped ESM on the stand-in seat page, its model as ``window.standIn``."""
-    page.set_content(SEAT)
+def _mount(page: Page, esm: str, values: dict[str, object], html: str = SEAT) -> None:
+    """Run a widget's shipped ESM on a stand-in page (a phone's seat), its model as ``window.standIn``."""
+    page.set_content(html)
     module = esm.replace("export default", "const shipped =") + MODEL + (
         f"\nwindow.standIn = new StandInModel({json.dumps(values)});"
         "\nshipped.render({ model: window.standIn, el: document.getElementById('widget') });"
@@ -155,3 +158,25 @@ def test_a_scroll_a_finger_made_does_not_hold_the_next_tap_back(phone: Page) -> 
     _tap(phone, "#second")
     assert phone.evaluate("window.played") == ["first", "second"]
     assert phone.evaluate("document.body.dataset.typhoonTapsIgnored") is None
+
+
+def test_a_map_shown_in_two_windows_does_not_flip_its_drawing(phone: Page) -> None:
+    """A lesson's map (BoardView's page-side MapWidth) shown narrow here while another window of the same notebook shows
+    it wide: that view's word ("not narrow") reaches this one through the shared model; this view, whose own width did
+    not change, does not set it back (each change repaints the board in every window: they flickered for ever)."""
+    html = ('<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width, initial-scale=1"></head>'
+            '<body><canvas class="te-map-1" style="width: 360px; height: 270px"></canvas><div id="widget"></div>'
+            "</body></html>")
+    _mount(phone, board._WIDTH_ESM, {"target": "te-map-1", "narrow_below": 720.0, "narrow": False, "drawing": "wide"},
+           html)
+    phone.evaluate("""() => { window.sets = 0; const set = window.standIn.set.bind(window.standIn);
+                               window.standIn.set = (k, v) => { if (k === 'narrow') window.sets++; set(k, v); }; }""")
+    phone.wait_for_function("window.standIn.get('narrow') === true || window.sets > 0", timeout=3_000)
+    phone.evaluate("window.sets = 0; window.standIn.fire('narrow', false)")  # the wide window's word
+    phone.wait_for_timeout(1_900)  # two of the view's rounds of checks
+    assert phone.evaluate("window.sets") == 0
+    assert phone.evaluate("window.standIn.get('narrow')") is False
+    phone.evaluate("document.querySelector('canvas').style.width = '800px'")  # this window is widened: it says so
+    phone.wait_for_timeout(1_000)
+    phone.evaluate("document.querySelector('canvas').style.width = '300px'")  # and narrowed again
+    phone.wait_for_function("window.standIn.get('narrow') === true", timeout=3_000)

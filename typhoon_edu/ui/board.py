@@ -59,6 +59,9 @@ function render({ model, el }) {
   const target = model.get('target');
   const watched = new WeakSet();
   const resized = new ResizeObserver(() => check());
+  // what this view measured last: it speaks only when that changes, so two views of one map at different widths (a
+  // notebook open in two windows) do not set the shared value back and forth, each repainting both
+  let mine = null;
   function check() {
     const canvases = Array.from(document.querySelectorAll('canvas.' + CSS.escape(target)));
     const widths = [];
@@ -70,7 +73,7 @@ function render({ model, el }) {
     }
     if (!widths.length) { return; }
     const narrow = Math.min(...widths) < model.get('narrow_below');
-    if (narrow !== model.get('narrow')) { model.set('narrow', narrow); model.save_changes(); }
+    if (narrow !== mine) { mine = narrow; if (narrow !== model.get('narrow')) { model.set('narrow', narrow); model.save_changes(); } }
   }
   model.on('change:drawing', check);
   check();
