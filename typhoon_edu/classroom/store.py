@@ -674,9 +674,12 @@ class RoomStore:
                             ddl = col.type.compile(dialect=conn.dialect)
                             conn.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {name} {ddl}")
                 conn.execute(sa.update(META).where(META.c.key == "schema").values(value=str(SCHEMA_VERSION)))
-        except sa_exc.SQLAlchemyError as exc:
-            # another process may have upgraded it at the same moment
+        except (sa_exc.SQLAlchemyError, StoreError) as exc:
+            # another process may have upgraded it at the same moment (on PostgreSQL its ALTER TABLE then fails here
+            # with "column already exists", which _tx has already translated into a StoreError)
             if (self._schema_version() or 0) < SCHEMA_VERSION:
+                if isinstance(exc, StoreError):
+                    raise
                 raise _translate(exc, "bring its tables up to date") from None
 
     def check_writable(self) -> None:
