@@ -123,6 +123,17 @@ def test_a_seat_link_asking_for_normal_speed_keeps_it(store: RoomStore) -> None:
     assert normal.pacer.speed() == 1.0
 
 
+@pytest.mark.parametrize("raw", ["fast", "nan", "inf", ""])
+def test_a_seat_link_with_an_unusable_speed_follows_the_class(store: RoomStore, raw: str) -> None:
+    """A mistyped ``&speed=`` is no speed of the device's own: the phone follows the class, as without one."""
+    projector = _projector(store, 1.0)
+    phone = launch({"seat": projector.room.issued_tokens["Taiwan"], "speed": raw}, lang="en", store=store,
+                   display=False)
+    projector.set_speed(4.0)
+    phone.sync()
+    assert phone.pacer.speed() == 4.0
+
+
 # ---------------------------------------------------------------------- a teacher's action only
 def test_a_student_cannot_change_the_speed(db_url: str) -> None:
     store = RoomStore(db_url)
@@ -157,7 +168,18 @@ def test_a_projector_whose_room_was_handed_over_cannot_change_the_speed(store: R
     assert i18n.t("classroom.error.not_your_room", lang) in projector.message.value
 
 
-@pytest.mark.parametrize("bad", [-1.0, 8.5, math.nan, math.inf, True, "fast", None])
+def test_the_speed_buttons_work_while_the_last_moves_of_an_ended_game_still_play(store: RoomStore) -> None:
+    """The game ended in the store (the last move made on a phone, or End on another page) while this projector still
+    plays the moves before it: Faster speeds those up, with no "this game has ended" over a board still moving (found
+    by a review: the refused write also set the buttons back)."""
+    projector = _projector(store, 1.0)
+    Room.open(store, projector.room.id, teacher=local_teacher(store)).end()  # another page of the teacher's
+    projector.game.speed.value = 4.0
+    assert projector.speed == 4.0 and projector.game.speed.value == 4.0
+    assert "ended" not in projector.message.value.lower()
+
+
+@pytest.mark.parametrize("bad", [-1.0, 8.5, math.nan, math.inf, True, "fast", None, 10**400])
 def test_a_speed_out_of_range_is_refused_and_changes_nothing(store: RoomStore, bad: object) -> None:
     room = Room.create(store, PEOPLE, seed=3, lang="en", teacher=local_teacher(store))
     before = store.snapshot(room.id)

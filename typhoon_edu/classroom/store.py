@@ -328,9 +328,15 @@ def valid_speed(speed: Any) -> bool:
 
     >>> valid_speed(2), valid_speed(0.0), valid_speed(-1), valid_speed(float("nan")), valid_speed(True), valid_speed("2")
     (True, True, False, False, False, False)
+    >>> valid_speed(10**400)
+    False
     """
-    return isinstance(speed, (int, float)) and not isinstance(speed, bool) and math.isfinite(speed) \
-        and 0.0 <= speed <= MAX_SPEED
+    if not isinstance(speed, (int, float)) or isinstance(speed, bool):
+        return False
+    try:
+        return math.isfinite(speed) and 0.0 <= speed <= MAX_SPEED
+    except OverflowError:  # an int too large for a float (10**400)
+        return False
 
 
 def stored_speed(value: Any) -> float:

@@ -93,8 +93,8 @@ def launch(query: Mapping[str, str] | None = None, *, lang: str | None = None, s
     if teacher is None:
         from .seat import SeatApp
 
-        # no &speed= in the link: None, the class's speed (the projector's); &speed=1 is this device's own Normal
-        speed = seat_speed(query["speed"]) if query.get("speed") else None
+        # no (usable) &speed= in the link: None, the class's speed (the projector's); &speed=1 is this device's Normal
+        speed = seat_speed(query.get("speed"), default=None)
         app: Any = SeatApp(lang=lang, store=store, token=query.get("seat") or None, code=query.get("join") or None,
                            speed=speed, device=device)
         if query.get("lang"):  # an address's ?lang= wins over the room's and the browser's language
@@ -115,26 +115,30 @@ def launch(query: Mapping[str, str] | None = None, *, lang: str | None = None, s
     return app
 
 
-#: The seat page's animation speed without a (usable) ``&speed=`` in its address; the most it takes.
+#: Normal animation speed (a room made before the class's speed was kept, a seat page without a room); the most a
+#: seat link's ``&speed=`` takes.
 DEFAULT_SPEED = 1.0
 MAX_SPEED = 8.0
 
 
-def seat_speed(raw: str | None) -> float:
+def seat_speed(raw: str | None, default: float | None = DEFAULT_SPEED) -> float | None:
     """The animation speed a seat link's ``&speed=`` asks for, kept between 0 (none) and :data:`MAX_SPEED`.
 
-    Anything that is not a finite number (``nan``, ``inf``, ``fast``, nothing) gives :data:`DEFAULT_SPEED`:
+    Anything that is not a finite number (``nan``, ``inf``, ``fast``, nothing) gives ``default``:
     ``min(max(nan, 0), 8)`` is ``nan``, and the page's pacer would sleep ``nan`` seconds between frames.
+    :func:`launch` asks for ``default=None``: such a link follows the class's speed.
 
     >>> seat_speed("2"), seat_speed("-1"), seat_speed("99"), seat_speed("nan"), seat_speed("inf"), seat_speed(None)
     (2.0, 0.0, 8.0, 1.0, 1.0, 1.0)
+    >>> seat_speed("fast", default=None), seat_speed("", default=None)
+    (None, None)
     """
     try:
-        speed = float(raw if raw is not None else DEFAULT_SPEED)
+        speed = float(raw) if raw is not None else math.nan
     except (TypeError, ValueError):
-        return DEFAULT_SPEED
+        return default
     if not math.isfinite(speed):
-        return DEFAULT_SPEED
+        return default
     return min(max(speed, 0.0), MAX_SPEED)
 
 

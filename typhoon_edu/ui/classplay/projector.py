@@ -421,6 +421,8 @@ class ProjectorApp:
         try:
             self._take(room.set_speed(self.speed))
         except ClassroomError as exc:
+            if getattr(exc, "kind", "") == "game_over":
+                return  # the game ended while this page still plays its last moves: they play at this speed, no more
             self._refused(exc, "speed")
             self._show_speed(room.speed)  # the class's speed is still the one before (the phones' too)
 
