@@ -17,7 +17,7 @@ import pytest
 from phone_drawing import LEGIBLE_PX, page_says, painted, smallest_css_px
 
 from typhoon_edu import i18n
-from typhoon_edu.ui.lessons.intensity import PHONE_MAP_PX
+from typhoon_edu.ui.board import PHONE_BOARD_PX as PHONE_MAP_PX
 from typhoon_edu.ui.lessons.pathing import PathingLesson, landing_puzzles, path_steps_letters
 from typhoon_edu.ui.scene import Circle, Text, dynamic_scene, path_scene, static_scene
 from typhoon_edu.ui.state import BoardState, PathPreview, TyphoonView

@@ -16,8 +16,9 @@ import pytest
 from phone_drawing import LEGIBLE_PX, page_says, painted, smallest_css_px
 
 from typhoon_edu.ui import board as board_module
+from typhoon_edu.ui.board import PHONE_BOARD_PX as PHONE_MAP_PX
 from typhoon_edu.ui.board import BoardView
-from typhoon_edu.ui.lessons.intensity import PHONE_MAP_PX, IntensityLesson, IntensitySandbox
+from typhoon_edu.ui.lessons.intensity import IntensityLesson, IntensitySandbox
 from typhoon_edu.ui.scene import Text, dynamic_scene, static_scene
 
 

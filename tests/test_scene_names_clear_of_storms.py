@@ -20,8 +20,8 @@ import pytest
 from typhoon_edu import i18n
 from typhoon_edu.engine.rules import load_rules
 from typhoon_edu.realdata.jma import selected_storms
+from typhoon_edu.ui.board import phone_text
 from typhoon_edu.ui.geometry import BoardGeometry
-from typhoon_edu.ui.lessons.intensity import phone_text
 from typhoon_edu.ui.map_text import Box, overlaps, text_box
 from typhoon_edu.ui.realmap import board_state
 from typhoon_edu.ui.scene import Circle, Line, Polygon, Rect, Shape, Text, dynamic_scene, static_scene

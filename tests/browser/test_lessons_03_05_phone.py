@@ -95,7 +95,9 @@ def test_lesson03_tables_say_they_scroll_and_footprint_captions_are_readable(voi
 def _boards_are_legible(page: Page, lang: str) -> None:
     """Lesson 03's boards (the demonstrations', the sandbox's) on the phone: each canvas shows the phone drawing, its
     smallest text (intensity.phone_text() px of canvas) at least 11 CSS px at the width the canvas is shown."""
-    from typhoon_edu.ui.lessons.intensity import LEGIBLE_PX, PHONE_MAP_PX, phone_text
+    from typhoon_edu.ui.board import PHONE_BOARD_PX as PHONE_MAP_PX
+    from typhoon_edu.ui.board import phone_text
+    from typhoon_edu.ui.map_text import LEGIBLE_PX
 
     sizes = {}
     for board in ("lesson-map", "sandbox-map"):

@@ -180,7 +180,9 @@ def test_landing_puzzle_by_the_cell_pad_on_a_phone(voila: Callable[..., VoilaPro
 def _lesson02_map_drawing(page: Page, drawing: str, shot: str) -> None:
     """Lesson 02's map shows ``drawing`` ("phone" or "wide"); on a phone its smallest text (pathing's phone_text px
     of canvas, tests/test_lesson02_phone_board.py) is at least 11 CSS px at the width the canvas is shown."""
-    from typhoon_edu.ui.lessons.intensity import LEGIBLE_PX, PHONE_MAP_PX, phone_text
+    from typhoon_edu.ui.board import PHONE_BOARD_PX as PHONE_MAP_PX
+    from typhoon_edu.ui.board import phone_text
+    from typhoon_edu.ui.map_text import LEGIBLE_PX
 
     canvas = page.locator("canvas.lesson-map").first
     expect(canvas).to_have_attribute("data-te-drawing", drawing, timeout=15_000)

@@ -20,6 +20,7 @@ a browser that connects later (Voilà, a reloaded page) would otherwise see a bl
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from html import escape
@@ -36,7 +37,7 @@ from .canvas_input import FOCUS_TO_MAP, MAP_AREA, MapAccess, TapCanvas, new_map_
 from .canvas_ready import when_client_ready
 from .geometry import BoardGeometry, Cell
 from .guard import Problems
-from .map_text import board_text, cell_text
+from .map_text import LEGIBLE_PX, board_text, cell_text
 from .page_writes import PageMaySet
 from .painter import paint
 from .scene import Shape, cursor_scene, dynamic_scene, path_cells, static_scene
@@ -83,6 +84,31 @@ function render({ model, el }) {
 }
 export default { render };
 """
+
+
+#: How wide a lesson's board is shown on a 390×844 phone in Voilà, CSS px (the page's and the output area's margins take
+#: the rest; lessons 02, 03 and 06 measure it in their browser tests).
+PHONE_BOARD_PX = 360.0
+#: Below this width of a lesson's board, CSS px, the page shows its phone drawing: the usual drawing's coordinates
+#: (11.4 px of a 748 px canvas) would come out under :data:`~typhoon_edu.ui.map_text.LEGIBLE_PX`.
+NARROW_BOARD_PX = 720
+
+
+def phone_text(cell: int, rules: Rules | None = None, shown_px: float = PHONE_BOARD_PX) -> float:
+    """The smallest text of a board's phone drawing (:class:`BoardView`'s ``phone_text``), canvas px: every text
+    :data:`~typhoon_edu.ui.map_text.LEGIBLE_PX` CSS px where the canvas is shown ``shown_px`` wide.
+
+    Not much larger for the lessons' 44 px cells: at 26 px "South China" finds no place clear of "Taiwan".
+
+    >>> phone_text(44), phone_text(30)
+    (23.0, 16.0)
+    """
+    if rules is None:
+        from ..engine.rules import load_rules
+
+        rules = load_rules()
+    width = BoardGeometry.for_rules(rules, cell).pixel_size[0]
+    return float(math.ceil(LEGIBLE_PX * width / shown_px))
 
 
 class MapWidth(PageMaySet, anywidget.AnyWidget):
@@ -181,8 +207,8 @@ class BoardView(widgets.VBox):
         canvas.on_listeners_change = self._update_text
         access.on_key(self.problems.guard(self.key, where="board: key"))
         if self.map_width is not None:
-            self.map_width.observe(self.problems.guard(lambda _change: self._width_changed(), where="board: width"),
-                                   "narrow")
+            # the page says the map's width crossed narrow_px: paint the drawing that fits it
+            self.map_width.observe(self.problems.guard(lambda _change: self.redraw(), where="board: width"), "narrow")
         self.redraw()
 
     # --- drawing -----------------------------------------------------------------------------
@@ -224,10 +250,6 @@ class BoardView(widgets.VBox):
             return dynamic_scene(self.rules, self.state, self.lang, self.cell, min_text=self.min_text,
                                  level_text=self.min_text, step_text=self.min_text)
         return dynamic_scene(self.rules, self.state, self.lang, self.cell)
-
-    def _width_changed(self) -> None:
-        """The page says the map's width crossed ``narrow_px``: paint the drawing that fits it."""
-        self.redraw()
 
     def redraw(self) -> None:
         """Draw both layers from scratch (also called when a browser connects)."""
@@ -528,4 +550,4 @@ class CellPad(widgets.VBox):
         self.where.value = ""
 
 
-__all__ = ["BoardView", "CellPad", "MapWidth", "TyphoonView"]
+__all__ = ["NARROW_BOARD_PX", "PHONE_BOARD_PX", "BoardView", "CellPad", "MapWidth", "TyphoonView", "phone_text"]

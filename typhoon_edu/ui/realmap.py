@@ -115,7 +115,7 @@ NARROW_MAP_PX = 700
 #: gets it: its usual 9–10 px texts (of the 510 px canvas) came out at 6.4–7.1 px on a 390×844 phone, 7.7–8.6 px on a
 #: 1366×768 laptop (439 px) and about 9 px on a 1920×1080 projector (520 px); the phone drawing's 16 px texts are
 #: 11.3, 13.8 and 16.3 px there. The saved SVG keeps the usual drawing.
-NARROW_BOARD_PX = 600
+REAL_BOARD_NARROW_PX = 600
 
 #: A close-up of Taiwan, for the mountains part of lesson 06.
 TAIWAN_VIEW = Projection(west=113.0, east=129.0, south=17.0, north=29.0, width=560)
@@ -421,14 +421,13 @@ class RealStormMap(widgets.VBox):
     least :data:`PHONE_MIN_TEXT` px (the usual drawing's 12–15 px were 5–7 px on a 390 px phone). The page shows the
     one that fits the map's width (:data:`NARROW_MAP_PX`); both answer to the same keyboard focus and description.
     The game board beside it (:attr:`board`) paints its own phone drawing where it is narrower than
-    :data:`NARROW_BOARD_PX` (BoardView's ``phone_text``: one canvas, the same description).
+    :data:`REAL_BOARD_NARROW_PX` (BoardView's ``phone_text``: one canvas, the same description).
     """
 
     def __init__(self, lang: str = "en", storm: str = "Soudelor", *, storms: Sequence[Storm] | None = None,
                  rules: Rules | None = None, proj: Projection | None = None, board_cell: int = 30, **kwargs: Any) -> None:
-        from .board import BoardView
+        from .board import BoardView, phone_text
         from .lessons.common import lt
-        from .lessons.intensity import phone_text
 
         if rules is None:
             from ..engine.rules import load_rules
@@ -461,10 +460,10 @@ class RealStormMap(widgets.VBox):
                                  layout=widgets.Layout(width="auto"))
         widgets.jslink((self.play, "value"), (self.slider, "value"))
         self.info = widgets.HTML(layout=widgets.Layout(min_height="9em"))
-        # on a phone (the board narrower than NARROW_BOARD_PX) its phone drawing: every text at least 11 CSS px at the
-        # 360 px a 390x844 phone gives it (intensity.phone_text: 16 px of the 510 px canvas)
+        # its phone drawing on every screen (it is never as wide as REAL_BOARD_NARROW_PX): every text at least 11 CSS
+        # px at the 360 px a 390x844 phone gives it (board.phone_text: 16 px of the 510 px canvas)
         self.board = BoardView(rules, lang=lang, cell=board_cell, controls=False,
-                               phone_text=phone_text(board_cell, rules), narrow_px=NARROW_BOARD_PX)
+                               phone_text=phone_text(board_cell, rules), narrow_px=REAL_BOARD_NARROW_PX)
         self.board.canvas.add_class("real-board")
         self.board.layout = widgets.Layout(width="100%", max_width="520px")
         self.legend = widgets.HTML(legend_html(lang))
@@ -587,5 +586,5 @@ def real_map(lang: str = "en", storm: str = "Soudelor") -> RealStormMap:
     return RealStormMap(lang, storm)
 
 
-__all__ = ["CLASS_COLOUR", "LABELS", "NARROW_BOARD_PX", "NARROW_MAP_PX", "PHONE_MIN_TEXT", "geo_fmt", "storm_title", "TAIWAN_VIEW", "Projection", "RealStormMap", "board_state", "fix_class", "fix_html",
+__all__ = ["CLASS_COLOUR", "LABELS", "REAL_BOARD_NARROW_PX", "NARROW_MAP_PX", "PHONE_MIN_TEXT", "geo_fmt", "storm_title", "TAIWAN_VIEW", "Projection", "RealStormMap", "board_state", "fix_class", "fix_html",
            "legend_html", "legend_item", "real_map", "static_scene", "track_scene"]

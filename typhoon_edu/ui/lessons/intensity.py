@@ -11,7 +11,6 @@ map, landfall, growth over warm sea, two storms meeting, and a sandbox.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -455,39 +454,16 @@ class SandboxModel:
 
 # --- the lesson widgets ------------------------------------------------------------------------
 
-#: How wide lesson 03's boards are on a 390x844 phone in Voilà, CSS px (the page's and the output area's margins take
-#: the rest; tests/browser/test_lessons_03_05_phone.py measures it).
-PHONE_MAP_PX = 360.0
-#: The smallest text a phone may show on the map, CSS px.
-LEGIBLE_PX = 11.0
-#: The side of a cell of the lesson's boards, canvas px (the canvas is 748 px wide).
+#: The side of a cell of the lesson's boards, canvas px (the canvas is 748 px wide; on a phone it is shown
+#: :data:`~typhoon_edu.ui.board.PHONE_BOARD_PX` wide and gets the board's phone drawing).
 MAP_CELL = 44
-#: Below this width of a board, CSS px, the page shows its phone drawing: the usual drawing's coordinates (11.4 px
-#: of its 748 px canvas) would come out under :data:`LEGIBLE_PX` (lesson 05's heat map switches at the same width).
-NARROW_MAP_PX = 720
-
-
-def phone_text(cell: int = MAP_CELL, rules: Rules | None = None) -> float:
-    """The smallest text of the boards' phone drawing, canvas px: :data:`LEGIBLE_PX` at :data:`PHONE_MAP_PX`.
-
-    The names, the storms' level digits and the coordinates are drawn this large (the coordinates fit the margins up
-    to 25.3 px; the usual drawing's texts, 8.8-13.2 px, were 4.2-6.4 CSS px there). Not much larger: at 26 px of a
-    44 px cell "South China" finds no place clear of "Taiwan" and the two run together.
-
-    >>> phone_text()
-    23.0
-    """
-    from ..geometry import BoardGeometry
-
-    width = BoardGeometry.for_rules(_rules(rules), cell).pixel_size[0]
-    return float(math.ceil(LEGIBLE_PX * width / PHONE_MAP_PX))
 
 
 def _lesson_board(rules: Rules, lang: str, cell: int) -> Any:
     """A lesson 03 board: the usual drawing on a laptop or projector, the phone drawing where the map is narrow."""
-    from ..board import BoardView
+    from ..board import NARROW_BOARD_PX, BoardView, phone_text
 
-    return BoardView(rules, lang=lang, cell=cell, phone_text=phone_text(cell, rules), narrow_px=NARROW_MAP_PX)
+    return BoardView(rules, lang=lang, cell=cell, phone_text=phone_text(cell, rules), narrow_px=NARROW_BOARD_PX)
 
 
 class IntensityLesson(LessonBox):

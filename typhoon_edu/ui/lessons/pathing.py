@@ -27,7 +27,7 @@ from ..guard import Problems
 from ..scene import COMPASS16, path_cells
 from ..state import BoardState, TyphoonView
 from .common import LessonBox, Rendered, fit_map, heading, html_table, keep_units, lt, note, play_moves
-from .intensity import MAP_CELL, NARROW_MAP_PX, phone_text
+from .intensity import MAP_CELL
 
 if TYPE_CHECKING:
     from ...engine.rules import Rules
@@ -430,7 +430,7 @@ class PathingLesson(LessonBox):
     """Step cycles, the rulebook paths animated on the board, landing-cell puzzles, staircases, km and days."""
 
     def __init__(self, lang: str = "en", seed: int = 0, rules: Rules | None = None, cell: int = MAP_CELL) -> None:
-        from ..board import BoardView, CellPad
+        from ..board import NARROW_BOARD_PX, BoardView, CellPad, phone_text
 
         lang = i18n.normalize_lang(lang)
         r = _rules(rules)
@@ -439,9 +439,9 @@ class PathingLesson(LessonBox):
         # 1. cycles
         part1 = [heading(lt("pathing.part_cycles", lang)), note(lt("pathing.part_cycles_note", lang)),
                  widgets.HTML(cycles_table_html(lang, r))]
-        # 2. the board: rulebook examples and puzzles; on a phone (the map narrower than NARROW_MAP_PX) its phone
+        # 2. the board: rulebook examples and puzzles; on a phone (the map narrower than NARROW_BOARD_PX) its phone
         # drawing, every text (the path's step numbers too) at least 11 CSS px, as lesson 03's boards
-        self.board = BoardView(r, lang=lang, cell=cell, phone_text=phone_text(cell, r), narrow_px=NARROW_MAP_PX)
+        self.board = BoardView(r, lang=lang, cell=cell, phone_text=phone_text(cell, r), narrow_px=NARROW_BOARD_PX)
         self.board.canvas.add_class("lesson-map")
         fit_map(self.board)
         self.info = widgets.HTML(layout=widgets.Layout(min_height="4.5em"))
