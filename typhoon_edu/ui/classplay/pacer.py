@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 
 from ... import i18n
+from ...classroom import log as control
 from ...engine import events as ev
 from ..state import BoardState, apply_event
 
@@ -301,8 +302,6 @@ def hurry_for(entries: Sequence[Any]) -> float:
     >>> hurry_for([])
     1.0
     """
-    from ...classroom import log as control
-
     decisions = sum(1 for e in entries if not control.is_die(e.notation) and not control.is_control(e.notation))
     return float(max(decisions, 1))
 
