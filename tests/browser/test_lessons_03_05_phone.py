@@ -94,9 +94,10 @@ def test_lesson03_tables_say_they_scroll_and_footprint_captions_are_readable(voi
 
 def _boards_are_legible(page: Page, lang: str) -> None:
     """Lesson 03's boards (the demonstrations', the sandbox's) on the phone: each canvas shows the phone drawing, its
-    smallest text (intensity.phone_text() px of canvas) at least 11 CSS px at the width the canvas is shown."""
+    smallest text (board.phone_text(MAP_CELL) px of canvas) at least 11 CSS px at the width the canvas is shown."""
     from typhoon_edu.ui.board import PHONE_BOARD_PX as PHONE_MAP_PX
     from typhoon_edu.ui.board import phone_text
+    from typhoon_edu.ui.lessons.intensity import MAP_CELL
     from typhoon_edu.ui.map_text import LEGIBLE_PX
 
     sizes = {}
@@ -105,8 +106,8 @@ def _boards_are_legible(page: Page, lang: str) -> None:
         canvas.scroll_into_view_if_needed()
         expect(canvas).to_have_attribute("data-te-drawing", "phone", timeout=15_000)
         shown, drawn = canvas.evaluate("c => [c.getBoundingClientRect().width, c.width]")
-        sizes[board] = (round(shown), round(phone_text() * shown / drawn, 1))
+        sizes[board] = (round(shown), round(phone_text(MAP_CELL) * shown / drawn, 1))
         save_screenshot(page, f"phone-l03-{board}-{lang}", full_page=False)
-    # the boards are as wide as intensity.PHONE_MAP_PX says (the kernel test's measure), and their texts legible
+    # the boards are as wide as board.PHONE_BOARD_PX says (the kernel test's measure), and their texts legible
     assert all(shown >= PHONE_MAP_PX - 1 and text >= LEGIBLE_PX for shown, text in sizes.values()), (
         f"lesson 03's boards on a 390 px phone ({lang}): (width, smallest text) in CSS px: {sizes}")

@@ -182,6 +182,7 @@ def _lesson02_map_drawing(page: Page, drawing: str, shot: str) -> None:
     of canvas, tests/test_lesson02_phone_board.py) is at least 11 CSS px at the width the canvas is shown."""
     from typhoon_edu.ui.board import PHONE_BOARD_PX as PHONE_MAP_PX
     from typhoon_edu.ui.board import phone_text
+    from typhoon_edu.ui.lessons.intensity import MAP_CELL
     from typhoon_edu.ui.map_text import LEGIBLE_PX
 
     canvas = page.locator("canvas.lesson-map").first
@@ -190,9 +191,9 @@ def _lesson02_map_drawing(page: Page, drawing: str, shot: str) -> None:
     save_screenshot(page, shot, full_page=False)
     if drawing == "phone":
         shown, drawn = canvas.evaluate("c => [c.getBoundingClientRect().width, c.width]")
-        assert shown >= PHONE_MAP_PX - 1 and phone_text() * shown / drawn >= LEGIBLE_PX, (
+        assert shown >= PHONE_MAP_PX - 1 and phone_text(MAP_CELL) * shown / drawn >= LEGIBLE_PX, (
             f"lesson 02's map on a 390 px phone: {shown:.0f} CSS px wide, smallest text "
-            f"{phone_text() * shown / drawn:.1f} CSS px")
+            f"{phone_text(MAP_CELL) * shown / drawn:.1f} CSS px")
 
 
 def _phone_lesson(voila: Callable[..., VoilaProcess], browser: Browser, lesson: str, lang: str) -> Page:
