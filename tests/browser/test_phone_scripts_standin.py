@@ -19,8 +19,11 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
+from typhoon_edu import i18n
 from typhoon_edu.ui import board
 from typhoon_edu.ui.classplay import access, pagelink
+
+from .harness import save_screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -120,8 +123,11 @@ def test_a_new_turn_leaves_a_page_a_finger_just_scrolled_or_the_hand_being_read(
     assert phone.evaluate("window.scrollY") == 1200
 
 
-def _access(page: Page) -> None:
-    _mount(page, access._ESM, {"names": {}, "tap_hold_ms": access.TAP_HOLD_MS, "tap_redraw_ms": access.TAP_REDRAW_MS})
+def _access(page: Page, lang: str = "en") -> None:
+    helper = access.PageAccess(lang)
+    values = {name: getattr(helper, name) for name in ("names", "tap_hold_ms", "tap_redraw_ms", "tap_held_text")}
+    helper.close()
+    _mount(page, access._ESM, values)
     page.evaluate("""() => { window.played = [];
         for (const b of document.querySelectorAll('.typhoon-decisions button'))
           b.addEventListener('click', () => window.played.push(b.id)); }""")
@@ -180,3 +186,28 @@ def test_a_map_shown_in_two_windows_does_not_flip_its_drawing(phone: Page) -> No
     phone.wait_for_timeout(1_000)
     phone.evaluate("document.querySelector('canvas').style.width = '300px'")  # and narrowed again
     phone.wait_for_function("window.standIn.get('narrow') === true", timeout=3_000)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_tap_held_back_says_so_beside_its_button_until_the_hold_is_over(phone: Page, lang: str) -> None:
+    """A tap the hold ignores is not silent: a note beside the tapped button, in the page's language, readable on a
+    phone, until the hold is over; the note is not a redraw of the decisions, so it does not lengthen the hold."""
+    _access(phone, lang)
+    _tap(phone, "#first")
+    phone.wait_for_timeout(100)
+    _tap(phone, "#second")  # a double tap: held back
+    assert phone.evaluate("window.played") == ["first"]
+    note = phone.locator(".typhoon-tap-note")
+    assert note.text_content() == i18n.t("classplay.access.tap_held", lang)
+    assert note.get_attribute("role") == "status"
+    box, button = note.bounding_box(), phone.locator("#second").bounding_box()
+    assert box is not None and button is not None
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and 0 <= box["y"] and box["y"] + box["height"] <= 844
+    assert box["y"] >= button["y"] + button["height"] or box["y"] + box["height"] <= button["y"]  # beside, not over it
+    assert float(phone.evaluate("parseFloat(getComputedStyle(document.querySelector('.typhoon-tap-note')).fontSize)")) >= 16
+    save_screenshot(phone, f"phone-tap-held-{lang}", full_page=False)
+
+    phone.wait_for_timeout(900 + 150)  # the hold (600 ms) is over and the note gone...
+    assert phone.locator(".typhoon-tap-note").count() == 0
+    _tap(phone, "#second")  # ...and the next tap plays
+    assert phone.evaluate("window.played") == ["first", "second"]

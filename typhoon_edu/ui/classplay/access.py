@@ -24,7 +24,8 @@ focus falls to the page's body. This tiny front-end piece, one per page, watches
   too, as a redraw does. A decision drawn more than :data:`TAP_REDRAW_MS` ms after the tap is never held back; one drawn
   sooner (after a short move, or at a fast speed) takes taps :data:`TAP_HOLD_MS` ms after it appears. On a team's
   own page only (a phone or a tablet): the projector's, played on one computer, is tapped by one person who
-  watches the board between decisions. The kernel
+  watches the board between decisions. An ignored tap is not silent: a note beside its button
+  (``tap_held_text``, "Wait a moment, then tap again" in the page's language) stays until the hold is over. The kernel
   ignores a button drawn for a decision that is over (:mod:`.decisions`); ``<body data-typhoon-taps-ignored>``
   counts the taps ignored here (for tests). A mouse and a keyboard are not held back.
 - **The teacher's drawer.** Opened from its toggle, the focus moves to its first control; Esc in
@@ -37,6 +38,8 @@ focus falls to the page's body. This tiny front-end piece, one per page, watches
 ['typhoon-dice-mode', 'typhoon-game-speed', 'typhoon-hands-mode']
 >>> group_names("zh-TW")["typhoon-seat-count"]
 '玩家人數：'
+>>> PageAccess("zh-TW").tap_held_text
+'請稍等，再點一次'
 """
 
 from __future__ import annotations
@@ -200,6 +203,28 @@ function start(model, el, app) {
   // a finger's second tap on a decision's button (see the module's docstring): ignored for a moment
   let touchAt = 0, tapAt = 0, holdUntil = 0;
   const hold = model.get("tap_hold_ms");
+  // an ignored tap says so beside its button until the hold is over (outside the app: not a redraw of the decisions)
+  let note = null, noteTimer = null;
+  const heldNote = (b, left) => {
+    const text = model.get("tap_held_text");
+    if (!text) return;
+    if (!note) {
+      note = document.createElement("div");
+      note.className = "typhoon-tap-note";
+      note.setAttribute("role", "status");
+      note.style.cssText = "position: fixed; z-index: 1000; pointer-events: none; max-width: calc(100vw - 16px); "
+        + "box-sizing: border-box; padding: 6px 12px; border-radius: 8px; background: #1f2937; color: #fff; "
+        + "font: 600 16px/1.3 system-ui, sans-serif; box-shadow: 0 2px 8px rgba(0, 0, 0, .35)";
+    }
+    note.textContent = text;
+    document.body.appendChild(note);
+    const r = b.getBoundingClientRect(), h = note.offsetHeight, w = note.offsetWidth;
+    const below = r.bottom + 6 + h <= window.innerHeight;
+    note.style.top = `${below ? r.bottom + 6 : Math.max(r.top - 6 - h, 0)}px`;
+    note.style.left = `${Math.min(Math.max(r.left + (r.width - w) / 2, 8), Math.max(window.innerWidth - w - 8, 8))}px`;
+    clearTimeout(noteTimer);
+    noteTimer = setTimeout(() => { if (note) note.remove(); }, Math.max(left, 900));
+  };
   const onDown = (e) => { if (e.pointerType === "touch" || e.pointerType === "pen") touchAt = Date.now(); };
   const onTap = (e) => {
     const b = e.target && e.target.closest ? e.target.closest(".typhoon-decisions button") : null;
@@ -208,6 +233,7 @@ function start(model, el, app) {
     if (now < holdUntil) {
       e.preventDefault(); e.stopImmediatePropagation();
       document.body.dataset.typhoonTapsIgnored = String(Number(document.body.dataset.typhoonTapsIgnored || 0) + 1);
+      heldNote(b, Math.max(holdUntil - now, 0));
       return;
     }
     tapAt = now; holdUntil = now + hold;
@@ -263,6 +289,7 @@ function start(model, el, app) {
     document.removeEventListener("touchmove", onFingerMove, { capture: true });
     document.removeEventListener("scroll", onScroll, { capture: true });
     if (timer) clearTimeout(timer);
+    clearTimeout(noteTimer); if (note) note.remove();
   };
 }
 
@@ -289,6 +316,7 @@ class PageAccess(PageMaySet, anywidget.AnyWidget):
     names = traitlets.Dict(traitlets.Unicode(), default_value={}).tag(sync=True)
     tap_hold_ms = traitlets.Int(TAP_HOLD_MS).tag(sync=True)
     tap_redraw_ms = traitlets.Int(TAP_REDRAW_MS).tag(sync=True)
+    tap_held_text = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, lang: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -301,3 +329,4 @@ class PageAccess(PageMaySet, anywidget.AnyWidget):
 
     def set_lang(self, lang: str) -> None:
         self.set_names(group_names(lang))
+        self.tap_held_text = i18n.t("classplay.access.tap_held", lang)
