@@ -17,7 +17,7 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
-from phone_drawing import LEGIBLE_PX, page_says, painted, walk
+from phone_drawing import LEGIBLE_PX, painted, walk
 
 from typhoon_edu import i18n
 from typhoon_edu.realdata.jma import selected_storms
@@ -46,13 +46,13 @@ def _texts(shapes: list[Shape]) -> list[Text]:
 
 @pytest.mark.parametrize("lang", i18n.LANGS)
 def test_the_board_beside_the_real_map_is_legible_on_a_phone(lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every storm of the map, replayed: every text the board paints is 11 CSS px or more at the phone's 360 px."""
+    """Every storm of the map, replayed: every text the board paints is 11 CSS px or more at the phone's 360 px, from
+    the first paint a browser gets (the page need not measure the board first)."""
     view = RealStormMap(lang)
     board = view.board
     scale = PHONE_BOARD_PX / board.geometry.pixel_size[0]
-    shapes = painted(monkeypatch, lambda: page_says(view.board.map_width, True, "the board beside the real map"))
+    shapes = painted(monkeypatch, board.redraw)  # what a browser that connects is sent (on_client_ready)
     assert not _small(_texts(shapes), scale), f"the board on a phone ({lang}): {_small(_texts(shapes), scale)}"
-    assert board.map_width is not None and board.map_width.drawing == "phone"
     for storm in selected_storms():
         six = storm.six_hourly()
         for index in range(0, len(six), 3):
@@ -69,39 +69,39 @@ def test_the_board_is_legible_on_every_screen() -> None:
     """A phone's board (360 px), a laptop's (439 px) and a projector's (520 px, the board's largest) all get the
     legible drawing: its texts at least 11 CSS px at each width (the usual drawing's were 6.4-9 px)."""
     view = RealStormMap("en")
-    helper = view.board.map_width
-    assert helper is not None, "the board beside the real map has no page-side helper: no phone drawing"
+    assert view.board.narrow and view.board.min_text == view.board.phone_text > 0
     canvas = view.board.geometry.pixel_size[0]
     for width in (PHONE_BOARD_PX, LAPTOP_BOARD_PX, 520.0):
-        assert width < helper.narrow_below, f"a {width:.0f} px board shows the usual drawing"
         assert view.board.phone_text * width / canvas >= 11.0
 
 
-def test_a_wide_board_keeps_the_usual_drawing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A laptop's board (or a phone turned): the usual drawing, exactly as before; the saved SVG is the usual one."""
+def test_the_board_is_painted_once_and_the_saved_svg_keeps_the_usual_drawing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board is never shown wide, so it has no page-side helper: a browser that connects is sent the legible
+    drawing once, not the usual one first and then again once the page had measured it (every load painted it
+    twice). The saved SVG is the usual drawing, as every board's."""
     view = RealStormMap("zh-TW", "Meranti")
     view.show(30)
     board = view.board
-    svg = board.to_svg()
-    page_says(view.board.map_width, True, "the board beside the real map")
-    assert board.to_svg() == svg and view.to_html().count(svg) == 1
-    shapes = painted(monkeypatch, lambda: page_says(view.board.map_width, False, "the board beside the real map"))
+    assert board.map_width is None and "te-drawing-phone" in board.canvas._dom_classes  # the page's browser test reads it
+    assert not any(type(w).__name__ == "MapWidth" for w in walk(view)), "a page-side helper would repaint the board"
+    calls: list[int] = []
+    shapes = painted(monkeypatch, lambda: (calls.append(1), board.redraw()))
+    legible = (static_scene(board.rules, "zh-TW", board.cell, min_text=board.phone_text)
+               + dynamic_scene(board.rules, board.state, "zh-TW", board.cell, min_text=board.phone_text,
+                               level_text=board.phone_text, step_text=board.phone_text))
+    assert shapes[:len(legible)] == legible
     usual = static_scene(board.rules, "zh-TW", board.cell) + dynamic_scene(board.rules, board.state, "zh-TW", board.cell)
-    assert shapes == usual
-    assert board.map_width is not None and board.map_width.drawing == "wide"
+    assert board.to_svg() != "" and view.to_html().count(board.to_svg()) == 1
+    assert shapes != usual
 
 
 @pytest.mark.parametrize("lang", i18n.LANGS)
 def test_the_boards_words_and_keys_are_the_same_on_a_phone(lang: str) -> None:
-    """The board's text description follows the replay on both drawings; the board takes no taps nor keys (not a
-    tab stop) on either."""
-    wide, phone = RealStormMap(lang), RealStormMap(lang)
-    page_says(phone.board.map_width, True, "the board beside the real map")
-    for view in (wide, phone):
-        view.show(40)
-    assert phone.board.access.label == wide.board.access.label and "T1" in phone.board.access.label
-    assert not phone.board.interactive and not phone.board.access.interactive
-    assert phone.board.access.label == phone.board.describe()
+    """The board's text description follows the replay; the board takes no taps nor keys (not a tab stop)."""
+    view = RealStormMap(lang)
+    view.show(40)
+    assert "T1" in view.board.access.label and view.board.access.label == view.board.describe()
+    assert not view.board.interactive and not view.board.access.interactive
 
 
 # --- the Taiwan close-up --------------------------------------------------------------------------------------------

@@ -53,7 +53,8 @@ _SHOWN_PICTURES_JS = """() => {
   const b = [...document.querySelectorAll('canvas.real-board')].find(e => e.getClientRects().length);
   const s = [...document.querySelectorAll('.mountains-map svg')].find(e => e.getClientRects().length);
   const scale = s && s.getBoundingClientRect().width / s.viewBox.baseVal.width;
-  return [b && b.dataset.teDrawing, b && b.getBoundingClientRect().width / b.width, s && s.getAttribute('class'),
+  const drawing = b && (b.dataset.teDrawing || (b.classList.contains('te-drawing-phone') ? 'phone' : undefined));
+  return [drawing, b && b.getBoundingClientRect().width / b.width, s && s.getAttribute('class'),
           s && scale * Math.min(...[...s.querySelectorAll('text')].map(t => parseFloat(t.getAttribute('font-size'))))];
 }"""
 
@@ -73,9 +74,8 @@ def _check_real_map_texts(page: Page, lang: str, viewport: str) -> None:
     assert smallest * shown[1] >= 11.0, f"the real map's smallest text on a {viewport} ({lang}): {smallest * shown[1]:.1f}"
     assert_canvas_not_blank(page, LESSONS["06"][1], timeout=10)
     drawing = "phone" if viewport == "phone" else "wide"
-    # the board (never wider than 520 px) shows its legible drawing on every screen; the close-up its phone one on a phone
-    page.wait_for_function("() => [...document.querySelectorAll('canvas.real-board')].some(b => b.getClientRects().length"
-                           " && b.dataset.teDrawing === 'phone')", timeout=15_000)  # the kernel repaints it
+    # the board (never wider than 520 px) has its legible drawing on every screen, from its first paint (no page-side
+    # helper: its canvas says so by a class); the close-up its phone one on a phone
     board, scale, close_up, close_up_px = page.evaluate(_SHOWN_PICTURES_JS)
     assert (board, close_up) == ("phone", f"mountains-{drawing}"), (viewport, board, close_up)
     assert view.board.phone_text * scale >= 11.0, (viewport, lang, view.board.phone_text * scale)

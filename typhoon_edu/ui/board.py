@@ -142,7 +142,13 @@ class BoardView(widgets.VBox):
     storm's level a number in a badge and not a name across the map (:func:`~typhoon_edu.ui.scene.static_scene`'s
     ``min_text``), a path preview's step numbers as large (``step_text``). A helper on the page
     (:class:`MapWidth`) says which width the map has; taps, the keyboard and the text description are the same for
-    both drawings (the cells do not move), and the saved SVG is the usual drawing.
+    both drawings (the cells do not move), and the saved SVG is the usual drawing. ``narrow_px=math.inf``: a map
+    that is never shown wide (lesson 06's board beside the real map) has the phone drawing everywhere, from its
+    first paint, with no helper and no second paint once the page has measured it.
+
+    >>> import math
+    >>> BoardView(phone_text=16, narrow_px=math.inf).narrow, BoardView(phone_text=16, narrow_px=720).narrow
+    (True, False)
     """
 
     def __init__(self, rules: Rules | None = None, lang: str = "en", cell: int = 48,
@@ -180,7 +186,7 @@ class BoardView(widgets.VBox):
         own = [self.problems.widget] if problems is None else []
         #: the page's word on the map's width (with ``phone_text`` only)
         self.map_width = MapWidth(target=target, narrow_below=narrow_px,
-                                  layout=widgets.Layout(display="none")) if phone_text else None
+                                  layout=widgets.Layout(display="none")) if phone_text and narrow_px < math.inf else None
         helper = [self.map_width] if self.map_width is not None else []
         super().__init__(children=[canvas, access, bar, status, *own, *helper], **kwargs)
         self.add_class(MAP_AREA)
@@ -200,6 +206,9 @@ class BoardView(widgets.VBox):
         self._static: list[Shape] | None = None
         self._static_phone: list[Shape] | None = None
         self.phone_text = float(phone_text)
+        self._always_narrow = bool(phone_text) and narrow_px == math.inf
+        if self._always_narrow:
+            canvas.add_class("te-drawing-phone")  # what MapWidth's data-te-drawing says of the others
         self.problems.on_click(skip, lambda _button: self.skip(), where="board: skip")
         when_client_ready(canvas, self.redraw)
         self.problems.on_mouse_down(canvas, self.click, where="board: click")
@@ -224,7 +233,7 @@ class BoardView(widgets.VBox):
     @property
     def narrow(self) -> bool:
         """Whether the page shows this map narrow (a phone) and so gets the phone drawing (``phone_text``)."""
-        return self.map_width is not None and self.map_width.narrow
+        return self._always_narrow or (self.map_width is not None and self.map_width.narrow)
 
     @property
     def min_text(self) -> float:

@@ -110,12 +110,12 @@ PHONE_MIN_TEXT = 26.0
 #: (11.05 px here). A laptop's map (1366×768: about 810 px, beside the board) and a projector's keep the usual drawing.
 NARROW_MAP_PX = 700
 
-#: Below this width of the game board beside the map, CSS px, the page paints the board's phone drawing (BoardView's
-#: ``phone_text``, as lessons 02 and 03). The board is never wider than 520 px (its layout's max-width), so every screen
-#: gets it: its usual 9–10 px texts (of the 510 px canvas) came out at 6.4–7.1 px on a 390×844 phone, 7.7–8.6 px on a
+#: The game board beside the map has the board's phone drawing (BoardView's ``phone_text``, as lessons 02 and 03) on
+#: every screen: it is never wider than 520 px (its layout's max-width), so it is painted so from the first paint,
+#: without the page's word on its width (``math.inf``: no width is narrower, none needs measuring): its usual 9–10 px texts (of the 510 px canvas) came out at 6.4–7.1 px on a 390×844 phone, 7.7–8.6 px on a
 #: 1366×768 laptop (439 px) and about 9 px on a 1920×1080 projector (520 px); the phone drawing's 16 px texts are
 #: 11.3, 13.8 and 16.3 px there. The saved SVG keeps the usual drawing.
-REAL_BOARD_NARROW_PX = 600
+REAL_BOARD_NARROW_PX = math.inf
 
 #: A close-up of Taiwan, for the mountains part of lesson 06.
 TAIWAN_VIEW = Projection(west=113.0, east=129.0, south=17.0, north=29.0, width=560)
@@ -420,8 +420,8 @@ class RealStormMap(widgets.VBox):
     The map is drawn twice: :attr:`canvas` as the saved SVG shows it, and :attr:`phone_canvas` with every text at
     least :data:`PHONE_MIN_TEXT` px (the usual drawing's 12–15 px were 5–7 px on a 390 px phone). The page shows the
     one that fits the map's width (:data:`NARROW_MAP_PX`); both answer to the same keyboard focus and description.
-    The game board beside it (:attr:`board`) paints its own phone drawing where it is narrower than
-    :data:`REAL_BOARD_NARROW_PX` (BoardView's ``phone_text``: one canvas, the same description).
+    The game board beside it (:attr:`board`) has its own phone drawing on every screen (:data:`REAL_BOARD_NARROW_PX`,
+    BoardView's ``phone_text``: one canvas, the same description).
     """
 
     def __init__(self, lang: str = "en", storm: str = "Soudelor", *, storms: Sequence[Storm] | None = None,
@@ -460,7 +460,7 @@ class RealStormMap(widgets.VBox):
                                  layout=widgets.Layout(width="auto"))
         widgets.jslink((self.play, "value"), (self.slider, "value"))
         self.info = widgets.HTML(layout=widgets.Layout(min_height="9em"))
-        # its phone drawing on every screen (it is never as wide as REAL_BOARD_NARROW_PX): every text at least 11 CSS
+        # its phone drawing on every screen (REAL_BOARD_NARROW_PX): every text at least 11 CSS
         # px at the 360 px a 390x844 phone gives it (board.phone_text: 16 px of the 510 px canvas)
         self.board = BoardView(rules, lang=lang, cell=board_cell, controls=False,
                                phone_text=phone_text(board_cell, rules), narrow_px=REAL_BOARD_NARROW_PX)
