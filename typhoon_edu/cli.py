@@ -39,6 +39,7 @@ from .lessons_cmd import add_parser as add_lessons_parser
 from .server.serve_command import add_serve_arguments, run_serve
 from .teacher_cmd import add_parser as add_teacher_parser
 from .textboard import text_map
+from .typed import echo, small_whole
 
 PEOPLE = ("human", "person", "you")
 #: The most games one ``simulate`` plays (each takes a few milliseconds; the list of games is held in memory).
@@ -236,10 +237,11 @@ class TerminalGame:
                 except IllegalActionError as exc:
                     self.say(t("cli.error", lang, error=error_text(exc, lang)))
                     continue
-            if answer.isdecimal() and 1 <= int(answer) <= len(actions):  # not isdigit: "²" is a digit int() refuses
-                self.narrate(g.apply(actions[int(answer) - 1]))
+            choice = small_whole(answer)  # not isdigit: "²" is a digit int() refuses; nor 5,000 digits
+            if choice is not None and 1 <= choice <= len(actions):
+                self.narrate(g.apply(actions[choice - 1]))
                 return True
-            self.say(t("cli.bad_choice", lang, text=answer, n=len(actions)))
+            self.say(t("cli.bad_choice", lang, text=echo(answer), n=len(actions)))
 
     def die_turn(self) -> bool:
         g, lang = self.game, self.lang
@@ -250,10 +252,11 @@ class TerminalGame:
                 return False
             if answer in ("q", "quit"):
                 return False
-            if answer.isdecimal() and 1 <= int(answer) <= 6:
-                self.narrate(g.apply(int(answer)))
+            face = small_whole(answer)
+            if face is not None and 1 <= face <= 6:
+                self.narrate(g.apply(face))
                 return True
-            self.say(t("cli.bad_face", lang, text=answer))
+            self.say(t("cli.bad_face", lang, text=echo(answer)))
 
     def run(self) -> int:
         g = self.game

@@ -40,6 +40,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import logging
+import math
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -49,6 +51,8 @@ import traitlets
 from ipycanvas import MultiCanvas
 
 from .page_writes import PageMaySet
+
+log = logging.getLogger(__name__)
 
 #: A mouse press this soon after a touch tap, near it, is the same tap (seconds).
 TOUCH_MOUSE_WINDOW = 0.8
@@ -64,6 +68,66 @@ MAP_KEYS = ("ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Enter", " ", "Ho
 _ids = itertools.count(1)
 
 TapCallback = Callable[[float, float], Any]
+
+#: The most fingers a touch event may carry (a hand has five; two hands on a whiteboard, ten).
+MAX_TOUCHES = 10
+_POINTER_EVENTS = frozenset({"mouse_down", "mouse_up", "mouse_move", "mouse_out", "mouse_wheel"})
+_TOUCH_EVENTS = frozenset({"touch_start", "touch_end", "touch_move", "touch_cancel"})
+_KEY_FIELDS = ("key", "shift_key", "ctrl_key", "meta_key")
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def canvas_event_problem(content: Any) -> str | None:
+    """What is wrong with a canvas event a page sent (ipycanvas's ``mouse_down``, ``touch_start``, ``key_down`` …),
+    or None when it has the shape a browser sends: a mouse event's ``x`` and ``y`` finite numbers, a touch event's
+    ``touches`` a list of at most :data:`MAX_TOUCHES` such points, a key event's key a string and its modifiers
+    booleans. ipycanvas reads the fields without a check, so a crafted frame (``"x": "nan"``, no ``touches``)
+    failed inside it or in the view's callback with Python's own words on the page.
+
+    >>> canvas_event_problem({"event": "mouse_down", "x": 3, "y": 4.5}) is None
+    True
+    >>> canvas_event_problem({"event": "mouse_down", "x": "nan", "y": 4})
+    'mouse_down needs finite numbers x and y'
+    >>> canvas_event_problem({"event": "touch_start", "touches": [{"x": 1, "y": 2}] * 11})
+    'touch_start needs a list of at most 10 touches, each with finite numbers x and y'
+    """
+    if not isinstance(content, dict):
+        return "a canvas event is a JSON object"
+    event = content.get("event", "")
+    if not isinstance(event, str):
+        return "a canvas event's name is a string"
+    if event in _POINTER_EVENTS:
+        if not (_number(content.get("x")) and _number(content.get("y"))):
+            return f"{event} needs finite numbers x and y"
+    elif event in _TOUCH_EVENTS:
+        touches = content.get("touches")
+        if not (isinstance(touches, list) and len(touches) <= MAX_TOUCHES
+                and all(isinstance(t, dict) and _number(t.get("x")) and _number(t.get("y")) for t in touches)):
+            return f"{event} needs a list of at most {MAX_TOUCHES} touches, each with finite numbers x and y"
+    elif event == "key_down":
+        if not (isinstance(content.get("key"), str) and len(content["key"]) <= 32
+                and all(isinstance(content.get(k), bool) for k in _KEY_FIELDS[1:])):
+            return "key_down needs a key name and true/false modifiers"
+    return None
+
+
+def check_canvas_events(canvas: MultiCanvas) -> None:
+    """Put :func:`canvas_event_problem` before ipycanvas's handler of ``canvas``'s events: a malformed one is left
+    out, with one line in the kernel's log (a browser never sends one: it is a crafted frame, not a person's tap)."""
+    handler = canvas._canvases[-1]._handle_frontend_event  # the top layer's: MultiCanvas routes its events there
+    canvas.on_msg(handler, remove=True)
+
+    def checked(widget: Any, content: Any, buffers: Any) -> None:
+        problem = canvas_event_problem(content)
+        if problem is not None:
+            log.warning("a canvas event was ignored: %s", problem)
+            return
+        handler(widget, content, buffers)
+
+    canvas.on_msg(checked)
 
 
 class TapCanvas(MultiCanvas):
@@ -81,6 +145,7 @@ class TapCanvas(MultiCanvas):
         self.on_listeners_change: Callable[[], Any] | None = None
         super().on_mouse_down(self._from_mouse)
         super().on_touch_start(self._from_touch)
+        check_canvas_events(self)
 
     def on_mouse_down(self, callback: TapCallback, remove: bool = False) -> None:
         """Register ``callback(x, y)`` for every tap (mouse, pen, touch, or Enter on the keyboard)."""
@@ -461,4 +526,5 @@ def make_accessible(canvas: Any, label: str, roledescription: str = "map", inter
     return MapAccess(target=target, label=label, roledescription=roledescription, interactive=interactive)
 
 
-__all__ = ["FOCUS_TO_MAP", "MAP_AREA", "MAP_KEYS", "MapAccess", "TapCanvas", "announcer", "make_accessible", "new_map_class"]
+__all__ = ["FOCUS_TO_MAP", "MAP_AREA", "MAP_KEYS", "MAX_TOUCHES", "MapAccess", "TapCanvas", "announcer", "canvas_event_problem",
+           "check_canvas_events", "make_accessible", "new_map_class"]

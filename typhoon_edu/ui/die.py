@@ -9,6 +9,10 @@ language and changes nothing.
 Traceback (most recent call last):
 ...
 ValueError: “7” is not a die face. Type a whole number from 1 to 6.
+>>> parse_face("6" * 5000)
+Traceback (most recent call last):
+...
+ValueError: “66666666666666666666…” is not a die face. Type a whole number from 1 to 6.
 >>> die = DieWidget(seed=1)
 >>> die.enter("0") is None, die.face, die.enter("5"), die.face
 (True, None, 5, 5)
@@ -24,6 +28,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from .. import i18n
+from ..typed import echo, small_whole
 from .guard import Problems
 
 FACES = (1, 2, 3, 4, 5, 6)
@@ -41,16 +46,13 @@ def parse_face(text: Any, lang: str = "en") -> int:
     if isinstance(text, bool):
         raise ValueError(i18n.t("die.invalid", lang, text=text))
     if isinstance(text, int):
-        value = text
+        value: int | None = text
     else:
-        stripped = str(text).strip()
-        if not stripped:
+        if not str(text).strip():
             raise ValueError(i18n.t("die.empty", lang))
-        if not stripped.isdecimal():
-            raise ValueError(i18n.t("die.invalid", lang, text=stripped))
-        value = int(stripped)
+        value = small_whole(text)  # a page may send megabytes of digits: int() would refuse them in its own words
     if value not in FACES:
-        raise ValueError(i18n.t("die.invalid", lang, text=str(text).strip()))
+        raise ValueError(i18n.t("die.invalid", lang, text=echo(text)))
     return value
 
 

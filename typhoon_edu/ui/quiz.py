@@ -55,6 +55,7 @@ import ipywidgets as widgets
 from .. import i18n
 from ..answers_format import CSV_COLUMNS
 from ..fileio import atomic_write_text
+from ..typed import WHOLE_DIGITS
 from .buttons import legible, name_only
 from .guard import Problems
 from .touch import TOUCH_CSS
@@ -248,6 +249,10 @@ def parse_number(text: Any, lang: str = "en") -> float:
     Traceback (most recent call last):
     ...
     ValueError: Type a number, for example 12, 3.5 or 1/7.
+    >>> parse_number("1e400")
+    Traceback (most recent call last):
+    ...
+    ValueError: Type a number, for example 12, 3.5 or 1/7.
     """
     if isinstance(text, (int, float)) and not isinstance(text, bool):
         return float(text)
@@ -264,7 +269,7 @@ def parse_number(text: Any, lang: str = "en") -> float:
         s = s[:-1]
     try:
         value = float(Fraction(s))
-    except (ValueError, ZeroDivisionError):
+    except (ValueError, ZeroDivisionError, OverflowError):  # "1e400": too large for any answer
         raise ValueError(_lt("common.bad_number", lang)) from None
     return value / 100 if percent else value
 
@@ -278,12 +283,16 @@ def parse_cell(text: Any, lang: str = "en") -> Cell:
     Traceback (most recent call last):
     ...
     ValueError: Type a cell as x, y, for example 7, 4.
+    >>> parse_cell("6" * 5000 + ", 4")
+    Traceback (most recent call last):
+    ...
+    ValueError: Type a cell as x, y, for example 7, 4.
     """
     if isinstance(text, tuple) and len(text) == 2:
         return int(text[0]), int(text[1])
     s = unicodedata.normalize("NFKC", str(text))
     numbers = re.findall(r"-?\d+", s)
-    if len(numbers) != 2:
+    if len(numbers) != 2 or any(len(n) > WHOLE_DIGITS for n in numbers):  # no grid has a 10-digit column
         raise ValueError(_lt("common.bad_cell", lang))
     return int(numbers[0]), int(numbers[1])
 

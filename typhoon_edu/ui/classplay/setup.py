@@ -18,6 +18,7 @@ import ipywidgets as widgets
 
 from ... import i18n
 from ...engine.rules import load_rules
+from ...typed import small_whole
 from ..buttons import name_only
 from ..guard import Problems
 from ..query import on_class_server
@@ -246,7 +247,7 @@ class SetupScreen:
     def choices(self) -> SetupChoices:
         chosen = self.regions.value == "chosen"
         seed_text = self.seed.value.strip()
-        seed = int(seed_text) if seed_text.isdecimal() else None
+        seed = small_whole(seed_text, digits=18)  # not a number (or 5,000 digits): no seed, as an empty field
         start = None if self.start.value == BY_RULES else int(self.start.value)
         return SetupChoices([r.choice(chosen) for r in self.rows[: self.count.value]], self.regions.value, start,
                             self.variant.value, self.dice.value, float(self.speed.value), seed, bool(self.hands.value))

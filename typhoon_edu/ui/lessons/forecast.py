@@ -45,7 +45,7 @@ from ...realdata.forecast_cases import (
 from ...realdata.stats import distance_km, places
 from .. import palette
 from ..board import MapWidth
-from ..canvas_input import make_accessible
+from ..canvas_input import check_canvas_events, make_accessible
 from ..guard import Problems
 from ..map_text import Box, overlaps, text_box
 from ..painter import repaint
@@ -818,6 +818,7 @@ class ForecastChallenge(LessonBox):
         self.canvas = MultiCanvas(2, width=proj.width, height=proj.height,
                                   layout=widgets.Layout(width="100%", height="auto", max_width=fit))
         self.canvas.add_class("forecast-map")
+        check_canvas_events(self.canvas)  # a malformed tap frame is left out, not answered with Python's words
         self.typed = widgets.Text(placeholder=lt("forecast.typed", lang), description=lt("forecast.typed_label", lang),
                                   style={"description_width": "initial"}, continuous_update=False,
                                   layout=widgets.Layout(width="20em"))

@@ -40,6 +40,7 @@ import numpy as np
 from typhoon_edu import i18n
 from typhoon_edu.engine.rules import Rules, load_rules
 from typhoon_edu.sim import TrackStats, draw_tracks, run_tracks, simulate_tracks
+from typhoon_edu.typed import small_whole
 from typhoon_edu.ui import palette
 from typhoon_edu.ui.canvas_input import FOCUS_TO_MAP, MAP_AREA, announcer
 from typhoon_edu.ui.guard import Problems
@@ -714,9 +715,10 @@ class QuizView(widgets.VBox):
                 entry = self.sheet.latest(f"quiz.risk.{q.key}")
                 radio.value = None
                 radio.options = self._options(q)
-                if entry is not None and entry.value.isdigit() and int(entry.value) < len(q.options):
-                    radio.value = int(entry.value)
-                    self._show(i, int(entry.value))
+                chosen = None if entry is None else small_whole(entry.value)  # a damaged line: not shown, nothing breaks
+                if chosen is not None and chosen < len(q.options):
+                    radio.value = chosen
+                    self._show(i, chosen)
                 else:
                     self.feedback[i].value = ""
         finally:
