@@ -31,6 +31,7 @@ SAMPLES: list[ev.Event] = [
     ev.CardPlayed(player="Korea", card="tropical_disturbance", restricted=False, cell=(11, 7)),
     ev.CardPlayed(player="Korea", card="steering_flow", restricted=False, typhoon=2, direction="NNW"),
     ev.CardPlayed(player="Taiwan", card="evacuation", restricted=False, counter=True),
+    ev.CardPlayed(player="Japan", card="recurve", restricted=False, counter=True, direction="E"),
     ev.CardPlayed(player="Taiwan", card="disaster_relief", restricted=False),
     ev.AbilityUsed(player="Japan", ability="westerlies", typhoon=4),
     ev.AbilityUsed(player="Central China", ability="cold_surge"),
@@ -126,6 +127,9 @@ def test_narrate_every_event(event, lang):
         assert any("\u4e00" <= ch <= "\u9fff" for ch in text)
     else:
         assert all(not ("\u4e00" <= ch <= "\u9fff") for ch in text)
+        # every sentence begins with a capital (a counter card's turn said "… Recurve. the typhoon now heads east.")
+        starts = [part.lstrip()[:1] for part in text.replace("!", ".").split(". ")[1:]]
+        assert all(not c.islower() for c in starts), text
 
 
 def test_narrate_uses_the_games_terms():

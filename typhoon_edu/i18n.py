@@ -459,8 +459,9 @@ def _card_played(rules: Rules, v: Mapping[str, Any], lang: str) -> str:
     else:
         key = "event.CardPlayed"
     parts = [t(key, lang, player=g["player"], card=g["card"], typhoon=g["typhoon"], cell=g["cell"])]
-    if v.get("direction"):
-        parts.append(t("event.CardPlayed_direction", lang, typhoon=g["typhoon"], direction=g["direction"]))
+    if v.get("direction"):  # a counter card's event names no typhoon: it turns the one moving
+        key = "event.CardPlayed_direction" if v.get("typhoon") is not None else "event.CardPlayed_direction_moving"
+        parts.append(t(key, lang, typhoon=g["typhoon"], direction=g["direction"]))
     if v.get("restricted"):
         parts.append(t("event.CardPlayed_restricted", lang, player=g["player"]))
     return _sentences(*parts, lang=lang)
