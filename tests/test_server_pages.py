@@ -5,6 +5,7 @@ the students' ``/join`` address, and the kernel caps. Raw HTTP and websockets on
 
 from __future__ import annotations
 
+import html
 import re
 import secrets
 import time
@@ -230,3 +231,47 @@ def test_devices_filling_the_server_do_not_lock_out_the_teachers_computer(tmp_pa
             assert status == 503  # the room's devices are at the cap
             status, _, page = http_request(server.port, "/")  # from 127.0.0.1: the teacher's computer
             assert status == 200 and probe_values(page)
+
+
+# ------------------------------------------------------------------ the teacher's address, opened by another site
+OTHER_KEY = secrets.token_urlsafe(24)
+
+
+def _teacher_cookie_set(headers: dict[str, str]) -> str | None:
+    """The ``typhoon_teacher`` value a response sets (``""`` when it clears it), or None when it leaves it alone."""
+    value = _cookie_value(headers, "typhoon_teacher")
+    return None if value is None else value.strip('"')
+
+
+@pytest.mark.parametrize("fetch_site", ["none", "same-origin", None, "same-site", "cross-site"])
+@pytest.mark.parametrize("change", ["set", "swap", "clear"])
+def test_only_an_address_the_teacher_opened_sets_or_clears_the_teachers_cookie(
+        page_server: VoilaProcess, change: str, fetch_site: str | None) -> None:
+    """Another site navigating the teacher's browser to ``/?teacher=`` (cross-site: localhost vs 127.0.0.1; same-site:
+    another port of 127.0.0.1) signed the teacher out, or in with a key of its choosing (found by a red-team pass).
+    Now only a request the teacher made (Sec-Fetch-Site none or same-origin, or a browser without the header) changes
+    the cookie; another gets a page, in both languages, whose button opens the same address from this server."""
+    path, cookie, wanted = {
+        "set": (f"/?teacher={KEY}&lang=en", "", KEY),
+        "swap": (f"/?teacher={OTHER_KEY}", f"typhoon_teacher={KEY}", OTHER_KEY),
+        "clear": ("/?teacher=", f"typhoon_teacher={KEY}", ""),
+    }[change]
+    headers = {"Cookie": cookie} if cookie else {}
+    if fetch_site is not None:
+        headers["Sec-Fetch-Site"] = fetch_site
+    status, answer, body = http_request(page_server.port, path, headers=headers, source=STUDENT)
+    if fetch_site in ("none", "same-origin", None):
+        assert status == 302 and "teacher" not in answer["location"], (status, answer)
+        assert _teacher_cookie_set(answer) == wanted
+        return
+    assert status == 403, (status, body[:300])
+    assert _teacher_cookie_set(answer) is None, _cookies(answer)  # the teacher's cookie is left as it was
+    assert "Open the teacher's address yourself" in html.unescape(body) and "請自己開啟老師的網址" in body
+    assert answer["x-frame-options"] == "DENY" and "frame-ancestors 'none'" in answer["content-security-policy"]
+    assert answer["cache-control"] == "no-store"
+    links = re.findall(r"class='typhoon-direct-open' href='([^']*)'", body)
+    assert links and set(links) == {path.replace("&", "&amp;")}
+    # The button, pressed on that page: a request of this server's own, which is accepted.
+    status, answer, _ = http_request(page_server.port, links[0].replace("&amp;", "&"),
+                                     headers={**headers, "Sec-Fetch-Site": "same-origin"}, source=STUDENT)
+    assert status == 302 and _teacher_cookie_set(answer) == wanted

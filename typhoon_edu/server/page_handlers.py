@@ -7,6 +7,11 @@ For every page request, before Voilà renders it:
 1. ``?teacher=<key>`` in the address: the key goes into the ``typhoon_teacher`` cookie (HttpOnly,
    SameSite=Strict, for this browser session) and the browser is sent (302) to the same address
    without it. A blank ``?teacher=`` removes the cookie (the teacher sees the students' page).
+   Only for an address the teacher opened themselves (:func:`opened_directly`: typed, pasted, a
+   bookmark, the terminal's link, or a page of this server); one that another site opened (a page
+   elsewhere navigating the teacher's browser to ``/?teacher=`` would sign the teacher out, or in
+   with a key of its choosing) changes no cookie and gets :func:`direct_page`, whose button opens
+   the same address from this server.
 2. A ``typhoon_device`` cookie is set if the browser has none.
 3. The query Voilà hands to the kernel (``QUERY_STRING`` for a kernel started for the request, and
    the ``voila/query/<kernel>`` message for a preheated one: Voilà builds both from
@@ -46,7 +51,8 @@ from .page_query import (
     teacher_key_in,
 )
 
-__all__ = ["BUDGET_SETTING", "CURRENT_ADMISSION", "JoinPageHandler", "PageHandler", "track_page_kernels"]
+__all__ = ["BUDGET_SETTING", "CURRENT_ADMISSION", "JoinPageHandler", "PageHandler", "direct_page", "opened_directly",
+           "track_page_kernels"]
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +117,47 @@ def full_page(reason: str, lang: str) -> str:
             + "".join(blocks) + "</body></html>")
 
 
+#: ``Sec-Fetch-Site`` values of a request the teacher made themselves: typed, pasted, a bookmark or the terminal's
+#: link (``none``), or a page of this very server (``same-origin``).
+DIRECT_FETCH_SITES = frozenset({"none", "same-origin"})
+
+
+def opened_directly(fetch_site: str | None) -> bool:
+    """Whether a request with this ``Sec-Fetch-Site`` header may set or clear the teacher's cookie.
+
+    A browser without the header (before 2020-2023, depending on the browser) is trusted as before.
+
+    >>> [opened_directly(v) for v in ("none", "same-origin", None, "same-site", "cross-site", "")]
+    [True, True, True, False, False, False]
+    """
+    return fetch_site is None or fetch_site.strip().lower() in DIRECT_FETCH_SITES
+
+
+def direct_page(address: str, lang: str) -> str:
+    """The page a teacher's address opened by another site gets: nothing was changed, and a button to ``address``
+    (the same address, which pressed on this page is a request of this server's own), in ``lang`` and then the
+    other language.
+
+    >>> page = direct_page("/?teacher=k&lang=en", "en")
+    >>> "href='/?teacher=k&amp;lang=en'" in page and "請自己開啟老師的網址" in page
+    True
+    """
+    blocks = []
+    for each in (lang, *[other for other in LANGS if other != lang]):
+        blocks.append(f"<section lang='{each}'><h1>{html.escape(t('serve.direct.title', each))}</h1>"
+                      f"<p>{html.escape(t('serve.direct.body', each))}</p>"
+                      f"<p>{html.escape(t('serve.direct.action', each))}</p>"
+                      f"<p><a class='typhoon-direct-open' href='{html.escape(address, quote=True)}'>"
+                      f"{html.escape(t('serve.direct.button', each))}</a></p></section>")
+    return ("<!DOCTYPE html><html><head><meta charset='utf-8'>"
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+            f"<title>{html.escape(t('serve.direct.title', lang))}</title>"
+            "<style>body{font-family:sans-serif;max-width:40em;margin:2em auto;padding:0 1em;font-size:1.2em}"
+            "h1{font-size:1.5em}a.typhoon-direct-open{display:inline-block;padding:.6em 1.2em;border-radius:.4em;"
+            "background:#1565c0;color:#fff;text-decoration:none}</style></head><body class='typhoon-server-direct'>"
+            + "".join(blocks) + "</body></html>")
+
+
 class PageHandler(TornadoVoilaHandler):
     """Voilà's notebook page with the server's cookies and the kernel caps (see the module's docstring).
 
@@ -154,6 +201,10 @@ class PageHandler(TornadoVoilaHandler):
         here = "/" + self.request.path.lstrip("/")  # never "//host": that would redirect off-site
         key = teacher_key_in(query)
         if key is not None:
+            fetch_site = self.request.headers.get("Sec-Fetch-Site")
+            if not opened_directly(fetch_site):
+                self.refuse_key(here + "?" + query, fetch_site or "")
+                return None
             if plausible_teacher_key(key):
                 self.set_cookie(TEACHER_COOKIE, key, path="/", httponly=True, samesite="Strict")
             elif key == "":
@@ -187,6 +238,21 @@ class PageHandler(TornadoVoilaHandler):
         if isinstance(chunk, str):
             chunk = local_only(chunk)
         super().write(chunk)
+
+    def refuse_key(self, address: str, fetch_site: str) -> None:
+        """Answer a teacher's address that another site opened (step 1 of the module's docstring): no cookie changes,
+        a page with a button to ``address``; never in a frame (a page elsewhere must not get the button pressed)."""
+        log.warning("Ignored a teacher's address opened by another site (Sec-Fetch-Site: %s) for %s",
+                    fetch_site[:20], self.request.remote_ip)
+        self.set_status(403)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("Referrer-Policy", "no-referrer")
+        self.set_header("X-Frame-Options", "DENY")
+        self.set_header("Content-Security-Policy",
+                        "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; "
+                        "base-uri 'none'; form-action 'none'")
+        self.finish(direct_page(address, _server_lang()))
 
     def refuse(self, reason: str) -> None:
         """Answer 503 with the "server full" page (``reason``: ``client`` or ``total``)."""
