@@ -342,3 +342,21 @@ def test_no_toggle_of_the_projector_or_a_phone_says_null_when_pointed_at(store: 
             nameless.append(w.description or w.icon)
         stack.extend(getattr(w, "children", ()))
     assert not nameless, nameless
+
+
+def test_the_confirmation_and_a_refusal_follow_a_switch_of_language(store: RoomStore) -> None:
+    """A rehearsal switched a phone to 中文 just after deciding: "You chose: Move T1 …" stayed in English. What the
+    message line says is said again in the language the team switches to."""
+    _projector, phones = open_class(store, "en")
+    mei = phones["Taiwan"]
+    assert mei.decide(mei.decisions.cell_action((8, 8)))
+    mei._switch_lang("zh-TW")
+    placed = i18n.t("action.place", "zh-TW", cell=i18n.cell_label((8, 8), "zh-TW"))
+    assert i18n.t("classplay.seat.chose", "zh-TW", action=placed) in _text(mei.message.value)
+    ken = phones["Japan"]
+    ken._board_click(*ken.board.geometry.cell_centre(8, 9))  # not Japan's turn: a tap on the map is explained
+    before = _text(ken.message.value)
+    assert before, "a tap out of turn says whose turn it is"
+    ken._switch_lang("zh-TW")
+    after = _text(ken.message.value)
+    assert after != before and any("\u4e00" <= ch <= "\u9fff" for ch in after), (before, after)

@@ -101,6 +101,11 @@ class Problems:
         self.widget = widgets.HTML(layout=widgets.Layout(display="none"))
         self.widget.add_class("typhoon-problem")
 
+    @property
+    def lang(self) -> str:
+        """The person's language now."""
+        return self._lang()
+
     # ------------------------------------------------------------------ showing
     def report(self, exc: BaseException, where: str = "") -> str:
         """Show ``exc`` to the person and log it with its traceback; returns the sentence shown."""

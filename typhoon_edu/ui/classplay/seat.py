@@ -53,7 +53,7 @@ from .pagelink import PageLink
 from .runtime import POLL, _error_text, _open_store, _running_loop, refusal
 from .screens import LANG_OPTIONS, LogBox, banner_html
 from .seatmap import SEAT_CELL, SeatBoard
-from .status import PageStatus, room_state
+from .status import PageStatus, Words, room_state
 from .tables import seat_infos, seat_table, view_digest
 from .theme import CSS
 from .turntimer import Countdown
@@ -363,6 +363,7 @@ class SeatApp:
         self.die.set_lang(self.lang)
         self.die_entry.relabel()
         self.log.relabel(self.lang)
+        self.status.relabel()
         self.join.render()
         if self.room is not None:
             self._rebuild_log()
@@ -586,7 +587,9 @@ class SeatApp:
         if tuple(tuple(c) for c in cells) != tuple(self.board.state.highlights):
             self.board.highlight(cells)
 
-    def _say(self, text: str, error: bool = True) -> None:
+    def _say(self, text: str | Words, error: bool = True) -> None:
+        """Say ``text`` on the page's message line; words in every language (a function of the language) are said
+        again in the language the team switches to while they are shown."""
         self.status.say(text, error)
 
     def _board_click(self, px: float, py: float) -> None:
@@ -594,12 +597,12 @@ class SeatApp:
         if cell is None:
             return
         if not self.pacer.idle:
-            self._say(i18n.t("classplay.busy", self.lang))
+            self._say(lambda lang: i18n.t("classplay.busy", lang))
             return
         action = self.decisions.cell_action(cell)
         if action is None:
             if self.decisions.highlight_cells():
-                self._say(d("error.bad_cell", self.lang, cell=i18n.cell_label(cell, self.lang)))
+                self._say(lambda lang: d("error.bad_cell", lang, cell=i18n.cell_label(cell, lang)))
             else:
                 self._say_why_the_map_is_not_for_now()
             return
@@ -611,14 +614,15 @@ class SeatApp:
         if table is None or room is None or table.is_over or not room.is_open:
             return
         if room.paused:  # no button is there to point at: the pause hides them
-            self._say(i18n.t("classplay.paused", self.lang))
+            self._say(lambda lang: i18n.t("classplay.paused", lang))
             return
         who = table.current_player
         if who == self.region:
-            self._say(i18n.t("classplay.seat.use_buttons", self.lang), error=False)
+            self._say(lambda lang: i18n.t("classplay.seat.use_buttons", lang), error=False)
         elif who is not None and who != CHANCE:
-            player = seat_label(seat_infos(room), who, self.lang)
-            self._say(i18n.t("classplay.seat.not_your_turn", self.lang, player=player), error=False)
+            infos = seat_infos(room)
+            self._say(lambda lang: i18n.t("classplay.seat.not_your_turn", lang, player=seat_label(infos, who, lang)),
+                      error=False)
 
     # ------------------------------------------------------------------ deciding
     def decide(self, action: Action | str | None) -> bool:
@@ -648,10 +652,11 @@ class SeatApp:
             # teacher's rematch, Room.follow), so the page shows the ended game as the other pages do and keeps
             # reading the room; only the tap is refused, saying why.
             self._take(room.sync())
-            self._say(refusal(NotAllowed(str(exc), kind="game_over"), self.lang, "the seat's decision"))
+            over = NotAllowed(str(exc), kind="game_over")
+            self._say(lambda lang: refusal(over, lang, "the seat's decision"))
             return False
         except (IllegalActionError, ClassroomError) as exc:
-            self._say(refusal(exc, self.lang, "the seat's decision"))
+            self._say(lambda lang, exc=exc: refusal(exc, lang, "the seat's decision"))
             self.render()
             return False
         self.decisions.pending_card = None
@@ -670,16 +675,19 @@ class SeatApp:
         act = parse_action(action) if isinstance(action, str) else action
         if before is None or act.kind == "die":
             return
-        lang = self.lang
         try:
-            said = i18n.t("classplay.seat.chose", lang, action=describe_action(act, before, lang))
+            described = {lang: describe_action(act, before, lang) for lang in i18n.LANGS}
         except Exception:  # noqa: BLE001 - a confirmation is a courtesy: never the reason a decision looks failed
             log.warning("no confirmation for %s", act, exc_info=True)
             return
         now = self.decisions.table
-        if (act.kind in ("play", "region") and now is not None and now.current_player == self.region
-                and now.phase == "attack" and any(a.kind == "play" for a in now.legal)):
-            said = i18n.tidy_spaces(said + " " + i18n.t("classplay.seat.one_more", lang), lang)
+        one_more = (act.kind in ("play", "region") and now is not None and now.current_player == self.region
+                    and now.phase == "attack" and any(a.kind == "play" for a in now.legal))
+
+        def said(lang: str) -> str:  # said again in the language the team switches to
+            text = i18n.t("classplay.seat.chose", lang, action=described[lang])
+            return i18n.tidy_spaces(text + " " + i18n.t("classplay.seat.one_more", lang), lang) if one_more else text
+
         self._say(said, error=False)
 
     def _lost(self, exc: BaseException) -> None:

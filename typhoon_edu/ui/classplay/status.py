@@ -24,7 +24,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from html import escape
 from typing import Any
 
@@ -33,6 +33,9 @@ import ipywidgets as widgets
 from ..guard import Problems
 
 _PENDING = object()
+
+#: A message in every language: the language's code → the words.
+Words = Callable[[str], str]
 
 
 class PageStatus:
@@ -43,26 +46,45 @@ class PageStatus:
         self.problems = problems
         self._stamp: Any = None  # the state the message belongs to; _PENDING until the page draws one
         self._key: Any = None
+        self._words: Words | None = None  # the message in every language, when it was given so
+        self._error = True
         problems.widget.observe(self._problem_shown, "value")
 
     def _problem_shown(self, change: dict[str, Any]) -> None:
         if change["new"] and self._stamp is None:
             self._stamp = _PENDING
 
-    def say(self, text: str, error: bool = True, *, drawn: bool = False) -> None:
+    def say(self, text: str | Words, error: bool = True, *, drawn: bool = False) -> None:
         """Show ``text`` (in the person's language) until the room's state after this one.
 
-        ``drawn``: the message is about the state the page has just drawn (an undo said after its redraw), not
-        the one it draws next; it is cleared when the page draws any other.
+        ``text`` may be words in every language (a function of the language): :meth:`relabel` then says them again
+        in the language the person switches to while they are shown. ``drawn``: the message is about the state the
+        page has just drawn (an undo said after its redraw), not the one it draws next; it is cleared when the page
+        draws any other.
 
         >>> status = PageStatus(widgets.HTML(), Problems(lambda: "en"))
         >>> status.seen((7, 1)); status.say("The last decision was taken back.", False, drawn=True)
         >>> status.seen((8, 1)); status.message.value
         ''
+        >>> lang = ["en"]
+        >>> status = PageStatus(widgets.HTML(), Problems(lambda: lang[0]))
+        >>> status.say(lambda l: {"en": "You chose: Pass.", "zh-TW": "你們選擇了：跳過。"}[l], error=False)
+        >>> lang[0] = "zh-TW"; status.relabel(); status.message.value
+        "<div class='typhoon-message-ok'>你們選擇了：跳過。</div>"
         """
+        self._words = text if callable(text) else None
+        self._error = error
+        shown = text(self.problems.lang) if callable(text) else text
         css = "typhoon-message-error" if error else "typhoon-message-ok"
-        self.message.value = f"<div class='{css}'>{escape(text)}</div>" if text else ""
-        self._stamp = (self._key if drawn and self._key is not None else _PENDING) if text else None
+        self.message.value = f"<div class='{css}'>{escape(shown)}</div>" if shown else ""
+        self._stamp = (self._key if drawn and self._key is not None else _PENDING) if shown else None
+
+    def relabel(self) -> None:
+        """The person switched the language: words given in every language are said again in it (a message given
+        as one string stays as it is)."""
+        if self._words is not None and self.message.value:
+            css = "typhoon-message-error" if self._error else "typhoon-message-ok"
+            self.message.value = f"<div class='{css}'>{escape(self._words(self.problems.lang))}</div>"
 
     def hold(self, text: str, key: Hashable) -> None:
         """Show ``text`` for the state ``key`` only (a standing condition, such as a pause)."""
@@ -79,6 +101,7 @@ class PageStatus:
 
     def clear(self) -> None:
         self.message.value = ""
+        self._words = None
         self.problems.clear()
         self._stamp = None
 
@@ -88,4 +111,4 @@ def room_state(room: Any) -> tuple[Any, ...]:
     return (room.seq, room.version, room.paused, room.is_open)
 
 
-__all__ = ["PageStatus", "room_state"]
+__all__ = ["PageStatus", "Words", "room_state"]
