@@ -65,7 +65,11 @@ def new_readme(text: str, slug: str) -> str:
 
 
 def notebook_badge(slug: str, rel: str, lang: str) -> str:
-    return f"{MARK}\n[![{LABEL[lang]}]({BADGE_IMAGE})]({binder_url(slug, 'lab/tree/' + rel)})"
+    # HTML, not a Markdown image: Voilà 0.5's preview in JupyterLab ("Render with Voilà", voila/render/<lesson>) inlines
+    # every Markdown image through the server's contents manager, which JupyterLab's server makes asynchronous, and
+    # failed on the badge with "'coroutine' object is not subscriptable": the page never loaded
+    return (f"{MARK}\n<a href=\"{binder_url(slug, 'lab/tree/' + rel)}\"><img src=\"{BADGE_IMAGE}\" "
+            f"alt=\"{LABEL[lang]}\"></a>")
 
 
 def new_notebook(text: str, slug: str, rel: str, lang: str) -> str:

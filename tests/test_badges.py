@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-BADGE = re.compile(r"https://mybinder\.org/v2/gh/([^/\s)]+)/([^/\s)]+)/([^?\s)]+)\?urlpath=([^\s)]+)")
+BADGE = re.compile(r"https://mybinder\.org/v2/gh/([^/\s)\"]+)/([^/\s)\"]+)/([^?\s)\"]+)\?urlpath=([^\s)\"]+)")
 
 
 def _script():
@@ -68,3 +68,16 @@ def test_a_placeholder_or_a_bad_address_is_refused(tmp_path: Path):
     (tmp_path / "pyproject.toml").write_text('[project.urls]\nRepository = "https://github.com/OWNER/typhoon-edu"\n')
     with pytest.raises(SystemExit, match="placeholder"):
         module.repository_slug(tmp_path)
+
+
+def test_no_lesson_has_a_markdown_image():
+    """Voilà 0.5's preview inside JupyterLab ("Render with Voilà", voila/render/<lesson> on the Lab server, as on
+    Binder) inlines each Markdown image through the server's contents manager without awaiting it (JupyterLab's is
+    asynchronous): the lesson's page never loaded ("'coroutine' object is not subscriptable"). Pictures in the lessons'
+    Markdown are HTML <img> tags, which it leaves alone."""
+    image = re.compile(r"!\[[^\]]*\]\(")
+    found = []
+    for p in sorted((ROOT / "notebooks").rglob("*.ipynb")):
+        cells = json.loads(p.read_text(encoding="utf-8"))["cells"]
+        found += [p.name for c in cells if c["cell_type"] == "markdown" and image.search("".join(c["source"]))]
+    assert found == []

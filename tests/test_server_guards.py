@@ -146,6 +146,43 @@ def test_a_kernel_websocket_without_the_v1_subprotocol_is_refused(guarded_server
     assert b"v1.kernel.websocket.jupyter.org" in refused.value.response.body
 
 
+def _log_after(server: VoilaProcess, start: int, settle: float = 0.5) -> str:
+    """What the server logged from byte ``start`` on, once it has had ``settle`` s to write it."""
+    assert server.log_path is not None
+    time.sleep(settle)
+    return server.log_path.read_bytes()[start:].decode("utf-8", "replace")
+
+
+def _log_size(server: VoilaProcess) -> int:
+    assert server.log_path is not None
+    return server.log_path.stat().st_size
+
+
+_UPGRADE = {"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13",
+            "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Protocol": "v1.kernel.websocket.jupyter.org"}
+
+
+@pytest.mark.parametrize(("path", "headers"), [
+    ("/api/kernels/00000000-0000-4000-8000-000000000000/channels?session_id=s", _UPGRADE),
+    ("/logout", None),
+    ("/voila/templates/", None),
+    ("/voila/templates/lab/nostatic/x", None),
+], ids=["unknown-kernel", "logout", "templates", "templates-path"])
+def test_an_unknown_kernel_and_odd_paths_get_a_short_status_and_one_log_line(
+        guarded_server: VoilaProcess, path: str, headers: dict[str, str] | None) -> None:
+    """Each such request was a 500 or a 404 whose error page failed (no static_path): ~3.6 KB of traceback in the log
+    and ~20 ms of the event loop each; 1,500 from one address slowed every other client (docs/security.md, row 38)."""
+    start = _log_size(guarded_server)
+    for _ in range(20):
+        status, _, body = http_request(guarded_server.port, path, headers=headers, source="127.0.0.7", timeout=30)
+        assert status == 404 and len(body) < 200, (status, body[:300])
+    logged = _log_after(guarded_server, start)
+    assert "Traceback" not in logged and "Uncaught" not in logged, logged[-3000:]
+    mine = [line for line in logged.splitlines() if path.split("?")[0] in line]
+    assert len(mine) == 20 and all(len(line) < 200 for line in mine), mine[:3]
+    assert len(logged) < 20 * 200
+
+
 # ------------------------------------------------------------------ issue 19 §7: the pool grows for a class arriving
 def test_the_pool_grows_when_a_room_with_device_seats_is_created(tmp_path_factory: pytest.TempPathFactory) -> None:
     import os

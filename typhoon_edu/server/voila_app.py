@@ -33,6 +33,8 @@
   server's key, held in the kernels' environment (:mod:`typhoon_edu.server.query_socket`).
 * **Kernel websocket frames checked** before jupyter_server's and Voilà's parsers see them
   (:mod:`typhoon_edu.server.websocket_guard`, :class:`GuardedKernelWebsocketHandler`).
+* **Short answers, no tracebacks** for a websocket to an unknown kernel, ``/logout`` and odd
+  ``/voila/templates/`` paths (:mod:`typhoon_edu.server.short_answers`).
 
 Kept as Voilà has it: kernels accept only widget (comm) messages, kernel info and shutdown
 requests from the browser (``allowed_message_types``): no page can send an ``execute_request``.
@@ -50,6 +52,7 @@ from . import lean_start  # noqa: F401 - before jupyter_server and Voilà are im
 
 # isort: split
 from jupyter_core.utils import ensure_async
+from jupyter_server.auth.logout import LogoutHandler
 from jupyter_server.utils import url_path_join
 from tornado.httputil import HTTPServerRequest
 from tornado.ioloop import PeriodicCallback
@@ -58,6 +61,7 @@ from tornado.web import HTTPError, RequestHandler
 from traitlets import Bool, Float, Int, List, Unicode
 from voila.app import Voila
 from voila.request_info_handler import RequestInfoSocketHandler
+from voila.static_file_handler import TemplateStaticFileHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import (
     VoilaKernelWebsocketHandler,
@@ -72,6 +76,7 @@ from .page_handlers import BUDGET_SETTING, JoinPageHandler, PageHandler, track_p
 from .page_query import DEVICE_COOKIE, JOIN_CODE_PATTERN
 from .pool_growth import GROWN_FILL_DELAY, WATCH_INTERVAL, WatchProblems, pool_target, waiting_device_seats
 from .query_socket import GuardedQuerySocket, ensure_query_key
+from .short_answers import NotHereHandler, PlainErrors, TemplateFiles, plain_answer
 from .websocket_guard import KERNEL_WS_PROTOCOL, offers_v1, v1_frame_problem
 
 __all__ = [
@@ -144,11 +149,13 @@ class ForeignHostHandler(RequestHandler):
         self.finish(f"{status_code}: this server answers only to this machine's own names and addresses\n")
 
 
-class GuardedKernelWebsocketHandler(VoilaKernelWebsocketHandler):
+class GuardedKernelWebsocketHandler(PlainErrors, VoilaKernelWebsocketHandler):
     """Voilà's kernel websocket, behind the frame guard of :mod:`typhoon_edu.server.websocket_guard`.
 
     * The handshake must offer the v1 subprotocol; otherwise 400 (the legacy protocol's binary
       replies mislead Voilà's header reader, and its own parser has the same unbounded count).
+    * A kernel the server does not have is 404, one line of text (jupyter_server's error page
+      failed and logged a traceback for each: :mod:`typhoon_edu.server.short_answers`).
     * A text frame, or a binary frame whose layout :func:`v1_frame_problem` refuses, closes the
       socket (1008) before jupyter_server's parser sees it; the page's kernel lives on.
     * Frames the server sends are checked before Voilà reads their header.
@@ -165,6 +172,10 @@ class GuardedKernelWebsocketHandler(VoilaKernelWebsocketHandler):
             self.set_status(400)
             self.set_header("Content-Type", "text/plain; charset=utf-8")
             self.finish(f"400: kernel websockets must use the {KERNEL_WS_PROTOCOL} subprotocol\n")
+            return
+        kernel_id = kwargs.get("kernel_id", args[0] if args else None)
+        if kernel_id not in self.kernel_manager:  # answered here: the access log's one line, no traceback
+            plain_answer(self, 404, "no such kernel")
             return
         await super().get(*args, **kwargs)
 
@@ -268,6 +279,11 @@ class TyphoonVoila(Voila):
                 spec = (spec[0], GuardedKernelWebsocketHandler, *spec[2:])
             elif isinstance(spec, tuple) and len(spec) >= 2 and spec[1] is RequestInfoSocketHandler:
                 spec = (spec[0], GuardedQuerySocket, *spec[2:])
+            elif isinstance(spec, tuple) and len(spec) >= 2 and spec[1] is TemplateStaticFileHandler:
+                spec = (spec[0], TemplateFiles, *spec[2:])
+            elif isinstance(spec, tuple) and len(spec) >= 2 and isinstance(spec[1], type) \
+                    and issubclass(spec[1], LogoutHandler):
+                spec = (spec[0], NotHereHandler)  # no login in Voilà; its page failed (short_answers)
             handlers.append(spec)
         return handlers
 
