@@ -158,6 +158,67 @@ def _log_size(server: VoilaProcess) -> int:
     return server.log_path.stat().st_size
 
 
+def _header_frame(header: bytes) -> bytes:
+    return v1_frame([header, b"{}", b"{}", b"{}"], "shell")
+
+
+_NESTED = b"[" * 30_000 + b"]" * 30_000
+_BAD_CHANNEL = _header_frame(b'{"msg_type": "comm_msg"}').replace(b"shell", b"\xff\xfe\xfd\xfc\xfb", 1)
+
+
+@pytest.mark.parametrize(("frame", "says"), [
+    (_header_frame(b'{"msg_type": "comm_msg", "x": ' + _NESTED + b"}"), "nested too deeply"),  # RecursionError before
+    (_header_frame(b'{"msg_type": "comm_msg", "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"), "more than"),
+    (v1_frame([b'{"msg_type": "comm_msg", ', b'"x": 1}', b"{}", b"{}"], "shell"), "not JSON"),  # JSONDecodeError before
+    (_header_frame(b'["comm_msg"]'), "msg_type"),
+    (_BAD_CHANNEL, "not UTF-8"),
+], ids=["nested", "nested-100k", "cut", "not-object", "channel"])
+def test_a_frame_the_server_cannot_read_closes_its_socket_with_one_log_line(
+        guarded_server: VoilaProcess, frame: bytes, says: str) -> None:
+    """A header nested 100,000 levels deep, offsets that cut the header's JSON (found by a red-team pass): an
+    uncaught RecursionError or JSONDecodeError in the server's handler, a traceback and the connection dropped without
+    a close code. Now 1008 and one line, as the guard's other refusals; the kernel lives on."""
+    _, _, page = http_request(guarded_server.port, "/?join")
+    kernel = kernel_id_of(page)
+    start = _log_size(guarded_server)
+    with kernel_socket(guarded_server.port, kernel) as ws:
+        kernel_info(ws)
+        ws.send(frame)
+        with pytest.raises(ConnectionClosed) as closed:
+            for _ in range(100):  # replies already on their way may come first
+                ws.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008, closed.value
+    logged = _log_after(guarded_server, start)
+    assert "Traceback" not in logged and "Uncaught" not in logged, logged[-3000:]
+    refusals = [line for line in logged.splitlines() if "Closed a kernel websocket" in line]
+    assert len(refusals) == 1 and says in refusals[0] and len(refusals[0]) < 300, refusals
+    assert kernel_exists(guarded_server.port, kernel)
+    with kernel_socket(guarded_server.port, kernel) as ws:
+        kernel_info(ws)
+
+
+def test_a_frame_over_the_size_limit_gets_1009_and_one_log_line(guarded_server: VoilaProcess) -> None:
+    """A 20 MB widget update (the limit is 10 MiB) dropped the connection with no close frame and no log line."""
+    _, _, page = http_request(guarded_server.port, "/?join")
+    kernel = kernel_id_of(page)
+    start = _log_size(guarded_server)
+    big = v1_frame([b'{"msg_type": "comm_msg"}', b"{}", b"{}", b'{"x": "' + b"6" * (20 * MB) + b'"}'], "shell")
+    with kernel_socket(guarded_server.port, kernel) as ws:
+        kernel_info(ws)
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.send(big)
+            for _ in range(100):
+                ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009, closed.value
+    logged = _log_after(guarded_server, start)
+    assert "Traceback" not in logged, logged[-3000:]
+    refusals = [line for line in logged.splitlines() if "Closed a kernel websocket" in line]
+    assert len(refusals) == 1 and "limit" in refusals[0], refusals
+    assert _answers_http_within(guarded_server, 1.0) < 1.0
+    with kernel_socket(guarded_server.port, kernel) as ws:
+        kernel_info(ws)
+
+
 _UPGRADE = {"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13",
             "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Protocol": "v1.kernel.websocket.jupyter.org"}
 

@@ -32,7 +32,8 @@
 * **The query socket for this server's kernels only**: a preheated kernel's ``voila/query/<id>`` socket needs the
   server's key, held in the kernels' environment (:mod:`typhoon_edu.server.query_socket`).
 * **Kernel websocket frames checked** before jupyter_server's and Voilà's parsers see them
-  (:mod:`typhoon_edu.server.websocket_guard`, :class:`GuardedKernelWebsocketHandler`).
+  (:mod:`typhoon_edu.server.websocket_guard`, :class:`GuardedKernelWebsocketHandler`), and a frame over
+  the size limit closed with a close frame the client gets (:mod:`typhoon_edu.server.websocket_size`).
 * **Short answers, no tracebacks** for a websocket to an unknown kernel, ``/logout`` and odd
   ``/voila/templates/`` paths (:mod:`typhoon_edu.server.short_answers`).
 
@@ -77,7 +78,8 @@ from .page_query import DEVICE_COOKIE, JOIN_CODE_PATTERN
 from .pool_growth import GROWN_FILL_DELAY, WATCH_INTERVAL, WatchProblems, pool_target, waiting_device_seats
 from .query_socket import GuardedQuerySocket, ensure_query_key
 from .short_answers import NotHereHandler, PlainErrors, TemplateFiles, plain_answer
-from .websocket_guard import KERNEL_WS_PROTOCOL, offers_v1, v1_frame_problem
+from .websocket_guard import KERNEL_WS_PROTOCOL, offers_v1, v1_frame_problem, v1_message_problem
+from .websocket_size import size_limited
 
 __all__ = [
     "DEFAULT_CONNECT_GRACE",
@@ -156,8 +158,11 @@ class GuardedKernelWebsocketHandler(PlainErrors, VoilaKernelWebsocketHandler):
       replies mislead Voilà's header reader, and its own parser has the same unbounded count).
     * A kernel the server does not have is 404, one line of text (jupyter_server's error page
       failed and logged a traceback for each: :mod:`typhoon_edu.server.short_answers`).
-    * A text frame, or a binary frame whose layout :func:`v1_frame_problem` refuses, closes the
-      socket (1008) before jupyter_server's parser sees it; the page's kernel lives on.
+    * A text frame, or a binary frame whose layout or header :func:`v1_message_problem` refuses,
+      closes the socket (1008) with one log line before jupyter_server's parser sees it; so does
+      a frame jupyter_server fails to read all the same. The page's kernel lives on.
+    * A frame over the size limit (10 MiB) closes the socket with 1009 and one log line
+      (:mod:`typhoon_edu.server.websocket_size`).
     * Frames the server sends are checked before Voilà reads their header.
 
     Needed while the pinned jupyter_server (2.x) and Voilà (0.5) parse frames unchecked; the
@@ -179,6 +184,9 @@ class GuardedKernelWebsocketHandler(PlainErrors, VoilaKernelWebsocketHandler):
             return
         await super().get(*args, **kwargs)
 
+    def get_websocket_protocol(self) -> Any:
+        return size_limited(self, super().get_websocket_protocol())
+
     async def open(self, kernel_id: str) -> None:  # type: ignore[override]
         budget: KernelBudget | None = self.settings.get(BUDGET_SETTING)
         if budget is not None:
@@ -195,12 +203,15 @@ class GuardedKernelWebsocketHandler(PlainErrors, VoilaKernelWebsocketHandler):
         super().on_close()
 
     def on_message(self, message: str | bytes) -> None:  # type: ignore[override]
-        problem = v1_frame_problem(message)
-        if problem is not None:
-            log.warning("Closed a kernel websocket from %s: %s", self.request.remote_ip, problem)
-            self.close(1008, "malformed kernel message")
-            return
-        super().on_message(message)
+        problem = v1_message_problem(message)
+        if problem is None:
+            try:
+                super().on_message(message)
+                return
+            except (ValueError, TypeError, KeyError, IndexError, AssertionError, RecursionError) as exc:
+                problem = f"jupyter_server could not read it ({type(exc).__name__}: {str(exc)[:80]})"
+        log.warning("Closed a kernel websocket from %s: %s", self.request.remote_ip, problem)
+        self.close(1008, "malformed kernel message")
 
     def write_message(self, message: bytes | dict[str, Any], binary: bool = False) -> Any:  # type: ignore[override]
         header: Any = None

@@ -14,10 +14,13 @@ whose first bytes it then misreads as a huge count.
 
 :func:`v1_frame_problem` checks a frame in O(1) memory and time proportional to the count it
 accepts (the count can be at most ``len(frame) / 8``), so a frame the parsers could choke on is
-refused before they see it. :class:`GuardedKernelWebsocketHandler` (in
-:mod:`typhoon_edu.server.voila_app`) uses it: a kernel websocket that does not offer the v1
-subprotocol is refused at the handshake, a text frame or a malformed binary frame closes the
-socket.
+refused before they see it. :func:`v1_message_problem` also reads what the server itself parses
+of a sound frame, its channel and header (jupyter_server's ``handle_incoming_message``: a header
+nested 100,000 levels deep raised ``RecursionError`` there, offsets that cut the JSON in the
+wrong place ``JSONDecodeError``, both uncaught: a traceback and a connection dropped without a
+close code). :class:`GuardedKernelWebsocketHandler` (in :mod:`typhoon_edu.server.voila_app`)
+uses it: a kernel websocket that does not offer the v1 subprotocol is refused at the handshake, a
+text frame or a frame either check refuses closes the socket (1008) with one log line.
 
 >>> frame = v1_frame([b'{"msg_type": "comm_msg"}', b"{}", b"{}", b"{}"], "shell")
 >>> v1_frame_problem(frame) is None
@@ -28,15 +31,20 @@ True
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
-__all__ = ["KERNEL_WS_PROTOCOL", "MIN_PARTS", "offers_v1", "v1_frame", "v1_frame_problem", "v1_frame_parts"]
+__all__ = ["KERNEL_WS_PROTOCOL", "MAX_HEADER_BYTES", "MIN_PARTS", "offers_v1", "v1_frame", "v1_frame_parts",
+           "v1_frame_problem", "v1_message_problem"]
 
 #: The only kernel websocket subprotocol the server accepts.
 KERNEL_WS_PROTOCOL = "v1.kernel.websocket.jupyter.org"
 
 #: Parts a Jupyter message has at least: channel, header, parent header, metadata, content.
 MIN_PARTS = 5
+
+#: The most bytes a message's header may have (the page's are about 200): the server parses it on its event loop.
+MAX_HEADER_BYTES = 64 * 1024
 
 _WORD = 8
 
@@ -84,6 +92,45 @@ def v1_frame_problem(frame: bytes | bytearray | memoryview | str) -> str | None:
         if offset < previous:
             return f"offset {index} is {offset}, before offset {index - 1} ({previous})"
         previous = offset
+    return None
+
+
+def v1_message_problem(frame: bytes | bytearray | memoryview | str) -> str | None:
+    """What the server cannot read in a v1 kernel websocket frame, or ``None``: its layout
+    (:func:`v1_frame_problem`), then the two parts the server parses itself: the channel (UTF-8)
+    and the header (at most :data:`MAX_HEADER_BYTES`, JSON as jupyter_client's unpacker reads it,
+    an object with a string ``msg_type``). Parent header, metadata and content go to the kernel as
+    they are; the kernel reports their errors itself.
+
+    >>> v1_message_problem(v1_frame([b'{"msg_type": "comm_msg"}', b"{}", b"{}", b"{}"], "shell")) is None
+    True
+    >>> v1_message_problem(v1_frame([b"[" * 10_000 + b"]" * 10_000, b"{}", b"{}", b"{}"], "shell"))
+    "the header's JSON is nested too deeply"
+    >>> v1_message_problem(v1_frame([b'{"msg_type": ', b'"x"}', b"{}", b"{}"], "shell"))
+    'the header is not JSON (Expecting value: line 1 column 14 (char 13))'
+    >>> v1_message_problem(v1_frame([b'["msg_type"]', b"{}", b"{}", b"{}"], "shell"))
+    'the header is not a JSON object with a msg_type'
+    """
+    problem = v1_frame_problem(frame)
+    if problem is not None:
+        return problem
+    data = bytes(frame)  # a str was refused above
+    start, middle, end = _word(data, 1), _word(data, 2), _word(data, 3)
+    try:
+        data[start:middle].decode("utf-8")
+    except UnicodeDecodeError:
+        return "the channel is not UTF-8 text"
+    header = data[middle:end]
+    if len(header) > MAX_HEADER_BYTES:
+        return f"the header has {len(header)} bytes, more than {MAX_HEADER_BYTES}"
+    try:
+        value = json.loads(header)
+    except RecursionError:
+        return "the header's JSON is nested too deeply"
+    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError
+        return f"the header is not JSON ({str(exc)[:80]})"
+    if not isinstance(value, dict) or not isinstance(value.get("msg_type"), str):
+        return "the header is not a JSON object with a msg_type"
     return None
 
 
