@@ -413,3 +413,15 @@ def test_the_join_page_of_an_ended_game_says_it_has_ended_not_that_every_seat_is
         assert escape(i18n.t("classplay.seat.no_free", lang)) not in said
         assert escape(i18n.t("classplay.join.ended", lang)) in said
         assert not found(page.root, "typhoon-join-seat")
+
+
+def test_a_phone_that_follows_the_rematch_shows_no_die_of_the_last_game(store: RoomStore) -> None:
+    """A rehearsal's phones showed "T1 moves: the die shows 3." from the last game in the new one, until its first roll
+    (the projector said "The die is ready.")."""
+    projector, phones = _class_at_the_results(store, "en")
+    mei = phones["Taiwan"]
+    mei.die.roll(3, "move", 1, speed=0)  # the last game's last roll, as this page showed it
+    projector.rematch()
+    mei.sync()
+    mei.rematch_button.click()
+    assert mei.die.face is None and mei.die.caption == i18n.t("classplay.die.waiting", "en")

@@ -466,6 +466,7 @@ class SeatApp:
         if not (self.link.chosen_lang or self.asked_lang) and room.lang != self.lang:
             self.set_lang(room.lang)  # the room's language, unless this device chose its own or its address asked
         self.body.children = [self.seat_box]
+        self.die.clear()  # another room's last roll (a rematch followed in this page) is not this game's
         self._rebuild_log()
         self.render(exact=True)
         self._drive()
