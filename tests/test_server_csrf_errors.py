@@ -11,6 +11,7 @@ import http.server
 import secrets
 import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -54,13 +55,19 @@ def elsewhere() -> Iterator[int]:
 
 @pytest.mark.browser
 def test_another_site_cannot_sign_the_teacher_out_or_swap_the_key(tmp_path: Path, elsewhere: int) -> None:
+    notebook = write_probe_notebook(tmp_path)
+    with VoilaProcess(notebook, lang="en", preheat=False, log_path=tmp_path / "voila.log") as server:
+        server.wait_ready(timeout=90)
+        # A thread of its own: the browser tests' session may already run Playwright's loop in this one.
+        with ThreadPoolExecutor(1) as worker:
+            worker.submit(_two_sites, f"http://127.0.0.1:{server.port}/", elsewhere, tmp_path).result(timeout=300)
+
+
+def _two_sites(base: str, elsewhere: int, tmp_path: Path) -> None:
+    """The teacher's browser: the key from the terminal's link, then the other site's two navigations, then the button."""
     from playwright.sync_api import sync_playwright
 
-    notebook = write_probe_notebook(tmp_path)
-    with VoilaProcess(notebook, lang="en", preheat=False, log_path=tmp_path / "voila.log") as server, \
-            sync_playwright() as pw:
-        server.wait_ready(timeout=90)
-        base = f"http://127.0.0.1:{server.port}/"
+    with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM_PATH), args=list(CHROMIUM_ARGS))
         try:
             context = browser.new_context()
