@@ -5,7 +5,9 @@ store (the drawer offers 30 s and up; a short one keeps the test quick). Taiwan'
 countdown; nobody decides; when the time runs out the projector says the computer played Taiwan's
 turn, the store's log holds that move (written by ``timer``) and the phone says so too. The
 projector is then reloaded and the room reopened: the drawer still shows the room's timer and
-the projector counts again. Both languages.
+the projector counts again, and its map and compass ring are painted again (they stayed blank for good
+before: see :mod:`typhoon_edu.ui.canvas_ready`; a second tab at the projector's address is the same page load, and
+its own test would cost a kernel's start, 10-45 s here). Both languages.
 Screenshots: ``artifacts/screenshots/turn-timer-<moment>-<size>-<lang>.png``.
 """
 
@@ -23,13 +25,21 @@ from typhoon_edu.server.serve import VoilaProcess
 from typhoon_edu.ui.classplay.model import seat_label
 from typhoon_edu.ui.classplay.tables import seat_infos
 
-from .harness import save_screenshot
+from .harness import assert_canvas_not_blank, save_screenshot
 from .langs import flow_langs
 from .test_classroom_browser import open_class, room_of
 
 pytestmark = pytest.mark.browser
 
 SECONDS = 6
+#: Seconds a reloaded projector's map and ring may take to be painted once its game screen shows (under 1 s here).
+PAINTED_WITHIN = 20
+
+
+def assert_painted(page: Page) -> None:
+    """The projector's map (both layers) and its compass ring show a drawing."""
+    assert_canvas_not_blank(page, ".te-board", timeout=PAINTED_WITHIN)
+    assert_canvas_not_blank(page, ".typhoon-ring-full", timeout=PAINTED_WITHIN)
 
 
 def shot(page: Page, moment: str, lang: str) -> Path:
@@ -103,6 +113,9 @@ def test_a_slow_team_is_counted_down_then_the_bot_plays_and_a_reload_keeps_the_t
     assert chosen == i18n.t("classplay.attention.timer_seconds", lang, n=SECONDS), chosen
     expect(projector.locator(".typhoon-timer .typhoon-timer-text")).to_be_visible(timeout=SECONDS * 1000 + 10_000)
     assert seconds_shown(projector, ".typhoon-timer") is not None
+    # the map and the ring are painted again (they stayed blank for good: the page's first canvas batch did not name
+    # its canvas, ipycanvas's page failed on it and then dropped every later batch, the redraws for it included)
+    assert_painted(projector)
     shot(projector, "projector-reloaded", lang)
     for page in (projector, *phones.values()):
         page.context.close()

@@ -2,8 +2,9 @@
 
 The static layer (sea, land, regions, zones, grid, labels) is drawn once per language; the
 dynamic layer (typhoons, path preview, highlights, trail) is redrawn per event. Both are drawn
-inside ``hold_canvas()`` and drawn again in ``on_client_ready``, because a canvas has no memory:
-a browser that connects later (Voilà, a reloaded page) would otherwise see a blank map.
+in batches that name their canvas (:func:`~.canvas_ready.canvas_batch`) and drawn again in ``on_client_ready``,
+because a canvas has no memory: a browser that connects later (Voilà, a reloaded page) would otherwise see a
+blank map.
 
 >>> from typhoon_edu.ui.state import TyphoonView
 >>> board = BoardView(lang="en", cell=32)
@@ -29,12 +30,11 @@ from typing import TYPE_CHECKING, Any
 import anywidget
 import ipywidgets as widgets
 import traitlets
-from ipycanvas import hold_canvas
 
 from .. import i18n
 from .animation import FramePlayer
 from .canvas_input import FOCUS_TO_MAP, MAP_AREA, MapAccess, TapCanvas, new_map_class
-from .canvas_ready import when_client_ready
+from .canvas_ready import canvas_batch, when_client_ready
 from .geometry import BoardGeometry, Cell
 from .guard import Problems
 from .map_text import LEGIBLE_PX, board_text, cell_text
@@ -262,7 +262,7 @@ class BoardView(widgets.VBox):
 
     def redraw(self) -> None:
         """Draw both layers from scratch (also called when a browser connects)."""
-        with hold_canvas():
+        with canvas_batch():
             self.static_layer.clear()
             paint(self.static_layer, self.static_shapes())
             self.dynamic_layer.clear()
@@ -272,7 +272,7 @@ class BoardView(widgets.VBox):
         self._update_text()
 
     def _draw_dynamic(self) -> None:
-        with hold_canvas():
+        with canvas_batch():
             self.dynamic_layer.clear()
             paint(self.dynamic_layer, self.dynamic_shapes() + cursor_scene(self.rules, self.cursor, self.cell))
         self._update_text()

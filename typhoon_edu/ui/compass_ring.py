@@ -17,12 +17,12 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
-from ipycanvas import Canvas, hold_canvas
+from ipycanvas import Canvas
 
 from .. import i18n
 from . import palette
 from .animation import FramePlayer
-from .canvas_ready import forget_selected_canvas
+from .canvas_ready import canvas_batch, forget_selected_canvas
 from .guard import Problems
 from .painter import paint
 from .scene import Circle, Polygon, Shape, Text, arrow_shapes
@@ -458,7 +458,7 @@ class CompassRing(widgets.VBox):
 
     def redraw(self) -> None:
         """Draw the ring with the indicator where it is now."""
-        with hold_canvas():
+        with canvas_batch():
             self.canvas.clear()
             paint(self.canvas, self.shapes())
         if self.compact is not None and self.compact_below is not None:

@@ -1,7 +1,8 @@
 """Send a scene to an ipycanvas canvas: runs of alike shapes go out as one vectorised call.
 
 The painter knows nothing about the game; it draws :mod:`typhoon_edu.ui.scene` records. Callers
-wrap it in ``hold_canvas()`` so a whole layer arrives in the browser as one message.
+wrap it in :func:`~typhoon_edu.ui.canvas_ready.canvas_batch` (ipycanvas's ``hold_canvas``, selecting its canvas first)
+so a whole layer arrives in the browser as one message that any page, even one that has just connected, can play.
 
 >>> class Log:
 ...     def __init__(self): self.calls = []
@@ -64,7 +65,8 @@ def paint(canvas: Any, shapes: Sequence[Shape]) -> None:
 
 
 def repaint(canvas: Any, layers: Mapping[int, Sequence[Shape]]) -> None:
-    """Clear and paint each ``{layer index: shapes}`` of a ``MultiCanvas`` in one batch (``hold_canvas``).
+    """Clear and paint each ``{layer index: shapes}`` of a ``MultiCanvas`` in one batch that names its canvas
+    (:func:`~.canvas_ready.canvas_batch`).
 
     >>> class Layer:
     ...     def __init__(self): self.calls = []
@@ -76,9 +78,9 @@ def repaint(canvas: Any, layers: Mapping[int, Sequence[Shape]]) -> None:
     >>> layers[0].calls, layers[1].calls[:2]
     ([], ['clear', 'rects'])
     """
-    from ipycanvas import hold_canvas
+    from .canvas_ready import canvas_batch
 
-    with hold_canvas():
+    with canvas_batch():
         for index, shapes in layers.items():
             canvas[index].clear()
             paint(canvas[index], shapes)
