@@ -168,3 +168,39 @@ def test_the_index_notebook_opens_as_valid_nbformat(tmp_path):
 
     copy = prepare_copy("en", tmp_path)
     nbformat.validate(nbformat.read(copy.index, as_version=4))
+
+
+def test_lesson_04_is_the_persons_own_game_in_the_lessons_voila(tmp_path, monkeypatch):
+    """`typhoon-edu lessons --voila` serves one person's lessons on this computer: lesson 04's game there is theirs, as
+    in JupyterLab. Its projector said "this is the teacher's page, this browser has no teacher's key" and pointed to a
+    join page that server does not have (a QA pass, zh-TW). The server's kernels are told they serve the lessons, and a
+    page there (a Voilà kernel, the server's public address set, no key in the query) belongs to the local teacher."""
+    import typhoon_edu.server.serve as serve_module
+    from typhoon_edu.classroom.store import RoomStore
+    from typhoon_edu.lessons_cmd import lessons
+    from typhoon_edu.ui.classplay.projector import page_teacher
+    from typhoon_edu.ui.query import LESSONS_SERVER_ENV_VAR
+
+    made: list[dict] = []
+
+    class Started(Exception):
+        pass
+
+    class FakeVoila:
+        def __init__(self, **kwargs):
+            made.append(kwargs)
+            raise Started
+
+    monkeypatch.setattr(serve_module, "VoilaProcess", FakeVoila)
+    with pytest.raises(Started):
+        lessons("en", folder=tmp_path, voila=True, open_browser=False, out=io.StringIO())
+    env = made[0]["env"]
+    assert env[LESSONS_SERVER_ENV_VAR] == "1"
+    env = serve_module.build_voila_env("en", base=env, public_url="http://localhost:8871/")
+    env["QUERY_STRING"] = ""  # a page Voilà serves, with no teacher's key in its query
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    teacher = page_teacher(RoomStore("sqlite://"))
+    assert teacher is not None and teacher.is_local
+    monkeypatch.delenv(LESSONS_SERVER_ENV_VAR)  # the class server's page without the key: no teacher
+    assert page_teacher(RoomStore("sqlite://")) is None

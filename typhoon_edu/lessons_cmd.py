@@ -39,6 +39,7 @@ from typing import Any, TextIO
 
 from .i18n import t
 from .lessonbook import LessonCopy, LessonsError, check_lang, prepare_copy
+from .ui.query import LESSONS_SERVER_ENV_VAR
 
 __all__ = ["JupyterLabProcess", "add_parser", "build_lab_command", "lessons", "lessons_error_text", "run"]
 
@@ -209,8 +210,9 @@ def lessons(lang: str = "zh-TW", *, folder: Path | None = None, port: int | None
     _report_copy(copy, code, out)
     server: JupyterLabProcess | VoilaProcess
     if voila:
+        # one person's lessons on this computer: lesson 04's game is theirs, as in JupyterLab (no teacher's key)
         server = VoilaProcess(notebook=copy.folder, port=port or 0, lang=code, preheat=False,
-                              extra_args=["--strip_sources=False"])
+                              extra_args=["--strip_sources=False"], env={**os.environ, LESSONS_SERVER_ENV_VAR: "1"})
     else:
         server = JupyterLabProcess(root=copy.folder.parent, port=port or 0)
     with _stop_on_signals():

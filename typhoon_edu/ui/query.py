@@ -31,7 +31,7 @@ import secrets
 from collections.abc import Mapping, MutableMapping
 from urllib.parse import parse_qsl
 
-__all__ = ["CLASS_SERVER_ENV_VAR", "PUBLIC_URL_ENV_VAR", "QUERY_ENV_VAR", "QUERY_KEY_ENV_VAR", "QUERY_KEY_HEADER", "on_class_server", "page_device", "page_query",
+__all__ = ["CLASS_SERVER_ENV_VAR", "LESSONS_SERVER_ENV_VAR", "PUBLIC_URL_ENV_VAR", "QUERY_ENV_VAR", "QUERY_KEY_ENV_VAR", "QUERY_KEY_HEADER", "on_class_server", "on_lessons_server", "page_device", "page_query",
            "parse_query", "public_url", "voila_query_url", "wait_for_voila_request"]
 
 #: The CGI variable in which Voilà hands the query string (without ``?``) to the kernel.
@@ -41,6 +41,8 @@ QUERY_ENV_VAR = "QUERY_STRING"
 PUBLIC_URL_ENV_VAR = "TYPHOON_EDU_PUBLIC_URL"
 #: Set to "1" by ``typhoon-edu serve`` only: a lesson runs on the class server (lesson 07's class round uses the store).
 CLASS_SERVER_ENV_VAR = "TYPHOON_EDU_CLASS_SERVER"
+#: Set to "1" by ``typhoon-edu lessons --voila`` only: one person's own lessons, served on this computer (localhost).
+LESSONS_SERVER_ENV_VAR = "TYPHOON_EDU_LESSONS_SERVER"
 
 #: Set by the class server (:mod:`typhoon_edu.server.query_socket`) and inherited by its kernels: the key a preheated
 #: kernel shows (in :data:`QUERY_KEY_HEADER`) to be told its page's request; no page ever sees it.
@@ -177,6 +179,17 @@ def on_class_server(environ: Mapping[str, str] | None = None) -> bool:
     """
     env = os.environ if environ is None else environ
     return env.get(CLASS_SERVER_ENV_VAR) == "1"
+
+
+def on_lessons_server(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether this kernel serves the person's own lessons (``typhoon-edu lessons --voila`` says so): one person on
+    this computer, who is its teacher there as in JupyterLab (lesson 04's game needs no teacher's key).
+
+    >>> on_lessons_server({LESSONS_SERVER_ENV_VAR: "1"}), on_lessons_server({CLASS_SERVER_ENV_VAR: "1"})
+    (True, False)
+    """
+    env = os.environ if environ is None else environ
+    return env.get(LESSONS_SERVER_ENV_VAR) == "1" and env.get(CLASS_SERVER_ENV_VAR) != "1"
 
 
 def page_device(environ: Mapping[str, str] | None = None) -> str | None:

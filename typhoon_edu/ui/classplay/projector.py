@@ -95,12 +95,22 @@ def served_by_voila(environ: Any = None) -> bool:
 
 def page_teacher(store: Any, query: Any = None) -> Any:
     """The teacher this page belongs to: in a served page, the one whose key the page's query carries
-    (the server puts it there from the teacher's cookie or address); in JupyterLab, the notebook's
-    user (the local teacher). None for a student's page."""
+    (the server puts it there from the teacher's cookie or address); in JupyterLab, and in the person's own
+    lessons shown by ``typhoon-edu lessons --voila`` (one person, this computer only), the computer's user (the
+    local teacher). None for a student's page.
+
+    >>> from typhoon_edu.classroom.store import RoomStore
+    >>> from typhoon_edu.ui.query import LESSONS_SERVER_ENV_VAR
+    >>> import os; os.environ[LESSONS_SERVER_ENV_VAR] = "1"; os.environ["QUERY_STRING"] = ""
+    >>> page_teacher(RoomStore("sqlite://")).is_local
+    True
+    >>> del os.environ[LESSONS_SERVER_ENV_VAR], os.environ["QUERY_STRING"]
+    """
     from ...classroom.teachers import local_teacher, teacher_for_key
+    from ..query import on_lessons_server
 
     if query is None:
-        if not served_by_voila():
+        if not served_by_voila() or on_lessons_server():
             return local_teacher(store)
         from ..query import page_query
 
