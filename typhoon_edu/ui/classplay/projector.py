@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from dataclasses import replace
 from html import escape
 from typing import Any
 from urllib.parse import urlencode
@@ -48,7 +49,7 @@ from .decisions import DecisionPanel
 from .die_entry import DieEntry
 from .joincard import join_card_html
 from .model import BOT_LEVEL, Situation, banner, private_decision, screen_banner, seat_label
-from .pacer import Pacer, hurry_for
+from .pacer import Pacer, board_state_of, hurry_for
 from .pagelink import PageLink
 from .runtime import POLL, _error_text, _open_store, _running_loop, refusal
 from .screens import LANG_OPTIONS, ProjectorGameScreen, banner_html
@@ -702,7 +703,7 @@ class ProjectorApp:
         seats = seat_infos(room)
         table = public_table(room)
         lang = self.lang
-        self.game.show_table(table, seats, lang, exact=exact)
+        self.game.show_table(table, seats, lang, exact=False)  # the map and ring: _show_map below, if they changed
         busy = not self.pacer.idle
         who = table.current_player
         # the pause, and the "soon" words while the storms move, decided with the phones' in one place
@@ -723,7 +724,7 @@ class ProjectorApp:
             self.game.board.access.say(news)
         self._render_decision(table, seats, busy)
         self.drawer.render()
-        self._highlight()
+        self._show_map(table, exact)
         self.game.banner.value = banner_html(b, state)  # last, as on a team's device (SeatApp.render)
 
     def _hand_up(self, up: bool) -> None:
@@ -791,6 +792,30 @@ class ProjectorApp:
         self.curtain.hide()
         self.decisions.render(seat_table(room, who, cards=False), seats, lang, busy=busy or room.paused)
         # no hint here: the coach reasons with the hand, and this screen is everyone's
+
+    def _show_map(self, table: Any, exact: bool) -> None:
+        """The map's storms and lit cells and the compass ring as ``table`` has them, drawn only where they differ
+        from what the page shows; ``exact``: the storms and the ring too, not only the lit cells.
+
+        The poll redraws exactly every 0.2 s while the room is idle: painting the storms' layer anyway (without the
+        lit cells, then again with them) sent the page about 9 KB twice a poll and set the map's words for a screen
+        reader back and forth. A page that connects, a language and a width of its own are painted by the board
+        (:meth:`BoardView.redraw`), not here.
+        """
+        board = self.game.board
+        cells = tuple(tuple(c) for c in ([] if not self.pacer.idle else self.decisions.highlight_cells()))
+        if exact:
+            board.skip()
+            shown = replace(board_state_of(table.typhoons), highlights=cells)
+            if board.state != shown:
+                board.show(shown)
+            ring = self.game.ring
+            if ring.player is not None:
+                ring.player.skip()
+            if ring.stop != table.compass or ring.shown_stop != table.compass:
+                ring.set_stop(table.compass)
+        elif cells != tuple(board.state.highlights):
+            board.highlight(cells)
 
     def _highlight(self) -> None:
         cells = [] if not self.pacer.idle else self.decisions.highlight_cells()
