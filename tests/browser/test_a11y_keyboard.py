@@ -11,7 +11,8 @@ says why and how it is fixed). Checked here, in Voilà, in both languages:
   class-play phone's board take arrow keys and Enter, with a visible cursor; the live region says
   where the cursor is; the phone's cell buttons are reached with Tab and pressed with Enter;
 * in JupyterLab, every lesson (01–07, both languages) lets Tab, Shift+Tab and Esc out of every map, and Tab from the map (or the first control) reaches the
-  lesson's last control.
+  lesson's last control; lesson 04 then starts a game, its whole map beside the side column and legible
+  (``jupyterlab-lesson-04-board-<lang>.png``).
 
 Screenshots: ``artifacts/screenshots/keyboard-<what>-<lang>.png`` (the cursor on the map).
 """
@@ -316,3 +317,7 @@ def _run_lab_case(page: Page, server: object, lesson: str, lang: str, notebook: 
     assert start < target
     tab_until(page, target, limit=n + 40)
     save_screenshot(page, f"keyboard-jupyterlab-{lesson}-{lang}", full_page=False)
+    if lesson == "04":  # a game beside the file browser: the whole map in view, legible
+        from .test_touch_lessons import lesson04_board_fits
+
+        lesson04_board_fits(page, lang, f"jupyterlab-lesson-04-board-{lang}")

@@ -10,12 +10,15 @@ window is a laptop's (``touch-lesson-02-map-<lang>.png``, ``touch-lesson-02-map-
 On a phone (390x844, touch) every control of every lesson a finger taps is at least 44x44 CSS px (WCAG 2.5.5):
 buttons, menus, text fields, sliders' handles and checkboxes with their labels
 (``artifacts/screenshots/touch-targets-<nn>-<lang>.png``); every slider keeps a track to drag along and its whole
-label, and every text field shows its whole example (placeholder). In lessons 02, 03, 06 and 07 no line ends between a
+label, and every text field shows its whole example (placeholder). Lesson 04 (opened at the teacher's address) then
+starts a game: its map shows every text at least 11 CSS px, whole, and the die stays on the screen
+(``touch-lesson-04-board-<lang>.png``; JupyterLab at 1366x768 beside the file browser: test_a11y_keyboard.py). In lessons 02, 03, 06 and 07 no line ends between a
 number and its unit (``15.1 °N``, ``121 公里``) (``artifacts/screenshots/touch-units-<nn>-<lang>.png``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -26,6 +29,7 @@ from typhoon_edu.server.serve import VoilaProcess
 
 from .harness import REPO_ROOT, assert_canvas_not_blank, save_screenshot
 from .langs import flow_langs, lesson_cases
+from .teacher_page import teacher_url
 from .touch_helpers import FINGER_PX, cut_pictures, mouse_events, small_targets, touch_cell, touch_page, touch_tap
 
 pytestmark = pytest.mark.browser
@@ -201,7 +205,8 @@ def _phone_lesson(voila: Callable[..., VoilaProcess], browser: Browser, lesson: 
     notebook, ready = LESSONS[lesson]
     server = voila(REPO_ROOT / "notebooks" / lang / notebook, lang=lang, timeout=120)
     page = touch_page(browser, PHONE, locale=lang)
-    page.goto(server.url, timeout=120_000)
+    # lesson 04's game: the class-play setup, as the teacher's address shows it (a student's has no Start)
+    page.goto(teacher_url(server) if lesson == "04" else server.url, timeout=120_000)
     expect(page.locator(ready).first).to_be_visible(timeout=120_000)
     page.wait_for_timeout(1500)  # the widgets drawn after the browser connected (maps, charts) settle
     return page
@@ -222,7 +227,58 @@ def test_every_control_is_fingertip_sized_on_a_phone(voila: Callable[..., VoilaP
         f"{FINGER_PX}x{FINGER_PX} px:\n" + "\n".join(small) + f"\n{len(cut)} maps, charts or map keys cut off:\n"
         + "\n".join(cut) + f"\n{len(squeezed)} sliders (track under {MIN_TRACK_PX} px or label cut) and text fields "
         "whose placeholder is cut:\n" + "\n".join(squeezed))
+    if lesson == "04":  # the game on this page: its map legible and whole, the die on the screen
+        lesson04_board_fits(page, lang, f"touch-lesson-04-board-{lang}", tap=True)
     page.context.close()
+
+
+# Lesson 04's map once a game runs: where it is on the page, the boxes that cut it off, the drawing it shows, where the
+# side column starts and where the die ends.
+_LESSON04_BOARD_JS = """() => { const c = document.querySelector('.typhoon-board canvas.te-board'), r = c.getBoundingClientRect();
+  const clipped = [];
+  for (let p = c.parentElement; p; p = p.parentElement) { const b = p.getBoundingClientRect();
+    if (getComputedStyle(p).overflowX !== 'visible' && (b.right < r.right - 1 || b.left > r.left + 1))
+      clipped.push(`${p.className.toString().slice(0, 50)} (${Math.round(b.left)}-${Math.round(b.right)})`); }
+  const side = document.querySelector('.typhoon-side').getBoundingClientRect(), die = document.querySelector('.typhoon-bigdie');
+  return {left: r.left, right: r.right, bottom: r.bottom, shown: r.width, drawn: c.width, drawing: c.dataset.teDrawing,
+          side_left: side.left, side_top: side.top, die_right: die.checkVisibility() ? die.getBoundingClientRect().right : 0,
+          vw: innerWidth, clipped}; }"""
+
+
+def lesson04_board_fits(page: Page, lang: str, shot: str, *, tap: bool = False) -> None:
+    """Lesson 04 (its page open, on the class-play setup): Start a game; its whole map is on the page (no column behind
+    the side column or cut off by a box: at 1366x768 beside JupyterLab's file browser columns 13-15 hid), every text of
+    the drawing it shows at least 11 CSS px (on a 390 px phone the usual drawing's coordinates were 4 px), and the
+    die inside the screen (a phone's went off its right edge)."""
+    from typhoon_edu.engine.rules import load_rules
+    from typhoon_edu.ui.board import phone_text
+    from typhoon_edu.ui.geometry import BoardGeometry
+    from typhoon_edu.ui.map_text import LEGIBLE_PX
+    from typhoon_edu.ui.scene import Text, static_scene
+
+    start = page.locator(".typhoon-setup-start").first
+    start.scroll_into_view_if_needed()
+    if tap:
+        touch_tap(page, start)
+    else:
+        start.click()
+    canvas = page.locator(".typhoon-board canvas.te-board").first
+    expect(canvas).to_have_attribute("data-te-drawing", re.compile("^(phone|wide)$"), timeout=30_000)
+    canvas.scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+    m = page.evaluate(_LESSON04_BOARD_JS)
+    rules = load_rules()
+    cell = next(c for c in range(8, 200) if BoardGeometry.for_rules(rules, c).pixel_size[0] == m["drawn"])
+    shown_text = phone_text(cell, rules) if m["drawing"] == "phone" else 0.0
+    smallest = min(t.size for t in static_scene(rules, lang, cell, min_text=shown_text) if isinstance(t, Text))
+    save_screenshot(page, shot, full_page=False)
+    where = f"lesson 04 ({lang}) at {m['vw']} px: the map {m['shown']:.0f} CSS px wide, {m['drawing']} drawing"
+    assert smallest * m["shown"] / m["drawn"] >= LEGIBLE_PX, (
+        f"{where}: its smallest text {smallest * m['shown'] / m['drawn']:.1f} CSS px")
+    assert not m["clipped"], f"{where}, cut off by {m['clipped']}"
+    beside = m["side_top"] < m["bottom"] - 1
+    assert not beside or m["right"] <= m["side_left"] + 1, f"{where}: columns behind the side column at x={m['side_left']:.0f}"
+    assert m["die_right"] <= m["vw"] + 0.5, f"{where}: the die ends at x={m['die_right']:.0f}"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW"])

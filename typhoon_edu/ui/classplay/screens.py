@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 
 from ... import i18n
-from ..board import BoardView
+from ..board import NARROW_BOARD_PX, BoardView, phone_text
 from ..canvas_input import make_accessible
 from ..compass_ring import LEGIBLE_PX, CompassRing
 from ..map_text import html_text
@@ -22,6 +22,7 @@ from .hppanel import hp_panel_html
 from .model import Seats, status_line
 from .pacer import Stage
 from .table import Table
+from .theme import PROJECTOR_CELL
 from .viewdata import Banner
 
 if TYPE_CHECKING:
@@ -89,7 +90,12 @@ class ProjectorGameScreen:
         self.header = widgets.HBox([left_head, widgets.HBox([self.lang_toggle, self.teacher_button])])
         self.header.add_class("typhoon-header")
         self.banner = html("typhoon-banner-box")
-        self.board = BoardView(rules=rules, lang=lang, cell=56, controls=False)
+        # where the page shows the map narrower than NARROW_BOARD_PX (lesson 04 on a phone or beside the file browser
+        # of a laptop, this page in a phone's window), its phone drawing: every text 11 CSS px on a 360 px map; a
+        # projector's map (770 px at 1366x768, 1152 px at 1920x1080) keeps the usual drawing; an older one's (635 px at
+        # 1024x768, its coordinates 9.7 CSS px) gets the phone drawing
+        self.board = BoardView(rules=rules, lang=lang, cell=PROJECTOR_CELL, controls=False,
+                               phone_text=phone_text(PROJECTOR_CELL, rules), narrow_px=NARROW_BOARD_PX)
         self.board.add_class("typhoon-board")
         self.speed = widgets.ToggleButtons(style={"button_width": "auto"})
         self.speed.add_class("typhoon-game-speed")

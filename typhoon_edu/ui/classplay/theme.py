@@ -6,18 +6,76 @@ to the height left under the header (ipycanvas maps clicks back to canvas pixels
 board still answers clicks on the right cell), and only the log scrolls, inside its own box.
 Sizes are in ``rem``/``vh`` so that the same page fits 1920×1080 and 1366×768; the browser tests
 measure the boxes. The phone page (``.typhoon-seat``) is one column, 390 px wide and up.
+
+In a notebook (lesson 04: no ``.typhoon-fullscreen``) the page is laid out by the width of its output area, a
+container query (:data:`NOTEBOOK_CSS`), not by the window's: JupyterLab's file browser takes 300 px of a 1366 px
+laptop, and its cell takes 116 px of a 390 px phone. The map is as wide as the side column leaves it and, in an output
+area narrower than :data:`STACK_BELOW_PX`, everything stacks: the map the whole width, then the die and the ring, the
+HP and the hand.
 """
 
 from __future__ import annotations
 
+from ...engine.rules import load_rules
+from ..geometry import BoardGeometry
 from ..touch import FOCUS_CSS, PHONE_MAX_PX
 from .bigdie import DIE_CSS
 
 #: Projector header + banner height the board leaves room for (the browser tests check the fit).
 _TOP = "8.6rem"
+#: The side of a cell of the projector's map, canvas px (its canvas is then scaled by CSS).
+PROJECTOR_CELL = 56
+#: Below this width of a notebook's output area, CSS px, the game screen is one column (as a window below 900 px).
+STACK_BELOW_PX = 900
+#: Below this width the die goes under the compass ring (beside it, a phone's 274 px left it 40 px).
+RING_DIE_BELOW_PX = 520
 
 #: The media query of a phone: the lessons' breakpoint (:data:`typhoon_edu.ui.touch.PHONE_MAX_PX`), one number for both.
 PHONE_MEDIA = f"@media (max-width: {PHONE_MAX_PX}px)"
+
+
+def _notebook_css() -> str:
+    """The game screen inside a notebook's output area: sized by that area (a container query; ``cqw``)."""
+    width, height = BoardGeometry.for_rules(load_rules(), PROJECTOR_CELL).pixel_size
+    cell = ".typhoon-projector:not(.typhoon-fullscreen)"
+    return f"""
+/* ---- lesson 04: the projector page in a notebook's output area, laid out by that area's width ---- */
+{cell} {{ container: typhoon-cell / inline-size; }}
+/* beside the side column (20rem and the gap): as tall as the window leaves it, never wider than the area leaves it
+   (at 1366x768 beside JupyterLab's file browser columns 13-15 hid behind the hand); its height follows its width */
+{cell} .typhoon-board canvas {{ height: auto !important; object-fit: fill;
+  width: min(calc((100vh - {_TOP} - 2.6rem) * {width} / {height}), calc(100cqw - 20.8rem)) !important; }}
+@media (min-width: 1700px) {{  /* the back row's sizes (HP 30 px): the side keeps 36rem ("K…" in 327 px at 1920) */
+  {cell} .typhoon-board canvas {{
+    width: min(calc((100vh - {_TOP} - 2.6rem) * {width} / {height}), calc(100cqw - 36.8rem)) !important; }}
+}}
+@container typhoon-cell (max-width: {STACK_BELOW_PX - 0.02}px) {{
+  /* one column: the map the whole width, then the die and ring, the HP and the hand, each at its own height */
+  {cell} .typhoon-stage {{ flex-direction: column; flex: 0 0 auto; }}
+  {cell} .typhoon-board-col {{ align-items: stretch; }}
+  {cell} .typhoon-board canvas {{ width: 100% !important; max-width: 100% !important; }}
+  {cell} .typhoon-side {{ overflow: visible; min-width: 0; flex: 0 0 auto; }}
+  {cell} .typhoon-decide-box {{ flex: 0 0 auto !important; overflow-y: visible; }}
+  {cell} .typhoon-log-box {{ flex: 0 0 auto !important; }}
+  {cell} .typhoon-log {{ min-height: 6rem; max-height: 45vh; }}
+  {cell} .typhoon-header {{ flex-wrap: wrap; }}
+  {cell} .typhoon-header > .widget-hbox:first-child {{ flex-wrap: wrap !important; min-width: 0; }}
+  {cell} .typhoon-title .widget-html-content {{ white-space: normal; }}  /* the title on two lines, not cut */
+  {cell} .typhoon-board-controls {{ flex-wrap: wrap; }}
+  {cell} .typhoon-skip {{ flex: 0 0 auto; max-width: 100%; }}  /* under the speeds, whole ("Skip ani…" beside them) */
+}}
+@container typhoon-cell (max-width: {RING_DIE_BELOW_PX - 0.02}px) {{
+  /* the die under the ring when both do not fit side by side, each as wide as its words need */
+  {cell} .typhoon-instruments {{ flex-wrap: wrap; }}
+  {cell} .typhoon-instruments .typhoon-compass {{ width: auto; flex: 1 1 13rem; min-width: 0; max-width: 22rem; }}
+  {cell} .typhoon-instruments .typhoon-bigdie {{ flex: 1 0 8rem; min-width: 0; }}
+  {cell} .typhoon-hp-name {{ display: block; -webkit-line-clamp: none; }}  /* a long name wraps whole, no "…" */
+}}
+"""
+
+
+#: The game screen in a notebook (lesson 04); part of :data:`CSS`.
+NOTEBOOK_CSS = _notebook_css()
 
 CSS = """
 <style>
@@ -309,6 +367,6 @@ CSS = """
 .typhoon-review li { margin: .2em 0; }
 .typhoon-card { border: 2px solid #cbd5e1; border-radius: 8px; padding: .3em .6em; margin: .2em 0; background: #fff; }
 .typhoon-card.typhoon-card-off { opacity: .65; }
-""" + DIE_CSS + """
+""" + DIE_CSS + NOTEBOOK_CSS + """
 </style>
 """
