@@ -15,8 +15,19 @@ Used by the terminal game and the class-play dashboard alike.
 from __future__ import annotations
 
 from .engine.actions import Action
+from .engine.events import CardPlayed, CounterWindow
 from .engine.game import CHANCE, Game
 from .i18n import ability_name, card_name, cell_label, direction_name, level_name, normalize_lang, region_name, t
+
+
+def _countered_in_window(game: Game) -> bool:
+    """Whether a counter card was played since the counter window now open was opened (from the event log)."""
+    for e in reversed(game.events):
+        if isinstance(e, CounterWindow):
+            return False
+        if isinstance(e, CardPlayed) and e.counter:
+            return True
+    return False
 
 
 def describe_action(action: Action, game: Game, lang: str = "en") -> str:
@@ -27,7 +38,10 @@ def describe_action(action: Action, game: Game, lang: str = "en") -> str:
     if k == "die":
         return t("action.die", lang, face=action.face)
     if k == "pass":
-        return t("action.pass_counter" if game.phase == "counter" else "action.pass", lang)
+        if game.phase != "counter":
+            return t("action.pass", lang)
+        # after a counter card ("Recurve" turned the storm), "Take the hit" read as if the card had failed
+        return t("action.pass_counter_more" if _countered_in_window(game) else "action.pass_counter", lang)
     if k == "place":
         return t("action.place", lang, cell=cell_label(action.cell, lang))
     if k == "aim":
