@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -186,6 +186,20 @@ def store(tmp_path: Path) -> RoomStore:
     from typhoon_edu.classroom.store import RoomStore, sqlite_url
 
     return RoomStore(sqlite_url(tmp_path / "rooms.sqlite3"))
+
+
+@pytest.fixture
+def canvas_batches() -> Iterator[list[Any]]:
+    """The drawing batches every ipycanvas canvas sends its page from now on (each a list of commands, or one
+    command), caught instead of sent."""
+    from ipycanvas.canvas import _CANVAS_MANAGER
+
+    sent: list[Any] = []
+    _CANVAS_MANAGER._send_custom = lambda command, buffers=(): sent.append(command)
+    try:
+        yield sent
+    finally:
+        del _CANVAS_MANAGER._send_custom
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -10,12 +10,12 @@ connecting and its client-ready redraw). See :mod:`typhoon_edu.ui.canvas_ready`.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from ipycanvas.canvas import _CANVAS_MANAGER, COMMANDS
+from ipycanvas.canvas import COMMANDS
 
 from typhoon_edu.engine.rules import load_rules
 from typhoon_edu.ui.board import BoardView
@@ -28,16 +28,6 @@ RULES = load_rules()
 SWITCH = COMMANDS["switchCanvas"]
 PACKAGE = Path(__file__).resolve().parents[1] / "typhoon_edu"
 
-
-@pytest.fixture
-def batches() -> Iterator[list[Any]]:
-    """The command batches the canvas manager sends from now on (each a list of commands, or one command)."""
-    sent: list[Any] = []
-    _CANVAS_MANAGER._send_custom = lambda command, buffers=(): sent.append(command)  # type: ignore[method-assign]
-    try:
-        yield sent
-    finally:
-        del _CANVAS_MANAGER._send_custom
 
 
 def first_command(batch: Any) -> int:
@@ -58,14 +48,14 @@ def drawings() -> dict[str, Callable[[], Any]]:
 
 
 @pytest.mark.parametrize("name", list(drawings()))
-def test_every_batch_selects_its_canvas_even_when_it_was_the_last_one_drawn(name: str, batches: list[Any]) -> None:
+def test_every_batch_selects_its_canvas_even_when_it_was_the_last_one_drawn(name: str, canvas_batches: list[Any]) -> None:
     draw = drawings()[name]
     draw()  # the canvas is now ipycanvas's "current" one: a plain hold_canvas() would not select it again
-    batches.clear()
+    canvas_batches.clear()
     draw()  # what a page that connected between the two draws gets as its first batch
-    assert batches, f"{name}: nothing was sent"
-    assert all(first_command(batch) == SWITCH for batch in batches), (
-        f"{name}: a batch does not start by selecting its canvas: {[first_command(b) for b in batches]}")
+    assert canvas_batches, f"{name}: nothing was sent"
+    assert all(first_command(batch) == SWITCH for batch in canvas_batches), (
+        f"{name}: a batch does not start by selecting its canvas: {[first_command(b) for b in canvas_batches]}")
 
 
 def test_the_package_draws_only_through_canvas_batch() -> None:

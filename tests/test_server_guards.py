@@ -115,19 +115,24 @@ def _answers_http_within(server: VoilaProcess, seconds: float) -> float:
     return elapsed
 
 
+def _close_code_after(port: int, kernel: str, frame: bytes | str) -> int | None:
+    """Send ``frame`` on a fresh socket to ``kernel``'s channels; the close code the server answers with."""
+    with kernel_socket(port, kernel) as ws:
+        kernel_info(ws)
+        ws.send(frame)
+        with pytest.raises(ConnectionClosed) as closed:
+            for _ in range(100):  # replies already on their way may come first
+                ws.recv(timeout=5)
+    return closed.value.rcvd.code if closed.value.rcvd is not None else None
+
+
 @pytest.mark.parametrize("frame", [b"\xff" * 8, _with_word(_good(), 3, 10**12), "{}"], ids=["ff8", "offset", "text"])
 def test_one_malformed_frame_closes_its_socket_and_the_server_stays_well(guarded_server: VoilaProcess,
                                                                          frame: bytes | str) -> None:
     _, _, page = http_request(guarded_server.port, "/?join")
     kernel = kernel_id_of(page)
     before = _rss(guarded_server)
-    with kernel_socket(guarded_server.port, kernel) as ws:
-        kernel_info(ws)
-        ws.send(frame)
-        with pytest.raises(ConnectionClosed) as closed:
-            for _ in range(100):  # replies already on their way may come first
-                ws.recv(timeout=5)
-        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    assert _close_code_after(guarded_server.port, kernel, frame) == 1008
     assert _answers_http_within(guarded_server, 1.0) < 1.0
     time.sleep(1.0)  # the unguarded parser grew by ~200 MB a second: give it time to show
     assert _answers_http_within(guarded_server, 1.0) < 1.0
@@ -181,13 +186,7 @@ def test_a_frame_the_server_cannot_read_closes_its_socket_with_one_log_line(
     _, _, page = http_request(guarded_server.port, "/?join")
     kernel = kernel_id_of(page)
     start = _log_size(guarded_server)
-    with kernel_socket(guarded_server.port, kernel) as ws:
-        kernel_info(ws)
-        ws.send(frame)
-        with pytest.raises(ConnectionClosed) as closed:
-            for _ in range(100):  # replies already on their way may come first
-                ws.recv(timeout=5)
-        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008, closed.value
+    assert _close_code_after(guarded_server.port, kernel, frame) == 1008
     logged = _log_after(guarded_server, start)
     assert "Traceback" not in logged and "Uncaught" not in logged, logged[-3000:]
     refusals = [line for line in logged.splitlines() if "Closed a kernel websocket" in line]
