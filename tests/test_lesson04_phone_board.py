@@ -22,7 +22,7 @@ from typhoon_edu.ui.classplay.viewdata import SeatChoice
 from typhoon_edu.ui.dashboard import ClassPlayApp
 from typhoon_edu.ui.scene import Text, dynamic_scene, static_scene
 
-#: The projector's map at 1366x768 (the smallest projector the class-play browser tests use), CSS px: its usual drawing.
+#: The projector's map at 1366x768 (the smallest projector the class-play browser tests use), CSS px: its wide drawing.
 PROJECTOR_1366_MAP_PX = 770.0
 
 
@@ -53,15 +53,21 @@ def test_a_narrow_lesson04_map_is_painted_legible(lang: str, monkeypatch: pytest
     assert smallest_css_px(moved, width, PHONE_BOARD_PX)[0] >= LEGIBLE_PX
 
 
-def test_a_projectors_map_keeps_the_usual_drawing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A projector (1366x768 and up) shows the map wider than the line: the usual drawing, as before."""
+def test_a_projectors_map_gets_the_back_rows_drawing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A projector (1366x768 and up) shows the map wider than the line: the back row's drawing (every text
+    ``wide_text`` canvas px, 18 CSS px at 720 px and more on a wider map), not the phone's and no longer the usual one
+    (its level names were 9.1 CSS px at 1366x768; tests/test_classplay_projector_map_text.py)."""
     app = _game("en")
     board = app.game.board
     assert board.map_width is not None and board.map_width.narrow_below == NARROW_BOARD_PX < PROJECTOR_1366_MAP_PX
     page_says(board.map_width, True, "lesson 04's board")
     shapes = painted(monkeypatch, lambda: page_says(board.map_width, False, "lesson 04's board"))
-    usual = static_scene(board.rules, "en", board.cell) + dynamic_scene(board.rules, board.state, "en", board.cell)
-    assert shapes == usual and not board.narrow
+    size = board.wide_text
+    assert 0 < size < board.phone_text and not board.narrow
+    wide = static_scene(board.rules, "en", board.cell, min_text=size) + dynamic_scene(
+        board.rules, board.state, "en", board.cell, min_text=size, level_text=size, step_text=size)
+    assert shapes == wide
+    assert min(s.size for s in shapes if isinstance(s, Text)) * PROJECTOR_1366_MAP_PX / board.geometry.pixel_size[0] >= 18
 
 
 def _rules(css: str, query: str) -> str:

@@ -209,7 +209,9 @@ CSS = """
      every other text a team reads >= 24 px, the ring's names >= 18 px, the die >= 160 px
      (tests/browser/test_classroom_backrow.py) */
   .typhoon-projector .typhoon-hp-panel .widget-html-content { font-size: 30px; line-height: 1.3; }
-  .typhoon-projector .typhoon-hp-name { flex-basis: 11em; }
+  /* a team's name on one line ("▶ Blue Team (Taiwan)" took two in 11em): the name 13em, the bar what is left */
+  .typhoon-projector .typhoon-hp-name { flex: 0 1 13em; }
+  .typhoon-projector .typhoon-hp-bar { flex: 1 1 4em; min-width: 2.5em; }
   .typhoon-projector .typhoon-hp-value { flex-basis: 4.6em; }
   .typhoon-projector .typhoon-hp-detail { font-size: .8em; }  /* "(computer, medium)": 24 px of the panel's 30 */
   .typhoon-projector .typhoon-now .widget-html-content, .typhoon-projector .typhoon-now-text { font-size: 30px; }
@@ -235,7 +237,7 @@ CSS = """
 @media (max-width: 1500px) {
   /* a smaller projector (1366 or 1024 px): the header's line of round, turn, rules and pile, smaller, on one line
      or two rather than losing its end to "…" */
-  .typhoon-status .widget-html-content { font-size: .85em; }
+  .typhoon-status .widget-html-content { font-size: 1em; }  /* 15 px (.85em was 12.75 px) */
 }
 .typhoon-chart-narrow { display: none; }
 """ + PHONE_MEDIA + """ {
