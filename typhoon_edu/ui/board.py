@@ -144,7 +144,8 @@ class BoardView(widgets.VBox):
     (:class:`MapWidth`) says which width the map has; taps, the keyboard and the text description are the same for
     both drawings (the cells do not move), and the saved SVG is the usual drawing. ``narrow_px=math.inf``: a map
     that is never shown wide (lesson 06's board beside the real map) has the phone drawing everywhere, from its
-    first paint, with no helper and no second paint once the page has measured it.
+    first paint, with no helper and no second paint once the page has measured it. ``wide_text`` (0 = the usual
+    sizes): the smallest text of the drawing where the map is not narrow (the projector's, read from the back row).
 
     >>> import math
     >>> BoardView(phone_text=16, narrow_px=math.inf).narrow, BoardView(phone_text=16, narrow_px=720).narrow
@@ -153,7 +154,7 @@ class BoardView(widgets.VBox):
 
     def __init__(self, rules: Rules | None = None, lang: str = "en", cell: int = 48,
                  state: BoardState | None = None, controls: bool = True, problems: Problems | None = None,
-                 phone_text: float = 0.0, narrow_px: float = 0.0, **kwargs: Any) -> None:
+                 phone_text: float = 0.0, narrow_px: float = 0.0, wide_text: float = 0.0, **kwargs: Any) -> None:
         if rules is None:
             from ..engine.rules import load_rules
 
@@ -203,9 +204,9 @@ class BoardView(widgets.VBox):
         self.state = state or BoardState()
         self.player: FramePlayer[tuple[BoardState, Any]] | None = None
         self._click_callbacks: list[Callable[[Cell], Any]] = []
-        self._static: list[Shape] | None = None
-        self._static_phone: list[Shape] | None = None
+        self._scenes: dict[float, list[Shape]] = {}  # the static layer per smallest text (each drawing), this language
         self.phone_text = float(phone_text)
+        self.wide_text = float(wide_text)
         self._always_narrow = bool(phone_text) and narrow_px == math.inf
         if self._always_narrow:
             canvas.add_class("te-drawing-phone")  # what MapWidth's data-te-drawing says of the others
@@ -237,19 +238,16 @@ class BoardView(widgets.VBox):
 
     @property
     def min_text(self) -> float:
-        """The smallest text of the drawing painted now, canvas px: ``phone_text`` on a narrow map, else 0 (the
-        usual sizes)."""
-        return self.phone_text if self.narrow else 0.0
+        """The smallest text of the drawing painted now, canvas px: ``phone_text`` on a narrow map, else
+        ``wide_text`` (0: the usual sizes)."""
+        return self.phone_text if self.narrow else self.wide_text
 
     def static_shapes(self) -> list[Shape]:
         """The static layer's scene (cached per language, and per drawing)."""
-        if self.min_text:
-            if self._static_phone is None:
-                self._static_phone = static_scene(self.rules, self.lang, self.cell, min_text=self.min_text)
-            return self._static_phone
-        if self._static is None:
-            self._static = static_scene(self.rules, self.lang, self.cell)
-        return self._static
+        size = self.min_text
+        if size not in self._scenes:
+            self._scenes[size] = static_scene(self.rules, self.lang, self.cell, min_text=size)
+        return self._scenes[size]
 
     def dynamic_shapes(self) -> list[Shape]:
         """The dynamic layer's scene for the current state."""
@@ -476,7 +474,7 @@ class BoardView(widgets.VBox):
     def set_lang(self, lang: str) -> None:
         """Switch every label of the board to ``lang`` and redraw."""
         self.lang = i18n.normalize_lang(lang)
-        self._static = self._static_phone = None
+        self._scenes = {}
         self.speed.description = i18n.t("anim.speed", self.lang)
         self.skip_button.description = i18n.t("anim.skip", self.lang)
         self.access.roledescription = i18n.t("maptext.roledescription", self.lang)

@@ -19,7 +19,6 @@ from ..canvas_input import make_accessible
 from ..compass_ring import LEGIBLE_PX, CompassRing
 from ..geometry import BoardGeometry
 from ..map_text import html_text
-from ..scene import static_scene
 from .bigdie import BigDie
 from .hppanel import hp_panel_html
 from .model import Seats, status_line
@@ -31,7 +30,6 @@ from .viewdata import Banner
 if TYPE_CHECKING:
     from ...engine.rules import Rules
     from ..guard import Problems
-    from ..scene import Shape
 
 LANG_OPTIONS = (("中文", "zh-TW"), ("English", "en"))
 #: The projector's compass ring: stop names 1.45× the lessons' size, in a box 2.05× as wide as high.
@@ -52,41 +50,6 @@ def projector_text(cell: int, rules: Rules, shown_px: float = NARROW_BOARD_PX) -
     """
     width = BoardGeometry.for_rules(rules, cell).pixel_size[0]
     return float(math.ceil(BACKROW_MAP_PX * width / shown_px))
-
-
-class ProjectorBoard(BoardView):
-    """The projector's map: a large-text drawing at every width. Where the page shows it narrower than ``narrow_px``
-    (a phone) it is the lessons' phone drawing (``phone_text``); wider (a projector), the same drawing with texts of
-    ``wide_text`` canvas px (:func:`projector_text`) instead of the usual 11-17 px, which came out at 10-14 CSS px
-    on a 1920x1080 projector, too small for the back row. Each storm's level is then its badge's number (no level
-    name across the map), as on a phone; the map's description for a screen reader names it.
-
-    >>> board = ProjectorBoard(cell=56, phone_text=30, wide_text=24, narrow_px=720)
-    >>> board.min_text, min(s.size for s in board.static_shapes() if hasattr(s, "size"))
-    (24.0, 24.0)
-    """
-
-    def __init__(self, *, wide_text: float, **kwargs: Any) -> None:
-        self.wide_text = float(wide_text)
-        self._scenes: dict[float, list[Shape]] = {}  # the static layer per text size (both drawings), this language
-        super().__init__(**kwargs)
-
-    @property
-    def min_text(self) -> float:
-        """The smallest text of the drawing painted now, canvas px: ``phone_text`` on a narrow map, else ``wide_text``."""
-        return self.phone_text if self.narrow else self.wide_text
-
-    def static_shapes(self) -> list[Shape]:
-        """The static layer's scene, cached per drawing (and language: :meth:`set_lang` clears it)."""
-        size = self.min_text
-        if size not in self._scenes:
-            self._scenes[size] = static_scene(self.rules, self.lang, self.cell, min_text=size)
-        return self._scenes[size]
-
-    def set_lang(self, lang: str) -> None:
-        """Switch the map's language: its names are drawn again."""
-        self._scenes = {}
-        super().set_lang(lang)
 
 
 def html(css: str = "", value: str = "") -> widgets.HTML:
@@ -149,9 +112,9 @@ class ProjectorGameScreen:
         # older projector's 635 px map at 1024x768: 20 CSS px); a projector's map (770 px at 1366x768, 1152 px at
         # 1920x1080) the back row's drawing: every text 19.4 and 29 CSS px (the usual drawing's level names were 9 and
         # 13.6 CSS px)
-        self.board = ProjectorBoard(rules=rules, lang=lang, cell=PROJECTOR_CELL, controls=False,
-                                    phone_text=phone_text(PROJECTOR_CELL, rules), narrow_px=NARROW_BOARD_PX,
-                                    wide_text=projector_text(PROJECTOR_CELL, rules))
+        self.board = BoardView(rules=rules, lang=lang, cell=PROJECTOR_CELL, controls=False,
+                               phone_text=phone_text(PROJECTOR_CELL, rules), narrow_px=NARROW_BOARD_PX,
+                               wide_text=projector_text(PROJECTOR_CELL, rules))
         self.board.add_class("typhoon-board")
         self.speed = widgets.ToggleButtons(style={"button_width": "auto"})
         self.speed.add_class("typhoon-game-speed")

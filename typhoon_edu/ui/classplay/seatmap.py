@@ -23,7 +23,7 @@ import math
 
 from ..board import BoardView
 from ..geometry import BoardGeometry
-from ..scene import Shape, dynamic_scene, static_scene
+from ..scene import Shape, dynamic_scene
 
 #: The side of a cell of a seat's map, in canvas px.
 SEAT_CELL = 40
@@ -44,11 +44,6 @@ def seat_min_text(cell: int = SEAT_CELL) -> int:
 
 class SeatBoard(BoardView):
     """The board of :mod:`typhoon_edu.ui.board`, its names drawn at least :func:`seat_min_text` px."""
-
-    def static_shapes(self) -> list[Shape]:
-        if self._static is None:
-            self._static = static_scene(self.rules, self.lang, self.cell, min_text=self.min_text)
-        return self._static
 
     def dynamic_shapes(self) -> list[Shape]:
         return dynamic_scene(self.rules, self.state, self.lang, self.cell, min_text=self.min_text)

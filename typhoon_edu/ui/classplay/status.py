@@ -74,17 +74,19 @@ class PageStatus:
         """
         self._words = text if callable(text) else None
         self._error = error
-        shown = text(self.problems.lang) if callable(text) else text
-        css = "typhoon-message-error" if error else "typhoon-message-ok"
-        self.message.value = f"<div class='{css}'>{escape(shown)}</div>" if shown else ""
+        shown = self._show(text(self.problems.lang) if callable(text) else text)
         self._stamp = (self._key if drawn and self._key is not None else _PENDING) if shown else None
 
     def relabel(self) -> None:
         """The person switched the language: words given in every language are said again in it (a message given
         as one string stays as it is)."""
         if self._words is not None and self.message.value:
-            css = "typhoon-message-error" if self._error else "typhoon-message-ok"
-            self.message.value = f"<div class='{css}'>{escape(self._words(self.problems.lang))}</div>"
+            self._show(self._words(self.problems.lang))
+
+    def _show(self, text: str) -> str:
+        css = "typhoon-message-error" if self._error else "typhoon-message-ok"
+        self.message.value = f"<div class='{css}'>{escape(text)}</div>" if text else ""
+        return text
 
     def hold(self, text: str, key: Hashable) -> None:
         """Show ``text`` for the state ``key`` only (a standing condition, such as a pause)."""
