@@ -193,11 +193,15 @@ def bank(lesson: str) -> tuple[Question, ...]:
 class LessonQuiz(Quiz):
     """A lesson's quiz whose numbers stay on the line of their units, on the page (prompts, option buttons,
     feedback: :func:`~typhoon_edu.ui.lessons.common.keep_widget_units`) and in the saved notebook's picture; the
-    answers and the CSV keep the texts as the catalog writes them."""
+    answers and the CSV keep the texts as the catalog writes them. A typed answer that cannot possibly be right gets
+    a hint of what is allowed, and Enter in an empty box says what to type (:mod:`~typhoon_edu.ui.lessons.limits`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        from .limits import check_answers
+
         super().__init__(*args, **kwargs)
         keep_widget_units(self)
+        check_answers(self)  # an impossible answer gets a hint, not "Not quite"; Enter in an empty box is answered
 
     def to_html(self) -> str:
         return keep_units_html(super().to_html())

@@ -485,6 +485,7 @@ class CompassLesson(LessonBox):
         from ..compass_ring import LEGIBLE_PX as RING_LEGIBLE_PX
         from ..compass_ring import CompassRing
         from ..die import DieWidget
+        from .limits import on_blank_enter
 
         lang = i18n.normalize_lang(lang)
         r = _rules(rules)
@@ -503,6 +504,9 @@ class CompassLesson(LessonBox):
         self.log_view = widgets.HTML()
         self.steps: list[RollStep] = []
         self.die.on_face(self.problems.guard(self._rolled, "compass lesson: roll"))
+        # Enter in the empty face box says to type the face first, as the button does (the box alone sends nothing)
+        on_blank_enter(self.die.entry, lambda: self.die.enter(self.die.entry.value), self.problems,
+                       "compass lesson: Enter in the die box")
         reset = widgets.Button(description=lt("compass.reset", lang), icon="undo", layout=widgets.Layout(width="auto"))
         self.problems.on_click(reset, lambda _b: self.reset(), where="compass lesson: reset")
         replay = legible(widgets.Button(description=lt("compass.replay_button", lang), icon="play", button_style="info",

@@ -1239,6 +1239,9 @@ class ForecastQuiz(Quiz):
         elif challenge is not None and challenge.sheet is not sheet:
             raise ValueError("the quiz and the challenge of lesson 07 write to one answer sheet: pass the challenge's")
         super().__init__([localised(q, lang) for q in questions()], lang, sheet=sheet)
+        from .limits import check_answers
+
+        check_answers(self)  # an impossible answer gets a hint, not "Not quite"; Enter in an empty box is answered
 
 
 def forecast_quiz(lang: str = "en", challenge: ForecastChallenge | None = None) -> ForecastQuiz:
