@@ -220,11 +220,31 @@ def screen_banner(table: Table, seats: Seats, lang: str, at: Situation) -> Banne
     return b
 
 
+#: Phases in which a team other than the one whose turn it is may decide (the attack cards go round the table; a
+#: counter card is played by the team whose region a storm reached): the header names both teams then.
+OTHERS_DECIDE = ("attack", "counter")
+
+
 def status_line(table: Table, seats: Seats, lang: str) -> str:
-    """Round, whose turn, the variant and the draw pile, in one line."""
+    """Round, whose turn, the variant and the draw pile, in one line. While another team decides in that turn (its
+    attack cards, a counter card), who decides and what, in place of the variant and the pile (still one line at
+    1920x1080): the banner names that team, and the header no longer seems to contradict it.
+
+    >>> from typhoon_edu.engine.rules import load_rules
+    >>> from typhoon_edu.ui.classplay.table import Table
+    >>> t = Table(load_rules(), ("Taiwan", "Japan"), "standard", 1, "Taiwan", "attack", "Japan", "N",
+    ...           {}, {}, {}, 40, (), (), ())
+    >>> status_line(t, {}, "en")
+    "Round 1 of 3 · Taiwan's turn · attack cards: Japan deciding"
+    >>> status_line(t, {}, "zh-TW")
+    '第 1 / 3 輪 · 臺灣的回合 · 攻擊卡：輪到日本決定'
+    """
     total = 1 if table.variant == "advanced" else 3
-    return d("status", lang, round=min(table.round, total), rounds=total, player=seat_label(seats, table.active, lang),
-             variant=i18n.t(f"variant.{table.variant}", lang), deck=table.draw_pile_size)
+    turn = {"round": min(table.round, total), "rounds": total, "player": seat_label(seats, table.active, lang)}
+    who = table.current_player
+    if table.phase in OTHERS_DECIDE and who not in (None, CHANCE, table.active) and not table.is_over:
+        return i18n.t(f"classplay.status.{table.phase}", lang, decider=seat_label(seats, who or "", lang), **turn)
+    return d("status", lang, variant=i18n.t(f"variant.{table.variant}", lang), deck=table.draw_pile_size, **turn)
 
 
 def target_label(action: Action, table: Table, lang: str) -> str:

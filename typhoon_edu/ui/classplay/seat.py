@@ -588,10 +588,11 @@ class SeatApp:
         if tuple(tuple(c) for c in cells) != tuple(self.board.state.highlights):
             self.board.highlight(cells)
 
-    def _say(self, text: str | Words, error: bool = True) -> None:
+    def _say(self, text: str | Words, error: bool = True, *, drawn: bool = False) -> None:
         """Say ``text`` on the page's message line; words in every language (a function of the language) are said
-        again in the language the team switches to while they are shown."""
-        self.status.say(text, error)
+        again in the language the team switches to while they are shown. ``drawn``: about the state drawn now
+        (:meth:`PageStatus.say`)."""
+        self.status.say(text, error, drawn=drawn)
 
     def _board_click(self, px: float, py: float) -> None:
         cell = self.board.geometry.pixel_to_cell(px, py)
@@ -610,20 +611,32 @@ class SeatApp:
         self.decide(action)
 
     def _say_why_the_map_is_not_for_now(self) -> None:
-        """A tap on the map when no cell is to be chosen: say whose turn it is, or that this one is for the buttons."""
+        """A tap on the map when no cell is to be chosen: say whose turn it is, or that this one is for the buttons.
+
+        Said of the room as it is now: the page reads the store first (a team may have decided since its last read,
+        up to :data:`POLL` s ago, and the tap named the team that had just decided), and the notice belongs to the
+        state it was worded from, gone when the page draws the next one (a notice about the next state would be
+        kept through it)."""
+        if self.room is None:
+            return
+        self.sync()
         table, room = self.decisions.table, self.room
-        if table is None or room is None or table.is_over or not room.is_open:
+        if table is None or room is None or self.screen != "seat" or table.is_over or not room.is_open:
+            return
+        if not self.pacer.idle:  # the read brought a decision whose storms now move
+            self._say(lambda lang: i18n.t("classplay.busy", lang), drawn=True)
             return
         if room.paused:  # no button is there to point at: the pause hides them
-            self._say(lambda lang: i18n.t("classplay.paused", lang))
+            self._say(lambda lang: i18n.t("classplay.paused", lang), drawn=True)
             return
         who = table.current_player
         if who == self.region:
-            self._say(lambda lang: i18n.t("classplay.seat.use_buttons", lang), error=False)
+            if not self.decisions.highlight_cells():  # else its turn to tap the map has just come: the banner says so
+                self._say(lambda lang: i18n.t("classplay.seat.use_buttons", lang), error=False, drawn=True)
         elif who is not None and who != CHANCE:
             infos = seat_infos(room)
             self._say(lambda lang: i18n.t("classplay.seat.not_your_turn", lang, player=seat_label(infos, who, lang)),
-                      error=False)
+                      error=False, drawn=True)
 
     # ------------------------------------------------------------------ deciding
     def decide(self, action: Action | str | None) -> bool:
