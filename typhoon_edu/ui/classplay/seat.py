@@ -532,6 +532,12 @@ class SeatApp:
         state = {"seq": table.seq, "phase": table.phase, "who": "" if over else table.current_player or "",
                  "busy": int(busy), "mine": int(mine), "paused": int(view.paused), "open": int(room.is_open),
                  "view": view_digest(room)}
+        turn_now = mine and not busy and not view.paused  # the banner says "Your turn!" (screen_banner)
+        if not turn_now:
+            # First, in the message before the decision's buttons are taken away: the page handles the kernel's
+            # messages one at a time, and the ~90 that close the old buttons (each with its layout and style) came
+            # between them, so "Your turn!" stayed 0.5-2.5 s over no button on a busy phone.
+            self.banner.value = banner_html(b, state)
         if exact or self.pacer.idle:
             self.stage.hp_now = dict(table.hp)
             self.hp.value = hp_panel_html(self.rules, table.hp, seats, lang, None if over else table.active)
@@ -557,8 +563,8 @@ class SeatApp:
         self.coach.show_for(room, self.region, mine=view.my_turn and not busy and not over and not lobby)
         self._show_countdown(mine and not busy and not over)
         self._highlight()
-        # The banner last: once it says "your turn", everything above the map has its new size, so the map
-        # stays where it is when the team reaches for it (the widgets' updates reach the page in this order).
+        # "Your turn!" last: once it says so, everything above the map has its new size, so the map stays where it
+        # is when the team reaches for it (the widgets' updates reach the page in this order).
         self.banner.value = banner_html(b, state)
         news = self.stage.take_told() if self.pacer.idle else ""  # what was played, for a screen reader
         if mine and not busy and not view.paused and self._rung != table.seq:
