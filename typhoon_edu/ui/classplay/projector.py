@@ -102,10 +102,11 @@ def page_teacher(store: Any, query: Any = None) -> Any:
 
     >>> from typhoon_edu.classroom.store import RoomStore
     >>> from typhoon_edu.ui.query import LESSONS_SERVER_ENV_VAR
-    >>> import os; os.environ[LESSONS_SERVER_ENV_VAR] = "1"; os.environ["QUERY_STRING"] = ""
-    >>> page_teacher(RoomStore("sqlite://")).is_local
+    >>> import os
+    >>> from unittest import mock
+    >>> with mock.patch.dict(os.environ, {LESSONS_SERVER_ENV_VAR: "1", "QUERY_STRING": ""}):
+    ...     page_teacher(RoomStore("sqlite://")).is_local
     True
-    >>> del os.environ[LESSONS_SERVER_ENV_VAR], os.environ["QUERY_STRING"]
     """
     from ...classroom.teachers import local_teacher, teacher_for_key
     from ..query import on_lessons_server
