@@ -80,10 +80,10 @@ def test_the_header_names_the_team_deciding_its_attack_cards_in_another_teams_tu
     seats = seat_infos(room)
     active, decider = seat_label(seats, game.active, lang), seat_label(seats, game.current_player, lang)
     line = header(projector)
-    attack = i18n.t("dash.timing.attack", lang)  # the cards' own name: "attack card" / 攻擊卡
+    attack = i18n.t("coach.phase.attack", lang).removeprefix("the ")  # the phase's name: "attack phase" / 攻擊階段
     assert active in line and decider in line, line
-    assert attack.removesuffix(" card") in line, line
-    assert line.index(active) < line.index(attack.removesuffix(" card")) < line.index(decider), line
+    assert attack in line, line
+    assert line.index(active) < line.index(attack) < line.index(decider), line
     assert decider in page_text(projector.game.banner.value)  # the banner names the same team
 
     def own_attack() -> bool:
@@ -91,7 +91,7 @@ def test_the_header_names_the_team_deciding_its_attack_cards_in_another_teams_tu
 
     walk(projector, phones, own_attack)
     plain = header(projector)  # the turn's own team deciding: the line as before, no second name
-    assert attack.removesuffix(" card") not in plain, plain
+    assert attack not in plain, plain
     assert seat_label(seats, room.game.active, lang) in plain, plain
 
 

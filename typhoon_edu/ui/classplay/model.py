@@ -235,9 +235,9 @@ def status_line(table: Table, seats: Seats, lang: str) -> str:
     >>> t = Table(load_rules(), ("Taiwan", "Japan"), "standard", 1, "Taiwan", "attack", "Japan", "N",
     ...           {}, {}, {}, 40, (), (), ())
     >>> status_line(t, {}, "en")
-    "Round 1 of 3 · Taiwan's turn · attack cards: Japan deciding"
+    "Round 1 of 3 · Taiwan's turn · attack phase: Japan deciding"
     >>> status_line(t, {}, "zh-TW")
-    '第 1 / 3 輪 · 臺灣的回合 · 攻擊卡：輪到日本決定'
+    '第 1 / 3 輪 · 臺灣的回合 · 攻擊階段：輪到日本決定'
     """
     total = 1 if table.variant == "advanced" else 3
     turn = {"round": min(table.round, total), "rounds": total, "player": seat_label(seats, table.active, lang)}
