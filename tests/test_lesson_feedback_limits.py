@@ -92,6 +92,7 @@ def test_every_typed_question_has_a_limit_that_allows_its_answer():
     assert not missing, f"number questions without a limit in limits.py: {missing}"
     for q in typed:
         assert limit_text(q, q.expected("en"), "en") == "", q.key
+        assert q.limit is not None, f"{q.key} does not carry its limit: a quiz built from it would mark anything"
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -120,3 +121,46 @@ def test_enter_in_lesson_01s_empty_die_box_says_to_type_the_face(lang):
     assert t("die.empty", lang) in lesson.die.message.value
     box.value = "4"
     assert lesson.die.face == 4 and lesson.die.message.value == ""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_plain_quiz_and_any_quiz_of_the_banks_keep_to_the_limits(lang):
+    """The quiz itself knows what an answer can be (each question carries its limit): typhoon_edu.ui.quiz.quiz(), and
+    a Quiz built from a bank's questions, refuse an impossible answer as the lessons' quizzes do, no method of theirs
+    replaced; Enter in their empty boxes says what to type."""
+    from typhoon_edu.ui import quiz as plain
+    from typhoon_edu.ui.quiz import AnswerSheet, Quiz
+
+    q = plain.quiz("pathing", lang)
+    item = _item(q, "wnw_four")
+    result = item.answer("99, 99")
+    assert ("columns 0 to 15" if lang == "en" else "欄是 0 到 15") in item.feedback.value
+    assert t("lesson.common.wrong", lang) not in item.feedback.value and q.live.announce == result.problem
+    assert item.first is None and q.answered == 0 and q.sheet.entries == []
+    assert all("answer" not in vars(i) for i in q.items)  # the class's own method answers
+    km = _item(q, "km")
+    km.entry._handle_custom_msg({"event": "submit"}, [])  # Enter in the empty box
+    assert t("lesson.common.bad_number", lang) in km.feedback.value
+    qz = Quiz(list(bank("intensity")), lang, sheet=AnswerSheet(lang, "intensity"))
+    hp = _item(qz, "strong_two")
+    assert ("HP are whole numbers" if lang == "en" else "生命值都是整數") in hp.answer("10.5").problem
+    assert hp.first is None and qz.answered == 0 and hp.answer(hp.question.expected(lang)).correct
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_impossible_answer_kept_before_the_limits_is_shown_as_it_was_kept(lang, tmp_path):
+    """An answer file written before the limits may hold "99, 99", marked wrong: typing the name shows it so, as the
+    CSV says, and the score counts it as the first try it was."""
+    from datetime import datetime
+
+    from typhoon_edu.ui.quiz import AnswerSheet, AnswerStore, Entry, Quiz
+
+    questions = list(bank("pathing"))
+    item_q = next(q for q in questions if q.id == "wnw_four")
+    store = AnswerStore(tmp_path)
+    store.save("pathing", "Mei", [Entry(item_q.key, item_q.prompt(lang), "99, 99", "wrong", datetime(2026, 5, 1), "99, 99")])
+    q = Quiz(questions, lang, sheet=AnswerSheet(lang, "pathing", store=store))
+    q.sheet.set_student("Mei")
+    item = _item(q, "wnw_four")
+    assert item.first is not None and not item.first.correct and q.answered == 1
+    assert t("lesson.common.wrong", lang) in item.feedback.value

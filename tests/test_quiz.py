@@ -23,6 +23,7 @@ from typhoon_edu.ui.quiz import (
     parse_cell,
     parse_number,
     quiz,
+    read_answer,
 )
 
 RULES = load_rules()
@@ -35,7 +36,13 @@ def wrong_answer(q: Question):
         return next(o for o in q.options if o != q.answer)
     if q.kind == "cell":
         return f"{q.answer[0] + 1}, {q.answer[1]}"
-    return str(float(q.answer) + 10 * (q.tolerance + 1))
+    a, t = float(q.answer), q.tolerance
+    # well off the answer, and below it where above cannot possibly be right (more than 7 stops, a share above 1):
+    # check() answers an impossible answer with a hint, not a mark (tests/test_lesson_feedback_limits.py)
+    for wrong in (str(a + 10 * (t + 1)), str(a - (t + 1)), str(a / 2)):
+        if q.limit is None or not q.limit.hint(read_answer(q, wrong), wrong, "en"):
+            return wrong
+    raise AssertionError(f"{q.key}: no wrong answer that can possibly be right was found")
 
 
 def right_answer(q: Question):

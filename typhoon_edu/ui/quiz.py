@@ -5,6 +5,10 @@ answer, and the catalog keys of its texts (``lesson.quiz.<lesson>.<id>.prompt`` 
 per option). The question banks of the lessons are in :mod:`typhoon_edu.ui.lessons.bank`.
 :func:`check` is pure and tested; :class:`Quiz` is the widget a notebook shows.
 
+A typed answer that cannot possibly be right (a cell off the map, a share above 1: outside the question's
+:attr:`Question.limit`, an :class:`AnswerLimit`; the lessons' are in :mod:`typhoon_edu.ui.lessons.limits`) is not
+marked either: the student is told what is allowed, as for an answer that cannot be read, and tries again.
+
 A ``"text"`` question ("explain your reasoning") is not marked: the answer goes into the CSV for
 the teacher, and its ``why`` says what a good answer contains.
 
@@ -33,14 +37,17 @@ and Binder (a kernel per student) the name alone finds the file, as before.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import csv
 import hashlib
 import io
 import json
+import math
 import os
 import random
 import re
+import time
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -48,7 +55,7 @@ from datetime import datetime
 from fractions import Fraction
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import ipywidgets as widgets
 
@@ -71,6 +78,16 @@ def _lt(key: str, lang: str, /, **fmt: Any) -> str:
     return i18n.t(f"lesson.{key}", lang, **fmt)
 
 
+class AnswerLimit(Protocol):
+    """What a typed answer to a question can possibly be (:attr:`Question.limit`): a cell on the map, a share from 0
+    to 1, a whole number of HP. The lessons' limits are :mod:`typhoon_edu.ui.lessons.limits`."""
+
+    def hint(self, value: Any, typed: Any, lang: str) -> str:
+        """"" when ``value`` (the answer as read: a number, or a cell ``(x, y)``) can possibly be right; otherwise what
+        is allowed, in ``lang``, quoting ``typed`` (what the student typed) and never naming the right answer."""
+        ...
+
+
 @dataclass(frozen=True)
 class Question:
     """One check-yourself question.
@@ -80,6 +97,8 @@ class Question:
     ``percent``: the number is a share (0–1) that the student types as a percentage, with or
     without ``%`` (``57.5`` and ``57.5%`` both mean 0.575), and the answer is shown as one.
     ``board`` optionally draws a typhoon ``((x, y), level, direction)`` beside a cell question.
+    ``limit`` (a number or cell question): what a typed answer can possibly be; an answer outside it is not marked,
+    the student is told what is allowed (:func:`check`).
     """
 
     lesson: str
@@ -91,6 +110,7 @@ class Question:
     fmt: Mapping[str, Any] = field(default_factory=dict)
     board: tuple[Cell, int, str] | None = None
     percent: bool = False
+    limit: AnswerLimit | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -142,7 +162,7 @@ class Feedback:
     verdict: str
     why: str
     expected: str
-    problem: str = ""  # the answer could not be read (nothing is marked right or wrong)
+    problem: str = ""  # the answer could not be read, or cannot possibly be right (nothing is marked right or wrong)
     graded: bool = True  # False for a free-text answer: kept for the teacher, never marked
 
     def text(self, lang: str = "en") -> str:
@@ -297,14 +317,39 @@ def parse_cell(text: Any, lang: str = "en") -> Cell:
     return int(numbers[0]), int(numbers[1])
 
 
-def check(question: Question, answer: Any, lang: str = "en") -> Feedback:
+def read_answer(question: Question, answer: Any, lang: str = "en") -> Any:
+    """A typed answer to a number or cell question as the question reads it: a number (a percentage as a share, for a
+    ``percent`` question) or a cell ``(x, y)``; ``ValueError`` (in ``lang``) when it cannot be read.
+
+    >>> read_answer(Question("real", "west_share", "number", answer=0.5, percent=True), "57.5")
+    0.575
+    >>> read_answer(Question("pathing", "wnw_four", "cell", answer=(6, 8)), "（7，4）")
+    (7, 4)
+    """
+    if question.kind == "cell":
+        return parse_cell(answer, lang)
+    if question.kind != "number":
+        raise ValueError(f"only a number or a cell is read from typed text, not the answer to a {question.kind} question")
+    return parse_percent(answer, lang) if question.percent else parse_number(answer, lang)
+
+
+def check(question: Question, answer: Any, lang: str = "en", *, limited: bool = True) -> Feedback:
     """Mark ``answer`` (an option id, typed text, a number or a cell) and explain, in ``lang``.
+
+    An answer that cannot be read, or (``limited``) cannot possibly be right, is not marked: ``problem`` says how to
+    type it, or what is allowed (the question's :attr:`~Question.limit`), never the right answer. ``limited=False``
+    marks an impossible answer all the same (an answer kept before its question had a limit, shown again).
 
     >>> q = Question("pathing", "wnw_four", "cell", answer=(6, 8))
     >>> check(q, "6,8", "en").correct, check(q, (7, 5), "en").expected
     (True, '(6, 8)')
     >>> check(q, "", "en").problem
     'Type a cell as x, y, for example 7, 4.'
+    >>> from typhoon_edu.ui.lessons.bank import PATHING
+    >>> check(PATHING[2], "99, 99", "en").problem.startswith("“99, 99” is off the map.")
+    True
+    >>> check(PATHING[2], "99, 99", "en", limited=False).verdict
+    'Not quite.'
     """
     lang = i18n.normalize_lang(lang)
     expected = question.expected(lang)
@@ -317,11 +362,14 @@ def check(question: Question, answer: Any, lang: str = "en") -> Feedback:
             if answer not in question.options:
                 raise ValueError(_lt("common.pick_one", lang))
             correct = answer == question.answer
-        elif question.kind == "number":
-            value = parse_percent(answer, lang) if question.percent else parse_number(answer, lang)
-            correct = abs(value - float(question.answer)) <= question.tolerance + 1e-9
         else:
-            correct = parse_cell(answer, lang) == tuple(question.answer)
+            value = read_answer(question, answer, lang)
+            if limited and question.limit is not None:
+                hint = question.limit.hint(value, answer, lang)
+                if hint:
+                    return Feedback(False, "", "", expected, problem=hint)
+            correct = abs(value - float(question.answer)) <= question.tolerance + 1e-9 if question.kind == "number" \
+                else value == tuple(question.answer)
     except ValueError as exc:
         return Feedback(False, "", "", expected, problem=str(exc))
     verdict = _lt("common.right" if correct else "common.wrong", lang)
@@ -556,9 +604,58 @@ class AnswerStore:
         return atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=1))
 
 
+#: Seconds between Enter and looking at the box: the text typed with that Enter arrives after its ``submit`` event.
+ENTER_WAIT = 0.3
+
+
+def on_blank_enter(box: widgets.Text, act: Callable[[], Any], problems: Problems, where: str,
+                   wait: float = ENTER_WAIT) -> None:
+    """Call ``act()`` when Enter is pressed in ``box`` and the box is empty: ``wait`` seconds after the ``submit``
+    event (at once without an event loop), unless the box's text changed within ``wait`` of it (the text typed with
+    that Enter, which a box that takes it, lesson 01's die, may have emptied again: it was answered then).
+
+    A box of ipywidgets sends the kernel nothing when Enter is pressed and its text has not changed, so Enter in an
+    empty box showed nothing; its front end (stock ipywidgets, JupyterLab and Voilà alike) also sends a ``submit``
+    event on every Enter, before the text typed with it, which this answers.
+
+    >>> box, said = widgets.Text(), []
+    >>> on_blank_enter(box, lambda: said.append("type a number"), Problems(lambda: "en"), "demo")
+    >>> box._handle_custom_msg({"event": "submit"}, []); said
+    ['type a number']
+    >>> box.value = "5"; box._handle_custom_msg({"event": "submit"}, []); said  # typed with that Enter
+    ['type a number']
+    """
+    last = [-math.inf]  # when the box's text last changed (time.monotonic())
+
+    def changed(_change: Any) -> None:
+        last[0] = time.monotonic()
+
+    def look() -> None:
+        # a change within ``wait`` of the Enter, before or after it, was the Enter's own text (Chromium sends it before
+        # the event, and a box that takes it, lesson 01's die, empties itself again): answered already
+        if time.monotonic() - last[0] >= 2 * wait and not str(box.value).strip():
+            act()
+
+    guarded = problems.guard(look, where)
+
+    def submitted(_box: Any, content: Any, _buffers: Any) -> None:
+        if not isinstance(content, dict) or content.get("event") != "submit":
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (tests, scripts): at once
+            guarded()
+            return
+        loop.call_later(wait, guarded)
+
+    box.observe(changed, names="value")
+    box.on_msg(submitted)
+
+
 class QuestionWidget(widgets.VBox):
     """One question: option buttons (choice), a box to type the answer (number, cell) or to write a few
     sentences (text); feedback below. ``order`` is the order of the option buttons (see :func:`option_order`).
+    Enter in an empty answer box says what to type, as the Check button does (:func:`on_blank_enter`).
 
     >>> w = QuestionWidget(Question("compass", "first_roll", "choice", answer="c", options=("a", "b", "c", "d")))
     >>> w.buttons["b"].click(); w.result.correct, w.buttons["c"].button_style
@@ -609,6 +706,9 @@ class QuestionWidget(widgets.VBox):
             # typing + Enter answers; a value the widget sets itself (a restored answer) does not
             self.problems.observe(self.entry, lambda change: self.answer(change["new"])
                                   if change["new"] and not getattr(self, "_syncing", False) else None, where=f"quiz {question.key}")
+            # Enter in the empty box says what to type, as the Check button does (the box alone sends nothing then)
+            on_blank_enter(self.entry, lambda: self.answer(self.entry.value if self.entry else ""), self.problems,
+                           f"quiz {question.key}: Enter")
             children.append(widgets.HBox([self.entry, go]))
         children.append(feedback)
         kwargs.setdefault("layout", widgets.Layout(width="100%"))
@@ -644,8 +744,12 @@ class QuestionWidget(widgets.VBox):
         self.options_box.children = tuple(self.buttons[o] for o in order)
 
     def answer(self, value: Any) -> Feedback:
-        """Answer the question (as a click or typing would) and show the feedback (and say it, with a live region)."""
-        result = self.show(value)
+        """Answer the question (as a click or typing would) and show the feedback (and say it, with a live region).
+
+        An answer that cannot be read or cannot possibly be right (the question's limit) is shown and said, neither
+        marked nor kept: the right answer stays hidden and the first try is still to come.
+        """
+        result = self._show(value, check(self.question, value, self.lang))
         if self.live is not None:
             self.live.say(result.text(self.lang))
         if result.problem:
@@ -655,8 +759,11 @@ class QuestionWidget(widgets.VBox):
         return result
 
     def show(self, value: Any) -> Feedback:
-        """Show ``value`` as this question's answer with its feedback, without telling anyone (a restored answer)."""
-        result = check(self.question, value, self.lang)
+        """Show ``value`` as this question's answer with its feedback, without telling anyone (a restored answer: shown
+        as it was kept, even one outside the question's limit, kept before the question had one)."""
+        return self._show(value, check(self.question, value, self.lang, limited=False))
+
+    def _show(self, value: Any, result: Feedback) -> Feedback:
         if result.problem:
             self.feedback.value = result.html(self.lang)
             return result
@@ -1231,7 +1338,8 @@ class Prediction(widgets.VBox):
 
 
 def quiz(lesson: str, lang: str = "en") -> Quiz:
-    """The check-yourself quiz of a lesson (``"compass"``, ``"pathing"`` or ``"intensity"``).
+    """The check-yourself quiz of a lesson (``"compass"``, ``"pathing"`` or ``"intensity"``): its questions carry their
+    limits, so an answer that cannot possibly be right gets a hint, as in the lesson's own quiz.
 
     >>> q = quiz("compass", "zh-TW")
     >>> len(q.items) >= 5, q.items[0].answer("c").correct
@@ -1244,7 +1352,7 @@ def quiz(lesson: str, lang: str = "en") -> Quiz:
     return Quiz(bank(lesson), lang, picture=board_picture)
 
 
-__all__ = ["ANSWERS_DIR", "AnswerSheet", "AnswerStore", "AnswersFile", "Entry", "Feedback", "NotAnswersFile", "Prediction", "Question",
-           "QuestionWidget", "Quiz", "answers_file_name", "check", "device_tag", "file_stem", "forget_sheets", "format_percent",
-           "lesson_sheet", "option_order", "parse_cell", "parse_number", "parse_percent", "quiz", "read_answers", "student_key",
-           "student_order"]
+__all__ = ["ANSWERS_DIR", "ENTER_WAIT", "AnswerLimit", "AnswerSheet", "AnswerStore", "AnswersFile", "Entry", "Feedback",
+           "NotAnswersFile", "Prediction", "Question", "QuestionWidget", "Quiz", "answers_file_name", "check", "device_tag",
+           "file_stem", "forget_sheets", "format_percent", "lesson_sheet", "on_blank_enter", "option_order", "parse_cell",
+           "parse_number", "parse_percent", "quiz", "read_answer", "read_answers", "student_key", "student_order"]

@@ -4,7 +4,8 @@
 Cell and number answers are facts of the rules; ``tests/test_quiz.py`` recomputes each one with
 the engine, so a teacher who changes the map or the levels is told which answers to update. The
 answers of lesson 04 ("game") are read from the rules data and those of lesson 06 ("real") are
-computed from the real tracks, so they follow the data by themselves.
+computed from the real tracks, so they follow the data by themselves. Every number and cell question carries what a
+typed answer can possibly be (:func:`~typhoon_edu.ui.lessons.limits.with_limits`), in every quiz built from them.
 
 >>> sorted(BANKS), [len(BANKS[k]) >= 6 for k in sorted(BANKS)]
 (['compass', 'game', 'intensity', 'pathing', 'real'], [True, True, True, True, True])
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..quiz import Question, Quiz
 from .common import keep_units_html, keep_widget_units
+from .limits import with_limits
 
 if TYPE_CHECKING:
     from ...engine.rules import Rules
@@ -53,7 +55,7 @@ def _ring_vs_real() -> dict[str, str]:
 
 _RING = _ring_vs_real()
 
-COMPASS: tuple[Question, ...] = (
+COMPASS: tuple[Question, ...] = with_limits((
     Question("compass", "first_roll", "choice", answer="c", options=_ABCD),
     Question("compass", "rulebook_last", "choice", answer="b", options=_ABCD),
     Question("compass", "same_stop", "choice", answer="c", options=_ABC),
@@ -62,9 +64,9 @@ COMPASS: tuple[Question, ...] = (
     Question("compass", "after_e", "choice", answer="c", options=_ABCD, fmt=_RING),
     Question("compass", "real_motion", "choice", answer="a", options=_ABCD, fmt=_RING),
     Question("compass", "explain", "text", answer=None),
-)
+))
 
-PATHING: tuple[Question, ...] = (
+PATHING: tuple[Question, ...] = with_limits((
     Question("pathing", "wnw_cycle", "choice", answer="a", options=_ABCD),
     Question("pathing", "sw_first", "choice", answer="a", options=("a", "b")),
     # not the rulebook's three paths: the page opens with the first on its board, and its buttons replay all three
@@ -76,9 +78,9 @@ PATHING: tuple[Question, ...] = (
              fmt={"km": _KM, "speed": f"{_SPEED:g}", "hours": f"{_KM / _SPEED:g}"}),
     Question("pathing", "diagonal", "choice", answer="a", options=_ABC),
     Question("pathing", "explain", "text", answer=None, fmt={"km": _KM, "speed": f"{_SPEED:g}", "hours": f"{_KM / _SPEED:g}"}),
-)
+))
 
-INTENSITY: tuple[Question, ...] = (
+INTENSITY: tuple[Question, ...] = with_limits((
     Question("intensity", "footprint", "choice", answer="b", options=_ABC),
     Question("intensity", "moderate_five", "number", answer=20),
     Question("intensity", "strong_two", "number", answer=11),
@@ -88,7 +90,7 @@ INTENSITY: tuple[Question, ...] = (
     Question("intensity", "cwa_super", "choice", answer="a", options=_ABC),
     Question("intensity", "grow", "choice", answer="a", options=_ABC),
     Question("intensity", "explain", "text", answer=None),
-)
+))
 
 def game_bank(rules: Rules | None = None) -> tuple[Question, ...]:
     """Lesson 04's questions; every number in them comes from the rules data (HP, damage per hit, storms on the map).
@@ -102,7 +104,7 @@ def game_bank(rules: Rules | None = None) -> tuple[Question, ...]:
     moderate = r.level(3)
     taiwan = r.regions["Taiwan"]
     hits = 2 * 2
-    return (
+    return with_limits((
         Question("game", "held", "choice", answer="b", options=_ABC),
         # the storm ends its move with its radius still over the region: +1 (the engine's rule, compass.damage)
         Question("game", "counter", "number", answer=hits * moderate.damage + 1,
@@ -115,7 +117,7 @@ def game_bank(rules: Rules | None = None) -> tuple[Question, ...]:
         Question("game", "strongest", "number", answer=r.level(len(r.levels)).damage,
                  fmt={"top": len(r.levels)}),
         Question("game", "explain", "text", answer=None),
-    )
+    ))
 
 
 def real_bank(rules: Rules | None = None) -> tuple[Question, ...]:
@@ -144,7 +146,7 @@ def real_bank(rules: Rules | None = None) -> tuple[Question, ...]:
     x = (145.0 - float(geo["lon0"])) / float(geo["lon_step"])
     y = (float(geo["lat0"]) - 13.1) / float(geo["lat_step"])
     pct = _pct_text
-    return (
+    return with_limits((
         Question("real", "top_direction", "choice", answer=order.get(top, "c"), options=_ABCD,
                  fmt={"w": pct(shares["W"]), "nw": pct(shares["NW"]), "storms": len(storms)}),
         Question("real", "west_share", "number", answer=round(west, 3), tolerance=0.02, percent=True,
@@ -160,7 +162,7 @@ def real_bank(rules: Rules | None = None) -> tuple[Question, ...]:
         Question("real", "hsu", "number", answer=49),
         Question("real", "board", "choice", answer="b", options=_ABC, fmt={"km": geo["km"]}),
         Question("real", "explain", "text", answer=None, fmt={"both": pct(west), "game": pct(game["W"] + game["NW"])}),
-    )
+    ))
 
 
 def _pct_text(v: float) -> str:
@@ -193,15 +195,11 @@ def bank(lesson: str) -> tuple[Question, ...]:
 class LessonQuiz(Quiz):
     """A lesson's quiz whose numbers stay on the line of their units, on the page (prompts, option buttons,
     feedback: :func:`~typhoon_edu.ui.lessons.common.keep_widget_units`) and in the saved notebook's picture; the
-    answers and the CSV keep the texts as the catalog writes them. A typed answer that cannot possibly be right gets
-    a hint of what is allowed, and Enter in an empty box says what to type (:mod:`~typhoon_edu.ui.lessons.limits`)."""
+    answers and the CSV keep the texts as the catalog writes them."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        from .limits import check_answers
-
         super().__init__(*args, **kwargs)
         keep_widget_units(self)
-        check_answers(self)  # an impossible answer gets a hint, not "Not quite"; Enter in an empty box is answered
 
     def to_html(self) -> str:
         return keep_units_html(super().to_html())

@@ -485,7 +485,7 @@ class CompassLesson(LessonBox):
         from ..compass_ring import LEGIBLE_PX as RING_LEGIBLE_PX
         from ..compass_ring import CompassRing
         from ..die import DieWidget
-        from .limits import on_blank_enter
+        from ..quiz import on_blank_enter
 
         lang = i18n.normalize_lang(lang)
         r = _rules(rules)

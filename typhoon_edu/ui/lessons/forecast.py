@@ -54,6 +54,7 @@ from ..realmap import NARROW_MAP_PX, PHONE_MIN_TEXT, Projection, legend_item, st
 from ..scene import Circle, Line, Polygon, Shape, Text
 from ..svg import shapes_to_svg
 from .common import LessonBox, Rendered, heading, html_table, keep_units, lt, note
+from .limits import with_limits
 
 LatLon = tuple[float, float]
 STEP_DEG = 0.5  # one press of an arrow button
@@ -1173,7 +1174,8 @@ def challenge(lang: str = "en") -> ForecastChallenge:
 
 def questions() -> tuple[Question, ...]:
     """The lesson's questions: the marked ones, whose numbers come from the data (the cases, the typical errors),
-    then "explain your reasoning" in free text, as in every lesson.
+    then "explain your reasoning" in free text, as in every lesson; each number carries what a typed answer can
+    possibly be (:func:`~typhoon_edu.ui.lessons.limits.with_limits`: a distance above 0).
 
     >>> qs = questions(); [q.id for q in qs][:3], round(qs[0].answer), qs[-1].kind
     (['degree', 'typical', 'grow'], 111, 'text')
@@ -1186,7 +1188,7 @@ def questions() -> tuple[Question, ...]:
     straight = recurve.persistence_error_km(72)
     e = TYPICAL_ERROR_KM
     abcd, abc = ("a", "b", "c", "d"), ("a", "b", "c")
-    return (
+    return with_limits((
         Question("forecast", "degree", "number", answer=round(degree, 1), tolerance=2.0, fmt={"km": f"{degree:.0f}"}),
         Question("forecast", "typical", "choice", answer="b", options=abcd, fmt={"km": e[72], "h24": e[24], "h48": e[48]}),
         Question("forecast", "grow", "choice", answer="a", options=abcd),
@@ -1197,7 +1199,7 @@ def questions() -> tuple[Question, ...]:
         Question("forecast", "taiwan", "choice", answer="a", options=abc,
                  fmt={"storm": "", "where": f"{ahead_km:.0f}", "now_km": f"{now_km:,.0f}", "typical": e[72]}),
         Question("forecast", "explain", "text", answer=None),
-    )
+    ))
 
 
 def _arr(v: float) -> Any:
@@ -1239,9 +1241,6 @@ class ForecastQuiz(Quiz):
         elif challenge is not None and challenge.sheet is not sheet:
             raise ValueError("the quiz and the challenge of lesson 07 write to one answer sheet: pass the challenge's")
         super().__init__([localised(q, lang) for q in questions()], lang, sheet=sheet)
-        from .limits import check_answers
-
-        check_answers(self)  # an impossible answer gets a hint, not "Not quite"; Enter in an empty box is answered
 
 
 def forecast_quiz(lang: str = "en", challenge: ForecastChallenge | None = None) -> ForecastQuiz:

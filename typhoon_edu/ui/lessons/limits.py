@@ -1,13 +1,10 @@
-"""What a typed answer of a lesson can possibly be, and a student who presses Enter in an empty box.
+"""What a typed answer of a lesson can possibly be: the limit each number or cell question of the lessons carries.
 
 An answer outside what can possibly be right (a cell off the 16 × 12 map, a share above 1, a negative number of
 HP, 2.5 storms) is not marked "Not quite." (which also shows the right answer): the student is told what is
 allowed and tries again, as for an answer that cannot be read at all. The hint never names the right answer.
-
-A box of ipywidgets sends the kernel nothing when Enter is pressed and its text has not changed, so Enter in an
-empty box showed nothing. The box's own front end also sends a ``submit`` event on every Enter (stock ipywidgets,
-JupyterLab and Voilà alike): :func:`on_blank_enter` answers it, after a moment in which a text typed with that
-Enter arrives (the event comes before the text), when the box is still empty.
+The lessons' question banks give every question its limit (:func:`with_limits`), and the quiz refuses an answer
+outside it (:func:`~typhoon_edu.ui.quiz.check`, :attr:`~typhoon_edu.ui.quiz.Question.limit`).
 
 >>> from typhoon_edu.ui.lessons.bank import PATHING
 >>> limit_text(PATHING[2], "99, 99", "en")
@@ -18,28 +15,23 @@ Enter arrives (the event comes before the text), when the box is still empty.
 
 from __future__ import annotations
 
-import asyncio
 import math
-import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-import ipywidgets as widgets
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ... import i18n
 from ...typed import echo
-from ..guard import Problems
-from ..quiz import Feedback, Question, parse_cell, parse_number, parse_percent
+from ..quiz import AnswerLimit, Question, read_answer
 from .common import lt
 
-if TYPE_CHECKING:
-    from ..quiz import QuestionWidget, Quiz
-
-#: Seconds between Enter and looking at the box: the text typed with that Enter arrives after its ``submit`` event.
-ENTER_WAIT = 0.3
 #: Lesson 06: Hsu et al. (2018) studied 84 typhoons that made landfall on Taiwan (the question's own number).
 HSU_STUDIED = 84
+
+
+def _quoted(typed: Any, lang: str) -> str:
+    """What the student typed, in quotes of ``lang``."""
+    return ("「{}」" if lang == "zh-TW" else "“{}”").format(echo(typed))
 
 
 @dataclass(frozen=True)
@@ -65,6 +57,33 @@ class Limit:
         if self.low is not None and (value <= self.low if self.above else value < self.low):
             return False
         return self.high is None or value <= self.high
+
+    def hint(self, value: Any, typed: Any, lang: str) -> str:
+        """What is allowed, when ``value`` (what ``typed`` reads as) cannot possibly be right; "" when it can be.
+
+        >>> Limit("km", above=True).hint(-600.0, "-600 km", "en")
+        "“-600 km” can't be a distance: type a number of kilometres greater than 0."
+        """
+        if self.allows(float(value)):
+            return ""
+        return lt(f"limits.{self.kind}", lang, text=_quoted(typed, lang), **self.fmt)
+
+
+@dataclass(frozen=True)
+class OnTheMap:
+    """A cell answer: on the game's map, columns and rows numbered from 0 (the map of the rules as they are now)."""
+
+    def hint(self, value: Any, typed: Any, lang: str) -> str:
+        """What is allowed, when the cell ``value`` (what ``typed`` reads as) is off the map; "" when it is on it.
+
+        >>> OnTheMap().hint((15, 11), "15, 11", "en"), OnTheMap().hint((16, 0), "16, 0", "zh-TW")[:13]
+        ('', '「16, 0」不在地圖上。')
+        """
+        x, y = value
+        width, height = _map_size()
+        if 0 <= x < width and 0 <= y < height:
+            return ""
+        return lt("limits.cell", lang, text=_quoted(typed, lang), max_x=width - 1, max_y=height - 1)
 
 
 def _map_size() -> tuple[int, int]:
@@ -113,9 +132,37 @@ def limits() -> dict[str, Limit]:
 _LIMITS: dict[str, Limit] = {}
 
 
+def limit_of(question: Question) -> AnswerLimit | None:
+    """The limit of a question of the lessons: on the map for a cell, :func:`limits` for a number, else ``None``.
+
+    >>> from typhoon_edu.ui.lessons.bank import COMPASS
+    >>> [type(limit_of(q)).__name__ for q in COMPASS[2:5]]
+    ['NoneType', 'Limit', 'Limit']
+    """
+    if question.kind == "cell":
+        return OnTheMap()
+    if question.kind != "number":
+        return None
+    if not _LIMITS:
+        _LIMITS.update(limits())
+    return _LIMITS.get(question.key)
+
+
+def with_limits(questions: Iterable[Question]) -> tuple[Question, ...]:
+    """``questions``, each carrying its limit (:func:`limit_of`; a limit a question has already is kept).
+
+    >>> from typhoon_edu.ui.quiz import check
+    >>> q, = with_limits([Question("intensity", "strong_two", "number", answer=10)])
+    >>> q.limit.kind, check(q, "10.5", "en").problem[:34]
+    ('hp', "“10.5” can't be a number of HP: HP")
+    """
+    return tuple(q if q.limit is not None or limit_of(q) is None else replace(q, limit=limit_of(q)) for q in questions)
+
+
 def limit_text(question: Question, answer: Any, lang: str = "en") -> str:
     """The hint for ``answer`` to ``question`` when it cannot possibly be right, in ``lang``; "" when it can be (it is
-    then marked), or when it cannot be read (:func:`~typhoon_edu.ui.quiz.check` says how to type it).
+    then marked), or when it cannot be read (:func:`~typhoon_edu.ui.quiz.check` says how to type it). A question
+    without a limit of its own is held to the one the lessons give it (:func:`limit_of`).
 
     >>> from typhoon_edu.ui.lessons.bank import COMPASS
     >>> limit_text(COMPASS[3], "-5", "zh-TW")
@@ -124,98 +171,14 @@ def limit_text(question: Question, answer: Any, lang: str = "en") -> str:
     ('', '')
     """
     lang = i18n.normalize_lang(lang)
-    if not _LIMITS:
-        _LIMITS.update(limits())
-    quote = "「{}」" if lang == "zh-TW" else "“{}”"
-    if question.kind == "cell":
-        try:
-            x, y = parse_cell(answer, lang)
-        except ValueError:
-            return ""
-        width, height = _map_size()
-        if 0 <= x < width and 0 <= y < height:
-            return ""
-        return lt("limits.cell", lang, text=quote.format(echo(answer)), max_x=width - 1, max_y=height - 1)
-    limit = _LIMITS.get(question.key) if question.kind == "number" else None
+    limit = question.limit if question.limit is not None else limit_of(question)
     if limit is None:
         return ""
     try:
-        value = parse_percent(answer, lang) if question.percent else parse_number(answer, lang)
+        value = read_answer(question, answer, lang)
     except ValueError:
         return ""
-    if limit.allows(value):
-        return ""
-    return lt(f"limits.{limit.kind}", lang, text=quote.format(echo(answer)), **limit.fmt)
+    return limit.hint(value, answer, lang)
 
 
-def keep_in_limits(item: QuestionWidget) -> None:
-    """Make ``item`` (a question of a quiz) answer an impossible answer with its hint: shown and said like an answer
-    that cannot be read, neither marked nor kept, so the right answer stays hidden and the first try is still to come.
-    A restored answer (:meth:`~typhoon_edu.ui.quiz.QuestionWidget.show`) is shown as it was kept."""
-    marked = item.answer
-
-    def answer(value: Any) -> Feedback:
-        hint = limit_text(item.question, value, item.lang)
-        if not hint:
-            return marked(value)
-        result = Feedback(False, "", "", "", problem=hint)
-        item.feedback.value = result.html(item.lang)
-        if item.live is not None:
-            item.live.say(result.text(item.lang))
-        return result
-
-    item.answer = answer  # type: ignore[method-assign]  # the box's Enter and the Check button call it at once
-
-
-def on_blank_enter(box: widgets.Text, act: Callable[[], Any], problems: Problems, where: str,
-                   wait: float = ENTER_WAIT) -> None:
-    """Call ``act()`` when Enter is pressed in ``box`` and the box is empty: ``wait`` seconds after the ``submit``
-    event (at once without an event loop), unless the box's text changed within ``wait`` of it (the text typed with
-    that Enter, which a box that takes it, lesson 01's die, may have emptied again: it was answered then).
-
-    >>> box, said = widgets.Text(), []
-    >>> on_blank_enter(box, lambda: said.append("type a number"), Problems(lambda: "en"), "demo")
-    >>> box._handle_custom_msg({"event": "submit"}, []); said
-    ['type a number']
-    >>> box.value = "5"; box._handle_custom_msg({"event": "submit"}, []); said  # typed with that Enter
-    ['type a number']
-    """
-    last = [-math.inf]  # when the box's text last changed (time.monotonic())
-
-    def changed(_change: Any) -> None:
-        last[0] = time.monotonic()
-
-    def look() -> None:
-        # a change within ``wait`` of the Enter, before or after it, was the Enter's own text (Chromium sends it before
-        # the event, and a box that takes it, lesson 01's die, empties itself again): answered already
-        if time.monotonic() - last[0] >= 2 * wait and not str(box.value).strip():
-            act()
-
-    guarded = problems.guard(look, where)
-
-    def submitted(_box: Any, content: Any, _buffers: Any) -> None:
-        if not isinstance(content, dict) or content.get("event") != "submit":
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # no event loop (tests, scripts): at once
-            guarded()
-            return
-        loop.call_later(wait, guarded)
-
-    box.observe(changed, names="value")
-    box.on_msg(submitted)
-
-
-def check_answers(quiz: Quiz) -> None:
-    """Every typed answer of ``quiz`` within its limits (:func:`keep_in_limits`), and Enter in an empty answer box
-    answered like the Check button (``Type a number, for example …``)."""
-    for item in quiz.items:
-        if item.question.kind in ("number", "cell"):
-            keep_in_limits(item)
-            if isinstance(item.entry, widgets.Text):
-                on_blank_enter(item.entry, lambda i=item: i.answer(i.entry.value if i.entry else ""), quiz.problems,
-                               f"quiz {item.question.key}: Enter")
-
-
-__all__ = ["ENTER_WAIT", "HSU_STUDIED", "Limit", "check_answers", "keep_in_limits", "limit_text", "limits", "on_blank_enter"]
+__all__ = ["HSU_STUDIED", "Limit", "OnTheMap", "limit_of", "limit_text", "limits", "with_limits"]
