@@ -15,7 +15,9 @@ the teacher, and its ``why`` says what a good answer contains.
 Students' work: the student types a name (:class:`AnswerSheet`); the options of each question are
 then shuffled for that student, the same way every time (:func:`option_order`), and every answer
 and prediction (:class:`Prediction`) is kept in a file beside the notebook (:class:`AnswerStore`),
-so a kernel restart loses nothing. The CSV download is named after the student and the lesson.
+so a kernel restart loses nothing. The CSV download is named after the student and the lesson. Until a name is
+typed the answers are kept only in the open page (the name typed next takes them over), and each answer's feedback
+says to type one (:meth:`AnswerSheet.reminder`).
 
 On the class server (``typhoon-edu serve``) every page of a lesson is a kernel of one server sharing
 that folder, so a typed name alone must not open a sheet: there the file is keyed by the page's device
@@ -72,6 +74,7 @@ KINDS = ("choice", "number", "cell", "text")
 RIGHT = "#15803d"
 WRONG = "#b91c1c"
 SAVED = "#1d4ed8"  # a free-text answer or a prediction: kept, not marked
+REMIND = "#92400e"  # a reminder below a verdict (no name typed yet): neither right nor wrong
 
 
 def _lt(key: str, lang: str, /, **fmt: Any) -> str:
@@ -164,20 +167,22 @@ class Feedback:
     expected: str
     problem: str = ""  # the answer could not be read, or cannot possibly be right (nothing is marked right or wrong)
     graded: bool = True  # False for a free-text answer: kept for the teacher, never marked
+    note: str = ""  # said after the verdict and why: no name is typed, so the answer is kept in this page only
 
     def text(self, lang: str = "en") -> str:
         """The feedback as one plain sentence or a few (what a screen reader says), the words :meth:`html` shows.
 
         >>> Feedback(False, "Not quite.", "Count the stops.", "E").text("en")
         '✘ Not quite. The answer is E. Count the stops.'
-        >>> Feedback(True, "答對了！", "數停點。", "東").text("zh-TW")
-        '✔ 答對了！數停點。'
+        >>> Feedback(True, "答對了！", "數停點。", "東", note="請在上方輸入名字。").text("zh-TW")
+        '✔ 答對了！數停點。請在上方輸入名字。'
         """
         if self.problem:
             return self.problem
         if not self.graded:
-            return i18n.join_sentences(f"✎ {self.verdict}", _lt("common.good_answer", lang, why=self.why), lang=lang)
-        return i18n.join_sentences(f"{self._mark} {self.verdict}", self._answer_is(lang), self.why, lang=lang)
+            return i18n.join_sentences(f"✎ {self.verdict}", _lt("common.good_answer", lang, why=self.why), self.note,
+                                       lang=lang)
+        return i18n.join_sentences(f"{self._mark} {self.verdict}", self._answer_is(lang), self.why, self.note, lang=lang)
 
     @property
     def _mark(self) -> str:
@@ -192,20 +197,22 @@ class Feedback:
         return _lt("common.answer_is", lang, answer=expected)
 
     def html(self, lang: str = "en") -> str:
-        """The feedback as HTML: a coloured verdict (with a ✔ or ✘, not colour alone) and the why."""
+        """The feedback as HTML: a coloured verdict (with a ✔ or ✘, not colour alone), the why, and the note."""
         if self.problem:
             return f"<div style='color:{WRONG};font-weight:bold'>{escape(self.problem)}</div>"
+        note = (f"<div class='quiz-name-reminder' style='margin-top:.35em;color:{REMIND};font-weight:bold'>"
+                f"<i class='fa fa-user' aria-hidden='true'></i> {escape(self.note)}</div>") if self.note else ""
         if not self.graded:
             guide = escape(_lt("common.good_answer", lang, why=self.why))
             return (f"<div style='border-left:6px solid {SAVED};padding:.2em .6em;margin:.2em 0;background:#f8fafc'>"
                     f"<b style='color:{SAVED};font-size:1.1em'>✎ {escape(self.verdict)}</b>"
-                    f"<div style='margin-top:.2em'>{guide}</div></div>")
+                    f"<div style='margin-top:.2em'>{guide}</div>{note}</div>")
         colour = RIGHT if self.correct else WRONG
         answer = self._answer_is(lang)
         answer = i18n.sentence_gap(self.verdict, lang) + escape(answer) if answer else ""
         return (f"<div style='border-left:6px solid {colour};padding:.2em .6em;margin:.2em 0;background:#f8fafc'>"
                 f"<b style='color:{colour};font-size:1.1em'>{self._mark} {escape(self.verdict)}</b>{answer}"
-                f"<div style='margin-top:.2em'>{escape(self.why)}</div></div>")
+                f"<div style='margin-top:.2em'>{escape(self.why)}</div>{note}</div>")
 
 
 def _format_number(value: float) -> str:
@@ -718,6 +725,8 @@ class QuestionWidget(widgets.VBox):
         self.feedback = feedback
         #: the live region that says each answer's feedback (set by :class:`Quiz`; ``None``: shown only)
         self.live: Any = None
+        #: what a kept answer's feedback ends with (set by :class:`Quiz`: its sheet's :meth:`AnswerSheet.reminder`)
+        self.remind: Callable[[], str] | None = None
         self.result: Feedback | None = None
         #: the first marked answer's feedback: the score counts it, a right answer on a later try does not
         self.first: Feedback | None = None
@@ -772,6 +781,8 @@ class QuestionWidget(widgets.VBox):
                 self.first = result
             elif result.correct and not self.first.correct:  # the right option shows after a wrong one: not a first try
                 result = replace(result, verdict=_lt("common.right_later", self.lang))
+        if self.remind is not None:
+            result = replace(result, note=self.remind())
         self.feedback.value = result.html(self.lang)
         self.result = result
         self.value = str(value)
@@ -843,6 +854,7 @@ class Quiz(widgets.VBox):
         self.live = announcer()
         for item in self.items:
             item.live = self.live
+            item.remind = self.sheet.reminder  # no name typed: each kept answer says to type one
         # the notebook's own "Check yourself" heading usually comes right before: no second one by default
         head = [widgets.HTML(f"<h3 style='margin:.4em 0'>{escape(title)}</h3>")] if title else []
         kwargs.setdefault("layout", widgets.Layout(width="100%"))
@@ -978,6 +990,22 @@ class AnswerSheet:
     def name_box(self) -> widgets.Widget:
         """The name field and what it does (the same field may be shown in several places of a lesson)."""
         return widgets.VBox([self.problems.widget, self.name, self.status], layout=widgets.Layout(margin=".3em 0"))
+
+    def reminder(self) -> str:
+        """What an answer given now ends with, in the sheet's language, while no name is typed: to type one, since the
+        answers are kept until then only in the open page (and the next name typed at it, another student's on a
+        shared computer, takes them over). "" once a name is typed, and for a sheet that keeps no file.
+
+        >>> import tempfile
+        >>> sheet = AnswerSheet("en", "compass", store=AnswerStore(tempfile.mkdtemp()))
+        >>> sheet.reminder()
+        'Type your name above so your answers are kept: until then they are only in this page.'
+        >>> sheet.set_student("Mei"); sheet.reminder(), AnswerSheet("en", "compass", store=None).reminder()
+        ('', '')
+        """
+        if self.student or self.store is None:
+            return ""
+        return _lt("common.name_reminder", self.lang)
 
     def on_student(self, callback: Callable[[AnswerSheet], Any]) -> None:
         """Call ``callback(sheet)`` after the student's name changes (and their saved answers are loaded)."""
