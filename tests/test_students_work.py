@@ -251,3 +251,25 @@ def test_percent_questions_read_percentages():
     q = Question("real", "west_share", "number", answer=0.648, tolerance=0.02, percent=True)
     assert all(check(q, t, "en").correct for t in ("64.8", "64.8%", "65 %", "６５％"))
     assert not check(q, "0.648", "en").correct and check(q, "many", "en").problem
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_a_name_typed_before_any_answer_is_not_told_its_file_failed(tmp_path, lang):
+    """A name alone writes no file (no empty file is left behind); the line under the name box then says where the
+    answers will be kept, not that no file could be written (which every student saw after typing a name)."""
+    sheet = AnswerSheet(lang, "compass", lesson="compass", store=AnswerStore(tmp_path))
+    sheet.set_student("Mei")
+    assert list(tmp_path.iterdir()) == []
+    unsaved = i18n.t("lesson.common.name_unsaved", lang, name="Mei")
+    assert unsaved not in sheet.status.value
+    assert i18n.t("lesson.common.name_ready", lang, name="Mei", file="Mei-compass.json") in sheet.status.value
+    sheet.add("q?", "E", True)
+    assert i18n.t("lesson.common.name_saved", lang, name="Mei", file="Mei-compass.json") in sheet.status.value
+
+
+def test_a_sheet_without_a_folder_says_page_only_without_a_failed_write(tmp_path):
+    sheet = AnswerSheet("en", "compass", lesson="compass", store=None)
+    sheet.set_student("Mei")
+    sheet.add("q?", "E", True)
+    assert i18n.t("lesson.common.name_page", "en", name="Mei") in sheet.status.value
+    assert "no file could be written" not in sheet.status.value

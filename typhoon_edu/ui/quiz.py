@@ -963,6 +963,7 @@ class AnswerSheet:
         self.student = ""
         self.entries: list[Entry] = []
         self.saved_to: Path | None = None
+        self.save_failed = False  # the last write of the answers file failed: they are in the page only
         self.name = widgets.Text(description=_lt("common.name", self.lang), placeholder=_lt("common.name_placeholder", self.lang),
                                  continuous_update=False, style={"description_width": "initial"},
                                  layout=widgets.Layout(width="22em"))
@@ -1088,18 +1089,40 @@ class AnswerSheet:
             return  # typing a name alone leaves no empty file behind
         try:
             self.saved_to = self.store.save(self.lesson, self.student, self.entries)
+            self.save_failed = False
         except OSError as exc:  # a read-only folder: the answers stay in the page, and the person is told why
             self.saved_to = None
+            self.save_failed = True
             self.problems.report(exc, "answer sheet: save")
 
-    def _refresh(self) -> None:
+    def status_text(self) -> str:
+        """What the line under the name box says: to type a name; where the answers are kept (or will be, from the
+        first answer: a name alone writes no file); that they are in the page only, for a sheet that keeps no file
+        or whose file could not be written.
+
+        >>> import tempfile
+        >>> sheet = AnswerSheet("en", "compass", store=AnswerStore(tempfile.mkdtemp()))
+        >>> sheet.set_student("Mei"); sheet.status_text()
+        'Answers of Mei will be kept in answers/Mei-compass.json from the first answer.'
+        >>> sheet.add("q?", "E", True); sheet.status_text()
+        'Answers of Mei are kept in answers/Mei-compass.json.'
+        >>> page_only = AnswerSheet("en", "compass", store=None); page_only.set_student("Mei"); page_only.status_text()
+        'Answers of Mei are kept in this page only: download them before you leave.'
+        """
         if not self.student:
-            self.status.value = f"<span style='color:#334155'>{escape(_lt('common.name_hint', self.lang))}</span>"
-        elif self.saved_to is not None:
-            self.status.value = (f"<span style='color:{RIGHT}'>✔ "
-                                 f"{escape(_lt('common.name_saved', self.lang, name=self.student, file=self.saved_to.name))}</span>")
-        else:
-            self.status.value = f"<span style='color:#334155'>{escape(_lt('common.name_unsaved', self.lang, name=self.student))}</span>"
+            return _lt("common.name_hint", self.lang)
+        if self.saved_to is not None:
+            return _lt("common.name_saved", self.lang, name=self.student, file=self.saved_to.name)
+        if self.store is None:
+            return _lt("common.name_page", self.lang, name=self.student)
+        if self.save_failed:
+            return _lt("common.name_unsaved", self.lang, name=self.student)
+        return _lt("common.name_ready", self.lang, name=self.student, file=self.store.path(self.lesson, self.student).name)
+
+    def _refresh(self) -> None:
+        text = escape(self.status_text())
+        self.status.value = (f"<span style='color:{RIGHT}'>✔ {text}</span>" if self.student and self.saved_to is not None
+                             else f"<span style='color:#334155'>{text}</span>")
         label = escape(_lt("common.download", self.lang))
         n = len(self.entries)
         count = escape(_lt("common.download_count_one" if n == 1 else "common.download_count", self.lang, n=n))
