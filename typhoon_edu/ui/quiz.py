@@ -39,17 +39,14 @@ and Binder (a kernel per student) the name alone finds the file, as before.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import csv
 import hashlib
 import io
 import json
-import math
 import os
 import random
 import re
-import time
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -65,6 +62,7 @@ from .. import i18n
 from ..answers_format import CSV_COLUMNS
 from ..fileio import atomic_write_text
 from ..typed import WHOLE_DIGITS
+from .blank_enter import on_blank_enter
 from .buttons import legible, name_only
 from .guard import Problems
 from .touch import TOUCH_CSS
@@ -609,54 +607,6 @@ class AnswerStore:
         # atomic, through a fresh temporary file of this write's own (never a fixed name another page writes too,
         # nor a link planted there): a crash or a second page saving at once never leaves half a file
         return atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=1))
-
-
-#: Seconds between Enter and looking at the box: the text typed with that Enter arrives after its ``submit`` event.
-ENTER_WAIT = 0.3
-
-
-def on_blank_enter(box: widgets.Text, act: Callable[[], Any], problems: Problems, where: str,
-                   wait: float = ENTER_WAIT) -> None:
-    """Call ``act()`` when Enter is pressed in ``box`` and the box is empty: ``wait`` seconds after the ``submit``
-    event (at once without an event loop), unless the box's text changed within ``wait`` of it (the text typed with
-    that Enter, which a box that takes it, lesson 01's die, may have emptied again: it was answered then).
-
-    A box of ipywidgets sends the kernel nothing when Enter is pressed and its text has not changed, so Enter in an
-    empty box showed nothing; its front end (stock ipywidgets, JupyterLab and Voilà alike) also sends a ``submit``
-    event on every Enter, before the text typed with it, which this answers.
-
-    >>> box, said = widgets.Text(), []
-    >>> on_blank_enter(box, lambda: said.append("type a number"), Problems(lambda: "en"), "demo")
-    >>> box._handle_custom_msg({"event": "submit"}, []); said
-    ['type a number']
-    >>> box.value = "5"; box._handle_custom_msg({"event": "submit"}, []); said  # typed with that Enter
-    ['type a number']
-    """
-    last = [-math.inf]  # when the box's text last changed (time.monotonic())
-
-    def changed(_change: Any) -> None:
-        last[0] = time.monotonic()
-
-    def look() -> None:
-        # a change within ``wait`` of the Enter, before or after it, was the Enter's own text (Chromium sends it before
-        # the event, and a box that takes it, lesson 01's die, empties itself again): answered already
-        if time.monotonic() - last[0] >= 2 * wait and not str(box.value).strip():
-            act()
-
-    guarded = problems.guard(look, where)
-
-    def submitted(_box: Any, content: Any, _buffers: Any) -> None:
-        if not isinstance(content, dict) or content.get("event") != "submit":
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # no event loop (tests, scripts): at once
-            guarded()
-            return
-        loop.call_later(wait, guarded)
-
-    box.observe(changed, names="value")
-    box.on_msg(submitted)
 
 
 class QuestionWidget(widgets.VBox):
@@ -1403,7 +1353,7 @@ def quiz(lesson: str, lang: str = "en") -> Quiz:
     return Quiz(bank(lesson), lang, picture=board_picture)
 
 
-__all__ = ["ANSWERS_DIR", "ENTER_WAIT", "AnswerLimit", "AnswerSheet", "AnswerStore", "AnswersFile", "Entry", "Feedback",
+__all__ = ["ANSWERS_DIR", "AnswerLimit", "AnswerSheet", "AnswerStore", "AnswersFile", "Entry", "Feedback",
            "NotAnswersFile", "Prediction", "Question", "QuestionWidget", "Quiz", "answers_file_name", "check", "device_tag",
-           "file_stem", "forget_sheets", "format_percent", "lesson_sheet", "on_blank_enter", "option_order", "parse_cell",
+           "file_stem", "forget_sheets", "format_percent", "lesson_sheet", "option_order", "parse_cell",
            "parse_number", "parse_percent", "quiz", "read_answer", "read_answers", "student_key", "student_order"]

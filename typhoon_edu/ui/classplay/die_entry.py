@@ -35,6 +35,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from ... import i18n
+from ..blank_enter import on_blank_enter
 from ..die import parse_face
 from ..guard import Problems
 
@@ -66,6 +67,8 @@ class DieEntry(widgets.VBox):
         problems.on_click(self.button, lambda _b: self.submit(self.box.value), where="die entry button")
         problems.observe(self.box, lambda change: self.submit(change["new"], typed=True)
                          if str(change["new"]).strip() else None, where="die entry box")
+        # Enter in the empty box (the kernel hears nothing of it otherwise): say what to type, as the button does
+        on_blank_enter(self.box, lambda: self.submit(self.box.value), problems, "die entry box: Enter")
         self.relabel()
 
     def relabel(self) -> None:

@@ -482,10 +482,10 @@ class CompassLesson(LessonBox):
     """Roll and watch the ring, replay the rulebook example, simulate many rolls, compare with real storms."""
 
     def __init__(self, lang: str = "en", seed: int | None = 7, rules: Rules | None = None) -> None:
+        from ..blank_enter import on_blank_enter
         from ..compass_ring import LEGIBLE_PX as RING_LEGIBLE_PX
         from ..compass_ring import CompassRing
         from ..die import DieWidget
-        from ..quiz import on_blank_enter
 
         lang = i18n.normalize_lang(lang)
         r = _rules(rules)
