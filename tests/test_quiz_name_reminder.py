@@ -105,3 +105,18 @@ def test_a_sheet_that_keeps_no_file_does_not_remind(lang):
     item.answer("c")
     assert REMINDER[lang] not in item.feedback.value
     assert q.live.announce == check(item.question, "c", lang).text(lang)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_lesson_05s_own_quiz_reminds_too_and_stops_once_a_name_is_typed(lang, tmp_path):
+    from typhoon_edu.ui.lessons.risk import QuizView, risk_quiz
+
+    sheet = AnswerSheet(lang, "risk", store=AnswerStore(tmp_path))
+    view = QuizView(risk_quiz(lang).questions, lang, sheet=sheet)
+    view.answer(0, 0)
+    assert REMINDER[lang] in view.feedback[0].value
+    view.explain.answer("Storms come from the east.")
+    assert REMINDER[lang] in view.explain.feedback.value
+    sheet.set_student("Mei")  # the answers shown again, now kept under the name
+    assert REMINDER[lang] not in view.feedback[0].value
+    assert [p.name for p in tmp_path.iterdir()] == ["Mei-risk.json"]

@@ -155,6 +155,18 @@ class Question:
         return keys
 
 
+def reminder_html(note: str) -> str:
+    """A reminder below a verdict (:meth:`AnswerSheet.reminder`: no name typed yet) as HTML; "" for no reminder.
+
+    >>> reminder_html(""), "quiz-name-reminder" in reminder_html("Type your name above")
+    ('', True)
+    """
+    if not note:
+        return ""
+    return (f"<div class='quiz-name-reminder' style='margin-top:.35em;color:{REMIND};font-weight:bold'>"
+            f"<i class='fa fa-user' aria-hidden='true'></i> {escape(note)}</div>")
+
+
 @dataclass(frozen=True)
 class Feedback:
     """What a student sees after answering."""
@@ -198,8 +210,7 @@ class Feedback:
         """The feedback as HTML: a coloured verdict (with a ✔ or ✘, not colour alone), the why, and the note."""
         if self.problem:
             return f"<div style='color:{WRONG};font-weight:bold'>{escape(self.problem)}</div>"
-        note = (f"<div class='quiz-name-reminder' style='margin-top:.35em;color:{REMIND};font-weight:bold'>"
-                f"<i class='fa fa-user' aria-hidden='true'></i> {escape(self.note)}</div>") if self.note else ""
+        note = reminder_html(self.note)
         if not self.graded:
             guide = escape(_lt("common.good_answer", lang, why=self.why))
             return (f"<div style='border-left:6px solid {SAVED};padding:.2em .6em;margin:.2em 0;background:#f8fafc'>"
@@ -1355,5 +1366,5 @@ def quiz(lesson: str, lang: str = "en") -> Quiz:
 
 __all__ = ["ANSWERS_DIR", "AnswerLimit", "AnswerSheet", "AnswerStore", "AnswersFile", "Entry", "Feedback",
            "NotAnswersFile", "Prediction", "Question", "QuestionWidget", "Quiz", "answers_file_name", "check", "device_tag",
-           "file_stem", "forget_sheets", "format_percent", "lesson_sheet", "option_order", "parse_cell",
+           "file_stem", "forget_sheets", "format_percent", "lesson_sheet", "reminder_html", "option_order", "parse_cell",
            "parse_number", "parse_percent", "quiz", "read_answer", "read_answers", "student_key", "student_order"]

@@ -46,6 +46,7 @@ from typhoon_edu.ui.canvas_input import FOCUS_TO_MAP, MAP_AREA, announcer
 from typhoon_edu.ui.guard import Problems
 from typhoon_edu.ui.heatmap import HeatMapView, heatmap_svg
 from typhoon_edu.ui.hp_track import CSS_PATTERNS
+from typhoon_edu.ui.quiz import reminder_html
 from typhoon_edu.ui.scene import COMPASS16, Circle, Line, Rect, Shape, Text
 from typhoon_edu.ui.svg import shapes_to_svg
 from typhoon_edu.ui.touch import PHONE_MAX_PX, TOUCH_CSS, touch_style
@@ -692,6 +693,7 @@ class QuizView(widgets.VBox):
         self.explain = QuestionWidget(FreeQuestion("risk", "explain", "text", answer=None), self.lang,
                                       len(self.questions) + 1, problems=self.problems)
         self.explain.live = self.live
+        self.explain.remind = self.sheet.reminder  # no name typed: each kept answer says to type one
         self.explain.on_answer(lambda item: self.sheet.add(item.question.prompt(self.lang), item.given, None,
                                                            key="quiz.risk.explain", value=item.value))
         rows += [self.explain, self.score, self.sheet.widget, widgets.HTML(_RADIO_CSS)]
@@ -763,7 +765,8 @@ class QuizView(widgets.VBox):
             ("✘", i18n.t("risk.quiz.wrong", self.lang), "#991b1b")
         self.feedback[index].value = (f"<div style='font-size:1.05em;padding:.3em .5em;border-left:5px solid {colour};"
                                       f"background:#f8fafc'><b style='color:{colour}'>{mark} {escape(word)}</b>"
-                                      f"{i18n.sentence_gap(word, self.lang)}{escape(keep_units(q.why))}</div>")
+                                      f"{i18n.sentence_gap(word, self.lang)}{escape(keep_units(q.why))}"
+                                      f"{reminder_html(self.sheet.reminder())}</div>")
 
     @property
     def right_count(self) -> int:
