@@ -156,7 +156,7 @@ BAD = {
     "foreign_json": (lambda p: p.write_text('{"cells": []}'), "not an answers file"),
     "empty_answers": (lambda p: p.write_text("name,question,answer,right or wrong,when\n"), "no answers in it"),
     "unreadable_rows": (lambda p: p.write_text("name,question,answer,right or wrong,when\nMei,Q?,E,maybe,yesterday\n"),
-                        "none of its 1 answers could be read"),
+                        "its one answer could not be read"),
     "fifo": (_fifo, "a device, a pipe or a socket"),
     "dangling_link": (lambda p: p.symlink_to(p.parent / "gone.csv"), "there is no such file or folder"),
 }

@@ -18,7 +18,8 @@ free answer, how many wrote one; then one line per student.
 * **Which lesson.** A JSON file says it; a CSV file's lesson is the one its known questions belong to, else the
   one its name says (``<name>-<lesson>-answers.csv``).
 * **First try.** As in the lessons, a question's score is the student's first marked answer to it (the earliest
-  by time); a right answer after a wrong one is "right on a later try".
+  by time); a right answer after a wrong one is "right on a later try". The wrong answers counted (the most common
+  wrong answer) are a student's tries before their first right answer: a wrong answer after a right one is not.
 * **Handed in twice.** The same answer in two files (a CSV download and the class server's JSON file, or two
   downloads) is counted once: two answers are the same when the student (the name as the lessons compare names:
   :func:`~typhoon_edu.ui.quiz.student_key`), the lesson, the question's text, the answer and the time (to the
@@ -29,7 +30,9 @@ free answer, how many wrote one; then one line per student.
   name: :class:`~typhoon_edu.ui.quiz.AnswerStore`), so those are two students, ``Ann (1)`` and ``Ann (2)``
   (numbered by their first answer); a download goes with the device whose file holds its answers. A download or a
   file outside the class server says only the name: two students who typed the same name are one student there,
-  and the summary says so when such files of one lesson share no answer (:func:`same_names`).
+  and the summary says so when such files of one lesson share no answer (:func:`same_names`). Such a student's
+  first try at a question is the earliest answer of all their files, and the other files' answers after it are
+  later tries.
 * **Lesson 07's forecasts** are counted per storm and lead (``forecast.taiwan.24``), found by the row's label in
   either language, so an English and a Chinese file's forecasts of one storm add up; a wrong forecast is grouped
   by where it put the storm (:func:`_forecast_guess`), whichever language it is written in, and shown in the
@@ -37,8 +40,15 @@ free answer, how many wrote one; then one line per student.
 * **Dates a spreadsheet re-saved.** Year first (``2026/12/7 09:05``) or last (``12/7/2026 9:05 AM``), 24- or
   12-hour: a year-last date with ``/`` or ``-`` is month/day or day/month as the file's own dates say
   (:class:`DateOrder`); a file none of whose dates says is read as month/day and named in the summary.
+* **Folders.** A folder's files are read with those of the folders in it (:data:`MAX_DEPTH` deep: a learning
+  platform's download puts each student's file in a folder of its own), hidden ones aside; every other file there
+  (a spreadsheet's own file, an archive, a notebook, anything else) is named with what to do.
+* **Spreadsheets' saves.** UTF-8, UTF-16 with a byte-order mark ("Unicode Text") or Big5; cells separated by
+  commas, or by tabs or semicolons when the header, so read, is the answers table's (:func:`_delimiter`).
 * **Bad input.** A file that is not an answers file, cannot be read, or a folder without answers files is named
-  with the reason and left out; the rest are summarised. The exit code is 2 only if nothing could be read.
+  with the reason and left out; the rest are summarised. A file that stops being text part-way (NUL bytes, bytes
+  that are not UTF-8) keeps its whole lines before that and is named with the line. The exit code is 2 only if
+  nothing could be read.
 
 >>> text = "name,question,answer,right or wrong,when\\nMei,Q?,E,right,2026-05-01 09:30:00\\n"
 >>> [(a.student, a.answer, a.result) for a in parse_csv(text, "Mei-compass-answers.csv")[0]]
@@ -58,6 +68,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cache
+from itertools import takewhile
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -438,14 +449,40 @@ def _time(text: str, order: DateOrder = DateOrder()) -> datetime:
     return datetime(year, month, day, hour, int(m["M"]), int(m["S"] or 0), micro)
 
 
-def _decode(raw: bytes) -> str:
-    """A file's text: UTF-8 (with or without a byte-order mark), else Big5 (a spreadsheet in Taiwan saves so)."""
-    for encoding in ("utf-8-sig", "cp950"):
+def _decode(raw: bytes) -> tuple[str, int]:
+    """A file's text: UTF-8 (with or without a byte-order mark), UTF-16 with its byte-order mark (a spreadsheet's
+    "Unicode Text"), else Big5 (a spreadsheet in Taiwan saves so); and ``0``, or the line where a damaged UTF-8 file
+    stops being text (a NUL byte, or bytes that are not UTF-8: a download broken off, a bad copy). Of a damaged file,
+    only the whole lines before that line are returned; a file that is none of these is :class:`NotAnswers`.
+
+    >>> _decode("名,Q\\n".encode("utf-16")), _decode("名".encode("cp950"))
+    (('名,Q\\n', 0), ('名', 0))
+    >>> _decode(b"\\xef\\xbb\\xbfa,b\\n\\xe5\\xa4\\xa7,c\\n\\xe5\\x00\\x00x")  # cut inside a character, then NUL bytes
+    ('a,b\\n大,c\\n', 3)
+    """
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
-            return raw.decode(encoding)
+            return raw.decode("utf-16"), 0
         except UnicodeDecodeError:
-            continue
-    raise NotAnswers("not_text")
+            raise NotAnswers("not_text") from None
+    body = raw.removeprefix(b"\xef\xbb\xbf")
+    nul = body.find(b"\x00")  # a text file has none
+    try:
+        body[:nul if nul >= 0 else len(body)].decode("utf-8")
+        bad = nul
+    except UnicodeDecodeError as exc:
+        bad = exc.start
+    if bad < 0:
+        return body.decode("utf-8"), 0
+    if body is raw and bad != nul and not any(b >= 0x80 for b in raw[:bad]):  # nothing says it is UTF-8 (no
+        try:  # byte-order mark, no character beyond ASCII before the first byte that is not UTF-8): Big5?
+            return raw.decode("cp950"), 0
+        except UnicodeDecodeError:
+            raise NotAnswers("not_text") from None
+    good = body[:body.rfind(b"\n", 0, bad) + 1]  # the whole lines before the damage
+    if not good.strip():
+        raise NotAnswers("not_text")
+    return good.decode("utf-8"), good.count(b"\n") + 1
 
 
 def _lesson_from_name(name: str) -> str:
@@ -530,6 +567,22 @@ def _with_question(answer: Answer) -> Answer:
     return replace(answer, key=info.key, lesson=info.lesson, value=value)
 
 
+def _delimiter(text: str) -> str:
+    """How a CSV file's cells are separated: by commas, as the lessons write them, or by tabs (a spreadsheet's
+    "Unicode Text") or semicolons (a spreadsheet where the comma is the decimal mark) when the first line read so
+    is the answers table's header.
+
+    >>> _delimiter("name;question;answer;right or wrong;when\\n"), _delimiter("姓名\\t題目\\t回答\\t對或錯\\t時間"), _delimiter("a;b")
+    (';', '\\t', ',')
+    """
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    for delimiter in (",", "\t", ";"):
+        cells = next(csv.reader([first], delimiter=delimiter), [])
+        if {"question", "answer", "result"} <= {_header_words().get(_norm(cell)) for cell in cells}:
+            return delimiter
+    return ","
+
+
 def parse_csv(text: str, source: str, *, notes: list[Problem] | None = None) -> tuple[list[Answer], int]:
     """The answers in a handed-in CSV file's ``text`` (``source``: its name), and how many rows could not be read.
 
@@ -546,8 +599,9 @@ def parse_csv(text: str, source: str, *, notes: list[Problem] | None = None) -> 
     """
     lines: list[list[str]] = []
     broken = 0
+    text = text.lstrip("\ufeff")
     try:  # strict: a file cut short inside a quoted cell (a download broken off) is an error, not a last row
-        for row in csv.reader(io.StringIO(text.lstrip("\ufeff")), strict=True):
+        for row in csv.reader(io.StringIO(text), delimiter=_delimiter(text), strict=True):
             lines.append(row)
     except csv.Error:
         broken = 1  # the rest of the file: the rows read before it still count
@@ -643,23 +697,71 @@ class Reading:
     notes: list[Problem] = field(default_factory=list)
 
 
+#: The files read as answers files: the lessons' downloads (``.csv``) and answers files (``.json``), and a
+#: spreadsheet's tab-separated saves (``.txt``, ``.tsv``: read when they hold the answers table).
+READ_SUFFIXES = (".csv", ".json", ".tsv", ".txt")
+#: Files named with the reason they are not read (``answers.problem.<reason>``): a spreadsheet's own files, archives
+#: and notebooks; any other file is ``other_kind``.
+LEFT_OUT_SUFFIXES = {**dict.fromkeys((".xlsx", ".xlsm", ".xls", ".ods", ".numbers"), "spreadsheet"),
+                     **dict.fromkeys((".zip", ".7z", ".rar", ".tar", ".gz", ".tgz"), "archive"), ".ipynb": "notebook"}
+#: How deep the folders inside a folder given are looked into (a learning platform's download puts each student's
+#: file in a folder of its own, perhaps inside a folder of the assignment), and how many files are looked at.
+MAX_DEPTH = 4
+MAX_FILES = 2000
+#: Folders and files not looked at: hidden ones (names starting with a dot, as a save's temporary files), a
+#: spreadsheet's lock files (``~$``), and what systems add (a Mac's archive folder, Windows' thumbnails).
+_NOT_LOOKED_AT = re.compile(r"^(?:\.|~\$)|^(?:__MACOSX|__pycache__|Thumbs\.db|desktop\.ini)$", re.IGNORECASE)
+
+
 def _answer_files(folder: Path, reading: Reading) -> list[Path]:
-    """The answers files in ``folder`` and in its ``answers`` folder (hidden files, as a save's temporary ones, not);
-    a folder of the two that cannot be listed is a problem of ``reading`` (the other one's files are still read),
-    and so is a folder without answers files."""
+    """The files to read in ``folder`` and the folders in it (:data:`MAX_DEPTH` deep, :data:`MAX_FILES` at most),
+    each folder's files before its folders, by name. Every other file is a problem of ``reading`` with the reason it
+    is not read, and so is a folder that cannot be listed (the others' files are still read), a link to a folder
+    (not followed), a folder too deep, and the files beyond :data:`MAX_FILES`; hidden files and folders
+    (:data:`_NOT_LOOKED_AT`) are not looked at.
+
+    >>> import tempfile
+    >>> top = Path(tempfile.mkdtemp()); (top / "Mei_1_file").mkdir(); (top / ".git").mkdir()
+    >>> for name in ("Mei_1_file/Mei-compass-answers.csv", "Ann.xlsx", ".~lock.x#", ".git/x.csv"):
+    ...     _ = (top / name).write_text("x")
+    >>> reading = Reading()
+    >>> [p.relative_to(top).as_posix() for p in _answer_files(top, reading)], [p.key for p in reading.problems]
+    (['Mei_1_file/Mei-compass-answers.csv'], ['spreadsheet'])
+    """
     found: list[Path] = []
-    listed = True
-    for where in (folder, folder / "answers"):
-        if where != folder and not where.is_dir():
-            continue
+    looked = 0
+
+    def walk(where: Path, depth: int) -> None:
+        nonlocal looked
         try:
-            found += sorted(p for p in where.iterdir() if not p.name.startswith(".")
-                            and p.suffix.lower() in (".csv", ".json") and not p.is_dir())
+            entries = sorted(p for p in where.iterdir() if not _NOT_LOOKED_AT.search(p.name))
         except OSError as exc:
             reading.problems.append(Problem(str(where), "os", {"reason": exc}))
-            listed = False
-    if not found and listed:
-        reading.problems.append(Problem(str(folder), "empty_folder"))
+            return
+        folders = []
+        for p in entries:
+            if p.is_dir():
+                folders.append(p)
+                continue
+            looked += 1
+            if looked > MAX_FILES:
+                continue
+            if p.suffix.lower() in READ_SUFFIXES or not p.exists():  # a dangling link: said when it is read
+                found.append(p)
+            else:
+                reading.problems.append(Problem(str(p), LEFT_OUT_SUFFIXES.get(p.suffix.lower(), "other_kind"),
+                                                {"kind": p.suffix or p.name}))
+        for p in folders:
+            if p.is_symlink():
+                reading.problems.append(Problem(str(p), "folder_link"))
+            elif depth >= MAX_DEPTH:
+                reading.problems.append(Problem(str(p), "too_deep", {"n": MAX_DEPTH}))
+            else:
+                walk(p, depth + 1)
+
+    walk(folder, 0)
+    if looked > MAX_FILES:
+        reading.problems.append(Problem(str(folder), "too_many", {"n": MAX_FILES, "more": looked - MAX_FILES}))
     return found
 
 
@@ -683,12 +785,18 @@ def read_paths(paths: Iterable[str | os.PathLike[str]], *, skip: Iterable[Path] 
     seen = {_real(Path(p)) for p in skip}
     for given in paths:
         path = Path(given)
-        for file in _answer_files(path, reading) if path.is_dir() else [path]:
+        folder = path.is_dir()
+        files = _answer_files(path, reading) if folder else [path]
+        read = len(reading.files)
+        for file in files:
             real = _real(file)
             if real in seen:
                 continue
             seen.add(real)
             _read_file(file, reading)
+        if folder and len(reading.files) == read and not any(f.suffix.lower() in (".csv", ".json") for f in files) \
+                and not any(p.path == str(path) and p.key == "os" for p in reading.problems):
+            reading.problems.append(Problem(str(path), "empty_folder"))
     return reading
 
 
@@ -699,24 +807,37 @@ def _read_file(path: Path, reading: Reading) -> None:
     except OSError as exc:
         reading.problems.append(Problem(name, "os", {"reason": exc}))
         return
+    if raw.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")) and path.suffix.lower() in READ_SUFFIXES:
+        reading.problems.append(Problem(name, "spreadsheet", {"kind": path.suffix}))  # an Excel file renamed
+        return
     notes: list[Problem] = []
+    cut = 0
     try:
-        text = _decode(raw)
+        text, cut = _decode(raw)
         if text.lstrip("\ufeff \t\r\n").startswith(("{", "[")):
             answers, bad = parse_json(text, name)
         else:
             answers, bad = parse_csv(text, name, notes=notes)
     except NotAnswers as exc:
-        reading.problems.append(Problem(name, exc.key, exc.fields))
+        reading.problems.append(Problem(name, "cut_all" if cut and exc.key != "not_answers" else exc.key,
+                                        {**exc.fields, "line": cut}))
         return
+    if cut:  # the answers before the damage are counted; the file is named with the line it stops at
+        reading.problems.append(Problem(name, "cut" if answers else "cut_all", {"line": cut}))
     if not answers:
-        reading.problems.append(Problem(name, "unreadable_rows" if bad else "empty", {"n": bad}))
+        if not cut:
+            reading.problems.append(Problem(name, _one("unreadable_rows", bad) if bad else "empty", {"n": bad}))
         return
     if bad:
-        reading.problems.append(Problem(name, "some_rows", {"n": bad}))
+        reading.problems.append(Problem(name, _one("some_rows", bad), {"n": bad}))
     reading.notes += notes
     reading.answers += answers
     reading.files.append(name)
+
+
+def _one(key: str, n: int) -> str:
+    """``key`` of a count ``n`` (``some_rows_one`` when ``n`` is 1)."""
+    return f"{key}_one" if n == 1 else key
 
 
 def _combined(kept: Answer, copy: Answer) -> Answer:
@@ -986,7 +1107,10 @@ def summarise(answers: Sequence[Answer], lang: str = "en") -> list[Lesson]:
                     students[who].graded += 1
                     students[who].right_first += first_right
                     marked_by[who].add(group)
-                    for r in {_wrong_group(info, r): r for r in reversed(marked) if r.result == "wrong"}.items():
+                    # the wrong answers on the way to the first right one (a wrong answer after it, as of another
+                    # student who typed the same name, is not one of this student's tries: see the module's notes)
+                    tries = list(takewhile(lambda r: r.result != "right", marked))
+                    for r in {_wrong_group(info, r): r for r in reversed(tries)}.items():
                         stats.wrong[r[0]] += 1
                         stats.wrong_shown.setdefault(r[0], _shown(info, r[0], r[1].answer, lang))
                 predictions = [r for r in mine if r.result == "prediction"]
