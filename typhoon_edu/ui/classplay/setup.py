@@ -9,7 +9,7 @@ whenever the screen comes back; a room that no longer replays is listed with its
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 from typing import Any
@@ -86,6 +86,85 @@ def _html(value: str = "", css: str = "") -> widgets.HTML:
     if css:
         w.add_class(css)
     return w
+
+
+def room_setups(store: Any, teacher: Any, rooms: Sequence[Any]) -> dict[str, dict[str, Any]]:
+    """The stored setup of each of ``rooms`` (listed for ``teacher`` by ``list_rooms``), by room id: one query.
+
+    A room whose stored setup cannot be read is left out (the list says why it cannot be opened).
+
+    >>> from typhoon_edu.classroom.store import RoomStore
+    >>> from typhoon_edu.classroom.rooms import Room, Seat, list_rooms
+    >>> from typhoon_edu.classroom.teachers import local_teacher
+    >>> store = RoomStore("sqlite://"); me = local_teacher(store)
+    >>> room = Room.create(store, [Seat("Taiwan"), Seat("Japan", "greedy"), Seat("Korea", "random")], seed=3,
+    ...                    variant="advanced", options={"devices": False}, teacher=me)
+    >>> setup = room_setups(store, me, list_rooms(store, teacher=me))[room.id]
+    >>> setup["variant"], setup["options"]
+    ('advanced', {'devices': False})
+    """
+    wanted = {r.id for r in rooms}
+    if not wanted or teacher is None:
+        return {}
+    out: dict[str, dict[str, Any]] = {}
+    for row in store.rooms(owner=teacher.id):
+        if row.id in wanted:
+            try:
+                out[row.id] = row.setup_dict()
+            except ValueError:
+                continue
+    return out
+
+
+def room_about(info: Any, setup: Mapping[str, Any] | None, lang: str) -> str:
+    """A room of the teacher's rooms list as HTML: its code and teams, then its rules, where the hands are, and
+    whether the game is over (else its round), and when it last moved; what tells a teacher's classes apart.
+
+    ``info``: a :class:`~typhoon_edu.classroom.rooms.RoomInfo`; ``setup``: the room's stored setup (its
+    ``variant`` and ``options``), None to leave the rules and the hands out.
+
+    >>> from types import SimpleNamespace as N
+    >>> seat = lambda region, kind="person", name="": N(region=region, kind=kind, name=name, is_person=kind == "person")
+    >>> info = N(code="AB2CD", seats=(seat("Taiwan", name="Mei"), seat("Japan"), seat("Korea", "greedy")),
+    ...          players=("Taiwan", "Japan", "Korea"), round=2, over=False, status="open", updated=0.0)
+    >>> html = room_about(info, {"variant": "advanced", "options": {"devices": False}}, "en")
+    >>> "<b>Mei</b> (Taiwan), Japan and Korea (computer)" in html, "advanced rules" in html, "one computer" in html
+    (True, True, True)
+    >>> "game over" in room_about(N(**{**vars(info), "over": True}), None, "en")
+    True
+    """
+    from ...classroom.names import clean_name
+    from ...classroom.store import devices_allowed
+
+    rules = load_rules()
+    seats = {s.region: s for s in getattr(info, "seats", ())}
+
+    def team(region: str) -> str:  # the catalog's words are ours; a person's name is escaped, and in bold
+        rname = escape(i18n.region_name(rules, region, lang))
+        seat = seats.get(region)
+        if seat is not None and not seat.is_person:
+            return i18n.t("classplay.rooms.team_bot", lang, region=rname)
+        name = clean_name(seat.name) if seat is not None else ""
+        return d("label.person", lang, name=f"<b>{escape(name)}</b>", region=rname) if name else rname
+
+    teams = i18n.join_names((team(p) for p in info.players), lang)
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(info.updated))
+    over = bool(info.over or info.status != "open")
+    tags = []
+    if over:
+        tags.append(("typhoon-room-tag typhoon-room-over", i18n.t("classplay.rooms.over", lang)))
+    if setup is not None:
+        variant = str(setup.get("variant", "standard"))
+        if i18n.has(f"variant.{variant}", lang):
+            tags.append((f"typhoon-room-tag typhoon-room-{variant}", i18n.t(f"variant.{variant}", lang)))
+        hands = "devices" if devices_allowed(setup) else "one_computer"
+        tags.append((f"typhoon-room-tag typhoon-room-{hands.replace('_', '-')}", i18n.t(f"classplay.rooms.{hands}", lang)))
+    key = "classplay.rooms.finished" if over else "classplay.rooms.open"
+    tail = escape(i18n.t(key, lang, round=info.round, when="\0")).replace(  # the date and time never split
+        "\0", f"<span class='typhoon-room-date'>{escape(when)}</span>")
+    spans = "".join(f"<span class='{css}'>{escape(text)}</span> " for css, text in tags)
+    return (f"<div class='typhoon-room-teams'><span class='typhoon-room-chip'>{escape(info.code)}</span> {teams}</div>"
+            f"<div class='typhoon-room-facts'>{spans}<span class='typhoon-room-when'>{tail}</span></div>")
 
 
 class SeatRow:
@@ -280,10 +359,16 @@ class SetupScreen:
         self.message.value = f"<span class='typhoon-message-error'>{escape(text)}</span>" if text else ""
 
     # ------------------------------------------------------------------ the rooms list
-    def show_rooms(self, rooms: Sequence[Any], problems: Sequence[tuple[str, str]] = ()) -> None:
-        """List ``rooms`` (:class:`~typhoon_edu.classroom.rooms.RoomInfo`, newest first) and files that could not be imported."""
+    def show_rooms(self, rooms: Sequence[Any], problems: Sequence[tuple[str, str]] = (),
+                   setups: Mapping[str, Mapping[str, Any]] | None = None) -> None:
+        """List ``rooms`` (:class:`~typhoon_edu.classroom.rooms.RoomInfo`, newest first) and files that could not be imported.
+
+        ``setups``: each room's stored setup by room id (its rules variant and where the hands are, see
+        :func:`room_about`); a room without one is listed without them.
+        """
         self._rooms = rooms
         self._import_problems = list(problems)
+        self._setups = dict(setups or {})
         self._render_rooms()
 
     def _render_rooms(self) -> None:
@@ -302,18 +387,16 @@ class SetupScreen:
                                   f"{escape(i18n.t('classplay.rooms.broken', lang, reason=reason))}</span>",
                                   "typhoon-room-broken-row"))
                 continue
-            names = i18n.join_names((i18n.region_name(self.rules, p, lang) for p in info.players), lang)
-            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(info.updated))
-            key = "classplay.rooms.finished" if (info.over or info.status != "open") else "classplay.rooms.open"
-            text = i18n.t(key, lang, players=names, round=info.round, when=when)
             b = widgets.Button(icon="folder-open", layout=widgets.Layout(width="auto"),
                                description=i18n.t("classplay.rooms.results" if (info.over or info.status != "open")
                                                   else "classplay.rooms.resume", lang))
             b.add_class("typhoon-room-open")
             b.add_class(f"typhoon-room-{info.code}")
             self.problems.on_click(b, lambda _b, c=info.code: self.on_open(c), where="open room")
-            rows.append(widgets.HBox([b, _html(f"<span class='typhoon-room-chip'>{escape(info.code)}</span> {escape(text)}")],
-                                     layout=widgets.Layout(align_items="center")))
+            about = _html(room_about(info, getattr(self, "_setups", {}).get(info.id), lang), "typhoon-room-about")
+            row = widgets.HBox([b, about], layout=widgets.Layout(align_items="center"))
+            row.add_class("typhoon-room-row")
+            rows.append(row)
         if len(rooms) > ROOMS_SHOWN:
             rows.append(_html(f"<i>{escape(i18n.t('classplay.rooms.more', lang, count=len(rooms) - ROOMS_SHOWN))}</i>"))
         for name, reason in getattr(self, "_import_problems", []):

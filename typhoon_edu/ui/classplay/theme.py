@@ -118,6 +118,23 @@ CSS = """
 .typhoon-setup .widget-html-content { white-space: normal; }
 .typhoon-setup .widget-hbox { flex-wrap: wrap; }
 .typhoon-setup > *, .typhoon-results-screen > *, .typhoon-lobby > * { flex: 0 0 auto !important; }  /* the screen scrolls, not its parts */
+/* the teacher's rooms list: code and teams, then tags (game over, rules, where the hands are) and the last move */
+.typhoon-setup .typhoon-room-row { column-gap: .6em; row-gap: .2em; margin: 0; padding: .3em 0; align-items: center;
+  border-bottom: 1px solid #e2e8f0; }
+.typhoon-room-row > .typhoon-room-open { flex: 0 0 auto; min-width: 8.5em; }  /* the rooms' words line up */
+.typhoon-room-row > .typhoon-room-about { flex: 1 1 14em; min-width: 0; }
+.typhoon-room-about .widget-html-content { white-space: normal; overflow: visible; line-height: 1.4; overflow-wrap: break-word; }
+.typhoon-room-date { white-space: nowrap; }
+""" + PHONE_MEDIA + """ {  /* a phone: the room's words take the whole width, its button under them */
+  .typhoon-room-row > .typhoon-room-about { flex-basis: 100%; order: -1; }
+}
+.typhoon-room-facts { display: flex; flex-wrap: wrap; gap: .25em .4em; align-items: center; margin-top: .1em; color: #334155; }
+.typhoon-room-tag { border: 1px solid #94a3b8; border-radius: 999px; padding: 0 .55em; background: #f1f5f9; color: #0f172a;
+  line-height: 1.5; }
+.typhoon-room-tag.typhoon-room-over { background: #334155; border-color: #334155; color: #fff; font-weight: bold; }
+.typhoon-room-tag.typhoon-room-advanced { background: #fef3c7; border-color: #b45309; color: #78350f; }
+.typhoon-room-tag.typhoon-room-one-computer { background: #ede9fe; border-color: #6d28d9; color: #4c1d95; }
+.typhoon-room-tag.typhoon-room-devices { background: #e0f2fe; border-color: #0369a1; color: #0c4a6e; }
 .typhoon-problem-text { background: #fef2f2; border: 2px solid #b91c1c; color: #7f1d1d; border-radius: 8px;
   padding: .35em .7em; font-weight: bold; }
 .typhoon-message-ok { color: #15803d; font-weight: bold; }
