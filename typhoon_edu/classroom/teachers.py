@@ -10,6 +10,10 @@ opened with the key of the teacher who owns it.
   file readable only by that user (:func:`ensure_local_teacher`), and a notebook opened in
   JupyterLab acts as it (:func:`local_teacher`): whoever can run code there owns the computer.
 - **Named teachers** on a school server: :func:`add_teacher` (each sees only their own rooms).
+  :func:`remove_teacher` takes a colleague's key away (their rooms go to the local teacher, nothing
+  is deleted); :func:`replace_key` gives them a new key (and a new id) when the old one leaked.
+  Both work at once: a page is proved a teacher's by a store read of the key each time it opens,
+  and every teacher action re-reads the room's owner, which is no longer the old id.
 
 >>> from typhoon_edu.classroom.store import RoomStore
 >>> store = RoomStore("sqlite://")
@@ -24,19 +28,27 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from .codes import token_hash
-from .store import LOCAL_TEACHER, RoomStore, TeacherRow
+import sqlalchemy as sa
 
-__all__ = ["KEY_BYTES", "LOCAL_TEACHER", "Teacher", "add_teacher", "default_key_file", "ensure_local_teacher",
-           "local_teacher", "new_teacher_key", "teacher_for_key", "teachers"]
+from .codes import token_hash
+from .store import LOCAL_TEACHER, ROOMS, TEACHERS, RoomStore, TeacherRow
+
+__all__ = ["KEY_BYTES", "LOCAL_TEACHER", "MIN_ID_PREFIX", "Teacher", "TeacherNotFound", "add_teacher",
+           "default_key_file", "ensure_local_teacher", "find_teacher", "local_teacher", "new_teacher_key",
+           "remove_teacher", "replace_key", "same_name", "teacher_for_key", "teachers"]
 
 KEY_BYTES = 24  # 192 bits (at least 128 are needed so a key cannot be guessed)
 MAX_KEY_LENGTH = 200  # longer text is not a key (and is not hashed)
 MAX_NAME = 80
+#: The fewest first characters of an id that name a teacher (``teacher remove 3f2a``), if only one id starts so.
+MIN_ID_PREFIX = 4
+#: Lesson 07's class rounds (classroom/lesson_rounds.py keeps them in the same database, made on first use).
+_ROUNDS = sa.table("typhoon_lesson_rounds", sa.column("owner"))
 
 
 @dataclass(frozen=True)
@@ -180,3 +192,110 @@ def ensure_local_teacher(store: RoomStore, key_file: Path | None = None) -> str:
     if found is None or found.id != teacher.id:
         store.set_teacher_key(teacher.id, token_hash(key))
     return key
+
+
+class TeacherNotFound(LookupError):
+    """No teacher can be chosen with this id: ``kind`` is ``unknown`` (no id is or starts with it), ``ambiguous``
+    (several ids start with it: ``ids``), ``short`` (fewer than :data:`MIN_ID_PREFIX` characters and not a whole
+    id) or ``local`` (the local teacher, which is not removed nor given a key here)."""
+
+    def __init__(self, wanted: str, kind: str, ids: tuple[str, ...] = ()) -> None:
+        super().__init__(f"no teacher can be chosen with {wanted!r} ({kind})")
+        self.wanted, self.kind, self.ids = wanted, kind, ids
+
+
+def find_teacher(store: RoomStore, wanted: str) -> Teacher:
+    """The named teacher whose id is ``wanted``, or the only one whose id starts with it
+    (at least :data:`MIN_ID_PREFIX` characters); :class:`TeacherNotFound` otherwise.
+
+    >>> store = RoomStore("sqlite://")
+    >>> lin, _ = add_teacher(store, "Ms Lin")
+    >>> find_teacher(store, lin.id[:6]) == lin
+    True
+    >>> try:
+    ...     find_teacher(store, "zzzz")
+    ... except TeacherNotFound as exc:
+    ...     exc.kind
+    'unknown'
+    """
+    text = wanted.strip().lower()
+    if text == LOCAL_TEACHER:
+        raise TeacherNotFound(wanted, "local")
+    every = [t for t in teachers(store) if not t.is_local]
+    exact = [t for t in every if t.id == text]
+    if exact:
+        return exact[0]
+    if len(text) < MIN_ID_PREFIX:
+        raise TeacherNotFound(wanted, "short")
+    found = [t for t in every if t.id.startswith(text)]
+    if not found:
+        raise TeacherNotFound(wanted, "unknown")
+    if len(found) > 1:
+        raise TeacherNotFound(wanted, "ambiguous", tuple(t.id for t in found))
+    return found[0]
+
+
+def same_name(store: RoomStore, name: str) -> list[Teacher]:
+    """The teachers already called ``name`` (as :func:`add_teacher` would keep it, letter case ignored).
+
+    >>> store = RoomStore("sqlite://")
+    >>> _ = add_teacher(store, "Ms Lin")
+    >>> [t.name for t in same_name(store, " ms  LIN ")], same_name(store, "Mr Chen")
+    (['Ms Lin'], [])
+    """
+    wanted = _clean_name(name).casefold()
+    return [t for t in teachers(store) if t.name.casefold() == wanted]
+
+
+def _move_rooms(conn: sa.engine.Connection, old: str, new: str) -> int:
+    """Give ``old``'s rooms (and lesson rounds) to ``new``, withdrawing their hand-over links; how many rooms."""
+    moved = conn.execute(sa.update(ROOMS).where(ROOMS.c.owner == old)
+                         .values(owner=new, handover_hash=None, version=ROOMS.c.version + 1,
+                                 updated=time.time())).rowcount
+    if sa.inspect(conn).has_table("typhoon_lesson_rounds"):
+        conn.execute(sa.update(_ROUNDS).where(_ROUNDS.c.owner == old).values(owner=new))
+    return int(moved or 0)
+
+
+def remove_teacher(store: RoomStore, teacher: Teacher) -> int:
+    """Take a named teacher's key away; their rooms (games, logs, seats) go to the local teacher, who can open
+    them on the server. Returns how many rooms moved. The local teacher is never removed (ValueError).
+
+    >>> store = RoomStore("sqlite://")
+    >>> lin, key = add_teacher(store, "Ms Lin")
+    >>> remove_teacher(store, lin), teacher_for_key(store, key), [t.name for t in teachers(store)]
+    (0, None, [])
+    """
+    if teacher.is_local:
+        raise ValueError("the local teacher (the server computer's own) cannot be removed")
+    with store.transaction("remove the teacher", write=True) as conn:
+        moved = _move_rooms(conn, teacher.id, LOCAL_TEACHER)
+        if conn.execute(sa.delete(TEACHERS).where(TEACHERS.c.id == teacher.id)).rowcount != 1:
+            raise TeacherNotFound(teacher.id, "unknown")
+    return moved
+
+
+def replace_key(store: RoomStore, teacher: Teacher) -> tuple[Teacher, str]:
+    """A new key for a named teacher (the old one stops working), shown only this once.
+
+    The teacher gets a new id too, and their rooms and lesson rounds go with it: a page already open
+    with the old key can no longer act on them (every teacher action re-reads the room's owner).
+
+    >>> store = RoomStore("sqlite://")
+    >>> lin, old = add_teacher(store, "Ms Lin")
+    >>> again, key = replace_key(store, lin)
+    >>> again.name, again.id != lin.id, teacher_for_key(store, old), teacher_for_key(store, key) == again
+    ('Ms Lin', True, None, True)
+    """
+    if teacher.is_local:
+        raise ValueError("the local teacher's key is kept by serve (delete its key file and start serve again)")
+    key, new_id = new_teacher_key(), uuid.uuid4().hex
+    with store.transaction("give the teacher a new key", write=True) as conn:
+        row = conn.execute(sa.select(TEACHERS).where(TEACHERS.c.id == teacher.id)).first()
+        if row is None:
+            raise TeacherNotFound(teacher.id, "unknown")
+        conn.execute(sa.insert(TEACHERS).values(id=new_id, name=row.name, key_hash=token_hash(key),
+                                                created=row.created))
+        _move_rooms(conn, teacher.id, new_id)
+        conn.execute(sa.delete(TEACHERS).where(TEACHERS.c.id == teacher.id))
+    return Teacher(new_id, row.name), key
