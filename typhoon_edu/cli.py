@@ -72,7 +72,13 @@ class CliError(ValueError):
         return t(f"cli.err.{self.key}", lang, **values)
 
 
+class _LangText(dict):
+    """A field of a :class:`CliError` that is written differently in each language (its keys)."""
+
+
 def _field_text(value: object, lang: str) -> object:
+    if isinstance(value, _LangText):
+        return value.get(lang, value["en"])
     if isinstance(value, OSError):
         return os_reason(value, lang)
     if isinstance(value, BaseException):
@@ -86,15 +92,32 @@ def _engine_text(exc: BaseException, lang: str) -> str:
 
 
 def _players(text: str | None, n: int | None, seed: int, lang: str = "en") -> list[str]:
+    """The regions ``--players`` names (``n`` of them dealt with ``seed`` when it names none); a name that is no
+    region is refused naming the regions there are, in ``lang``.
+
+    >>> _players("台灣, japan,Korea", None, 0)
+    ['Taiwan', 'Japan', 'Korea']
+    >>> _players("Taiwan,Mars,Korea", None, 0, "zh-TW")
+    Traceback (most recent call last):
+    ...
+    typhoon_edu.cli.CliError: --players: unknown region 'Mars'; the regions are: Taiwan, Philippines, Korea, \
+Central China, South China, Japan (English or Chinese names)
+    """
     rules = load_rules()
+    sep = "、" if lang == "zh-TW" else ", "
     if text is not None:
         names = [p.strip() for p in text.split(",") if p.strip()]
         if not names:  # "" or "," (an empty shell variable): not a deal at random
-            sep = "、" if lang == "zh-TW" else ", "
             raise CliError("players_empty", regions=sep.join(region_name(rules, r, lang) for r in rules.regions))
         try:
             return [rules.region_key(p) for p in names]
         except ValueError as exc:
+            fields = getattr(exc, "fields", {})
+            if getattr(exc, "kind", None) == "unknown_region" and "name" in fields:
+                # told in the command's language with the regions there are (the engine's own zh-TW sentence names none)
+                regions = {"en": ", ".join(rules.regions), "zh-TW": "、".join(region_name(rules, r, "zh-TW")
+                                                                               for r in rules.regions)}
+                raise CliError("players_region", name=fields["name"], regions=_LangText(regions)) from None
             raise CliError("players", error=exc) from None
     import random
 
@@ -123,12 +146,17 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
 
     >>> "在終端機裡玩一局" in build_parser("zh-TW").format_help()
     True
+    >>> args = build_parser().parse_args(["--lang", "zh-TW", "play"])
+    >>> args.command_lang, args.lang
+    ('zh-TW', None)
     """
     def h(key: str) -> str:
         return t(f"cli.help.{key}", lang)
 
     number, path, code = whole_number(lang), file_path(lang), language(lang)
     p = argparse.ArgumentParser(prog="typhoon-edu", description=h("description"))
+    # Before the command (typhoon-edu --lang zh-TW play): its own dest, so a command's --lang default cannot hide it.
+    p.add_argument("--lang", dest="command_lang", type=code, default=None, metavar="LANG", help=h("lang_top"))
     sub = p.add_subparsers(dest="command", required=True)
 
     play = sub.add_parser("play", help=h("play"), description=h("play"))

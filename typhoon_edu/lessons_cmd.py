@@ -71,7 +71,7 @@ def add_parser(sub: Any, help_text: Any, lang: str = "en") -> argparse.ArgumentP
 
     p: argparse.ArgumentParser = sub.add_parser("lessons", help=help_text("lessons"),
                                                 description=help_text("lessons_description"))
-    p.add_argument("--lang", default="zh-TW", help=help_text("lang_lessons"))
+    p.add_argument("--lang", default="zh-TW", help=help_text("lang_lessons") + help_text("default_note"))
     p.add_argument("--dir", type=file_path(lang), default=None, metavar="FOLDER", help=help_text("dir"))
     p.add_argument("--port", type=whole_number(lang), default=None, help=help_text("port_lessons"))
     p.add_argument("--no-browser", action="store_true", help=help_text("no_browser"))
