@@ -29,7 +29,7 @@ def test_a_review_asked_for_one_game_is_not_shown_on_the_next_games_results(stor
     app = ProjectorApp(lang="en", store=store, fullscreen=False)
     app.start(choices(11, ("Taiwan", "Japan", "Korea")))
     play_out(app)
-    app.results.review(iterations=12)
+    app.results.review(iterations=12, hint_iterations=12)  # short searches: a test
     assert "Mei (Taiwan)" in app.results.review_box.value
     # a new game with other regions, ended by the teacher: its results have no review until asked
     app.new_game()
@@ -46,9 +46,9 @@ def test_a_rematch_starts_without_the_last_games_review(store: RoomStore) -> Non
     app = ProjectorApp(lang="en", store=store, fullscreen=False)
     app.start(choices(11, ("Taiwan", "Japan", "Korea")))
     play_out(app)
-    app.results.review(iterations=12)
+    app.results.review(iterations=12, hint_iterations=12)  # short searches: a test
     app.rematch()
     play_out(app)
     assert app.results.review_box.value == ""
-    app.results.review(iterations=12)
+    app.results.review(iterations=12, hint_iterations=12)  # short searches: a test
     assert "What you could try" in app.results.review_box.value

@@ -1370,13 +1370,16 @@ class Room:
             raise NotAllowed(f"it is not {region}'s decision now", kind="not_your_turn", region=region)
         return HintJob(region, self._head, self._game.clone(), iterations)
 
-    def review(self, *, iterations: int | None = None) -> dict[str, list[Any]]:
-        """After the game (teacher only): for each person seat, where the coach's choice was clearly better."""
+    def review(self, *, iterations: int | None = None, hint_iterations: int | None = None) -> dict[str, list[Any]]:
+        """After the game (teacher only): for each person seat, where the coach's choice was clearly better
+        (``iterations``, ``hint_iterations``: the search budgets of :func:`typhoon_edu.ai.coach.review`; None, its
+        defaults, which the class's hints used)."""
         from ..ai import coach
 
         self._need_teacher("review the game")
         persons = [s.region for s in self._seats if s.kind == "person"]
-        kwargs = {} if iterations is None else {"iterations": iterations}
+        budgets = {"iterations": iterations, "hint_iterations": hint_iterations}
+        kwargs = {k: v for k, v in budgets.items() if v is not None}
         return coach.review(self._game, persons, **kwargs) if persons else {}  # it replays its own copy
 
     # -------------------------------------------------------------- results and records

@@ -240,8 +240,9 @@ class ResultsScreen:
         self.new_game.description = d("results.new_game", lang)
 
     # ------------------------------------------------------------------ the coach's review
-    def review(self, iterations: int | None = None) -> None:
-        """Ask the coach, for every person, where a clearly better choice was (a worker thread when a loop runs)."""
+    def review(self, iterations: int | None = None, hint_iterations: int | None = None) -> None:
+        """Ask the coach, for every person, where a clearly better choice was (a worker thread when a loop runs;
+        the budgets: :meth:`typhoon_edu.classroom.rooms.Room.review`)."""
         import asyncio
 
         room = self.app.room
@@ -254,13 +255,14 @@ class ResultsScreen:
         except RuntimeError:
             loop = None
         if loop is None:
-            self._reviews = room.review(iterations=iterations)
+            self._reviews = room.review(iterations=iterations, hint_iterations=hint_iterations)
             self._render_review()
             return
 
         async def run() -> None:
             try:
-                reviews = await loop.run_in_executor(None, lambda: room.review(iterations=iterations))
+                reviews = await loop.run_in_executor(
+                    None, lambda: room.review(iterations=iterations, hint_iterations=hint_iterations))
             except Exception as exc:  # noqa: BLE001 - told on the page, like any callback failure
                 if self._reviewed is room:
                     self.review_box.value = ""
