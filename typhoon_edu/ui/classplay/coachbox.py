@@ -37,6 +37,13 @@ import ipywidgets as widgets
 from ... import i18n
 from ..guard import Problems
 
+#: The hint's light bulb, drawn (an emoji such as U+1F4A1 is a missing-glyph box where no emoji font is installed, as
+#: with Debian's Chromium and fonts-noto-cjk); hidden from screen readers, which read "Hint:" before the hint instead.
+BULB = ("<svg class='typhoon-hint-icon' viewBox='0 0 24 24' width='1.1em' height='1.1em' aria-hidden='true' "
+        "focusable='false'><path fill='currentColor' d='M9 21c0 .55.45 1 1 1h4c.55 0 1-.45 1-1v-1H9v1zm3-19C8.14 2 5 "
+        "5.14 5 9c0 2.38 1.19 4.47 3 5.74V17c0 .55.45 1 1 1h6c.55 0 1-.45 1-1v-2.26c1.81-1.27 3-3.36 3-5.74 0-3.86-3.14"
+        "-7-7-7z'/></svg>")
+
 
 class CoachBox(widgets.VBox):
     def __init__(self, problems: Problems, lang: Callable[[], str], **kwargs: Any) -> None:
@@ -125,4 +132,7 @@ class CoachBox(widgets.VBox):
     def _render(self) -> None:
         from ...ai.coach import hint_text
 
-        self.text.value = f"<div class='typhoon-hint'>💡 {escape(hint_text(self._hint, self._lang()))}</div>"
+        lang = self._lang()
+        self.text.value = (f"<div class='typhoon-hint'>{BULB}<span class='typhoon-sr-only'>"
+                           f"{escape(i18n.t('classplay.coach.said', lang))} </span>"
+                           f"{escape(hint_text(self._hint, lang))}</div>")

@@ -383,6 +383,9 @@ CSS = """
 .typhoon-seat .typhoon-bigdie .typhoon-die-svg { width: 4rem; height: 4rem; }
 .typhoon-seat .typhoon-die-caption { min-height: 0; font-size: .9rem; }
 .typhoon-hint { background: #ecfeff; border: 2px solid #0891b2; border-radius: 8px; padding: .3em .6em; }
+.typhoon-hint-icon { color: #b45309; vertical-align: -.2em; margin-right: .3em; }  /* the drawn bulb (coachbox.BULB) */
+.typhoon-sr-only { position: absolute !important; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden;
+  clip: rect(0, 0, 0, 0); white-space: nowrap; border: 0; }  /* read by a screen reader, not shown */
 .typhoon-review li { margin: .2em 0; }
 .typhoon-card { border: 2px solid #cbd5e1; border-radius: 8px; padding: .3em .6em; margin: .2em 0; background: #fff; }
 .typhoon-card.typhoon-card-off { opacity: .65; }
