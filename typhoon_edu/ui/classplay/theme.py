@@ -357,6 +357,9 @@ CSS = """
 .typhoon-hand-up .typhoon-instruments, .typhoon-hand-up .typhoon-log-box, .typhoon-hand-up .typhoon-now {
   display: none !important; }
 .typhoon-hand-up .typhoon-decide-box { flex: 1 1 auto !important; }
+/* one computer, a hand lifted, and the page's link to its kernel lost (pagelink: <body data-typhoon-connection>): the
+   kernel can no longer lower the hand, so the page hides it (cards, hint, card buttons) until the kernel ticks again */
+body[data-typhoon-connection="lost"] .typhoon-projector.typhoon-hand-up .typhoon-decide-box { visibility: hidden; }
 .typhoon-hand-up .typhoon-hand .widget-html-content { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr));
   gap: .2rem .4rem; }
 .typhoon-hand-up .typhoon-hand-title { grid-column: 1 / -1; }
