@@ -21,7 +21,9 @@ How a lesson is run:
 * by nbclient with ``store_widget_state=True``, in a fresh ``python3`` kernel per notebook;
 * a cell that makes the class-play app (``ClassPlayApp(``, lesson 04) keeps no output, and its notebook
   keeps no widget state and no widget views: the app is a live page of rooms, not a picture;
-* the notebook's own metadata (``typhoon_edu``, ``kernelspec``) is kept; cell ids and sources are untouched.
+* the notebook's own metadata (``typhoon_edu``) is kept; ``kernelspec`` becomes the ``python3`` kernel's, as
+  JupyterLab writes it when the notebook's kernel starts (:func:`kernelspec_metadata`), so that an unchanged
+  lesson does not open as modified; cell ids and sources are untouched.
 
 A cell that raises, or an output that shows a traceback (an error printed to stderr, an error caught in an
 Output widget), is reported with its notebook, cell number and id; that notebook is not written and the
@@ -179,6 +181,22 @@ def problems(nb: dict[str, Any]) -> list[str]:
     return found
 
 
+def kernelspec_metadata(name: str = "python3") -> dict[str, str]:
+    """The ``kernelspec`` metadata JupyterLab writes into a notebook whose kernel ``name`` starts.
+
+    JupyterLab sets a notebook's ``kernelspec`` to the running kernel's ``name``, ``display_name`` and ``language``;
+    a notebook whose stored one differs (``Python 3`` where ipykernel says ``Python 3 (ipykernel)``) opens already
+    marked as modified.
+
+    >>> kernelspec_metadata()
+    {'display_name': 'Python 3 (ipykernel)', 'language': 'python', 'name': 'python3'}
+    """
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    spec = KernelSpecManager().get_kernel_spec(name)
+    return {"display_name": spec.display_name, "language": spec.language, "name": name}
+
+
 def kernel_env(scratch: Path, root: Path = ROOT) -> dict[str, str]:
     """The kernel's environment: this one, this checkout first on ``PYTHONPATH``, saves and rooms in ``scratch``."""
     env = dict(os.environ)
@@ -194,7 +212,8 @@ def kernel_env(scratch: Path, root: Path = ROOT) -> dict[str, str]:
 def run(copy: Path, timeout: int, env: dict[str, str]) -> tuple[nbformat.NotebookNode, list[str]]:
     """Run the notebook at ``copy`` (in its folder) and return it with its outputs and its problems."""
     nb = nbformat.read(copy, as_version=4)
-    kept_metadata = {k: v for k, v in nb.metadata.items() if k not in ("widgets", "language_info")}
+    kept_metadata = {k: v for k, v in nb.metadata.items() if k not in ("widgets", "language_info", "kernelspec")}
+    kept_metadata["kernelspec"] = kernelspec_metadata()
     for cell in nb.cells:  # a fresh start: no output of an older run survives a cell that fails
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None

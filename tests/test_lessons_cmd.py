@@ -146,7 +146,7 @@ def test_lessons_open_in_jupyterlab_on_the_index_page_and_stop_on_sigterm(tmp_pa
 def test_lessons_voila_shows_the_copy_read_only_with_code_and_links(tmp_path):
     run = _lessons_run(tmp_path, "--lang", "zh-TW", "--voila")
     try:
-        found = run.wait_for(r"(http://localhost:(\d+)/voila/render/00_index\.ipynb)", 180)
+        found = run.wait_for(r"Voilà 唯讀顯示的課程：(http://localhost:(\d+)/voila/render/00_index\.ipynb)", 180)
         port = int(found.group(2))
         status, _, index = http_request(port, "/voila/render/00_index.ipynb", timeout=120)
         index = html.unescape(index)

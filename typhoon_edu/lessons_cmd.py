@@ -1,12 +1,14 @@
 """``typhoon-edu lessons``: the person's own copy of the lessons, opened in JupyterLab (or shown in Voilà).
 
-``typhoon-edu lessons [--lang zh-TW|en] [--dir FOLDER] [--port N] [--no-browser] [--voila]``
+``typhoon-edu lessons [--lang zh-TW|en] [--dir FOLDER] [--port N] [--no-browser] [--voila] [--verbose]``
 
 1. :func:`typhoon_edu.lessonbook.prepare_copy` makes (or keeps) the copy in ``FOLDER/<lang>`` and
    says where it is, what it restored and where a newer version went.
 2. JupyterLab starts as a child process, serving ``FOLDER`` (so a newer version beside the copy
    shows in its file browser), on ``localhost`` only, with a fresh random token; once it answers,
-   the URL of the copy's index page is printed and opened in the browser.
+   the URL of the copy's index page is printed and opened in the browser. The URL is said as soon as the
+   server starts and again, last, once it answers; the server's routine INFO lines are left out (its
+   warnings and errors are shown), ``--verbose`` shows them.
    With ``--voila`` the copy is served read-only by Voilà instead, through the class-play server
    machinery (:class:`typhoon_edu.server.serve.VoilaProcess`: the same Host check, no page may
    run code), as a tree of notebooks with their code shown (lesson 06 asks its readers to read
@@ -15,8 +17,8 @@
 
 >>> parser = build_parser_for_tests()
 >>> args = parser.parse_args(["lessons", "--lang", "en", "--no-browser", "--port", "8871"])
->>> (args.lang, args.no_browser, args.port, args.voila)
-('en', True, 8871, False)
+>>> (args.lang, args.no_browser, args.port, args.voila, args.verbose)
+('en', True, 8871, False, False)
 """
 
 from __future__ import annotations
@@ -76,6 +78,7 @@ def add_parser(sub: Any, help_text: Any, lang: str = "en") -> argparse.ArgumentP
     p.add_argument("--port", type=whole_number(lang), default=None, help=help_text("port_lessons"))
     p.add_argument("--no-browser", action="store_true", help=help_text("no_browser"))
     p.add_argument("--voila", action="store_true", help=help_text("voila"))
+    p.add_argument("--verbose", action="store_true", help=help_text("verbose_lessons"))
     return p
 
 
@@ -87,12 +90,15 @@ def build_parser_for_tests(lang: str = "en") -> argparse.ArgumentParser:
 
 
 def build_lab_command(root: Path, *, port: int, token: str, python: str | None = None,
-                      as_root: bool | None = None) -> list[str]:
+                      as_root: bool | None = None, verbose: bool = False) -> list[str]:
     """The command line that starts JupyterLab on ``root`` (a pure function).
 
     >>> cmd = build_lab_command(Path("/l"), port=8871, token="abc", python="python", as_root=False)
     >>> cmd[:3], "--ServerApp.ip=localhost" in cmd, "--IdentityProvider.token=abc" in cmd
     (['python', '-m', 'typhoon_edu.server.lab_app'], True, True)
+    >>> "--ServerApp.log_level=WARN" in cmd, "--ServerApp.log_level=WARN" in build_lab_command(
+    ...     Path("/l"), port=1, token="x", verbose=True)
+    (True, False)
     >>> "--ServerApp.allow_root=True" in build_lab_command(Path("/l"), port=1, token="x", as_root=True)
     True
     """
@@ -111,10 +117,19 @@ def build_lab_command(root: Path, *, port: int, token: str, python: str | None =
         "--ServerApp.open_browser=False",  # opened by us, once it answers, on the index page
         f"--IdentityProvider.token={token}",
         # No prompt about news and no calls out to the internet: a class's screen shows the lesson only.
+        # The prompt comes from JupyterLab's announcements plugin, which lab_app (a server extension of this
+        # server only) leaves out of the page; the two options keep the server from fetching news or versions.
+        "--ServerApp.jpserver_extensions=typhoon_edu.server.lab_app=True",
         "--LabApp.news_url=None",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        # notebook_shim (installed with JupyterLab, for the classic notebook's server extensions, which these
+        # lessons do not use) reads every attribute of the server, ServerApp.token's deprecated default among them,
+        # and so printed "ServerApp.token config is deprecated" about a token nobody set (ours is IdentityProvider's)
+        "--ServerApp.jpserver_extensions=notebook_shim=False",
         *encryption_args(),  # kernels talk to JupyterLab encrypted, as the class server's do
     ]
+    if not verbose:  # the lesson's URL, printed by the command, is not buried under each request and kernel
+        cmd += ["--ServerApp.log_level=WARN", "--LabApp.log_level=WARN"]
     if as_root:  # JupyterLab refuses root without it (CI machines and containers run as root)
         cmd.append("--ServerApp.allow_root=True")
     return cmd
@@ -131,6 +146,7 @@ class JupyterLabProcess:
     env: Mapping[str, str] | None = None
     log_path: Path | None = None
     tag: str = field(default_factory=lambda: secrets.token_hex(8))
+    verbose: bool = False
     process: subprocess.Popen[bytes] | None = field(default=None, init=False, repr=False)
 
     @property
@@ -152,7 +168,8 @@ class JupyterLabProcess:
         options: dict[str, Any] = {"env": env, "cwd": self.root, "stdin": subprocess.DEVNULL, "start_new_session": True}
         if sys.platform.startswith("linux"):
             options["preexec_fn"] = die_with_parent
-        command = build_lab_command(self.root, port=self.port, token=self.token, python=self.python)
+        command = build_lab_command(self.root, port=self.port, token=self.token, python=self.python,
+                                    verbose=self.verbose)
         if self.log_path is not None:
             self.log_path.parent.mkdir(parents=True, exist_ok=True)
             with open(self.log_path, "wb") as log:
@@ -195,7 +212,7 @@ def _report_copy(copy: LessonCopy, lang: str, out: TextIO) -> None:
 
 
 def lessons(lang: str = "zh-TW", *, folder: Path | None = None, port: int | None = None, open_browser: bool = True,
-            voila: bool = False, out: TextIO | None = None) -> int:
+            voila: bool = False, out: TextIO | None = None, verbose: bool = False) -> int:
     """Copy (or keep) the lessons and serve them until Ctrl+C or SIGTERM; returns the exit code."""
     from .server.serve import StopRequested, VoilaProcess, _stop_on_signals, port_problem, start_failure
 
@@ -214,23 +231,22 @@ def lessons(lang: str = "zh-TW", *, folder: Path | None = None, port: int | None
         server = VoilaProcess(notebook=copy.folder, port=port or 0, lang=code, preheat=False,
                               extra_args=["--strip_sources=False"], env={**os.environ, LESSONS_SERVER_ENV_VAR: "1"})
     else:
-        server = JupyterLabProcess(root=copy.folder.parent, port=port or 0)
+        server = JupyterLabProcess(root=copy.folder.parent, port=port or 0, verbose=verbose)
     with _stop_on_signals():
         try:
             try:
                 server.start()
+                url = _lessons_url(server, copy)
+                out.write(t("lessonbook.cli.starting", code, url=url) + "\n")  # before anything the server says
+                out.flush()
                 server.wait_ready(timeout=START_TIMEOUT)
             except (RuntimeError, TimeoutError, OSError) as err:
                 error = start_failure(server.process, err, code, timeout=START_TIMEOUT)
                 sys.stderr.write(t("lessonbook.cli.failed", code, error=error) + "\n")
                 return 1
-            if isinstance(server, VoilaProcess):
-                url = f"{server.url}voila/render/{copy.index.name}"
-                ready = t("lessonbook.cli.voila_ready", code, url=url)
-            else:
-                url = server.page_url(f"{copy.folder.name}/{copy.index.name}")
-                ready = t("lessonbook.cli.ready", code, url=url)
-            out.write("\n" + ready + "\n" + t("lessonbook.cli.stop_hint", code) + "\n\n")
+            ready = t("lessonbook.cli.voila_ready" if isinstance(server, VoilaProcess) else "lessonbook.cli.ready", code,
+                      url=url)
+            out.write("\n" + t("lessonbook.cli.stop_hint", code) + "\n" + ready + "\n\n")  # the URL last
             out.flush()
             if open_browser:
                 with contextlib.suppress(webbrowser.Error):
@@ -245,13 +261,22 @@ def lessons(lang: str = "zh-TW", *, folder: Path | None = None, port: int | None
             server.stop()
 
 
+def _lessons_url(server: Any, copy: LessonCopy) -> str:
+    """The URL of the copy's index page on ``server`` (started: its port is known)."""
+    from .server.serve import VoilaProcess
+
+    if isinstance(server, VoilaProcess):
+        return f"{server.url}voila/render/{copy.index.name}"
+    return str(server.page_url(f"{copy.folder.name}/{copy.index.name}"))
+
+
 def run(args: argparse.Namespace, lang: str, out: TextIO | None = None) -> int:
     """Run the parsed ``lessons`` command; a :class:`LessonsError` (or a port in use) is told in ``lang`` (exit code 2)."""
     from .server.serve import ServeError
 
     try:
         return lessons(args.lang, folder=args.dir, port=args.port, open_browser=not args.no_browser,
-                       voila=args.voila, out=out)
+                       voila=args.voila, out=out, verbose=args.verbose)
     except LessonsError as exc:
         sys.stderr.write(t("cli.err.prefix", lang, error=lessons_error_text(exc, lang)) + "\n")
         return 2
