@@ -125,9 +125,6 @@ CSS = """
 .typhoon-room-row > .typhoon-room-about { flex: 1 1 14em; min-width: 0; }
 .typhoon-room-about .widget-html-content { white-space: normal; overflow: visible; line-height: 1.4; overflow-wrap: break-word; }
 .typhoon-room-date { white-space: nowrap; }
-""" + PHONE_MEDIA + """ {  /* a phone: the room's words take the whole width, its button under them */
-  .typhoon-room-row > .typhoon-room-about { flex-basis: 100%; order: -1; }
-}
 .typhoon-room-facts { display: flex; flex-wrap: wrap; gap: .25em .4em; align-items: center; margin-top: .1em; color: #334155; }
 .typhoon-room-tag { border: 1px solid #94a3b8; border-radius: 999px; padding: 0 .55em; background: #f1f5f9; color: #0f172a;
   line-height: 1.5; }
@@ -260,6 +257,8 @@ CSS = """
 """ + PHONE_MEDIA + """ {
   .typhoon-chart-wide { display: none; }
   .typhoon-chart-narrow { display: block; }
+  /* the teacher's rooms list: a room's words take the whole width, its button under them */
+  .typhoon-room-row > .typhoon-room-about { flex-basis: 100%; order: -1; }
 }
 @media (max-width: 900px) {
   .typhoon-fullscreen { overflow-y: auto; }
