@@ -25,15 +25,26 @@ if command -v apt-get >/dev/null 2>&1; then
         SUDO=""
         [ "$(id -u)" -eq 0 ] || SUDO="sudo -n"
         export DEBIAN_FRONTEND=noninteractive
-        $SUDO apt-get update -q
-        $SUDO apt-get install -y -q "${need[@]}"
+        if ! { $SUDO apt-get update -q && $SUDO apt-get install -y -q "${need[@]}"; }; then
+            # CI must have everything; on a contributor's computer without sudo, the tests that need none of these
+            # still run (`bash scripts/test.sh tests/test_golden.py`), and the others say what is missing
+            if [ -n "${CI:-}" ]; then
+                echo "scripts/test.sh: could not install ${need[*]} (above)" >&2
+                exit 1
+            fi
+            echo "scripts/test.sh: could not install ${need[*]} (no sudo?); tests that need them will fail:" \
+                 "install them with: sudo apt-get install ${need[*]}" >&2
+        fi
     fi
 fi
 
 # Pyodide (CPython compiled to WebAssembly, what JupyterLite runs) under Node.js, for
 # tests/test_pyodide.py: the pinned npm package, installed once into tests/pyodide/node_modules.
 if [ ! -f tests/pyodide/node_modules/pyodide/pyodide.mjs ] && command -v npm >/dev/null 2>&1; then
-    npm ci --prefix tests/pyodide --no-audit --no-fund --loglevel=error
+    npm ci --prefix tests/pyodide --no-audit --no-fund --loglevel=error || {
+        [ -z "${CI:-}" ] || exit 1
+        echo "scripts/test.sh: npm could not install Pyodide; tests/test_pyodide.py will fail" >&2
+    }
 fi
 
 boot="${PYTHON:-$(command -v python3 || command -v python || true)}"
