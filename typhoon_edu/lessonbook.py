@@ -13,6 +13,12 @@ an index notebook (``00_index.ipynb``), so a student's edits never touch the pac
 What was copied is recorded in ``.typhoon-edu-lessons.json`` inside the copy (the version and a
 SHA-256 of every original), which is how a newer version is recognised.
 
+The copies (and the index) store this computer's Python in ``metadata.language_info``
+(:func:`kernel_language_info`), the value JupyterLab writes there when the notebook's kernel starts: a
+lesson that stores another Python's (the one the lessons were run with, 3.11.7) would open already marked
+as modified. Only that field differs from the original; the record keeps the originals' SHA-256, and a
+copy that differs from its original only there counts as unchanged (:func:`same_lesson`).
+
 >>> [p.name for p in shipped_lessons("en")][:2]
 ['01_compass_rolls.ipynb', '02_grid_pathing.ipynb']
 """
@@ -23,9 +29,11 @@ import hashlib
 import json
 import re
 import shutil
+import sys
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from .fileio import os_reason
 from .i18n import normalize_lang, t
@@ -39,10 +47,12 @@ __all__ = [
     "LessonsError",
     "default_folder",
     "index_notebook",
+    "kernel_language_info",
     "lesson_title",
     "package_version",
     "prepare_copy",
     "run_hint_cell",
+    "same_lesson",
     "shipped_lessons",
     "shipped_lessons_dir",
 ]
@@ -175,11 +185,84 @@ def run_hint_cell(lang: str) -> dict[str, object]:
     return cell
 
 
+def kernel_language_info() -> dict[str, object]:
+    """The ``language_info`` the lessons' kernel reports for this Python, as JupyterLab writes it into a notebook.
+
+    The same fields and values as ipykernel's ``kernel_info`` reply (``IPythonKernel.language_info``); the
+    kernel is this Python's, the one ``typhoon-edu lessons`` starts JupyterLab with.
+
+    >>> info = kernel_language_info()
+    >>> info["name"], info["version"] == sys.version.split()[0], info["codemirror_mode"]
+    ('python', True, {'name': 'ipython', 'version': 3})
+    """
+    return {
+        "codemirror_mode": {"name": "ipython", "version": sys.version_info[0]},
+        "file_extension": ".py",
+        "mimetype": "text/x-python",
+        "name": "python",
+        "nbconvert_exporter": "python",
+        "pygments_lexer": f"ipython{sys.version_info[0]}",
+        "version": sys.version.split()[0],
+    }
+
+
+def _notebook_text(nb: dict[str, object]) -> str:
+    """A notebook as nbformat writes it (the shipped lessons are in this form)."""
+    return json.dumps(nb, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+
+
+def _load_notebook(path: Path) -> dict[str, Any] | None:
+    try:
+        nb = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return nb if isinstance(nb, dict) and isinstance(nb.get("metadata"), dict) else None
+
+
+def _without_language_info(nb: dict[str, Any]) -> dict[str, Any]:
+    return {**nb, "metadata": {k: v for k, v in nb["metadata"].items() if k != "language_info"}}
+
+
+def same_lesson(copy: Path, original: Path) -> bool:
+    """Whether ``copy`` is ``original`` unchanged but for ``metadata.language_info`` (which :func:`prepare_copy`
+    sets to this computer's Python, and JupyterLab to the kernel's).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     copy = prepare_copy("en", Path(tmp))
+    ...     lesson = copy.folder / "04_full_game.ipynb"
+    ...     unchanged = same_lesson(lesson, shipped_lessons_dir("en") / lesson.name)
+    ...     _ = lesson.write_text(lesson.read_text(encoding="utf-8").replace("Run All Cells", "Run it all"), encoding="utf-8")
+    ...     (unchanged, same_lesson(lesson, shipped_lessons_dir("en") / lesson.name))
+    (True, False)
+    """
+    if copy.read_bytes() == original.read_bytes():
+        return True
+    mine, theirs = _load_notebook(copy), _load_notebook(original)
+    return mine is not None and theirs is not None and _without_language_info(mine) == _without_language_info(theirs)
+
+
+def _copy_lesson(src: Path, dest: Path) -> None:
+    """Copy the lesson ``src`` to ``dest`` with this computer's ``language_info`` (only that changed)."""
+    nb = _load_notebook(src)
+    info = kernel_language_info()
+    if nb is None or nb["metadata"].get("language_info") == info:
+        shutil.copyfile(src, dest)
+        return
+    nb["metadata"]["language_info"] = info
+    dest.write_text(_notebook_text(nb), encoding="utf-8")
+
+
 def index_notebook(lang: str, lessons: list[Path]) -> dict[str, object]:
     """The index notebook of a copy: how to use the lessons and a link to each (only Markdown cells).
 
+    Its ``kernelspec`` and ``language_info`` are the ones JupyterLab writes when its kernel starts (this Python's,
+    :func:`kernel_language_info`), so that it opens unmodified.
+
     >>> nb = index_notebook("en", shipped_lessons("en"))
     >>> "](01_compass_rolls.ipynb)" in "".join(nb["cells"][1]["source"])
+    True
+    >>> nb["metadata"]["language_info"] == kernel_language_info()
     True
     """
     code = check_lang(lang)
@@ -191,7 +274,7 @@ def index_notebook(lang: str, lessons: list[Path]) -> dict[str, object]:
     ]
     return {"cells": cells, "nbformat": 4, "nbformat_minor": 5,
             "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
-                         "language_info": {"name": "python"}}}
+                         "language_info": kernel_language_info()}}
 
 
 @dataclass
@@ -225,14 +308,13 @@ def _write_manifest(folder: Path, lang: str, originals: dict[str, str]) -> None:
 
 
 def _write_index(folder: Path, lang: str, lessons: list[Path]) -> None:
-    text = json.dumps(index_notebook(lang, lessons), ensure_ascii=False, indent=1) + "\n"
-    (folder / INDEX_NAME).write_text(text, encoding="utf-8")
+    (folder / INDEX_NAME).write_text(_notebook_text(index_notebook(lang, lessons)), encoding="utf-8")
 
 
 def _fresh_copy(folder: Path, lang: str, lessons: list[Path], originals: dict[str, str]) -> None:
     folder.mkdir(parents=True, exist_ok=False)
     for src in lessons:
-        shutil.copyfile(src, folder / src.name)
+        _copy_lesson(src, folder / src.name)
     _write_index(folder, lang, [folder / p.name for p in lessons])
     _write_manifest(folder, lang, originals)
 
@@ -272,14 +354,16 @@ def prepare_copy(lang: str, base: Path | None = None, *, package_dir: Path = _PA
         recorded = _read_manifest(folder)
         for src in lessons:
             if not (folder / src.name).exists():
-                shutil.copyfile(src, folder / src.name)
+                _copy_lesson(src, folder / src.name)
                 copy.restored.append(src.name)
         if not copy.index.exists():
             _write_index(folder, code, [folder / p.name for p in lessons])
         if not recorded:
             # A copy without its record (made by hand, or the record deleted): what it holds now is
-            # what it was copied from, unless a file differs from the installed lesson.
-            recorded = {p.name: _digest(folder / p.name) for p in lessons}
+            # what it was copied from, unless a file differs from the installed lesson (its language_info aside:
+            # the copy has this computer's Python there).
+            recorded = {p.name: originals[p.name] if same_lesson(folder / p.name, p) else _digest(folder / p.name)
+                        for p in lessons}
             _write_manifest(folder, code, recorded)
         if recorded != originals:
             newer, missing = _version_folder(base, code, originals)

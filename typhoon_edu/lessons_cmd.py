@@ -8,7 +8,9 @@
    shows in its file browser), on ``localhost`` only, with a fresh random token; once it answers,
    the URL of the copy's index page is printed and opened in the browser. The URL is said as soon as the
    server starts and again, last, once it answers; the server's routine INFO lines are left out (its
-   warnings and errors are shown), ``--verbose`` shows them.
+   warnings and errors are shown), ``--verbose`` shows them. The tabs JupyterLab reopens next time are kept
+   inside the copy (``FOLDER/<lang>/.jupyter-workspaces``), not in the person's own JupyterLab settings,
+   so a run in another language or folder does not reopen that copy's tabs (as "file not found" warnings).
    With ``--voila`` the copy is served read-only by Voilà instead, through the class-play server
    machinery (:class:`typhoon_edu.server.serve.VoilaProcess`: the same Host check, no page may
    run code), as a tree of notebooks with their code shown (lesson 06 asks its readers to read
@@ -49,6 +51,8 @@ __all__ = ["JupyterLabProcess", "add_parser", "build_lab_command", "lessons", "l
 START_TIMEOUT = 120.0
 #: Seconds JupyterLab may take to shut its kernels down after SIGTERM before it is killed.
 STOP_TIMEOUT = 30.0
+#: The folder inside a copy where JupyterLab keeps its open tabs and layout (hidden in its file browser).
+WORKSPACES_NAME = ".jupyter-workspaces"
 
 
 def stopped_exit_code(result: int | None) -> int:
@@ -90,8 +94,9 @@ def build_parser_for_tests(lang: str = "en") -> argparse.ArgumentParser:
 
 
 def build_lab_command(root: Path, *, port: int, token: str, python: str | None = None,
-                      as_root: bool | None = None, verbose: bool = False) -> list[str]:
-    """The command line that starts JupyterLab on ``root`` (a pure function).
+                      as_root: bool | None = None, verbose: bool = False, workspaces: Path | None = None) -> list[str]:
+    """The command line that starts JupyterLab on ``root`` (a pure function); ``workspaces`` is where it keeps
+    its open tabs (else in the person's ``~/.jupyter/lab/workspaces``).
 
     >>> cmd = build_lab_command(Path("/l"), port=8871, token="abc", python="python", as_root=False)
     >>> cmd[:3], "--ServerApp.ip=localhost" in cmd, "--IdentityProvider.token=abc" in cmd
@@ -101,6 +106,8 @@ def build_lab_command(root: Path, *, port: int, token: str, python: str | None =
     (True, False)
     >>> "--ServerApp.allow_root=True" in build_lab_command(Path("/l"), port=1, token="x", as_root=True)
     True
+    >>> build_lab_command(Path("/l"), port=1, token="x", workspaces=Path("/l/en/.jupyter-workspaces"))[-1]
+    '--LabApp.workspaces_dir=/l/en/.jupyter-workspaces'
     """
     if not 0 < port < 65536:
         raise LessonsError("port", value=port)
@@ -132,6 +139,8 @@ def build_lab_command(root: Path, *, port: int, token: str, python: str | None =
         cmd += ["--ServerApp.log_level=WARN", "--LabApp.log_level=WARN"]
     if as_root:  # JupyterLab refuses root without it (CI machines and containers run as root)
         cmd.append("--ServerApp.allow_root=True")
+    if workspaces is not None:  # the tabs reopened next time: this copy's, not another language's or folder's
+        cmd.append(f"--LabApp.workspaces_dir={workspaces}")
     return cmd
 
 
@@ -147,6 +156,7 @@ class JupyterLabProcess:
     log_path: Path | None = None
     tag: str = field(default_factory=lambda: secrets.token_hex(8))
     verbose: bool = False
+    workspaces: Path | None = None
     process: subprocess.Popen[bytes] | None = field(default=None, init=False, repr=False)
 
     @property
@@ -169,7 +179,7 @@ class JupyterLabProcess:
         if sys.platform.startswith("linux"):
             options["preexec_fn"] = die_with_parent
         command = build_lab_command(self.root, port=self.port, token=self.token, python=self.python,
-                                    verbose=self.verbose)
+                                    verbose=self.verbose, workspaces=self.workspaces)
         if self.log_path is not None:
             self.log_path.parent.mkdir(parents=True, exist_ok=True)
             with open(self.log_path, "wb") as log:
@@ -231,7 +241,8 @@ def lessons(lang: str = "zh-TW", *, folder: Path | None = None, port: int | None
         server = VoilaProcess(notebook=copy.folder, port=port or 0, lang=code, preheat=False,
                               extra_args=["--strip_sources=False"], env={**os.environ, LESSONS_SERVER_ENV_VAR: "1"})
     else:
-        server = JupyterLabProcess(root=copy.folder.parent, port=port or 0, verbose=verbose)
+        server = JupyterLabProcess(root=copy.folder.parent, port=port or 0, verbose=verbose,
+                                   workspaces=copy.folder / WORKSPACES_NAME)
     with _stop_on_signals():
         try:
             try:
