@@ -16,6 +16,7 @@ rule that was broken.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import sys
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -46,28 +47,83 @@ FOOTPRINT_SHAPES: Mapping[str, tuple[tuple[int, int], ...]] = MappingProxyType(
     }
 )
 
-# Effect kinds the engine knows, with the parameters each needs and the target it acts on.
-EFFECT_KINDS: Mapping[str, tuple[tuple[str, ...], str]] = MappingProxyType(
+MAX_LEVEL = 5  # the top intensity level (levels.toml lists levels 1 to 5)
+
+
+class Param(NamedTuple):
+    """One parameter of an effect: what kind of value it takes and which values are allowed.
+
+    ``kind`` is ``"int"`` (a whole number from ``low`` to ``high``, 0 left out if ``nonzero``),
+    ``"direction"`` (a point of compass.toml) or ``"choices"`` (``"ring"`` or ``"all"``).
+
+    >>> Param("int", -5, 5, nonzero=True).allowed()
+    'a whole number from -5 to 5 other than 0'
+    >>> Param("int", 1).allowed(), Param("choices").allowed()
+    ('a whole number, at least 1', "'ring' (the 7 ring stops) or 'all' (16 points)")
+    """
+
+    kind: str = "int"
+    low: int | None = None
+    high: int | None = None
+    nonzero: bool = False
+
+    def allowed(self) -> str:
+        """What this parameter may be, in words (for error messages)."""
+        if self.kind == "direction":
+            return "a compass point of compass.toml"
+        if self.kind == "choices":
+            return "'ring' (the 7 ring stops) or 'all' (16 points)"
+        if self.low is not None and self.high is not None:
+            text = f"a whole number from {self.low} to {self.high}"
+        elif self.low is not None:
+            text = f"a whole number, at least {self.low}"
+        else:  # pragma: no cover - every whole-number parameter has a lower end
+            text = "a whole number"
+        return text + (" other than 0" if self.nonzero else "")
+
+
+class EffectKind(NamedTuple):
+    """An effect kind: its parameters (name -> :class:`Param`), the target it acts on, when it is
+    played (``"attack"`` or ``"counter"``) and whether a function card may have it (``False``: region
+    abilities only)."""
+
+    params: Mapping[str, Param]
+    target: str
+    timing: str = "attack"
+    cards: bool = True
+
+
+def _kind(target: str, timing: str = "attack", cards: bool = True, **params: Param) -> EffectKind:
+    return EffectKind(MappingProxyType(params), target, timing, cards)
+
+
+_LEVEL_CHANGE = Param("int", -MAX_LEVEL, MAX_LEVEL, nonzero=True)  # -5 removes even a level 5 storm
+_LEVELS_LOST = Param("int", 1, MAX_LEVEL)
+
+# Effect kinds the engine knows: each one's parameters (all required, each with its allowed values),
+# the target it acts on, its timing and whether cards may use it. An effect with another parameter,
+# a missing one or a value outside its range is refused when the edition is loaded.
+EFFECT_KINDS: Mapping[str, EffectKind] = MappingProxyType(
     {
-        "level": (("delta",), "typhoon"),
-        "add_depression": ((), "zone_cell"),
-        "remove": (("max_level",), "typhoon"),
-        "steer": (("choices",), "typhoon"),
-        "hold": ((), "typhoon"),
-        "roll": (("delta", "min"), "typhoon"),
-        "heal": (("amount",), "none"),
-        "push": (("direction", "cells"), "typhoon"),
-        "level_all": (("delta",), "none"),
-        "cancel_damage": ((), "none"),
-        "halve_damage": ((), "none"),
-        "turn_away": (("choices",), "none"),
-        "weaken": (("delta",), "none"),
-        "shield_weaken": (("delta",), "none"),
-        "shield_halve": ((), "none"),
-        "shield_cancel_first": ((), "none"),
+        "level": _kind("typhoon", delta=_LEVEL_CHANGE),
+        "add_depression": _kind("zone_cell"),
+        "remove": _kind("typhoon", max_level=Param("int", 1, MAX_LEVEL)),
+        "steer": _kind("typhoon", choices=Param("choices")),
+        "hold": _kind("typhoon"),
+        "roll": _kind("typhoon", delta=Param("int", -5, 5, nonzero=True), min=Param("int", 1, 6)),
+        "heal": _kind("none", amount=Param("int", 1, HP_MAX)),
+        "push": _kind("typhoon", cards=False, direction=Param("direction"), cells=Param("int", 1)),
+        "level_all": _kind("none", cards=False, delta=_LEVEL_CHANGE),
+        "cancel_damage": _kind("none", "counter"),
+        "halve_damage": _kind("none", "counter"),
+        "turn_away": _kind("none", "counter", choices=Param("choices")),
+        "weaken": _kind("none", "counter", delta=_LEVELS_LOST),
+        "shield_weaken": _kind("none", cards=False, delta=_LEVELS_LOST),
+        "shield_halve": _kind("none", cards=False),
+        "shield_cancel_first": _kind("none", cards=False),
     }
 )
-COUNTER_KINDS = frozenset({"cancel_damage", "halve_damage", "turn_away", "weaken"})
+COUNTER_KINDS = frozenset(k for k, v in EFFECT_KINDS.items() if v.timing == "counter")
 TIMINGS = ("attack", "counter")
 
 
@@ -339,10 +395,43 @@ def _need(data: Mapping[str, Any], key: str, kind: type, file: str, entry: str) 
         raise RulesDataError(file, entry, f"the field '{key}' is missing")
     value = data[key]
     if kind is int and isinstance(value, bool) or not isinstance(value, kind):
-        raise RulesDataError(file, entry, f"'{key}' must be a {kind.__name__}, not {value!r}")
+        raise RulesDataError(file, entry, f"'{key}' must be {_TYPE_WORDS.get(kind, kind.__name__)}, not {_given(value)}")
     if kind is str and not value.strip():
         raise RulesDataError(file, entry, f"'{key}' must not be empty")
     return value
+
+
+_TYPE_WORDS: Mapping[type, str] = MappingProxyType(
+    {int: "a whole number", str: "text in quotes", list: "a list in [ ]", dict: "a table"})
+
+
+def _given(value: Any) -> str:
+    """``value`` as a data file wrote it, with a hint when its type is a likely slip.
+
+    >>> _given("1"), _given(1.0), _given(True)
+    ("'1' (text: write the number without quotes)", '1.0 (a decimal number)', 'true')
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        shown = repr(value) if len(value) <= 40 else repr(value[:40] + "…")
+        try:
+            float(value)
+        except ValueError:
+            return shown
+        return f"{shown} (text: write the number without quotes)"
+    if isinstance(value, float):
+        return f"{value!r} (a decimal number)"
+    return repr(value)
+
+
+def _unknown_keys(raw: Mapping[str, Any], known: tuple[str, ...], file: str, entry: str, owner: str, noun: str) -> None:
+    """Refuse a key of ``raw`` that is not in ``known``: a misspelt or foreign field would be ignored silently."""
+    for key in raw:
+        if key not in known:
+            close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise RulesDataError(file, entry, f"{owner} has no {noun} {key!r}{hint}; its {noun}s are: {', '.join(known)}")
 
 
 def _read(folder: Path, name: str) -> tuple[dict[str, Any], bytes]:
@@ -446,21 +535,51 @@ def _load_map(data: dict[str, Any], region_marks: set[str]) -> MapData:
     return MapData(_need(data, "name", str, file, "name"), width, len(rows), rows, tuple(zones), geo)
 
 
-def _effect(raw: Any, file: str, entry: str, points: Mapping[str, CompassPoint]) -> Effect:
+def _effect(raw: Any, file: str, entry: str, points: Mapping[str, CompassPoint], owner: str = "card") -> Effect:
+    """Check an effect table of a card (``owner="card"``) or of a region ability (``"ability"``)."""
     if not isinstance(raw, dict) or "kind" not in raw:
         raise RulesDataError(file, entry, "has no effect (an effect needs a 'kind')")
     kind = raw["kind"]
-    if kind not in EFFECT_KINDS:
-        raise RulesDataError(file, entry, f"unknown effect kind {kind!r}; known: {', '.join(EFFECT_KINDS)}")
-    for param in EFFECT_KINDS[kind][0]:
-        if param not in raw:
-            raise RulesDataError(file, entry, f"the effect {kind!r} needs the parameter '{param}'")
-    if "direction" in raw and raw["direction"] not in points:
-        raise RulesDataError(file, entry, f"unknown direction {raw['direction']!r}; known: {', '.join(points)}")
-    if "choices" in raw and raw["choices"] not in ("ring", "all"):
-        raise RulesDataError(file, entry, "'choices' must be 'ring' (the 7 ring stops) or 'all' (16 points)")
+    if not isinstance(kind, str) or kind not in EFFECT_KINDS:
+        close = difflib.get_close_matches(str(kind), list(EFFECT_KINDS), n=1, cutoff=0.6)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise RulesDataError(file, entry, f"unknown effect kind {_given(kind)}{hint}; known: {_kinds_for(owner)}"
+                                          + (" (counter effects are for cards only)" if owner == "ability" else ""))
+    spec = EFFECT_KINDS[kind]
+    _unknown_keys(raw, ("kind", *spec.params), file, entry, f"the effect {kind!r}", "parameter")
+    for name, param in spec.params.items():
+        if name not in raw:
+            raise RulesDataError(file, entry, f"the effect {kind!r} needs the parameter '{name}' ({param.allowed()})")
+        value = raw[name]
+        if param.kind == "direction":
+            ok = isinstance(value, str) and value in points
+            allowed = f"a compass point: {', '.join(points)}"
+        elif param.kind == "choices":
+            ok = isinstance(value, str) and value in ("ring", "all")
+            allowed = param.allowed()
+        else:
+            ok = (isinstance(value, int) and not isinstance(value, bool)
+                  and (param.low is None or value >= param.low) and (param.high is None or value <= param.high)
+                  and not (param.nonzero and value == 0))
+            allowed = param.allowed()
+        if not ok:
+            raise RulesDataError(file, entry, f"the effect {kind!r}: '{name}' must be {allowed}; got {_given(value)}")
     params = {k: v for k, v in raw.items() if k != "kind"}
     return Effect(kind, MappingProxyType(params))
+
+
+def _kinds_for(owner: str, timing: str | None = None) -> str:
+    """The effect kinds a region ability (``owner="ability"``) or a card (of ``timing``, or of any) may have.
+
+    >>> _kinds_for("card", "counter")
+    'cancel_damage, halve_damage, turn_away, weaken'
+    """
+    if owner == "ability":
+        return ", ".join(k for k, v in EFFECT_KINDS.items() if v.timing == "attack")
+    if timing is not None:
+        return ", ".join(k for k, v in EFFECT_KINDS.items() if v.cards and v.timing == timing)
+    return "; ".join([*(f"for {t} cards: {_kinds_for('card', t)}" for t in TIMINGS),
+                      "for region abilities only: " + ", ".join(k for k, v in EFFECT_KINDS.items() if not v.cards)])
 
 
 def _load_regions(data: dict[str, Any], rows: tuple[str, ...], points: Mapping[str, CompassPoint]) -> dict[str, Region]:
@@ -479,10 +598,15 @@ def _load_regions(data: dict[str, Any], rows: tuple[str, ...], points: Mapping[s
             raise RulesDataError(file, entry, f"is for the unknown region {region!r}; regions: {', '.join(raw_regions)}")
         if region in abilities:
             raise RulesDataError(file, entry, f"region {region} already has an ability; each region card has one")
-        effect = _effect(raw.get("effect"), file, entry, points)
-        target = raw.get("target", EFFECT_KINDS[effect.kind][1])
+        _unknown_keys(raw, ABILITY_FIELDS, file, entry, "a region ability", "field")
+        effect = _effect(raw.get("effect"), file, entry, points, owner="ability")
         if effect.kind in COUNTER_KINDS:
-            raise RulesDataError(file, entry, "a region ability is played in the attack phase; it cannot be a counter effect")
+            raise RulesDataError(file, entry, "a region ability is played in the attack phase; it cannot be a counter "
+                                              f"effect; an ability's effect is one of: {_kinds_for('ability')}")
+        target = raw.get("target", EFFECT_KINDS[effect.kind].target)
+        if target != EFFECT_KINDS[effect.kind].target:
+            raise RulesDataError(file, entry, f"the effect {effect.kind!r} needs target "
+                                              f"{EFFECT_KINDS[effect.kind].target!r}, not {_given(target)}")
         abilities[region] = Ability(
             key, region, *(_need(raw, f, str, file, entry) for f in ("name_en", "name_zh")), effect, target,
             *(_need(raw, f, str, file, entry) for f in ("text_en", "text_zh", "basis_en", "basis_zh")),
@@ -535,12 +659,24 @@ def _check_region_names(regions: Mapping[str, Region]) -> None:
                 raise RulesDataError(file, entry, f"its name {name!r} reads the same as a name of {other}")
 
 
+#: The fields a card, its restricted effect and a region ability may have (any other is refused).
+CARD_FIELDS = ("key", "name_en", "name_zh", "count", "timing", "target", "effect", "text_en", "text_zh", "restricted")
+RESTRICTED_FIELDS = ("regions", "effect", "text_en", "text_zh")
+ABILITY_FIELDS = ("region", "key", "name_en", "name_zh", "effect", "target", "text_en", "text_zh", "basis_en", "basis_zh")
+
+
 def _load_cards(data: dict[str, Any], regions: Mapping[str, Region], points: Mapping[str, CompassPoint]) -> dict[str, Card]:
     file = "cards.toml"
     cards: dict[str, Card] = {}
-    for i, raw in enumerate(data.get("cards", [])):
+    _unknown_keys(data, ("cards",), file, "file", "cards.toml (its cards are [[cards]] tables)", "table")
+    raw_cards = data.get("cards", [])
+    if not isinstance(raw_cards, list) or not all(isinstance(raw, dict) for raw in raw_cards):
+        raise RulesDataError(file, "cards", "each card is a [[cards]] table")
+    names: dict[str, str] = {}
+    for i, raw in enumerate(raw_cards):
         key = _need(raw, "key", str, file, f"card #{i + 1}")
         entry = f"card {key}"
+        _unknown_keys(raw, CARD_FIELDS, file, entry, "a card", "field")
         if key in cards:
             raise RulesDataError(file, entry, "two cards have this key")
         if " " in key:
@@ -552,32 +688,54 @@ def _load_cards(data: dict[str, Any], regions: Mapping[str, Region], points: Map
         if timing not in TIMINGS:
             raise RulesDataError(file, entry, f"timing must be one of {', '.join(TIMINGS)}; got {timing!r}")
         effect = _effect(raw.get("effect"), file, entry, points)
-        if (effect.kind in COUNTER_KINDS) != (timing == "counter"):
-            raise RulesDataError(file, entry, f"the effect {effect.kind!r} does not fit the timing {timing!r}")
-        if effect.kind.startswith("shield") or effect.kind in ("push", "level_all"):
-            raise RulesDataError(file, entry, f"the effect {effect.kind!r} is for region abilities only")
+        if not EFFECT_KINDS[effect.kind].cards:
+            raise RulesDataError(file, entry, f"the effect {effect.kind!r} is for region abilities only; "
+                                              f"the effects for {timing} cards are: {_kinds_for('card', timing)}")
+        if EFFECT_KINDS[effect.kind].timing != timing:
+            raise RulesDataError(file, entry, f"the effect {effect.kind!r} does not fit the timing {timing!r}; "
+                                              f"the effects for {timing} cards are: {_kinds_for('card', timing)}")
         target = _need(raw, "target", str, file, entry)
-        if target != EFFECT_KINDS[effect.kind][1]:
-            raise RulesDataError(file, entry, f"the effect {effect.kind!r} needs target {EFFECT_KINDS[effect.kind][1]!r}, not {target!r}")
+        if target != EFFECT_KINDS[effect.kind].target:
+            raise RulesDataError(file, entry, f"the effect {effect.kind!r} needs target {EFFECT_KINDS[effect.kind].target!r}, not {target!r}")
         restricted = None
         if "restricted" in raw:
             rr = raw["restricted"]
             sub = f"{entry}, restricted effect"
-            names = tuple(_need(rr, "regions", list, file, sub))
-            for name in names:
-                if name not in regions:
-                    raise RulesDataError(file, sub, f"unknown region {name!r}; regions: {', '.join(regions)}")
+            if not isinstance(rr, dict):
+                raise RulesDataError(file, sub, f"'restricted' must be a table ([cards.restricted]), not {_given(rr)}")
+            _unknown_keys(rr, RESTRICTED_FIELDS, file, sub, "a restricted effect", "field")
+            restricted_to = tuple(_need(rr, "regions", list, file, sub))
+            if not restricted_to:
+                raise RulesDataError(file, sub, "'regions' is empty; a restricted effect names at least one region "
+                                                f"of: {', '.join(regions)}")
+            for n, name in enumerate(restricted_to):
+                if not isinstance(name, str) or name not in regions:
+                    raise RulesDataError(file, sub, f"unknown region {_given(name)}; regions: {', '.join(regions)}")
+                if name in restricted_to[:n]:
+                    raise RulesDataError(file, sub, f"'regions' lists {name!r} twice; name each region once")
             r_effect = _effect(rr.get("effect"), file, sub, points)
-            if EFFECT_KINDS[r_effect.kind][1] != target or (r_effect.kind in COUNTER_KINDS) != (timing == "counter"):
+            if not EFFECT_KINDS[r_effect.kind].cards:
+                raise RulesDataError(file, sub, f"the effect {r_effect.kind!r} is for region abilities only; "
+                                                f"the effects for {timing} cards are: {_kinds_for('card', timing)}")
+            if EFFECT_KINDS[r_effect.kind].target != target or EFFECT_KINDS[r_effect.kind].timing != timing:
                 raise RulesDataError(file, sub, "a restricted effect must keep the card's timing and target")
-            restricted = Restricted(names, r_effect, _need(rr, "text_en", str, file, sub), _need(rr, "text_zh", str, file, sub))
+            restricted = Restricted(restricted_to, r_effect, _need(rr, "text_en", str, file, sub), _need(rr, "text_zh", str, file, sub))
+        name_en, name_zh = _need(raw, "name_en", str, file, entry), _need(raw, "name_zh", str, file, entry)
+        for name in (name_en, name_zh):  # players tell the cards apart by name, in either language
+            other = names.setdefault(" ".join(name.split()).casefold(), key)
+            if other != key:
+                raise RulesDataError(file, entry, f"its name {name!r} is also the name of card {other}; "
+                                                  "every card needs its own name in English and in Chinese")
         cards[key] = Card(
-            key, _need(raw, "name_en", str, file, entry), _need(raw, "name_zh", str, file, entry), count, timing,
+            key, name_en, name_zh, count, timing,
             target, effect, _need(raw, "text_en", str, file, entry), _need(raw, "text_zh", str, file, entry), restricted,
         )
     total = sum(c.count for c in cards.values())
     if total != DECK_SIZE:
-        raise RulesDataError(file, "deck", f"the deck must hold {DECK_SIZE} function cards; the counts add up to {total}")
+        change = (f"lower other cards' counts by {total - DECK_SIZE} in all (a new card or a higher count takes "
+                  "its place from the others)" if total > DECK_SIZE else f"raise counts by {DECK_SIZE - total} in all")
+        raise RulesDataError(file, "deck", f"the deck must hold {DECK_SIZE} function cards (the rule of docs/rules.md "
+                                           f"§1, DECK_SIZE in the engine); the counts add up to {total}: {change}")
     return cards
 
 
@@ -602,7 +760,8 @@ def load_rules(path: str | Path | None = None) -> Rules:
 #: the rules digest (:func:`data_digest`), so correcting a sentence keeps every save and room readable.
 #: A path is read from the top of a file; ``[]`` stands for every entry of a list of tables. Everything else
 #: counts, whether the engine reads it today or not: numbers, keys, marks, effects, the map and its
-#: geography, the ring, colours, and any field an edition adds. A region's names count too: its English
+#: geography, the ring, colours, and any field an edition adds (where a file allows one: a card, its
+#: restricted effect and a region ability refuse fields they do not know). A region's names count too: its English
 #: name is its key, and a save, a room or the command line may name it in Chinese (``Rules.region_key``).
 PROSE_FIELDS: Mapping[str, frozenset[tuple[str, ...]]] = MappingProxyType({
     "map.toml": frozenset({("name",), ("zones", "[]", "name_en"), ("zones", "[]", "name_zh")}),
