@@ -7,13 +7,15 @@
 True
 >>> f"| Taiwan / 臺灣 | 3 | {load_rules().regions['Taiwan'].hp} |" in text
 True
+>>> "| `shield_halve` |" in text  # every effect kind is listed, used or not
+True
 """
 
 from __future__ import annotations
 
 import sys
 
-from .engine.rules import Rules, load_rules
+from .engine.rules import EFFECT_KINDS, Param, Rules, load_rules
 
 KIND_EN = {
     "level": "change one typhoon's level",
@@ -34,10 +36,139 @@ KIND_EN = {
     "shield_cancel_first": "shield this turn: the first storm to reach you does no damage",
 }
 
+KIND_ZH = {
+    "level": "改變一個颱風的強度等級",
+    "add_depression": "在颱風生成區放一個熱帶低壓",
+    "remove": "移除一個較弱的颱風",
+    "steer": "讓一個颱風換一個新方向",
+    "hold": "讓一個颱風這回合留在原地（在海上會增強）",
+    "roll": "改變一個颱風這回合擲出的點數",
+    "heal": "回復你地區的生命值（不超過上限）",
+    "push": "馬上把一個颱風吹往別處（不造成傷害）",
+    "level_all": "改變每一個颱風的強度等級",
+    "cancel_damage": "反制：取消這次移動對你地區的傷害",
+    "halve_damage": "反制：這次移動對你地區的傷害減半",
+    "turn_away": "反制：讓颱風離開",
+    "weaken": "反制：颱風從這一步起減弱",
+    "shield_weaken": "這回合的保護：颱風到達你的地區就減弱",
+    "shield_halve": "這回合的保護：你受到的傷害減半",
+    "shield_cancel_first": "這回合的保護：第一個到達你地區的颱風不造成傷害",
+}
+
+# The targets of rules.EFFECT_KINDS, as cards.toml's header explains them.
+TARGET_EN = {
+    "typhoon": "one typhoon on the map",
+    "zone_cell": "an empty generation-zone cell",
+    "none": "no choice to make (your own region, or the storm that reached you)",
+}
+TARGET_ZH = {
+    "typhoon": "地圖上的一個颱風",
+    "zone_cell": "生成區裡的一個空格",
+    "none": "不必選（自己的地區，或到達的那個颱風）",
+}
+TIMING_EN = {"attack": "attack", "counter": "counter"}
+TIMING_ZH = {"attack": "攻擊", "counter": "反制"}
+
 
 def _params(effect_params: object) -> str:
     items = dict(effect_params)  # type: ignore[call-overload]
     return ", ".join(f"{k} = {v}" for k, v in items.items()) or "–"
+
+
+def allowed_en(param: Param, rules: Rules) -> str:
+    """What ``param`` may be, in English: the loader's own words (``Param.allowed``), with the compass points.
+
+    >>> allowed_en(Param("int", 1, 60), load_rules())
+    'a whole number from 1 to 60'
+    >>> allowed_en(Param("direction"), load_rules()).startswith("a compass point of compass.toml: N, NNE, NE, ENE,")
+    True
+    """
+    if param.kind == "direction":
+        return f"{param.allowed()}: {', '.join(rules.points)}"
+    return param.allowed()
+
+
+def allowed_zh(param: Param, rules: Rules) -> str:
+    """What ``param`` may be, in Chinese, from the same fields as ``Param.allowed``.
+
+    >>> allowed_zh(Param("int", -5, 5, nonzero=True), load_rules())
+    '-5 到 5 的整數（0 除外）'
+    >>> allowed_zh(Param("int", 1), load_rules()), allowed_zh(Param("choices"), load_rules())
+    ('至少 1 的整數', "'ring'（方位羅盤的 7 個方位格）或 'all'（全部 16 個方位）")
+    """
+    if param.kind == "direction":
+        return f"compass.toml 裡的方位：{'、'.join(rules.points)}"
+    if param.kind == "choices":
+        return f"'ring'（方位羅盤的 {len(rules.ring)} 個方位格）或 'all'（全部 {len(rules.points)} 個方位）"
+    if param.kind != "int":
+        raise ValueError(f"the reference cannot describe a parameter of kind {param.kind!r}; "
+                         "add it to typhoon_edu/reference.py (allowed_zh) next to 'int', 'direction' and 'choices'")
+    if param.low is not None and param.high is not None:
+        text = f"{param.low} 到 {param.high} 的整數"
+    elif param.low is not None:
+        text = f"至少 {param.low} 的整數"
+    else:  # pragma: no cover - every whole-number parameter has a lower end
+        text = "整數"
+    return text + ("（0 除外）" if param.nonzero else "")
+
+
+def effect_kinds_markdown(rules: Rules | None = None) -> list[str]:
+    """The section "Effect kinds": every kind of ``rules.EFFECT_KINDS``, used in this edition or not.
+
+    >>> lines = effect_kinds_markdown()
+    >>> lines[0], next(line for line in lines if line.startswith("| `heal`")).split(" | ")[2]
+    ('## Effect kinds / 效果種類', '`amount`: a whole number from 1 to 60 / 1 到 60 的整數')
+    """
+    rules = rules or load_rules()
+    used: dict[str, list[str]] = {kind: [] for kind in EFFECT_KINDS}
+    for c in rules.cards.values():
+        used[c.effect.kind].append(f"`{c.key}`")
+        if c.restricted is not None and c.restricted.effect.kind != c.effect.kind:
+            used[c.restricted.effect.kind].append(f"`{c.key}` (restricted 限定)")
+    abilities: dict[str, list[str]] = {kind: [] for kind in EFFECT_KINDS}
+    for r in rules.regions.values():
+        abilities[r.ability.effect.kind].append(f"`{r.ability.key}`")
+    out = [
+        "## Effect kinds / 效果種類", "",
+        "Every effect kind the engine knows (`EFFECT_KINDS` in `typhoon_edu/engine/rules.py`), whether this "
+        "edition uses it or not. A card or ability names one in its `effect` table, with each of the kind's "
+        "parameters and no other, e.g. `effect = { kind = \"roll\", delta = 2, min = 1 }`; a missing, unknown "
+        "or out-of-range parameter is refused when the edition is loaded. A card's `timing` and `target` must "
+        "be its effect's, and a restricted effect keeps them. Region abilities are played in the attack phase, "
+        "so they may have any attack kind but no counter kind.",
+        "",
+        "引擎認得的每一種效果（`typhoon_edu/engine/rules.py` 的 `EFFECT_KINDS`），不論本版有沒有用到。卡牌或"
+        "地區能力在 `effect` 表格裡寫出效果種類和它的每一個參數（不能多也不能少），例如 "
+        "`effect = { kind = \"roll\", delta = 2, min = 1 }`；少了參數、參數名稱寫錯或數值超出範圍，載入時就會"
+        "被拒絕。卡牌的 `timing`（時機）和 `target`（目標）必須和效果的相同，限定效能也一樣。地區能力在攻擊"
+        "階段使用，所以可以用任何攻擊效果，但不能用反制效果。",
+        "",
+        "Targets / 目標:",
+        "",
+    ]
+    for target in dict.fromkeys(spec.target for spec in EFFECT_KINDS.values()):
+        out.append(f"- `{target}`: {TARGET_EN[target]} / {TARGET_ZH[target]}")
+    out += [
+        "",
+        "| kind 種類 | what it does 作用 | parameters 參數 | target 目標 | timing 時機 | may be used by 可用於 "
+        "| in this edition 本版用於 |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for kind, spec in EFFECT_KINDS.items():
+        params = "<br>".join(f"`{name}`: {allowed_en(p, rules)} / {allowed_zh(p, rules)}"
+                             for name, p in spec.params.items()) or "– 無"
+        if not spec.cards:
+            users = "region abilities only 僅限地區能力"
+        elif spec.timing == "attack":
+            users = "cards and region abilities 卡牌和地區能力"
+        else:
+            users = "counter cards only 僅限反制卡"
+        in_use = "<br>".join(
+            [*([f"cards 卡牌: {', '.join(used[kind])}"] if used[kind] else []),
+             *([f"abilities 能力: {', '.join(abilities[kind])}"] if abilities[kind] else [])]) or "– 未使用"
+        out.append(f"| `{kind}` | {KIND_EN[kind]}<br>{KIND_ZH[kind]} | {params} | `{spec.target}` | "
+                   f"{TIMING_EN[spec.timing]} {TIMING_ZH[spec.timing]} | {users} | {in_use} |")
+    return out
 
 
 def cards_markdown(rules: Rules | None = None) -> str:
@@ -56,7 +187,8 @@ def cards_markdown(rules: Rules | None = None) -> str:
         "Timing: *attack* = the attack phase (打出卡牌攻擊); *counter* = when a moving storm reaches your "
         "region (反制). Each player plays at most 2 function cards per turn, each card name at most once per "
         "turn for the whole table, and when two alike effects (same kind, same typhoon) meet, the later "
-        "replaces the earlier.",
+        "replaces the earlier. Every effect kind, with its parameters and their allowed values, is listed under "
+        "*Effect kinds* below (各種效果與參數範圍見下方「效果種類」).",
         "",
         "| card 卡名 | count 張數 | timing 時機 | what it does (engine effect) |",
         "|---|---|---|---|",
@@ -98,6 +230,7 @@ def cards_markdown(rules: Rules | None = None) -> str:
         out.append(f"- 中文：{a.text_zh}")
         out.append(f"- Why / 依據: {a.basis_en} {a.basis_zh}")
         out.append("")
+    out += effect_kinds_markdown(rules)
     return "\n".join(out).rstrip() + "\n"
 
 
