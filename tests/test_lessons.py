@@ -27,7 +27,7 @@ def test_lesson_texts_exist_in_both_languages_with_the_same_placeholders():
     en, zh = lesson_keys("en"), lesson_keys("zh-TW")
     assert en == zh and len(en) > 150
     for key in en:
-        assert i18n.placeholders(i18n.t(key, "en")) == i18n.placeholders(i18n.t(key, "zh-TW")), key
+        assert i18n.placeholders(i18n.template(key, "en")) == i18n.placeholders(i18n.template(key, "zh-TW")), key
 
 
 def test_lesson_texts_live_in_their_own_files():
@@ -39,7 +39,7 @@ def test_lesson_texts_live_in_their_own_files():
 
 
 def test_zh_lesson_texts_use_the_games_terms_and_traditional_characters():
-    text = "".join(i18n.t(k, "zh-TW") for k in lesson_keys("zh-TW"))
+    text = "".join(i18n.template(k, "zh-TW") for k in lesson_keys("zh-TW"))
     for term in ("颱風眼", "暴風半徑", "登陸", "合併", "方位羅盤"):
         assert term in text, term
     for simplified in "风图区级个动东难这过时变经们说运开么":

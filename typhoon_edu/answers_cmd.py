@@ -74,7 +74,7 @@ from typing import Any, TextIO
 
 from .answers_format import CSV_COLUMNS, RESULT_OF_WORD
 from .fileio import atomic_write_text, os_reason, read_bounded
-from .i18n import LANGS, catalog, cell_label, join_names, normalize_lang, t
+from .i18n import LANGS, catalog, cell_label, join_names, normalize_lang, t, template
 
 __all__ = ["Answer", "DateOrder", "Lesson", "Problem", "QuestionInfo", "Reading", "SameName", "add_parser",
            "known_questions", "lesson_title", "merge", "parse_csv", "parse_json", "read_paths", "run", "same_names",
@@ -199,7 +199,7 @@ def known_questions() -> Known:
     for info in infos:
         for text in info.prompts.values():
             by_text.setdefault(_norm(text), info)
-    forecast = [re.compile(re.escape(_norm(t("lesson.forecast.csv_forecast", lang))).replace(r"\{storm\}", ".+")
+    forecast = [re.compile(re.escape(_norm(template("lesson.forecast.csv_forecast", lang))).replace(r"\{storm\}", ".+")
                            .replace(r"\{h\}", r"\d+")) for lang in LANGS]
     order: dict[str, list[str]] = defaultdict(list)
     for info in infos:

@@ -1,18 +1,33 @@
 """UI strings and event narration in English and Traditional Chinese (zh-TW).
 
-Strings live in ``typhoon_edu/data/i18n/<lang>.toml``; nested tables are read as dotted keys
-(``[die] invalid = ...`` is ``"die.invalid"``). Names of regions, levels, directions, cards and
-abilities come from the edition's :class:`~typhoon_edu.engine.rules.Rules`, so a teacher who
-renames a card in ``cards.toml`` sees the new name everywhere.
+Strings live in ``typhoon_edu/data/i18n/``, several files per language: ``<lang>.toml`` holds the common strings
+(dice, board, events, errors of the engine) and ``<lang>.<part>.toml`` one part each (``en.lessons.toml``,
+``zh-TW.classplay.toml``, ``en.cli.toml`` …), so each part can be owned separately. :func:`catalog` reads
+``<lang>.toml`` and then every ``<lang>.*.toml`` in that folder (a new part file is found by its name alone) and
+merges them; a key may be defined in one file only. The same part has the same name in every language, and
+:func:`catalog_file` says which file a key is in. Nested tables are read as dotted keys (``[die] invalid = ...`` is
+``"die.invalid"``). Names of regions, levels, directions, cards and abilities come from the edition's
+:class:`~typhoon_edu.engine.rules.Rules`, so a teacher who renames a card in ``cards.toml`` sees the new name
+everywhere.
 
 >>> t("die.roll"), t("die.roll", "zh-TW")
 ('Roll the die', '擲骰子')
 >>> t("die.result", "en", face=4)
 'The die shows 4.'
+
+A text with ``{placeholders}`` is always filled in: without its values :func:`t` says which are missing (a student
+never sees ``{face}``); :func:`template` is the text as written, for code that fills it in later.
+
+>>> t("die.result", "en")
+Traceback (most recent call last):
+...
+typhoon_edu.i18n.MissingValuesError: the text 'die.result' in language 'en' needs a value for {face}, and t() was given none; pass it as t('die.result', lang, face=...), or use template('die.result', lang) for the text unfilled
+>>> template("die.result", "en")
+'The die shows {face}.'
 >>> t("no.such.key", "zh-TW")
 Traceback (most recent call last):
 ...
-KeyError: "no text for 'no.such.key' in language 'zh-TW'"
+KeyError: "no text for 'no.such.key' in language 'zh-TW'; no catalog file of zh-TW has a section 'no' (the files are zh-TW.toml and zh-TW.<part>.toml in typhoon_edu/data/i18n)"
 """
 
 from __future__ import annotations
@@ -24,7 +39,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import fields
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -67,24 +82,101 @@ def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
     return out
 
 
+class CatalogError(ValueError):
+    """A catalog file that cannot be read, or a key defined in two catalog files; the message names the files."""
+
+
+class MissingValuesError(ValueError):
+    """A text asked for without the values of its ``{placeholders}``."""
+
+    def __init__(self, key: str, lang: str, missing: Iterable[str], given: Iterable[str] = ()) -> None:
+        self.key, self.lang, self.missing, self.given = key, lang, tuple(sorted(missing)), tuple(sorted(given))
+        names = ", ".join("{" + n + "}" for n in self.missing)
+        got = f"only {', '.join(self.given)}" if self.given else "none"
+        example = ", ".join(f"{n}=..." for n in self.missing)
+        super().__init__(
+            f"the text {key!r} in language {lang!r} needs a value for {names}, and t() was given {got}; pass it as "
+            f"t({key!r}, lang, {example}), or use template({key!r}, lang) for the text unfilled"
+        )
+
+
+class Catalog(NamedTuple):
+    """One language's texts (``{dotted.key: text}``) and the catalog file each key is written in."""
+
+    texts: dict[str, str]
+    files: dict[str, str]
+
+
+def read_catalog(folder: Path, lang: str) -> Catalog:
+    """The texts of ``lang`` read from ``folder`` (``<lang>.toml``, then every ``<lang>.*.toml``), with their files.
+
+    >>> c = read_catalog(CATALOG_DIR, "zh-TW")
+    >>> c.texts["board.sea"], c.files["board.sea"], c.files["lesson.quiz.compass.first_roll.why"]
+    ('海洋', 'zh-TW.toml', 'zh-TW.lessons.toml')
+    """
+    code = normalize_lang(lang)
+    texts: dict[str, str] = {}
+    files: dict[str, str] = {}
+    # The main catalog, then the parts (``en.lessons.toml`` …), so each part can be owned separately.
+    for path in [folder / f"{code}.toml", *sorted(folder.glob(f"{code}.*.toml"))]:
+        try:
+            with path.open("rb") as fh:
+                part = _flatten(tomllib.load(fh))
+        except OSError as exc:
+            raise CatalogError(f"{path}: the catalog file cannot be read ({exc.strerror})") from exc
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise CatalogError(f"{path}: the catalog file is not valid UTF-8 TOML ({exc})") from exc
+        twice = sorted(set(part) & set(texts))
+        if twice:
+            where = sorted({files[k] for k in twice})
+            raise CatalogError(
+                f"{path.name}: the keys {', '.join(twice[:5])}{' …' if len(twice) > 5 else ''} are already defined in "
+                f"{' and '.join(where)} (in {folder}); a key is written in one catalog file only: remove one of them"
+            )
+        texts.update(part)
+        files.update(dict.fromkeys(part, path.name))
+    return Catalog(texts, files)
+
+
 @cache
+def _loaded(code: str) -> Catalog:
+    return read_catalog(CATALOG_DIR, code)
+
+
 def catalog(lang: str = "en") -> Mapping[str, str]:
     """All strings of one language as a flat ``{dotted.key: text}`` mapping.
 
     >>> catalog("zh-TW")["board.sea"]
     '海洋'
     """
-    code = normalize_lang(lang)
-    merged: dict[str, str] = {}
-    # The main catalog, then the parts (``en.lessons.toml`` …), so each part can be owned separately.
-    for path in [CATALOG_DIR / f"{code}.toml", *sorted(CATALOG_DIR.glob(f"{code}.*.toml"))]:
-        with path.open("rb") as fh:
-            part = _flatten(tomllib.load(fh))
-        twice = sorted(set(part) & set(merged))
-        if twice:
-            raise ValueError(f"{path.name}: the keys {', '.join(twice[:5])} are already defined in another catalog file")
-        merged.update(part)
-    return merged
+    return _loaded(normalize_lang(lang)).texts
+
+
+def catalog_file(key: str, lang: str = "en") -> str | None:
+    """The name of the catalog file that holds ``key`` in ``lang`` (``None``: no file does).
+
+    >>> catalog_file("lesson.quiz.compass.first_roll.why", "zh-TW"), catalog_file("no.such.key")
+    ('zh-TW.lessons.toml', None)
+    """
+    return _loaded(normalize_lang(lang)).files.get(key)
+
+
+def _no_text(key: str, code: str) -> str:
+    """Why ``key`` has no text in ``code``, and the catalog file to add it to."""
+    head = f"no text for {key!r} in language {code!r}"
+    for other in LANGS:
+        there = catalog_file(key, other) if other != code else None
+        if there is not None:
+            return f"{head}; {other} has it in {there}: add it to {code}{there[len(other):]}"
+    files = _loaded(code).files
+    parts = key.split(".")
+    for n in range(len(parts) - 1, 0, -1):
+        section = ".".join(parts[:n])
+        found = sorted({f for k, f in files.items() if k.startswith(section + ".")})
+        if found:
+            return f"{head}; its section {section!r} is in {' and '.join(found)}"
+    return (f"{head}; no catalog file of {code} has a section {parts[0]!r} (the files are {code}.toml and "
+            f"{code}.<part>.toml in typhoon_edu/data/i18n)")
 
 
 def has(key: str, lang: str = "en") -> bool:
@@ -96,11 +188,34 @@ def has(key: str, lang: str = "en") -> bool:
     return key in catalog(lang)
 
 
+def template(key: str, lang: str = "en") -> str:
+    """The text for ``key`` in ``lang`` as the catalog writes it, ``{placeholders}`` unfilled: for code that fills
+    them in later (a count the browser ticks down, a pattern to find the text in). Everything else uses :func:`t`.
+
+    >>> template("hp.value", "zh-TW")
+    '{hp} / {max}'
+    >>> template("lesson.quiz.compass.nope", "zh-TW")
+    Traceback (most recent call last):
+    ...
+    KeyError: "no text for 'lesson.quiz.compass.nope' in language 'zh-TW'; its section 'lesson.quiz.compass' is in zh-TW.lessons.toml"
+    """
+    code = normalize_lang(lang)
+    try:
+        return catalog(code)[key]
+    except KeyError:
+        raise KeyError(_no_text(key, code)) from None
+
+
 def t(key: str, lang: str = "en", /, **fmt: Any) -> str:
-    """The text for ``key`` in ``lang``, with ``{placeholders}`` filled from ``fmt``.
+    """The text for ``key`` in ``lang``, with ``{placeholders}`` filled from ``fmt``; every placeholder needs a value
+    (:class:`MissingValuesError` names the ones missing).
 
     >>> t("hp.value", "zh-TW", hp=12, max=30)
     '12 / 30'
+    >>> t("hp.value", "zh-TW", hp=12)
+    Traceback (most recent call last):
+    ...
+    typhoon_edu.i18n.MissingValuesError: the text 'hp.value' in language 'zh-TW' needs a value for {max}, and t() was given only hp; pass it as t('hp.value', lang, max=...), or use template('hp.value', lang) for the text unfilled
 
     In Chinese a space that set a filled-in Latin name apart goes when the name ends in a full-width mark:
 
@@ -108,10 +223,10 @@ def t(key: str, lang: str = "en", /, **fmt: Any) -> str:
     'Mei（臺灣）在自己的裝置上做決定。'
     """
     code = normalize_lang(lang)
-    try:
-        text = catalog(code)[key]
-    except KeyError:
-        raise KeyError(f"no text for {key!r} in language {code!r}") from None
+    text = template(key, code)
+    missing = _placeholders(text) - fmt.keys()
+    if missing:
+        raise MissingValuesError(key, code, missing, fmt)
     if not fmt:
         return text
     if code == "en" and "}'s" in text:
@@ -228,6 +343,11 @@ def placeholders(text: str) -> frozenset[str]:
     >>> sorted(placeholders("{player} drew {count} cards."))
     ['count', 'player']
     """
+    return _placeholders(text)
+
+
+@cache
+def _placeholders(text: str) -> frozenset[str]:
     return frozenset(name for _, name, _, _ in string.Formatter().parse(text) if name)
 
 

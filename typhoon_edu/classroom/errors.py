@@ -227,6 +227,6 @@ def error_text(exc: BaseException, lang: str = "en") -> str:
             try:
                 return i18n.t(key, lang, **{**exc.params, "unsaved": unsaved})
             except (KeyError, IndexError, ValueError):
-                return i18n.t(key, lang)
+                return i18n.template(key, lang)  # values missing: the sentence with its {names}, not a second error
         return str(exc)
     return i18n.error_text(exc, lang)
