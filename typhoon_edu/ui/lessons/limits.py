@@ -165,9 +165,10 @@ def limit_text(question: Question, answer: Any, lang: str = "en") -> str:
     without a limit of its own is held to the one the lessons give it (:func:`limit_of`).
 
     >>> from typhoon_edu.ui.lessons.bank import COMPASS
-    >>> limit_text(COMPASS[3], "-5", "zh-TW")
+    >>> by_id = {q.id: q for q in COMPASS}
+    >>> limit_text(by_id["reachable"], "-5", "zh-TW")
     '「-5」不可能是停點的數目：方位羅盤上有 7 個停點，答案是 0 到 7 之間的整數。'
-    >>> limit_text(COMPASS[3], "7", "en"), limit_text(COMPASS[4], "14%", "en")
+    >>> limit_text(by_id["reachable"], "7", "en"), limit_text(by_id["long_run"], "14%", "en")
     ('', '')
     """
     lang = i18n.normalize_lang(lang)
