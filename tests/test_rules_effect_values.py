@@ -246,3 +246,10 @@ def test_every_kind_has_a_schema_the_shipped_data_fits():
     effects += [e for c in rules.cards.values() for e in (c.effect, c.restricted and c.restricted.effect) if e]
     for effect in effects:
         assert set(effect.params) == set(EFFECT_KINDS[effect.kind].params), effect
+
+
+def test_a_misspelt_timing_gets_a_suggestion(data):
+    with_card(data, 'timing = "attack"', 'timing = "attak"')
+    message = str(broken(data))
+    assert "cards.toml" in message and "cold_front" in message
+    assert "got 'attak' (did you mean 'attack'?)" in message

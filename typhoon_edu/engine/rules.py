@@ -686,7 +686,9 @@ def _load_cards(data: dict[str, Any], regions: Mapping[str, Region], points: Map
             raise RulesDataError(file, entry, "a card kind needs a count of at least 1")
         timing = _need(raw, "timing", str, file, entry)
         if timing not in TIMINGS:
-            raise RulesDataError(file, entry, f"timing must be one of {', '.join(TIMINGS)}; got {timing!r}")
+            close = difflib.get_close_matches(timing, TIMINGS, n=1, cutoff=0.6)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise RulesDataError(file, entry, f"timing must be one of {', '.join(TIMINGS)}; got {timing!r}{hint}")
         effect = _effect(raw.get("effect"), file, entry, points)
         if not EFFECT_KINDS[effect.kind].cards:
             raise RulesDataError(file, entry, f"the effect {effect.kind!r} is for region abilities only; "
