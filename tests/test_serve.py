@@ -842,12 +842,13 @@ def test_the_server_does_not_import_the_command_and_the_command_loads_no_voila()
     assert done.returncode == 0, done.stderr
 
 
-@pytest.mark.parametrize("module", ["typhoon_edu.server.voila_app", "typhoon_edu.server.lab_app"])
-def test_the_server_process_starts_without_compiling_the_iri_grammar(module: str) -> None:
+@pytest.mark.parametrize(("module", "then"), [("typhoon_edu.server.voila_app", "voila.app"),
+                                              ("typhoon_edu.server.lab_app", "jupyterlab.labapp")])
+def test_the_server_process_starts_without_compiling_the_iri_grammar(module: str, then: str) -> None:
     """typhoon_edu/server/lean_start.py: the Voilà process (and JupyterLab for ``typhoon-edu lessons``) imports
     jupyter_server without rfc3987_syntax's lark grammar (70 % of its start-up CPU), and jsonschema's other format
-    checkers stay."""
-    code = (f"import sys, {module}, jsonschema; "
+    checkers stay. ``then``: what the process imports next (lab_app imports JupyterLab only in its ``main``)."""
+    code = (f"import sys, {module}, {then}, jsonschema; "
             "assert 'jupyter_server.serverapp' in sys.modules and 'jupyter_events.logger' in sys.modules, 'not imported'; "
             "assert 'lark' not in sys.modules, 'the IRI grammar was compiled'; "
             "checks = jsonschema.FormatChecker().checkers; "
