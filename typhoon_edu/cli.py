@@ -1,5 +1,8 @@
 """The ``typhoon-edu`` command: play in the terminal, simulate bot games, serve the dashboard, open the lessons.
 
+``play`` and ``simulate`` take ``--rules DIR``, a teacher's copy of the data files (``typhoon-edu rules copy DIR``);
+``serve`` and ``lessons`` always use the shipped rules.
+
 >>> build_parser().parse_args(["play", "--seed", "3", "--bots", "greedy"]).seed
 3
 """
@@ -19,7 +22,7 @@ from .answers_cmd import add_parser as add_answers_parser
 from .argparse_lang import argparse_in, cli_lang, file_path, language, whole_number
 from .describe import banner, describe_action
 from .engine.game import CHANCE, Game
-from .engine.rules import IllegalActionError, SaveFileError, load_rules
+from .engine.rules import IllegalActionError, Rules, SaveFileError, load_rules
 from .engine.savefile import MAX_RECORD_BYTES, game_from_json, game_to_json
 from .fileio import FileTooLarge, NotARegularFile, atomic_write_file, atomic_write_text, os_reason, read_bounded
 from .i18n import (
@@ -36,6 +39,8 @@ from .i18n import (
     typhoon_label,
 )
 from .lessons_cmd import add_parser as add_lessons_parser
+from .rules_cmd import add_parser as add_rules_parser
+from .rules_cmd import rules_from, rules_line, run_tournament_in
 from .server.serve_command import add_serve_arguments, run_serve
 from .teacher_cmd import add_parser as add_teacher_parser
 from .textboard import text_map
@@ -91,9 +96,9 @@ def _engine_text(exc: BaseException, lang: str) -> str:
     return str(exc) if lang == "en" else error_text(exc, lang)
 
 
-def _players(text: str | None, n: int | None, seed: int, lang: str = "en") -> list[str]:
-    """The regions ``--players`` names (``n`` of them dealt with ``seed`` when it names none); a name that is no
-    region is refused naming the regions there are, in ``lang``.
+def _players(text: str | None, n: int | None, seed: int, lang: str = "en", rules: Rules | None = None) -> list[str]:
+    """The regions of ``rules`` (default: the shipped ones) ``--players`` names (``n`` of them dealt with ``seed``
+    when it names none); a name that is no region is refused naming the regions there are, in ``lang``.
 
     >>> _players("台灣, japan,Korea", None, 0)
     ['Taiwan', 'Japan', 'Korea']
@@ -103,7 +108,7 @@ def _players(text: str | None, n: int | None, seed: int, lang: str = "en") -> li
     typhoon_edu.cli.CliError: --players: unknown region 'Mars'; the regions are: Taiwan, Philippines, Korea, \
 Central China, South China, Japan (English or Chinese names)
     """
-    rules = load_rules()
+    rules = rules or load_rules()
     sep = "、" if lang == "zh-TW" else ", "
     if text is not None:
         names = [p.strip() for p in text.split(",") if p.strip()]
@@ -170,6 +175,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     play.add_argument("--load", type=path, help=h("load"))
     play.add_argument("--overwrite", action="store_true", help=h("overwrite"))
     play.add_argument("--hints", action="store_true", help=t("coach.cli.help", lang))
+    play.add_argument("--rules", type=path, metavar="DIR", help=h("rules_play"))
 
     sim = sub.add_parser("simulate", help=h("simulate"), description=h("simulate"))
     sim.add_argument("games", type=number, help=h("games"))
@@ -181,12 +187,14 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     sim.add_argument("--jobs", type=number, default=1, help=h("jobs"))
     sim.add_argument("--csv", type=path, help=h("csv"))
     sim.add_argument("--lang", type=code, default=None, help=h("lang"))
+    sim.add_argument("--rules", type=path, metavar="DIR", action="append", help=h("rules_sim"))
 
     add_serve_arguments(sub.add_parser("serve", help=h("serve"), description=h("serve")), lang)
 
     add_lessons_parser(sub, h, lang)
     add_teacher_parser(sub, h, lang)
     add_answers_parser(sub, h, lang)
+    add_rules_parser(sub, h, lang)
     return p
 
 
@@ -331,8 +339,9 @@ class TerminalGame:
                 self.say("  " + t("coach.none", lang))
 
 
-def load_game_file(path: Path) -> Game:
-    """The game saved in ``path`` (``--load``), every error naming the file (:class:`CliError`).
+def load_game_file(path: Path, rules: Rules | None = None) -> Game:
+    """The game saved in ``path`` (``--load``) with ``rules`` (default: the shipped ones), every error naming the
+    file (:class:`CliError`).
 
     The file must be a regular file within the save-file size limit; it is read once, then
     checked and replayed by :func:`~typhoon_edu.engine.savefile.game_from_json`.
@@ -344,19 +353,22 @@ def load_game_file(path: Path) -> Game:
     except OSError as exc:  # missing, a folder, a device, no permission …: said in the reader's language
         raise CliError("load_read", path=path, reason=exc) from None
     try:
-        return game_from_json(raw)
+        return game_from_json(raw, rules)
     except SaveFileError as exc:
+        if exc.kind == "rules":  # played with other rules: say how to load it with them (or without them)
+            raise CliError("load_rules", path=path, error=exc) from None
         raise CliError("load_bad", path=path, error=exc) from None
 
 
 def cmd_play(args: argparse.Namespace, out: TextIO, ask: Callable[[str], str]) -> int:
     lang = normalize_lang(args.lang)
+    rules = rules_from(args.rules, lang) if args.rules is not None else None  # a teacher's folder, checked first
     if args.save is not None:
         _check_save(args.save)  # before the first move: a person's move is not lost to a mistyped folder
         if not args.overwrite and _would_replace_another(args.save, args.load):
             raise CliError("save_exists", path=args.save)
     if args.load:
-        game = load_game_file(args.load)
+        game = load_game_file(args.load, rules)
         seed = game.seed
     else:
         import random
@@ -364,11 +376,14 @@ def cmd_play(args: argparse.Namespace, out: TextIO, ask: Callable[[str], str]) -
         if args.seed is not None and not SEED_LOW <= args.seed <= SEED_HIGH:
             raise CliError("seed", seed=args.seed, low=SEED_LOW, high=SEED_HIGH)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-        players = _players(args.players, None, seed, lang)
-        game = Game.new(players, seed=seed, variant=args.variant, dice=args.dice)  # its ValueError names the rule
+        players = _players(args.players, None, seed, lang, rules)
+        game = Game.new(players, seed=seed, variant=args.variant, dice=args.dice,
+                        rules=rules)  # its ValueError names the rule
     n = len(game.players)
     default = ["human", "greedy"] if sys.stdin.isatty() else ["greedy"]
     kinds = _seat_kinds(args.bots, n, default)
+    if rules is not None:
+        out.write(rules_line(rules, args.rules, lang) + "\n")
     return TerminalGame(game, kinds, lang, out=out, ask=ask, save=args.save, seed=seed, hints=args.hints).run()
 
 
@@ -389,8 +404,9 @@ def _pad(text: str, width: int) -> str:
     return text + " " * max(0, width - cols)
 
 
-def summary_lines(res: TournamentResult, lang: str = "en") -> list[str]:
-    rules = load_rules()
+def summary_lines(res: TournamentResult, lang: str = "en", rules: Rules | None = None) -> list[str]:
+    """The summary ``simulate`` prints: win rates per region (of ``rules``, default the shipped ones) and bot."""
+    rules = rules or load_rules()
     lines = [t("cli.sim_head", lang, games=len(res.games))]
     for name, games, rate, lo, hi in res.table("region"):
         lines.append(f"  {_pad(region_name(rules, name, lang), 16)} {games:6d}  {rate:6.1%}  [{lo:.1%}, {hi:.1%}]")
@@ -416,7 +432,15 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         raise CliError("jobs_most", jobs=args.jobs, most=MAX_JOBS)
     if not SEED_LOW <= args.seed <= SEED_HIGH - (args.games - 1):  # game i uses seed + i
         raise CliError("seed_games", seed=args.seed, games=args.games, low=SEED_LOW, high=SEED_HIGH - (args.games - 1))
-    players = _players(args.players, None, 0, lang) if args.players is not None else None
+    folders: list[Path] = args.rules or []
+    editions = [rules_from(f, lang) for f in folders]  # every folder checked before the first game
+    if args.csv is not None and len(folders) > 1:
+        raise CliError("csv_rules", count=len(folders))
+    rules = editions[0] if editions else None
+    players = _players(args.players, None, 0, lang, rules) if args.players is not None else None
+    for other in editions[1:]:  # the same regions in every folder (the games are played alike)
+        if players is not None:
+            _players(args.players, None, 0, lang, other)
     listed = [k for k in (args.bots or "").split(",") if k.strip()]
     seats = len(players) if players else (len(listed) if len(listed) > 1 else args.seats)
     if not 3 <= seats <= 5:
@@ -427,10 +451,19 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     stream = args.csv is not None and _is_stream(args.csv)  # /dev/stdout, a pipe: written as it is
     if args.csv and not stream:
         _check_writable(args.csv, "csv_write")  # before the games: a long run's table is not lost to a mistyped folder
-    res = run_tournament(args.games, kinds, seed=args.seed, players=players, variant=args.variant, jobs=args.jobs,
-                         progress=_progress)
-    for line in summary_lines(res, lang):
-        out.write(line + "\n")
+    if not folders:
+        res = run_tournament(args.games, kinds, seed=args.seed, players=players, variant=args.variant,
+                             jobs=args.jobs, progress=_progress)
+        for line in summary_lines(res, lang):
+            out.write(line + "\n")
+    for i, (folder, edition) in enumerate(zip(folders, editions, strict=True)):  # the same seeds in each
+        res = run_tournament_in(folder, args.games, kinds, seed=args.seed, players=players, variant=args.variant,
+                                jobs=args.jobs, progress=_progress)
+        if i:
+            out.write("\n")
+        out.write(rules_line(edition, folder, lang) + "\n")
+        for line in summary_lines(res, lang, edition):
+            out.write(line + "\n")
     if args.csv:
         try:
             if stream:
@@ -537,6 +570,10 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
             from .answers_cmd import run as run_answers
 
             return run_answers(args, lang, out)
+        if args.command == "rules":
+            from .rules_cmd import run as run_rules
+
+            return run_rules(args, lang, out)
         if args.command == "lessons":
             from .lessons_cmd import run as run_lessons
 
