@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -50,8 +51,9 @@ def test_rules_copy_writes_the_five_files_and_a_readme_and_never_overwrites(tmp_
     assert sorted(p.name for p in folder.iterdir()) == sorted([*DATA_FILES, "README.txt"])
     for name in DATA_FILES:
         assert (folder / name).read_bytes() == (DATA_DIR / name).read_bytes()
-    assert "--rules" in (folder / "README.txt").read_text(encoding="utf-8")
-    assert f"simulate 500 --rules {folder}" in said and "cards.toml" in said and "shipped rules" in said
+    assert f"play --rules {shlex.quote(str(folder))}" in (folder / "README.txt").read_text(encoding="utf-8")
+    assert f"simulate 500 --rules {shlex.quote(str(folder))}" in said and "'" in said  # quoted, to paste in a shell
+    assert "cards.toml" in said and "shipped rules" in said
     assert load_rules(folder).digest == load_rules().digest
 
     (folder / "cards.toml").write_text("# my edits\n", encoding="utf-8")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import shlex
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -61,7 +62,7 @@ def copy_rules(folder: Path, lang: str) -> list[Path]:
         for name in DATA_FILES:
             with open(folder / name, "xb") as fh:  # "x": never over a file made meanwhile
                 fh.write((DATA_DIR / name).read_bytes())
-        readme = t("cli.rules.readme", lang, path=str(folder), files=_names(DATA_FILES, lang))
+        readme = t("cli.rules.readme", lang, path=shlex.quote(str(folder)), files=_names(DATA_FILES, lang))
         with open(folder / README_NAME, "x", encoding="utf-8") as fh:
             fh.write(readme.rstrip("\n") + "\n")
     except OSError as exc:
@@ -162,6 +163,6 @@ def run(args: argparse.Namespace, lang: str, out: TextIO) -> int:
     """Carry out ``rules copy DIR``: the copy, then what to edit and how to try it (in ``lang``)."""
     folder: Path = args.folder
     copy_rules(folder, lang)
-    out.write(t("cli.rules.copied", lang, path=str(folder), files=_names((*DATA_FILES, README_NAME), lang),
+    out.write(t("cli.rules.copied", lang, path=shlex.quote(str(folder)), files=_names((*DATA_FILES, README_NAME), lang),
                 digest=load_rules().digest) + "\n")
     return 0
