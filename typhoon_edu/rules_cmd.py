@@ -15,15 +15,12 @@ True
 from __future__ import annotations
 
 import argparse
-import os
-import random
 import shlex
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from .ai.play import play_game
-from .ai.tournament import GameRow, TournamentResult, make_bot
+from .ai.tournament import GameRow, TournamentResult
 from .engine.rules import DATA_DIR, DATA_FILES, Rules, RulesDataError, load_rules
 from .i18n import t
 
@@ -114,25 +111,6 @@ def rules_line(rules: Rules, folder: Path, lang: str) -> str:
     return t(key, lang, path=str(folder.resolve()), digest=rules.digest, shipped=shipped)
 
 
-# One game of a tournament with a rules folder: what ``typhoon_edu.ai.tournament`` does for the shipped rules
-# (the same seats, bots and seeds, so an unchanged copy gives the same games), the rules read from ``folder``.
-_Job = tuple[str, int, tuple[str, ...], tuple[str, ...] | None, str]
-
-
-def _one(job: _Job) -> GameRow:
-    folder, seed, bots, players, variant = job
-    rules = load_rules(folder)  # cached per process
-    rng = random.Random(seed)
-    kinds = list(bots)
-    regions = rng.sample(list(rules.regions), len(kinds)) if players is None else list(players)
-    shift = seed % len(kinds)
-    kinds = kinds[shift:] + kinds[:shift]
-    result = play_game([make_bot(k, seed * 31 + i) for i, k in enumerate(kinds)], seed=seed, regions=regions,
-                       variant=variant, rules=rules)
-    return GameRow(seed, result.players, tuple(kinds), result.winners, tuple(result.hp[p] for p in result.players),
-                   result.rounds, result.actions, result.reason, result.start)
-
-
 def run_tournament_in(folder: Path, n: int, bots: Sequence[str], *, seed: int = 0,
                       players: Sequence[str] | None = None, variant: str = "standard", jobs: int = 1,
                       progress: Callable[[Iterable[GameRow], int], Iterable[GameRow]] | None = None,
@@ -144,19 +122,10 @@ def run_tournament_in(folder: Path, n: int, bots: Sequence[str], *, seed: int = 
     >>> run_tournament_in(DATA_DIR, 4, ["random"] * 3, seed=5).games == run_tournament(4, ["random"] * 3, seed=5).games
     True
     """
-    from multiprocessing import get_context
+    from .ai.tournament import run_tournament
 
-    jobs_list: list[_Job] = [(os.fspath(folder), seed + i, tuple(bots), tuple(players) if players else None, variant)
-                             for i in range(n)]
-    result = TournamentResult()
-    if jobs > 1:
-        with get_context("fork").Pool(jobs) as pool:
-            it: Iterable[GameRow] = pool.imap(_one, jobs_list, chunksize=max(1, min(50, n // (jobs * 8) or 1)))
-            result.games.extend(progress(it, n) if progress else it)
-    else:
-        it = map(_one, jobs_list)
-        result.games.extend(progress(it, n) if progress else it)
-    return result
+    return run_tournament(n, bots, seed=seed, players=players, variant=variant, jobs=jobs, progress=progress,
+                          folder=folder)
 
 
 def run(args: argparse.Namespace, lang: str, out: TextIO) -> int:

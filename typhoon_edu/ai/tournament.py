@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import math
+import os
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -135,17 +136,18 @@ class TournamentResult:
 
 
 _Items = tuple[tuple[str, int], ...]
-_Job = tuple[int, tuple[str, ...], tuple[str, ...] | None, str, bool, _Items | None, _Items | None, _Items | None]
+_Job = tuple[int, tuple[str, ...], tuple[str, ...] | None, str, bool, _Items | None, _Items | None, _Items | None,
+             str | None]
 
 
 def _one(job: _Job) -> GameRow:
-    seed, bots, players, variant, rotate, hp, counts, abilities = job
+    seed, bots, players, variant, rotate, hp, counts, abilities, folder = job
     if hp or counts or abilities:
         from .balance import edition_variant
 
         rules = edition_variant(hp=dict(hp or ()), counts=dict(counts or ()), abilities=dict(abilities or ()))
     else:
-        rules = load_rules()
+        rules = load_rules(folder)  # cached per process (the shipped edition when folder is None)
     rng = random.Random(seed)
     kinds = list(bots)
     if players is None:
@@ -174,6 +176,7 @@ def run_tournament(
     hp: Mapping[str, int] | None = None,
     counts: Mapping[str, int] | None = None,
     abilities: Mapping[str, int] | None = None,
+    folder: str | os.PathLike[str] | None = None,
 ) -> TournamentResult:
     """Play ``n`` games; ``bots[i]`` is the kind at seat ``i`` (rotated game by game when ``rotate``).
 
@@ -181,6 +184,8 @@ def run_tournament(
     regions' starting (= maximum) HP for these games (see :func:`~typhoon_edu.ai.balance.rules_with_hp`), as the
     balance search does, ``counts`` some card kinds' counts and ``abilities`` some region abilities'
     strengths (see :func:`~typhoon_edu.ai.balance.edition_variant`); the edition's files are not touched.
+    ``folder``: a folder of rules files to play instead of the shipped edition (``typhoon-edu simulate --rules``;
+    ``players`` are then that edition's regions); not with ``hp``, ``counts`` or ``abilities``.
     """
     if n < 1:
         raise ValueError(f"the number of games must be at least 1, not {n}")
@@ -189,7 +194,10 @@ def run_tournament(
     for b in bots:
         if b not in BOT_KINDS:
             raise ValueError(f"unknown bot {b!r}; the bots are {', '.join(BOT_KINDS)}")
-    rules = load_rules()
+    if folder is not None and (hp or counts or abilities):
+        raise ValueError("hp, counts and abilities change the shipped edition; a rules folder is edited in its files")
+    folder = os.fspath(folder) if folder is not None else None
+    rules = load_rules(folder)
     fixed = tuple(rules.region_key(p) for p in players) if players else None
     if fixed is not None and len(fixed) != len(bots):
         raise ValueError(f"{len(bots)} bots need {len(bots)} regions; got {len(fixed)}")
@@ -201,8 +209,8 @@ def run_tournament(
 
         # refuses bad values before any game
         edition_variant(hp=dict(hp_items or ()), counts=dict(count_items or ()), abilities=dict(ability_items or ()))
-    jobs_list: list[_Job] = [(seed + i, tuple(bots), fixed, variant, rotate, hp_items, count_items, ability_items)
-                             for i in range(n)]
+    jobs_list: list[_Job] = [(seed + i, tuple(bots), fixed, variant, rotate, hp_items, count_items, ability_items,
+                              folder) for i in range(n)]
     result = TournamentResult()
     if jobs > 1:
         with get_context("fork").Pool(jobs) as pool:
