@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+from types import MappingProxyType
+
 import pytest
 
 from typhoon_edu.ai.balance import (
@@ -19,6 +23,7 @@ from typhoon_edu.ai.balance import (
     fit_hp,
     measure,
     moves,
+    pre_balance_counts,
     region_shares,
     rules_with_hp,
     search,
@@ -30,13 +35,16 @@ from typhoon_edu.engine.rules import load_rules
 
 def test_a_variant_changes_only_what_it_is_given() -> None:
     base = load_rules()
-    v = edition_variant(hp={"Taiwan": 47, "japan": 43}, counts={"evacuation": 2, "warm_ocean": 11})
+    now = edition_counts(base)
+    fewer = max(now, key=now.__getitem__)  # the largest kind gives one card to evacuation: still 54
+    counts = {"evacuation": now["evacuation"] + 1, fewer: now[fewer] - 1}  # the edition's: 2 and warm_ocean 11
+    v = edition_variant(hp={"Taiwan": 47, "japan": 43}, counts=counts)
     assert v.regions["Taiwan"].hp == 47 and v.regions["Japan"].hp == 43
     assert v.regions["Korea"] == base.regions["Korea"]
-    assert v.cards["evacuation"].count == 2 and v.cards["warm_ocean"].count == 11
+    assert {k: v.cards[k].count for k in counts} == counts
     assert sum(c.count for c in v.cards.values()) == 54
     assert v.digest != base.digest and base.regions["Taiwan"].hp == edition_hp()["Taiwan"]
-    assert edition_variant(hp={"Taiwan": 47, "Japan": 43}, counts={"evacuation": 2, "warm_ocean": 11}) is v
+    assert edition_variant(hp={"Taiwan": 47, "Japan": 43}, counts=dict(counts)) is v
     assert edition_variant(hp=edition_hp()) is base  # nothing changed: the edition itself
 
 
@@ -53,7 +61,7 @@ def test_a_game_on_a_variant_starts_with_its_hp() -> None:
     ({"hp": {"Taiwan": 40.5}}, "whole number"),
     ({"hp": {"Atlantis": 40}}, "Atlantis"),
     ({"counts": {"evacuation": 0, "warm_ocean": 12}}, "at least 1"),
-    ({"counts": {"evacuation": 4}}, "54"),
+    ({"counts": {"evacuation": 60}}, "54"),  # more than the whole deck, whatever the other counts
     ({"counts": {"tea_break": 1}}, "no card kind"),
 ])
 def test_a_bad_variant_is_refused_with_the_rule(kwargs: dict, message: str) -> None:
@@ -161,3 +169,33 @@ def test_a_search_plays_every_candidate_of_a_round_on_the_same_games() -> None:
         assert len(seeds) == 1  # the same block of seeds for every candidate of the round
     assert best_step(steps).round == max(s.round for s in steps)
     assert all(25 <= v <= 60 for s in steps for v in s.hp.values())
+
+
+# the data files of 2026-12-07 (tests/rules_digest/): their deck is the balanced edition's, whatever cards.toml says now
+EDITION_OF_THEN = Path(__file__).resolve().parent / "rules_digest" / "edition-847cb17671e4ccc1"
+
+
+def test_the_pre_balance_deck_is_the_data_with_the_deck_steps_undone() -> None:
+    then = load_rules(EDITION_OF_THEN)
+    assert list(pre_balance_counts(then).items()) == [  # the first tuned deck, as docs/balance*.md report it
+        ("warm_ocean", 9), ("cool_upwelling", 4), ("tropical_disturbance", 4), ("dry_air", 2), ("steering_flow", 6),
+        ("blocking_high", 4), ("tailwind", 3), ("headwind", 3), ("disaster_relief", 4), ("evacuation", 3),
+        ("flood_defences", 5), ("recurve", 4), ("wind_shear", 3)]
+    assert deck_counts(0, then) == pre_balance_counts(then) and deck_counts(len(DECK_STEPS), then) == edition_counts(then)
+
+
+def test_a_new_card_in_the_data_needs_no_change_in_the_balance_tools() -> None:
+    """A card added to cards.toml (another card's count lowered to keep 54) is in every deck of the search."""
+    base = load_rules()
+    cards = dict(base.cards)
+    big = max(cards, key=lambda k: cards[k].count)
+    cards[big] = replace(cards[big], count=cards[big].count - 1)
+    cards["new_card"] = replace(cards["headwind"], key="new_card", count=1)
+    rules = replace(base, cards=MappingProxyType(cards), digest=base.digest + "+new_card")
+    before = pre_balance_counts(rules)
+    assert before["new_card"] == 1 and sum(before.values()) == 54 and list(before) == list(cards)
+    for k in range(len(DECK_STEPS) + 1):
+        counts = deck_counts(k, rules)
+        assert counts["new_card"] == 1 and sum(counts.values()) == 54
+        assert edition_variant(counts=counts, rules=rules).cards["new_card"].count == 1
+    assert deck_counts(len(DECK_STEPS), rules) == edition_counts(rules)

@@ -47,14 +47,12 @@ _VARIANTS: dict[tuple[Any, ...], Rules] = {}
 
 # The edition before the balance search (as it shipped until docs/rules.md §12): HP 10 × a region's size,
 # the first tuned deck, the first abilities' strengths. The search starts from it, and
-# ``scripts/balance.py --confirm --before`` replays it for the before/after tables.
+# ``scripts/balance.py --confirm --before`` replays it for the before/after tables. The pre-balance
+# deck is not a copy of the cards: it is the rules data's deck with the search's deck steps
+# (``DECK_STEPS``) undone (:func:`pre_balance_counts`; ``PRE_BALANCE_COUNTS`` is the edition's), so a
+# card added to or recounted in cards.toml needs no change here.
 PRE_BALANCE_HP: dict[str, int] = {"Taiwan": 30, "Philippines": 40, "Korea": 40, "Central China": 40,
                                   "South China": 40, "Japan": 50}
-PRE_BALANCE_COUNTS: dict[str, int] = {
-    "warm_ocean": 9, "cool_upwelling": 4, "tropical_disturbance": 4, "dry_air": 2, "steering_flow": 6,
-    "blocking_high": 4, "tailwind": 3, "headwind": 3, "disaster_relief": 4, "evacuation": 3,
-    "flood_defences": 5, "recurve": 4, "wind_shear": 3,
-}
 PRE_BALANCE_STRENGTHS: dict[str, int] = {"Taiwan": 2, "Korea": 2, "Central China": 1, "Japan": 3}
 
 
@@ -73,8 +71,9 @@ def edition_variant(hp: Mapping[str, int] | None = None, counts: Mapping[str, in
     weaker), each step one unit of the ability's strength (:func:`ability_strength`); the kind
     of the ability never changes.
 
-    >>> r = edition_variant(counts={"warm_ocean": 14, "tailwind": 4})
-    >>> r.cards["warm_ocean"].count + r.cards["tailwind"].count == 18
+    >>> now = edition_counts()
+    >>> r = edition_variant(counts={"warm_ocean": now["warm_ocean"] + 1, "tailwind": now["tailwind"] - 1})
+    >>> r.cards["warm_ocean"].count + r.cards["tailwind"].count == now["warm_ocean"] + now["tailwind"]
     True
     >>> edition_variant(counts={"evacuation": 0})
     Traceback (most recent call last):
@@ -415,24 +414,60 @@ DECK_STEPS: tuple[tuple[str, str], ...] = (
 )
 
 
-def deck_counts(k: int) -> dict[str, int]:
-    """The whole deck after the first ``k`` steps of ``DECK_STEPS``, counted from the pre-balance deck.
+def pre_balance_counts(rules: Rules | None = None) -> dict[str, int]:
+    """The deck the balance search started from: the deck of ``rules`` (the edition's by default)
+    with every step of ``DECK_STEPS`` undone, every kind of the data in the data's order.
 
-    >>> deck_counts(0) == PRE_BALANCE_COUNTS
+    A kind the steps never name keeps its count in the data, so a new card needs no change here.
+
+    >>> c = pre_balance_counts()
+    >>> sum(c.values()), list(c) == list(load_rules().cards)
+    (54, True)
+    >>> c["warm_ocean"] == edition_counts()["warm_ocean"] - 3  # three deck steps brought Warm Ocean cards in
+    True
+    """
+    rules = rules or load_rules()
+    counts = edition_counts(rules)
+    missing = sorted({k for step in DECK_STEPS for k in step} - set(counts))
+    if missing:
+        raise ValueError(f"the balance search's deck steps (typhoon_edu/ai/balance.py DECK_STEPS) name card kinds "
+                         f"the rules data does not have: {', '.join(missing)}; kinds: {', '.join(counts)}")
+    for frm, to in reversed(DECK_STEPS):
+        counts[frm] += 1
+        counts[to] -= 1
+    low = {k: v for k, v in counts.items() if v < 1}
+    if low:
+        raise ValueError("with the deck steps (typhoon_edu/ai/balance.py DECK_STEPS) undone, these kinds of the rules "
+                         f"data would have fewer than 1 card in the pre-balance deck: {low}")
+    return counts
+
+
+def deck_counts(k: int, rules: Rules | None = None) -> dict[str, int]:
+    """The whole deck after the first ``k`` steps of ``DECK_STEPS``, counted from the pre-balance deck
+    (:func:`pre_balance_counts` of ``rules``, the edition's by default).
+
+    >>> deck_counts(0) == pre_balance_counts()
     True
     >>> c = deck_counts(2)
-    >>> c["evacuation"], c["steering_flow"], sum(c.values())
-    (2, 7, 54)
+    >>> c["evacuation"] - deck_counts(0)["evacuation"], c["steering_flow"] - deck_counts(0)["steering_flow"], sum(c.values())
+    (-1, 1, 54)
     >>> deck_counts(14) == edition_counts()  # the balanced edition's deck is step 14
     True
     """
     if not 0 <= k <= len(DECK_STEPS):
         raise ValueError(f"a deck step is 0 to {len(DECK_STEPS)}; got {k}")
-    counts = dict(PRE_BALANCE_COUNTS)
+    counts = pre_balance_counts(rules)
     for frm, to in DECK_STEPS[:k]:
         counts[frm] -= 1
         counts[to] += 1
     return counts
+
+
+def __getattr__(name: str) -> Any:
+    """``PRE_BALANCE_COUNTS``: the edition's pre-balance deck, computed from the rules data when first asked for."""
+    if name == "PRE_BALANCE_COUNTS":
+        return pre_balance_counts()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def pre_balance_abilities(rules: Rules | None = None) -> dict[str, int]:
@@ -647,8 +682,8 @@ def best_step(steps: Sequence[Step]) -> Step:
 
 
 __all__ = [
-    "CONFIRM_GAMES", "DECK_STEPS", "PRE_BALANCE_COUNTS", "PRE_BALANCE_HP", "PRE_BALANCE_STRENGTHS",
-    "pre_balance_abilities", "ability_strength", "ability_to_strengthen", "stronger_ability", "REGION_TOLERANCE", "SEAT_TOLERANCE", "Measured", "Step", "Surrogate", "best_step",
+    "CONFIRM_GAMES", "DECK_STEPS", "PRE_BALANCE_HP", "PRE_BALANCE_STRENGTHS",
+    "pre_balance_abilities", "pre_balance_counts", "ability_strength", "ability_to_strengthen", "stronger_ability", "REGION_TOLERANCE", "SEAT_TOLERANCE", "Measured", "Step", "Surrogate", "best_step",
     "correction", "evenness", "moves",
     "deck_counts", "deviation", "edition_counts", "edition_hp", "edition_variant", "fit_hp", "measure",
     "region_shares", "rules_with_hp",
