@@ -5,11 +5,17 @@ from __future__ import annotations
 import dataclasses
 import re
 import shutil
+import sys
 
 import pytest
 
 from typhoon_edu import Game, RulesDataError, load_rules
-from typhoon_edu.engine.rules import DATA_DIR
+from typhoon_edu.engine.rules import DATA_DIR, DECK_SIZE
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
 
 
 @pytest.fixture
@@ -86,12 +92,22 @@ def test_step_cycle_with_a_diagonal_letter(data):
     assert "N, E, S, W" in err.rule
 
 
+def _card_count(data, key, count):
+    """Set card ``key``'s ``count = …`` in cards.toml to ``count`` (whatever it was)."""
+    path = data / "cards.toml"
+    text = path.read_text(encoding="utf-8")
+    new, n = re.subn(rf'(key = "{key}"\n(?:[^\[]*?\n)?count = )[^\n]*', rf"\g<1>{count}", text, count=1)
+    assert n == 1, f"cards.toml: no card key = {key!r} with a line 'count = …' (the test reads the data's layout)"
+    path.write_text(new, encoding="utf-8")
+
+
 def test_deck_not_54(data):
-    edit(data, "cards.toml", 'key = "warm_ocean"\nname_en = "Warm Ocean"\nname_zh = "暖洋加溫"\ncount = 12',
-         'key = "warm_ocean"\nname_en = "Warm Ocean"\nname_zh = "暖洋加溫"\ncount = 13')
+    cards = tomllib.loads((data / "cards.toml").read_text(encoding="utf-8"))["cards"]  # not load_rules: it caches
+    total = sum(c["count"] for c in cards)
+    _card_count(data, cards[0]["key"], cards[0]["count"] + 1)  # one card more than the data's deck
     err = broken(data)
     assert (err.file, err.entry) == ("cards.toml", "deck")
-    assert "54" in err.rule and "55" in err.rule
+    assert str(DECK_SIZE) in err.rule and str(total + 1) in err.rule, err.rule
 
 
 def test_card_with_no_effect(data):

@@ -3,12 +3,18 @@
 ``tests/rules_digest/`` holds a save file written on 2026-12-07 with the digest of that day
 (``847cb17671e4ccc1``, a hash of every word of the data files) and a copy of the data files it was computed
 from, so that saves and rooms of that edition are checked to load whatever the data's prose says now.
+
+After a change of play in the data (a count, an HP, a card, the map), those saves are of other rules and are
+refused, as they must be: :func:`test_the_shipped_rules_are_the_fixtures_or_the_change_is_recorded` then fails
+once and says what to do (record the new digest in ``SHIPPED_RULES_DIGEST``; keep ``FORMER_DIGESTS`` and the
+fixtures, which record the earlier rules), and the tests that load the fixtures under the shipped data are skipped.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -38,9 +44,58 @@ OLD_DIGEST = "847cb17671e4ccc1"
 OLD_SAVE = FIXTURES / f"save-{OLD_DIGEST}.json"
 OLD_EDITION = FIXTURES / f"edition-{OLD_DIGEST}"
 
+#: The rules digest of the shipped data (typhoon_edu/data/*.toml): record a new one here after an intended
+#: change of play (see test_the_shipped_rules_are_the_fixtures_or_the_change_is_recorded).
+SHIPPED_RULES_DIGEST = "9df22c66022b1588"
+
 
 def parsed(folder: Path) -> dict[str, Any]:
     return {name: tomllib.loads((folder / name).read_text(encoding="utf-8")) for name in DATA_FILES}
+
+
+#: the rules (today's definition of the digest) the fixtures' save and data files are of
+FIXTURE_RULES_DIGEST = data_digest(parsed(OLD_EDITION))
+
+
+def same_rules_as_the_fixtures() -> None:
+    """Skip, saying why, a test that loads the fixtures under the shipped data once that data's play has changed."""
+    now = load_rules().digest
+    if now != FIXTURE_RULES_DIGEST:
+        pytest.skip(f"the shipped rules data changed play (rules digest {now}; the save and files in tests/rules_digest/ "
+                    f"are of {FIXTURE_RULES_DIGEST}), so they are refused: see "
+                    "test_the_shipped_rules_are_the_fixtures_or_the_change_is_recorded for what to do")
+
+
+def test_the_shipped_rules_are_the_fixtures_or_the_change_is_recorded():
+    """The guard: the shipped data has the fixtures' rules, or a change of play was recorded and old saves are refused."""
+    rules = load_rules()
+    now = rules.digest
+    if now == FIXTURE_RULES_DIGEST:
+        assert SHIPPED_RULES_DIGEST == now, (
+            f"SHIPPED_RULES_DIGEST in tests/test_rules_digest.py is {SHIPPED_RULES_DIGEST!r}, but the shipped data "
+            f"has the rules of the fixtures in tests/rules_digest/, digest {now!r}: set it to {now!r}")
+        return
+    assert now == SHIPPED_RULES_DIGEST, (
+        f"the rules digest of typhoon_edu/data/*.toml is now {now!r}; SHIPPED_RULES_DIGEST in "
+        f"tests/test_rules_digest.py says {SHIPPED_RULES_DIGEST!r}, and the save and data files in "
+        f"tests/rules_digest/ and every entry of FORMER_DIGESTS (typhoon_edu/engine/rules.py) are of the rules "
+        f"{FIXTURE_RULES_DIGEST!r}. A change to the data changed play: a number, a key, an effect, a card or "
+        "the map (names and texts are prose and do not count; PROSE_FIELDS in typhoon_edu/engine/rules.py "
+        "lists them).\n"
+        "- Not meant to change play? `git diff typhoon_edu/data/` and undo the field that is not prose.\n"
+        "- Meant to (a new card, a count, an HP)? Then saves and classroom rooms made before the change are "
+        "refused from now on, as they must be: they were played under other rules. Keep FORMER_DIGESTS and "
+        "tests/rules_digest/ as they are (they record the earlier rules); set "
+        f"SHIPPED_RULES_DIGEST = {now!r} in tests/test_rules_digest.py. The tests that load the fixtures under "
+        "the shipped data are then skipped, and this test checks that the shipped data refuses them. Then "
+        "regenerate what else a change of play touches (CONTRIBUTING.md, 'Changing the rules data': "
+        "scripts/regen_golden.py, docs/cards.md, docs/rules.md and docs/rules.zh-TW.md).")
+    accepted = [d for d in (OLD_DIGEST, *FORMER_DIGESTS) if rules.accepts(d)]
+    assert not accepted, (f"the shipped rules (digest {now}) differ from the rules of the fixtures "
+                          f"({FIXTURE_RULES_DIGEST}), yet accept their former digests {accepted}")
+    with pytest.raises(SaveFileError) as info:
+        game_from_json(OLD_SAVE.read_text(encoding="utf-8"))
+    assert info.value.kind == "rules", f"the fixtures' save is refused for {info.value.kind!r}, not for its rules"
 
 
 def leaves(value: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
@@ -135,6 +190,15 @@ def edit(folder: Path, name: str, old: str, new: str) -> None:
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
+def edit_field(folder: Path, name: str, key: str, field: str, value: int) -> None:
+    """Set ``field = value`` in the entry ``key = "<key>"`` of ``name`` (whatever the value was)."""
+    path = folder / name
+    text = path.read_text(encoding="utf-8")
+    new, n = re.subn(rf'(key = "{re.escape(key)}"\n(?:[^\[]*?\n)?{field} = )[^\n]*', rf"\g<1>{value}", text, count=1)
+    assert n == 1, f"{name}: no entry key = {key!r} with a line '{field} = …' (the test reads the data's layout)"
+    path.write_text(new, encoding="utf-8")
+
+
 def test_a_corrected_sentence_keeps_saves_readable_and_a_changed_rule_does_not(edition: Path):
     g = Game.new(["Taiwan", "Japan", "Korea"], seed=11)
     for _ in range(30):
@@ -150,11 +214,14 @@ def test_a_corrected_sentence_keeps_saves_readable_and_a_changed_rule_does_not(e
     assert corrected.regions["Taiwan"].ability.basis_zh.startswith("更正後的說明")
     assert corrected.digest == load_rules().digest
     assert game_from_json(g.to_json(), rules=corrected).digest() == g.digest()
-    assert game_from_json(OLD_SAVE.read_text(encoding="utf-8"), rules=corrected).is_over is False
+    same = load_rules().digest == FIXTURE_RULES_DIGEST  # else the fixtures' save is of other rules (see the guard)
+    if same:
+        assert game_from_json(OLD_SAVE.read_text(encoding="utf-8"), rules=corrected).is_over is False
 
     other = edition.parent / "changed"  # another folder: the loader caches an edition per folder
     shutil.copytree(edition, other)
-    edit(other, "regions.toml", "hp = 42", "hp = 45")  # Taiwan's HP: a rule
+    hp = load_rules().regions["Taiwan"].hp
+    edit_field(other, "regions.toml", "Taiwan", "hp", hp + 1 if hp < 60 else hp - 1)  # Taiwan's HP: a rule
     changed_rule = load_rules(other)
     assert changed_rule.digest != load_rules().digest
     for record in (g.to_json(), OLD_SAVE.read_text(encoding="utf-8")):
@@ -166,6 +233,7 @@ def test_a_corrected_sentence_keeps_saves_readable_and_a_changed_rule_does_not(e
 
 def test_a_save_written_before_prose_left_the_digest_still_loads():
     """The save of 2026-12-07 loads under today's data (the Taiwan note corrected since) and plays on."""
+    same_rules_as_the_fixtures()
     record = json.loads(OLD_SAVE.read_text(encoding="utf-8"))
     assert record["rules_digest"] == OLD_DIGEST != load_rules().digest
     game = game_from_json(OLD_SAVE.read_text(encoding="utf-8"))
@@ -178,7 +246,9 @@ def test_a_save_written_before_prose_left_the_digest_still_loads():
 def test_the_former_digest_is_the_whole_text_of_the_files_of_that_day_and_their_rules_are_todays():
     files = parsed(OLD_EDITION)
     assert _text_digest(files) == OLD_DIGEST  # the copy is the files the save was made with
-    assert FORMER_DIGESTS[OLD_DIGEST] == data_digest(files) == load_rules().digest
+    assert FORMER_DIGESTS[OLD_DIGEST] == data_digest(files)
+    same_rules_as_the_fixtures()
+    assert data_digest(files) == load_rules().digest
     assert load_rules(OLD_EDITION).digest == load_rules().digest
     # only the prose differs from today's files: the rules part of every file is the same
     assert files != parsed(DATA_DIR)
@@ -212,17 +282,21 @@ def test_former_digests_are_those_of_the_package_files_at_the_commits_named():
 def test_a_save_with_any_former_digest_of_these_rules_loads(digest: str):
     """Saves of 0.1.0 before 2026-12-07, of the day the Taiwan note was first corrected (ad6f05f), and from before
     0.1.0 (the files' bytes, when only comments differed from today's) carry digests of the same rules."""
+    same_rules_as_the_fixtures()
     record = json.loads(OLD_SAVE.read_text(encoding="utf-8"))
     record["rules_digest"] = digest
     assert game_from_json(json.dumps(record)).digest() == record["state_digest"]
 
 
 def test_a_former_digest_is_accepted_only_for_the_rules_it_was_computed_from(edition: Path):
-    edit(edition, "cards.toml", 'name_zh = "暖洋加溫"\ncount = 12', 'name_zh = "暖洋加溫"\ncount = 11')
-    edit(edition, "cards.toml", 'name_zh = "冷水湧升"\ncount = 2', 'name_zh = "冷水湧升"\ncount = 3')
+    counts = {k: c.count for k, c in load_rules().cards.items()}
+    more, fewer = sorted(counts, key=counts.__getitem__)[0], max(counts, key=counts.__getitem__)
+    edit_field(edition, "cards.toml", fewer, "count", counts[fewer] - 1)  # one card moves: still 54
+    edit_field(edition, "cards.toml", more, "count", counts[more] + 1)
     other = load_rules(edition)
     assert other.digest != load_rules().digest
     assert [d for d in FORMER_DIGESTS if other.accepts(d)] == []
+    same_rules_as_the_fixtures()
     assert all(load_rules().accepts(d) for d in FORMER_DIGESTS)
 
 
@@ -232,6 +306,7 @@ def lite(tmp_path: Path) -> RoomStore:
 
 
 def test_a_room_stored_with_the_former_digest_still_opens_and_a_record_of_then_imports(lite: RoomStore):
+    same_rules_as_the_fixtures()
     teacher = local_teacher(lite)
     room = Room.create(lite, [Seat("Taiwan", name="Mei"), Seat("Japan", "greedy"), Seat("Korea")], seed=5,
                        teacher=teacher)
