@@ -586,6 +586,13 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None,
     except ValueError as exc:
         sys.stderr.write(t("cli.err.prefix", lang, error=_engine_text(exc, lang)) + "\n")
         return 2
+    except BrokenPipeError:
+        # the reader left (``typhoon-edu play --bots random | head``): stop quietly, as other command-line tools do;
+        # later writes (the interpreter's own flush at exit) go nowhere instead of failing again
+        if out is sys.stdout:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, what a shell reports for a pipe's writer that stopped
     return 1  # pragma: no cover - argparse requires a command
 
 
