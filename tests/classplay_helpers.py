@@ -25,6 +25,21 @@ PEOPLE = [Seat("Taiwan", name="Mei"), Seat("Japan", name="Ken"), Seat("Korea", "
 #: The same class as the setup screen makes it (two people and a medium computer player), for the apps' tests.
 SEAT_CHOICES = [SeatChoice("person", "Mei", "Taiwan"), SeatChoice("person", "Ken", "Japan"),
                 SeatChoice("medium", "", "Korea")]
+
+
+def open_class(store: RoomStore, lang: str = "en", seats: list[SeatChoice] | None = None) -> tuple[Any, dict[str, Any]]:
+    """The teacher's projector with the game started (``seats``: SEAT_CHOICES, seed 11, no animation, on phones)
+    and a phone page per person seat: ``(projector, {region: phone})``."""
+    from typhoon_edu.ui.classplay.projector import ProjectorApp
+    from typhoon_edu.ui.classplay.seat import SeatApp
+    from typhoon_edu.ui.classplay.setup import SetupChoices
+
+    projector = ProjectorApp(lang=lang, store=store, fullscreen=False, public_url="http://127.0.0.1:8866/")
+    room = projector.start(SetupChoices(list(seats or SEAT_CHOICES), regions="chosen", seed=11, speed=0, devices=True))
+    projector.show_board()
+    return projector, {r: SeatApp(lang=lang, store=store, token=t) for r, t in room.issued_tokens.items()}
+
+
 #: A fixed moment for the clocks below (seconds since the epoch, in 2027).
 T0 = 1_800_000_000.0
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from classplay_helpers import page_text
+from classplay_helpers import open_class, page_text
 
 from typhoon_edu import i18n
 from typhoon_edu.classroom.store import RoomStore
@@ -20,21 +20,10 @@ from typhoon_edu.engine.game import CHANCE
 from typhoon_edu.ui.classplay.model import seat_label
 from typhoon_edu.ui.classplay.projector import ProjectorApp
 from typhoon_edu.ui.classplay.seat import SeatApp
-from typhoon_edu.ui.classplay.setup import SetupChoices
 from typhoon_edu.ui.classplay.tables import seat_infos
-from typhoon_edu.ui.classplay.viewdata import SeatChoice
 
 LANGS = ("en", "zh-TW")
 
-
-def open_class(store: RoomStore, lang: str) -> tuple[ProjectorApp, dict[str, SeatApp]]:
-    """Mei (Taiwan) and Ken (Japan) on their phones, Korea a medium computer player."""
-    projector = ProjectorApp(lang=lang, store=store, fullscreen=False, public_url="http://127.0.0.1:8866/")
-    room = projector.start(SetupChoices([SeatChoice("person", "Mei", "Taiwan"), SeatChoice("person", "Ken", "Japan"),
-                                         SeatChoice("medium", "", "Korea")], regions="chosen", seed=11, speed=0,
-                                        devices=True))
-    projector.show_board()
-    return projector, {r: SeatApp(lang=lang, store=store, token=t) for r, t in room.issued_tokens.items()}
 
 
 def play_one(phone: SeatApp) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 import ipywidgets as widgets
 import pytest
+from classplay_helpers import open_class
 
 from typhoon_edu import Game, i18n
 from typhoon_edu.classroom.store import RoomStore
@@ -29,14 +30,6 @@ from typhoon_edu.ui.guard import Problems
 
 LANGS = ("en", "zh-TW")
 
-
-def open_class(store: RoomStore, lang: str = "en") -> tuple[ProjectorApp, dict[str, SeatApp]]:
-    projector = ProjectorApp(lang=lang, store=store, fullscreen=False, public_url="http://127.0.0.1:8866/")
-    room = projector.start(SetupChoices([SeatChoice("person", "Mei", "Taiwan"), SeatChoice("person", "Ken", "Japan"),
-                                         SeatChoice("medium", "", "Korea")], regions="chosen", seed=11, speed=0,
-                                        devices=True))
-    projector.show_board()
-    return projector, {r: SeatApp(lang=lang, store=store, token=t) for r, t in room.issued_tokens.items()}
 
 
 def patch_table(monkeypatch: pytest.MonkeyPatch, **change: Any) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from classplay_helpers import SEAT_CHOICES, animation_done, page_text
+from classplay_helpers import SEAT_CHOICES, animation_done, open_class, page_text
 
 from typhoon_edu import i18n
 from typhoon_edu.classroom.store import RoomStore
@@ -56,12 +56,6 @@ def test_one_computer_the_banner_says_wait_while_the_storms_move_not_choose(stor
         assert soon in banner, banner
 
 
-def _open_class(store: RoomStore, lang: str) -> tuple[ProjectorApp, dict[str, SeatApp]]:
-    projector = ProjectorApp(lang=lang, store=store, fullscreen=False, public_url="http://127.0.0.1:8866/")
-    room = projector.start(SetupChoices(PEOPLE, regions="chosen", seed=11, speed=0, devices=True))
-    projector.show_board()
-    return projector, {r: SeatApp(lang=lang, store=store, token=t) for r, t in room.issued_tokens.items()}
-
 
 def _hp_shown(phone: SeatApp) -> str:
     """What a phone shows of the teams' HP: its ranking, and its HP panel unless that is hidden."""
@@ -74,7 +68,7 @@ def _hp_shown(phone: SeatApp) -> str:
 def test_an_ended_game_shows_each_teams_hp_once_on_a_phone(store: RoomStore, lang: str, hurt: bool) -> None:
     """After the teacher's End the phone listed every team with its HP ("HP when the game ended", or the ranking), and
     the HP panel under the map said each team's HP again (the walk's mei-results). Each team's HP is shown once."""
-    projector, phones = _open_class(store, lang)
+    projector, phones = open_class(store, lang, PEOPLE)
     room = projector.room
     if hurt:  # a game with a landfall before the end: a ranking by HP
         while room.is_open and min(room.game.hp.values()) == max(room.game.hp.values()) and room.seq < 400:
@@ -98,7 +92,7 @@ def test_each_new_decision_of_a_phone_asks_its_page_to_show_the_turn_muted_or_no
     were above the window (the walk). Each new decision of this device, and only that, tells the page (PageLink.turn,
     whose script brings the banner into view unless the team scrolled a moment ago or reads its hand); a muted device
     too (muting is about the sound)."""
-    _projector, phones = _open_class(store, lang)
+    _projector, phones = open_class(store, lang, PEOPLE)
     mei, ken = phones["Taiwan"], phones["Japan"]
     mei.link.muted = True
     mei.speed = 4.0
