@@ -46,7 +46,10 @@ FORMER_RULES_DIGESTS = ("847cb17671e4ccc1",)
 
 
 def test_the_edition_is_the_one_the_golden_games_were_made_with():
-    assert load_rules().digest == RULES_DIGEST, "the edition data changed: regenerate GOLDEN if intended"
+    assert load_rules().digest == RULES_DIGEST, (
+        "the edition data changed how the game plays: if that was intended, run `python scripts/regen_golden.py` (it "
+        "rewrites GOLDEN and RULES_DIGEST here) and record the new digest in tests/test_rules_digest.py's "
+        "SHIPPED_RULES_DIGEST (CONTRIBUTING.md lists the rest)")
     assert all(load_rules().accepts(digest) for digest in FORMER_RULES_DIGESTS)
 
 
