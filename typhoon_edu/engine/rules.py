@@ -422,7 +422,8 @@ def _given(value: Any) -> str:
         return f"{shown} (text: write the number without quotes)"
     if isinstance(value, float):
         return f"{value!r} (a decimal number)"
-    return repr(value)
+    shown = repr(value)
+    return shown if len(shown) <= 60 else shown[:60] + "…"
 
 
 def _unknown_keys(raw: Mapping[str, Any], known: tuple[str, ...], file: str, entry: str, owner: str, noun: str) -> None:
@@ -432,6 +433,25 @@ def _unknown_keys(raw: Mapping[str, Any], known: tuple[str, ...], file: str, ent
             close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise RulesDataError(file, entry, f"{owner} has no {noun} {key!r}{hint}; its {noun}s are: {', '.join(known)}")
+
+
+def _tables(data: Mapping[str, Any], key: str, file: str, noun: str) -> list[dict[str, Any]]:
+    """The ``[[key]]`` tables of a file (none if it has no ``key``), each one checked to be a table.
+
+    >>> _tables({"levels": [{"level": 1}]}, "levels", "levels.toml", "level")
+    [{'level': 1}]
+    >>> _tables({"levels": [1]}, "levels", "levels.toml", "level")
+    Traceback (most recent call last):
+    ...
+    typhoon_edu.engine.rules.RulesDataError: levels.toml: level #1: each level is a [[levels]] table, not 1
+    """
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise RulesDataError(file, key, f"'{key}' must be a list of [[{key}]] tables, not {_given(value)}")
+    for i, raw in enumerate(value):
+        if not isinstance(raw, dict):
+            raise RulesDataError(file, f"{noun} #{i + 1}", f"each {noun} is a [[{key}]] table, not {_given(raw)}")
+    return value
 
 
 def _read(folder: Path, name: str) -> tuple[dict[str, Any], bytes]:
@@ -449,13 +469,13 @@ def _read(folder: Path, name: str) -> tuple[dict[str, Any], bytes]:
 def _load_compass(data: dict[str, Any]) -> tuple[dict[str, CompassPoint], tuple[str, ...], str, tuple[str, ...]]:
     file = "compass.toml"
     points: dict[str, CompassPoint] = {}
-    for i, raw in enumerate(data.get("points", [])):
+    for i, raw in enumerate(_tables(data, "points", file, "point")):
         entry = f"point #{i + 1}"
         key = _need(raw, "key", str, file, entry)
         entry = f"point {key}"
         cycle = tuple(_need(raw, "cycle", list, file, entry))
-        if not cycle or any(step not in ORTHOGONAL for step in cycle):
-            raise RulesDataError(file, entry, f"a step cycle is made of N, E, S, W; got {list(cycle)}")
+        if not cycle or any(not isinstance(step, str) or step not in ORTHOGONAL for step in cycle):
+            raise RulesDataError(file, entry, f"a step cycle is made of N, E, S, W; got {_given(list(cycle))}")
         points[key] = CompassPoint(
             key, _need(raw, "name_en", str, file, entry), _need(raw, "name_zh", str, file, entry), cycle
         )
@@ -464,21 +484,25 @@ def _load_compass(data: dict[str, Any]) -> tuple[dict[str, CompassPoint], tuple[
     ring_data = _need(data, "ring", dict, file, "ring")
     ring = tuple(_need(ring_data, "stops", list, file, "ring"))
     for stop in ring:
-        if stop not in points:
-            raise RulesDataError(file, "ring", f"unknown direction {stop!r}; known: {', '.join(points)}")
+        if not isinstance(stop, str) or stop not in points:
+            raise RulesDataError(file, "ring", f"unknown direction {_given(stop)}; known: {', '.join(points)}")
     if len(ring) < 2 or len(set(ring)) != len(ring):
         raise RulesDataError(file, "ring", "the ring needs at least 2 different stops, each once")
     start = _need(ring_data, "start", str, file, "ring")
     if start not in ring:
         raise RulesDataError(file, "ring", f"the start {start!r} is not a stop of the ring")
-    edition_stops = tuple(ring_data.get("edition_stops", ()))
+    edition_stops = tuple(_need(ring_data, "edition_stops", list, file, "ring") if "edition_stops" in ring_data else ())
+    for stop in edition_stops:
+        if not isinstance(stop, str) or stop not in ring:
+            raise RulesDataError(file, "ring", f"'edition_stops' lists stops of the ring ({', '.join(ring)}); "
+                                               f"got {_given(stop)}")
     return points, ring, start, edition_stops
 
 
 def _load_levels(data: dict[str, Any]) -> tuple[Level, ...]:
     file = "levels.toml"
     levels = []
-    for i, raw in enumerate(data.get("levels", [])):
+    for i, raw in enumerate(_tables(data, "levels", file, "level")):
         entry = f"level #{i + 1}"
         n = _need(raw, "level", int, file, entry)
         if n != i + 1:
@@ -506,14 +530,17 @@ def _load_map(data: dict[str, Any], region_marks: set[str]) -> MapData:
             raise RulesDataError(file, f"row y={y}", f"every row must have {width} cells like row 0; it has {len(row)}")
         for x, ch in enumerate(row):
             if ch not in "~#0123456789" and ch not in region_marks:
-                raise RulesDataError(file, f"cell ({x}, {y})", f"unknown mark {ch!r}; use ~ (sea), # (land), a digit (zone) or a region letter")
+                raise RulesDataError(file, f"cell ({x}, {y})", f"unknown mark {ch!r}; use ~ (sea), # (land), a digit "
+                                                               "(zone) or a region letter of regions.toml "
+                                                               f"({', '.join(sorted(region_marks))})")
     zones = []
-    for i, raw in enumerate(data.get("zones", [])):
+    for i, raw in enumerate(_tables(data, "zones", file, "zone")):
         entry = f"zone {i + 1}"
         cells = []
         for cell in _need(raw, "cells", list, file, entry):
-            if not (isinstance(cell, list) and len(cell) == 2 and all(isinstance(v, int) for v in cell)):
-                raise RulesDataError(file, entry, f"a cell is [x, y]; got {cell!r}")
+            if not (isinstance(cell, list) and len(cell) == 2
+                    and all(isinstance(v, int) and not isinstance(v, bool) for v in cell)):
+                raise RulesDataError(file, entry, f"a cell is [x, y], two whole numbers; got {_given(cell)}")
             x, y = cell
             if not (0 <= x < width and 0 <= y < len(rows)):
                 raise RulesDataError(file, entry, f"cell ({x}, {y}) is off the {width} x {len(rows)} map")
@@ -522,7 +549,11 @@ def _load_map(data: dict[str, Any], region_marks: set[str]) -> MapData:
             cells.append((x, y))
         if not cells:
             raise RulesDataError(file, entry, "a generation zone needs at least one cell")
-        zones.append(Zone(i, str(raw.get("mark", i + 1)), _need(raw, "name_en", str, file, entry), _need(raw, "name_zh", str, file, entry), tuple(cells)))
+        mark = raw.get("mark", i + 1)
+        if isinstance(mark, bool) or not isinstance(mark, (str, int)):
+            raise RulesDataError(file, entry, f"'mark' is the zone's digit on the map, text in quotes such as "
+                                              f"\"{i + 1}\"; not {_given(mark)}")
+        zones.append(Zone(i, str(mark), _need(raw, "name_en", str, file, entry), _need(raw, "name_zh", str, file, entry), tuple(cells)))
     if len(zones) < 1:
         raise RulesDataError(file, "zones", "the map needs generation zones")
     seen: dict[tuple[int, int], int] = {}
@@ -531,7 +562,11 @@ def _load_map(data: dict[str, Any], region_marks: set[str]) -> MapData:
             if cell in seen:
                 raise RulesDataError(file, f"zone {zone.index + 1}", f"cell {cell} is also in zone {seen[cell] + 1}")
             seen[cell] = zone.index
-    geo = MappingProxyType(dict(data.get("geo", {})))
+    geo_data = _need(data, "geo", dict, file, "geo") if "geo" in data else {}
+    for key, value in geo_data.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise RulesDataError(file, "geo", f"'{key}' must be a number, not {_given(value)}")
+    geo = MappingProxyType(dict(geo_data))
     return MapData(_need(data, "name", str, file, "name"), width, len(rows), rows, tuple(zones), geo)
 
 
@@ -585,11 +620,13 @@ def _kinds_for(owner: str, timing: str | None = None) -> str:
 def _load_regions(data: dict[str, Any], rows: tuple[str, ...], points: Mapping[str, CompassPoint]) -> dict[str, Region]:
     file = "regions.toml"
     raw_regions: dict[str, dict[str, Any]] = {}
-    for i, raw in enumerate(data.get("regions", [])):
+    for i, raw in enumerate(_tables(data, "regions", file, "region")):
         key = _need(raw, "key", str, file, f"region #{i + 1}")
+        if key in raw_regions:
+            raise RulesDataError(file, f"region {key}", "two regions have this key")
         raw_regions[key] = raw
     abilities: dict[str, Ability] = {}
-    for i, raw in enumerate(data.get("abilities", [])):
+    for i, raw in enumerate(_tables(data, "abilities", file, "ability")):
         entry = f"ability #{i + 1}"
         region = _need(raw, "region", str, file, entry)
         key = _need(raw, "key", str, file, entry)
@@ -625,15 +662,36 @@ def _load_regions(data: dict[str, Any], rows: tuple[str, ...], points: Mapping[s
                                               f"{HP_MAX} (docs/rules.md §12); found {hp}")
         if key not in abilities:
             raise RulesDataError(file, entry, "has no ability; every region card has one")
+        pattern = _need(raw, "pattern", str, file, entry) if "pattern" in raw else "plain"
         regions[key] = Region(
             key, mark, _need(raw, "name_en", str, file, entry), _need(raw, "name_zh", str, file, entry),
             _need(raw, "colour", str, file, entry), _need(raw, "hex", str, file, entry),
-            raw.get("pattern", "plain"), size, hp, cells, abilities[key],
+            pattern, size, hp, cells, abilities[key],
         )
     if len(regions) < 3:
         raise RulesDataError(file, "regions", f"the game needs at least 3 regions; found {len(regions)}")
     _check_region_names(regions)
     return regions
+
+
+def _region_marks(data: dict[str, Any]) -> set[str]:
+    """The regions' letters on the map (read before the map, which is checked against them)."""
+    file = "regions.toml"
+    raw_regions = _tables(data, "regions", file, "region")
+    if len(raw_regions) < 3:
+        raise RulesDataError(file, "regions", f"the game needs at least 3 regions; found {len(raw_regions)}")
+    marks: dict[str, str] = {}
+    for i, raw in enumerate(raw_regions):
+        entry = f"region {raw['key']}" if isinstance(raw.get("key"), str) else f"region #{i + 1}"
+        mark = _need(raw, "mark", str, file, entry)
+        if len(mark) != 1 or mark in "~#0123456789":
+            raise RulesDataError(file, entry, f"'mark' is the region's letter on the map, one character other than "
+                                              f"~, # and the digits; got {_given(mark)}")
+        if mark in marks:
+            raise RulesDataError(file, entry, f"the mark {mark!r} is also the mark of {marks[mark]}; each region has "
+                                              "its own letter")
+        marks[mark] = entry
+    return set(marks)
 
 
 def _folded(name: str) -> str:
@@ -840,7 +898,7 @@ def _load_cached(folder: Path) -> Rules:
         {hashlib.sha256(b"".join(raw[n][1] for n in DATA_FILES)).hexdigest()[:16], _text_digest(parsed)})
     points, ring, ring_start, edition_stops = _load_compass(raw["compass.toml"][0])
     levels = _load_levels(raw["levels.toml"][0])
-    region_marks = {r.get("mark", "") for r in raw["regions.toml"][0].get("regions", [])}
+    region_marks = _region_marks(raw["regions.toml"][0])
     game_map = _load_map(raw["map.toml"][0], region_marks)
     regions = _load_regions(raw["regions.toml"][0], game_map.rows, points)
     cards = _load_cards(raw["cards.toml"][0], regions, points)
