@@ -186,7 +186,8 @@ def test_the_wheel_opens_the_lessons_and_nbval_runs_a_copied_lesson(wheel_env, t
     run = CommandRun([str(wheel_env["bin"] / "typhoon-edu"), "lessons", "--no-browser", "--lang", "en",
                       "--port", str(port), "--dir", str(folder)], env=bare_env(), cwd=wheel_env["cwd"]).start()
     try:
-        found = run.wait_for(r"http://localhost:\d+/lab/tree/en/00_index\.ipynb\?token=(\S+)", 240)
+        # the ready line (the address is said once as the server starts, and again when it answers)
+        found = run.wait_for(r"Lessons in JupyterLab: http://localhost:\d+/lab/tree/en/00_index\.ipynb\?token=(\S+)", 240)
         status, _, body = http_request(port, f"/api/contents/en/01_compass_rolls.ipynb?token={found.group(1)}",
                                        timeout=60)
         assert status == 200 and "Run All Cells" in body

@@ -248,7 +248,8 @@ def test_a_prediction_comes_back_with_the_name(tmp_path):
 
 
 def test_percent_questions_read_percentages():
-    q = Question("real", "west_share", "number", answer=0.648, tolerance=0.02, percent=True)
+    q = Question("real", "west_share", "number", answer=0.648, tolerance=0.02, percent=True,
+                 fmt={"w": "40%", "nw": "25%", "both": "65%", "game": "2/7"})  # the values its why needs
     assert all(check(q, t, "en").correct for t in ("64.8", "64.8%", "65 %", "６５％"))
     assert not check(q, "0.648", "en").correct and check(q, "many", "en").problem
 
