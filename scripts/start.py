@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import project_env  # noqa: E402 - found next to this file, after the line above
 
 #: First arguments that name a typhoon-edu command; anything else is an option of ``serve``.
-COMMANDS = ("serve", "lessons", "play", "simulate", "teacher", "answers")
+COMMANDS = ("serve", "lessons", "play", "simulate", "teacher", "answers", "rules")
 
 
 def command_line(program: Path, argv: list[str]) -> list[str]:
