@@ -104,6 +104,13 @@ def test_a_tap_out_of_turn_names_the_team_deciding_when_it_is_shown(store: RoomS
     now = mei.decisions.table.current_player
     seats = seat_infos(room)
     mei_label = seat_label(seats, "Taiwan", lang)
+    active = room.game.active
+
+    def notice(who: str) -> str:
+        """The turn's own team: 'It is X's turn now'; another team deciding in that turn: 'X is deciding now'."""
+        key = "classplay.seat.not_your_turn" if who == active else "classplay.seat.others_deciding"
+        return i18n.t(key, lang, player=seat_label(seats, who, lang))
+
     ken._board_click(*ken.board.geometry.cell_centre(0, 0))  # a tap on the map as the page still shows Mei deciding
     ken.sync()  # the page's next read of the store (0.2 s later in class)
     said = page_text(ken.message.value)
@@ -111,15 +118,48 @@ def test_a_tap_out_of_turn_names_the_team_deciding_when_it_is_shown(store: RoomS
     if now == "Japan":
         assert said.strip() in ("", i18n.t("classplay.seat.use_buttons", lang)), said
     elif now not in (None, CHANCE):
-        assert said.strip() in ("", i18n.t("classplay.seat.not_your_turn", lang,
-                                           player=seat_label(seats, now, lang))), said
+        assert said.strip() in ("", notice(now)), said
     ken._board_click(*ken.board.geometry.cell_centre(0, 0))  # a tap now: the notice names who decides now
     said = page_text(ken.message.value).strip()
     if now == "Japan":
         assert said == i18n.t("classplay.seat.use_buttons", lang) or not ken.pacer.idle, said
     elif now not in (None, CHANCE) and ken.pacer.idle:
-        assert said == i18n.t("classplay.seat.not_your_turn", lang, player=seat_label(seats, now, lang)), said
+        assert said == notice(now), said
     # the next decision clears it
     walk(projector, phones, lambda: room.game.current_player != now)
     if room.game.current_player != now:
         assert seat_label(seats, now, lang) not in page_text(ken.message.value), page_text(ken.message.value)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_computer_players_turn_keeps_the_two_team_header_short(lang: str) -> None:
+    """'Korea (computer, medium)'s turn · counter window: Mei (Taiwan) deciding' wrapped to two lines at 1920x1080 and
+    the map jumped each time: a computer player is named by its region alone there (the side column says its level)."""
+    from typhoon_edu.engine.rules import load_rules
+    from typhoon_edu.ui.classplay.model import SeatInfo, status_line
+    from typhoon_edu.ui.classplay.table import Table
+
+    seats = {"Korea": SeatInfo("Korea", "greedy"), "Taiwan": SeatInfo("Taiwan", name="Mei")}
+    table = Table(load_rules(), ("Taiwan", "Korea"), "standard", 2, "Korea", "counter", "Taiwan", "N",
+                  {}, {}, {}, 40, (), (), ())
+    line = status_line(table, seats, lang)
+    assert seat_label(seats, "Korea", lang) not in line and i18n.t("classplay.status.counter", lang, round=2, rounds=3,
+                                                                   player=i18n.region_name(load_rules(), "Korea", lang),
+                                                                   decider=seat_label(seats, "Taiwan", lang)) == line
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_tap_while_another_team_decides_in_a_turn_not_its_own_says_it_decides(store: RoomStore, lang: str) -> None:
+    """Mei plays her attack cards in another team's turn and Ken taps the map: 'Mei (Taiwan) is deciding now', not
+    'It is Mei (Taiwan)'s turn now', which the projector's header ('Korea's turn · attack phase: Mei deciding')
+    seemed to contradict."""
+    projector, phones = open_class(store, lang)
+    room = projector.room
+    walk(projector, phones, lambda: room.game.phase == "attack" and room.game.current_player == "Taiwan"
+         and room.game.active != "Taiwan")
+    ken = phones["Japan"]
+    ken.sync()
+    ken._board_click(*ken.board.geometry.cell_centre(0, 0))
+    said = page_text(ken.message.value).strip()
+    mei = seat_label(seat_infos(room), "Taiwan", lang)
+    assert said == i18n.t("classplay.seat.others_deciding", lang, player=mei), said

@@ -84,6 +84,19 @@ def seat_label(seats: Seats, region: str, lang: str) -> str:
     return d("label.bot", lang, region=rname, level=d(f"bot.{BOT_LEVEL.get(seat.kind, 'easy')}", lang))
 
 
+def short_seat_label(seats: Seats, region: str, lang: str) -> str:
+    """:func:`seat_label` without a computer player's level: ``Mei (Taiwan)`` for a named person, ``Japan`` for a bot.
+
+    >>> seats = {"Japan": SeatInfo("Japan", "greedy"), "Taiwan": SeatInfo("Taiwan", name="Mei")}
+    >>> short_seat_label(seats, "Japan", "en"), seat_label(seats, "Japan", "en"), short_seat_label(seats, "Taiwan", "en")
+    ('Japan', 'Japan (computer, medium)', 'Mei (Taiwan)')
+    """
+    seat = seats.get(region)
+    if seat is not None and not seat.is_person:
+        return i18n.region_name(load_rules(), region, lang)
+    return seat_label(seats, region, lang)
+
+
 def is_person(seats: Seats, region: str | None) -> bool:
     seat = seats.get(region or "")
     return seat is not None and seat.is_person
@@ -243,7 +256,11 @@ def status_line(table: Table, seats: Seats, lang: str) -> str:
     turn = {"round": min(table.round, total), "rounds": total, "player": seat_label(seats, table.active, lang)}
     who = table.current_player
     if table.phase in OTHERS_DECIDE and who not in (None, CHANCE, table.active) and not table.is_over:
-        return i18n.t(f"classplay.status.{table.phase}", lang, decider=seat_label(seats, who or "", lang), **turn)
+        # two teams in one line: a computer player by its region alone ("Korea", not "Korea (computer, medium)"),
+        # so the line stays one line at 1920x1080 (the side column names the computer players' levels)
+        short = {"player": short_seat_label(seats, table.active, lang),
+                 "decider": short_seat_label(seats, who or "", lang)}
+        return i18n.t(f"classplay.status.{table.phase}", lang, **{**turn, **short})
     return d("status", lang, variant=i18n.t(f"variant.{table.variant}", lang), deck=table.draw_pile_size, **turn)
 
 

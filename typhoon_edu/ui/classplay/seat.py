@@ -641,8 +641,10 @@ class SeatApp:
                 self._say(lambda lang: i18n.t("classplay.seat.use_buttons", lang), error=False, drawn=True)
         elif who is not None and who != CHANCE:
             infos = seat_infos(room)
-            self._say(lambda lang: i18n.t("classplay.seat.not_your_turn", lang, player=seat_label(infos, who, lang)),
-                      error=False, drawn=True)
+            # another team's part of a turn (its attack cards, its counter window): that team decides, whose turn it
+            # is not (the projector's header says both)
+            key = "classplay.seat.not_your_turn" if who == table.active else "classplay.seat.others_deciding"
+            self._say(lambda lang: i18n.t(key, lang, player=seat_label(infos, who, lang)), error=False, drawn=True)
 
     # ------------------------------------------------------------------ deciding
     def decide(self, action: Action | str | None) -> bool:
