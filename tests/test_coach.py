@@ -234,6 +234,8 @@ def test_review_lists_clearly_better_choices_and_changes_nothing(finished: Game)
         for lang in i18n.LANGS:
             text = review_text(item, lang)
             assert str(item.round) in text and "{" not in text and "None" not in text
+            if lang == "zh-TW":  # the sentences run on with no space after a full-width mark
+                assert "。 " not in text and "！ " not in text, text
 
 
 def test_a_review_never_contradicts_the_hints_the_seat_followed() -> None:

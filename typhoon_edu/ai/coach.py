@@ -37,7 +37,17 @@ from dataclasses import dataclass, field
 from ..engine.actions import Action
 from ..engine.game import CHANCE, Game, replay
 from ..engine.rules import Rules
-from ..i18n import ability_name, card_name, cell_label, direction_name, level_name, normalize_lang, region_name, t
+from ..i18n import (
+    ability_name,
+    card_name,
+    cell_label,
+    direction_name,
+    join_sentences,
+    level_name,
+    normalize_lang,
+    region_name,
+    t,
+)
 from .beliefs import HandBeliefs
 from .bots import region_move_damage
 from .mcts import Analysis, Candidate, MCTSBot
@@ -480,7 +490,7 @@ def review_text(item: ReviewItem, lang: str = "en", rules: Rules | None = None) 
         head = t("coach.review", lang, **fields, gain=_hp(item.hp_gain, lang))
     else:
         head = t("coach.review_lead", lang, **fields)
-    return head + " " + hint_text(item.hint, lang, rules)
+    return join_sentences(head, hint_text(item.hint, lang, rules), lang=lang)  # no space after 。 in Chinese
 
 
 def _describe(action: Action, lang: str, rules: Rules) -> str:
