@@ -115,6 +115,7 @@ def test_lesson_05s_own_quiz_reminds_too_and_stops_once_a_name_is_typed(lang, tm
     view = QuizView(risk_quiz(lang).questions, lang, sheet=sheet)
     view.answer(0, 0)
     assert REMINDER[lang] in view.feedback[0].value
+    assert REMINDER[lang] in view.live.announce  # said as it is shown (a screen reader hears the same words)
     view.explain.answer("Storms come from the east.")
     assert REMINDER[lang] in view.explain.feedback.value
     sheet.set_student("Mei")  # the answers shown again, now kept under the name

@@ -744,7 +744,8 @@ class QuizView(widgets.VBox):
         else:
             self.sheet.add(q.prompt, q.options[choice], q.check(choice), key=f"quiz.risk.{q.key}", value=str(choice))
             self._show(index, choice)
-            self.live.say(self.verdict(index, choice))
+            # what is shown, said: the verdict, and the reminder to type a name while none is typed
+            self.live.say(i18n.join_sentences(self.verdict(index, choice), self.sheet.reminder(), lang=self.lang))
         self._update_score()
 
     def verdict(self, index: int, choice: int) -> str:
