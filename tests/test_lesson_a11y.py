@@ -61,11 +61,13 @@ def test_lesson_05s_quiz_says_each_choices_verdict(lang):
     assert q.live.announce == ""
     first, second = q.questions[0], q.questions[1]
     gap = "" if lang == "zh-TW" else " "  # "✔ 答對了！數字是…": no space after a full-width mark
+    # no name typed yet: the verdict, then the reminder to type one (said as it is shown)
+    remind = f"{gap}{q.sheet.reminder()}" if q.sheet.reminder() else ""
     q.answer(0, first.answer)
-    assert q.live.announce == f"✔ {i18n.t('risk.quiz.right', lang)}{gap}{first.why}"
+    assert q.live.announce == f"✔ {i18n.t('risk.quiz.right', lang)}{gap}{first.why}{remind}"
     wrong = (second.answer + 1) % len(second.options)
     q.answer(1, wrong)
-    assert q.live.announce == f"✘ {i18n.t('risk.quiz.wrong', lang)}{gap}{second.why}"
+    assert q.live.announce == f"✘ {i18n.t('risk.quiz.wrong', lang)}{gap}{second.why}{remind}"
     q.sheet.name.value = "Mei Lin"  # another student: the options are shuffled again, the answers shown again, unsaid
     q.live.announce = ""
     q._student_changed()
