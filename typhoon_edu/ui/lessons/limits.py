@@ -7,10 +7,11 @@ The lessons' question banks give every question its limit (:func:`with_limits`),
 outside it (:func:`~typhoon_edu.ui.quiz.check`, :attr:`~typhoon_edu.ui.quiz.Question.limit`).
 
 >>> from typhoon_edu.ui.lessons.bank import PATHING
->>> limit_text(PATHING[2], "99, 99", "en")
+>>> from typhoon_edu.ui.quiz import check
+>>> check(PATHING[2], "99, 99", "en").problem
 '“99, 99” is off the map. Cells are numbered from 0, column first: columns 0 to 15 (west to east), rows 0 to 11 (north to south).'
->>> limit_text(PATHING[2], "15, 11", "en"), limit_text(PATHING[2], "x", "en")  # possible; unreadable (check() says how)
-('', '')
+>>> check(PATHING[2], "15, 11", "en").problem, check(PATHING[2], "15, 11", "en").verdict  # possible: marked
+('', 'Not quite.')
 """
 
 from __future__ import annotations
@@ -20,9 +21,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ... import i18n
 from ...typed import echo
-from ..quiz import AnswerLimit, Question, read_answer
+from ..quiz import AnswerLimit, Question
 from .common import lt
 
 #: Lesson 06: Hsu et al. (2018) studied 84 typhoons that made landfall on Taiwan (the question's own number).
@@ -159,27 +159,4 @@ def with_limits(questions: Iterable[Question]) -> tuple[Question, ...]:
     return tuple(q if q.limit is not None or limit_of(q) is None else replace(q, limit=limit_of(q)) for q in questions)
 
 
-def limit_text(question: Question, answer: Any, lang: str = "en") -> str:
-    """The hint for ``answer`` to ``question`` when it cannot possibly be right, in ``lang``; "" when it can be (it is
-    then marked), or when it cannot be read (:func:`~typhoon_edu.ui.quiz.check` says how to type it). A question
-    without a limit of its own is held to the one the lessons give it (:func:`limit_of`).
-
-    >>> from typhoon_edu.ui.lessons.bank import COMPASS
-    >>> by_id = {q.id: q for q in COMPASS}
-    >>> limit_text(by_id["reachable"], "-5", "zh-TW")
-    '「-5」不可能是停點的數目：方位羅盤上有 7 個停點，答案是 0 到 7 之間的整數。'
-    >>> limit_text(by_id["reachable"], "7", "en"), limit_text(by_id["long_run"], "14%", "en")
-    ('', '')
-    """
-    lang = i18n.normalize_lang(lang)
-    limit = question.limit if question.limit is not None else limit_of(question)
-    if limit is None:
-        return ""
-    try:
-        value = read_answer(question, answer, lang)
-    except ValueError:
-        return ""
-    return limit.hint(value, answer, lang)
-
-
-__all__ = ["HSU_STUDIED", "Limit", "OnTheMap", "limit_of", "limit_text", "limits", "with_limits"]
+__all__ = ["HSU_STUDIED", "Limit", "OnTheMap", "limit_of", "limits", "with_limits"]
