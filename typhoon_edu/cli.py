@@ -138,7 +138,9 @@ def _seat_kinds(text: str | None, n: int, default: Sequence[str]) -> list[str]:
     allowed = BOT_KINDS + PEOPLE
     for k in kinds:
         if k not in allowed:
-            raise CliError("bots_kind", kind=k, kinds=", ".join(BOT_KINDS))
+            # a list in a sentence: ``random, greedy, mcts`` / ``random、greedy、mcts`` (the catalogs' list separator)
+            raise CliError("bots_kind", kind=k, kinds=_LangText({code: t("lang.list_sep", code).join(BOT_KINDS)
+                                                                 for code in ("en", "zh-TW")}))
     if len(kinds) == 1:
         return kinds * n
     if len(kinds) != n:
