@@ -723,6 +723,28 @@ RESTRICTED_FIELDS = ("regions", "effect", "text_en", "text_zh")
 ABILITY_FIELDS = ("region", "key", "name_en", "name_zh", "effect", "target", "text_en", "text_zh", "basis_en", "basis_zh")
 
 
+def _check_card_key_case(key: str, cards: Mapping[str, Card], file: str, entry: str) -> None:
+    """Refuse a card key with capital letters: keys are matched exactly, and capitalised names are region keys.
+
+    A card key is written in lower case (``warm_ocean``): the engine, save files, scenarios and the bots look
+    cards up by their exact key, and the names of causes look a key up among the cards first and then among
+    the regions, whose keys are capitalised English names (``Taiwan``).
+
+    >>> _check_card_key_case("sunny_spell", {}, "cards.toml", "card sunny_spell")
+    >>> _check_card_key_case("Sunny", {}, "cards.toml", "card Sunny")
+    Traceback (most recent call last):
+    ...
+    typhoon_edu.engine.rules.RulesDataError: cards.toml: card Sunny: a card key is written in lower case, like warm_ocean (cards are found by their exact key, and capitalised names are the regions' keys); write key = "sunny"
+    """
+    lower = key.lower()
+    if key == lower:
+        return
+    taken = f"; but card {lower} already has that key, so choose another" if lower in cards else ""
+    raise RulesDataError(file, entry, "a card key is written in lower case, like warm_ocean (cards are found by "
+                                      f"their exact key, and capitalised names are the regions' keys); write "
+                                      f"key = \"{lower}\"{taken}")
+
+
 def _load_cards(data: dict[str, Any], regions: Mapping[str, Region], points: Mapping[str, CompassPoint]) -> dict[str, Card]:
     file = "cards.toml"
     cards: dict[str, Card] = {}
@@ -739,6 +761,7 @@ def _load_cards(data: dict[str, Any], regions: Mapping[str, Region], points: Map
             raise RulesDataError(file, entry, "two cards have this key")
         if " " in key:
             raise RulesDataError(file, entry, "a card key has no spaces (it is used in action notation)")
+        _check_card_key_case(key, cards, file, entry)
         count = _need(raw, "count", int, file, entry)
         if count < 1:
             raise RulesDataError(file, entry, "a card kind needs a count of at least 1")
