@@ -1429,7 +1429,12 @@ def device_hash(device: str | None) -> str | None:
 # ---------------------------------------------------------------------- listing and joining
 @dataclass(frozen=True)
 class RoomInfo:
-    """One row of the rooms list. A broken room has ``ok=False`` with ``kind`` and ``error``."""
+    """One row of the rooms list. A broken room has ``ok=False`` with ``kind`` and ``error``.
+
+    ``variant`` and ``devices`` are the room's setup as the list shows it (its rules, and whether teams join on
+    their phones or play on one computer), read from the same row that lists the room: ``variant`` is "" when the
+    stored setup cannot be read (the list then leaves both out).
+    """
 
     id: str
     code: str
@@ -1450,6 +1455,17 @@ class RoomInfo:
     round: int = 0
     over: bool = False
     winners: tuple[str, ...] = ()
+    variant: str = ""
+    devices: bool = True
+
+
+def _listed_setup(row: RoomRow) -> tuple[str, bool]:
+    """The rules variant and devices of a listed room's stored setup (``("", True)`` if it cannot be read)."""
+    try:
+        setup = row.setup_dict()
+    except ValueError:
+        return "", True
+    return str(setup.get("variant", "standard")), devices_allowed(setup)
 
 
 @dataclass(frozen=True)
@@ -1487,7 +1503,16 @@ def list_rooms(store: RoomStore, *, teacher: Teacher | None, status: str | None 
     """The rooms of ``teacher`` (most recent first), each checked by replay; a broken one says why
     instead of raising. ``teacher=None``: no rooms (a page without a teacher's key lists nothing).
 
-    Replays are remembered per (room, last entry), so listing again costs a query, not a replay.
+    Replays are remembered per (room, last entry), so listing again costs a query, not a replay. Each row carries
+    its rules variant and devices too (from the rooms' own rows), so a list needs no other read of the rooms.
+
+    >>> from typhoon_edu.classroom.store import RoomStore
+    >>> from typhoon_edu.classroom.teachers import local_teacher
+    >>> store = RoomStore("sqlite://"); me = local_teacher(store)
+    >>> _ = Room.create(store, [Seat("Taiwan"), Seat("Japan", "greedy"), Seat("Korea", "random")], seed=3,
+    ...                 variant="advanced", options={"devices": False}, teacher=me)
+    >>> [(info.variant, info.devices) for info in list_rooms(store, teacher=me)]
+    [('advanced', False)]
     """
     if not isinstance(teacher, Teacher):
         return []
@@ -1511,7 +1536,7 @@ def list_rooms(store: RoomStore, *, teacher: Teacher | None, status: str | None 
         players: tuple[str, ...] = tuple(s.region for s in seats)
         out.append(RoomInfo(r.id, r.code, r.status, r.paused, r.lang, r.origin, r.created, r.updated, r.finished,
                             r.head, r.version, tuple(_seat_info(s) for s in seats), ok, kind, error, players, rnd,
-                            over, winners))
+                            over, winners, *_listed_setup(r)))
     return out
 
 

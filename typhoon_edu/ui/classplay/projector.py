@@ -53,7 +53,7 @@ from .pacer import Pacer, board_state_of, hurry_for
 from .pagelink import PageLink
 from .runtime import POLL, _error_text, _open_store, _running_loop, refusal
 from .screens import LANG_OPTIONS, ProjectorGameScreen, banner_html
-from .setup import SetupChoices, SetupScreen, room_setups, speed_options
+from .setup import SetupChoices, SetupScreen, speed_options
 from .status import PageStatus, room_state
 from .tables import public_table, seat_infos, seat_table, view_digest
 from .teacher import PRESENCE_EVERY, presence_words
@@ -460,19 +460,17 @@ class ProjectorApp:
 
         problems: list[tuple[str, str]] = []
         rooms: list[Any] = []
-        setups: dict[str, dict[str, Any]] = {}
         try:
             if self.teacher is not None and self.teacher.is_local:  # the computer user's own save folder
                 import_saves(self.store)
                 problems = [(p.name, _save_problem_text(p.kind, p.error, self.lang))
                             for p in import_problems(self.store)]
             rooms = list_rooms(self.store, teacher=self.teacher)
-            setups = room_setups(self.store, self.teacher, rooms)
             self.store.check_writable()  # a read-only file or database is said now, not at Start
         except ClassroomError as exc:  # the store cannot be read or written: say so, list what there is
             self.setup.show_error(_error_text(exc, self.lang))
             log.warning("the room store has a problem: %s", exc)
-        self.setup.show_rooms(rooms, problems, setups)
+        self.setup.show_rooms(rooms, problems)
         return rooms
 
     def _start_clicked(self, choices: SetupChoices | None = None) -> Any:

@@ -9,7 +9,7 @@ whenever the screen comes back; a room that no longer replays is listed with its
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 from typing import Any
@@ -88,53 +88,27 @@ def _html(value: str = "", css: str = "") -> widgets.HTML:
     return w
 
 
-def room_setups(store: Any, teacher: Any, rooms: Sequence[Any]) -> dict[str, dict[str, Any]]:
-    """The stored setup of each of ``rooms`` (listed for ``teacher`` by ``list_rooms``), by room id: one query.
-
-    A room whose stored setup cannot be read is left out (the list says why it cannot be opened).
-
-    >>> from typhoon_edu.classroom.store import RoomStore
-    >>> from typhoon_edu.classroom.rooms import Room, Seat, list_rooms
-    >>> from typhoon_edu.classroom.teachers import local_teacher
-    >>> store = RoomStore("sqlite://"); me = local_teacher(store)
-    >>> room = Room.create(store, [Seat("Taiwan"), Seat("Japan", "greedy"), Seat("Korea", "random")], seed=3,
-    ...                    variant="advanced", options={"devices": False}, teacher=me)
-    >>> setup = room_setups(store, me, list_rooms(store, teacher=me))[room.id]
-    >>> setup["variant"], setup["options"]
-    ('advanced', {'devices': False})
-    """
-    wanted = {r.id for r in rooms}
-    if not wanted or teacher is None:
-        return {}
-    out: dict[str, dict[str, Any]] = {}
-    for row in store.rooms(owner=teacher.id):
-        if row.id in wanted:
-            try:
-                out[row.id] = row.setup_dict()
-            except ValueError:
-                continue
-    return out
-
-
-def room_about(info: Any, setup: Mapping[str, Any] | None, lang: str) -> str:
+def room_about(info: Any, lang: str) -> str:
     """A room of the teacher's rooms list as HTML: its code and teams, then its rules, where the hands are, and
     whether the game is over (else its round), and when it last moved; what tells a teacher's classes apart.
 
-    ``info``: a :class:`~typhoon_edu.classroom.rooms.RoomInfo`; ``setup``: the room's stored setup (its
-    ``variant`` and ``options``), None to leave the rules and the hands out.
+    ``info``: a :class:`~typhoon_edu.classroom.rooms.RoomInfo`, which carries the room's rules ``variant`` and its
+    ``devices`` (read with the list, no other query); a ``variant`` of "" (a stored setup that cannot be read)
+    leaves the rules and the hands out.
 
     >>> from types import SimpleNamespace as N
     >>> seat = lambda region, kind="person", name="": N(region=region, kind=kind, name=name, is_person=kind == "person")
     >>> info = N(code="AB2CD", seats=(seat("Taiwan", name="Mei"), seat("Japan"), seat("Korea", "greedy")),
-    ...          players=("Taiwan", "Japan", "Korea"), round=2, over=False, status="open", updated=0.0)
-    >>> html = room_about(info, {"variant": "advanced", "options": {"devices": False}}, "en")
+    ...          players=("Taiwan", "Japan", "Korea"), round=2, over=False, status="open", updated=0.0,
+    ...          variant="advanced", devices=False)
+    >>> html = room_about(info, "en")
     >>> "<b>Mei</b> (Taiwan), Japan and Korea (computer)" in html, "advanced rules" in html, "one computer" in html
     (True, True, True)
-    >>> "game over" in room_about(N(**{**vars(info), "over": True}), None, "en")
-    True
+    >>> html = room_about(N(**{**vars(info), "over": True, "variant": ""}), "en")
+    >>> "game over" in html, "rules" in html
+    (True, False)
     """
     from ...classroom.names import clean_name
-    from ...classroom.store import devices_allowed
 
     rules = load_rules()
     seats = {s.region: s for s in getattr(info, "seats", ())}
@@ -153,11 +127,11 @@ def room_about(info: Any, setup: Mapping[str, Any] | None, lang: str) -> str:
     tags = []
     if over:
         tags.append(("typhoon-room-tag typhoon-room-over", i18n.t("classplay.rooms.over", lang)))
-    if setup is not None:
-        variant = str(setup.get("variant", "standard"))
+    variant = str(getattr(info, "variant", ""))
+    if variant:
         if i18n.has(f"variant.{variant}", lang):
             tags.append((f"typhoon-room-tag typhoon-room-{variant}", i18n.t(f"variant.{variant}", lang)))
-        hands = "devices" if devices_allowed(setup) else "one_computer"
+        hands = "devices" if getattr(info, "devices", True) else "one_computer"
         tags.append((f"typhoon-room-tag typhoon-room-{hands.replace('_', '-')}", i18n.t(f"classplay.rooms.{hands}", lang)))
     key = "classplay.rooms.finished" if over else "classplay.rooms.open"
     tail = escape(i18n.t(key, lang, round=info.round, when="\0")).replace(  # the date and time never split
@@ -359,16 +333,12 @@ class SetupScreen:
         self.message.value = f"<span class='typhoon-message-error'>{escape(text)}</span>" if text else ""
 
     # ------------------------------------------------------------------ the rooms list
-    def show_rooms(self, rooms: Sequence[Any], problems: Sequence[tuple[str, str]] = (),
-                   setups: Mapping[str, Mapping[str, Any]] | None = None) -> None:
-        """List ``rooms`` (:class:`~typhoon_edu.classroom.rooms.RoomInfo`, newest first) and files that could not be imported.
-
-        ``setups``: each room's stored setup by room id (its rules variant and where the hands are, see
-        :func:`room_about`); a room without one is listed without them.
+    def show_rooms(self, rooms: Sequence[Any], problems: Sequence[tuple[str, str]] = ()) -> None:
+        """List ``rooms`` (:class:`~typhoon_edu.classroom.rooms.RoomInfo`, newest first, each with its rules and
+        devices: see :func:`room_about`) and files that could not be imported.
         """
         self._rooms = rooms
         self._import_problems = list(problems)
-        self._setups = dict(setups or {})
         self._render_rooms()
 
     def _render_rooms(self) -> None:
@@ -393,7 +363,7 @@ class SetupScreen:
             b.add_class("typhoon-room-open")
             b.add_class(f"typhoon-room-{info.code}")
             self.problems.on_click(b, lambda _b, c=info.code: self.on_open(c), where="open room")
-            about = _html(room_about(info, getattr(self, "_setups", {}).get(info.id), lang), "typhoon-room-about")
+            about = _html(room_about(info, lang), "typhoon-room-about")
             row = widgets.HBox([b, about], layout=widgets.Layout(align_items="center"))
             row.add_class("typhoon-room-row")
             rows.append(row)
