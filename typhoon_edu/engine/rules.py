@@ -19,6 +19,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import math
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -562,12 +563,69 @@ def _load_map(data: dict[str, Any], region_marks: set[str]) -> MapData:
             if cell in seen:
                 raise RulesDataError(file, f"zone {zone.index + 1}", f"cell {cell} is also in zone {seen[cell] + 1}")
             seen[cell] = zone.index
-    geo_data = _need(data, "geo", dict, file, "geo") if "geo" in data else {}
-    for key, value in geo_data.items():
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise RulesDataError(file, "geo", f"'{key}' must be a number, not {_given(value)}")
-    geo = MappingProxyType(dict(geo_data))
+    geo = _load_geo(data, width, len(rows))
     return MapData(_need(data, "name", str, file, "name"), width, len(rows), rows, tuple(zones), geo)
+
+
+#: The fields of map.toml's [geo] that the lessons read: a cell (x, y) lies at longitude lon0 + lon_step * x (degrees
+#: east) and latitude lat0 - lat_step * y (degrees north), and measures km_per_cell km.
+GEO_FIELDS = ("lon0", "lon_step", "lat0", "lat_step", "km_per_cell")
+LAT_RANGE = (-90.0, 90.0)
+LON_RANGE = (-180.0, 360.0)  # degrees east: -180 to 180, or 0 to 360 as the best-track files write the Pacific
+
+
+def _load_geo(data: Mapping[str, Any], width: int, height: int) -> Mapping[str, float]:
+    """Check map.toml's [geo]: finite numbers, the fields the lessons read, and every cell's centre on the globe.
+
+    >>> dict(_load_geo({"geo": {"lon0": 103.0, "lon_step": 3.5, "lat0": 43.0, "lat_step": 3.3, "km_per_cell": 360}}, 16, 12))
+    {'lon0': 103.0, 'lon_step': 3.5, 'lat0': 43.0, 'lat_step': 3.3, 'km_per_cell': 360}
+    >>> _load_geo({"geo": {"lon0": 103.0, "lon_step": 3.5, "lat0": 43.0, "lat_stpe": 3.3}}, 16, 12)
+    Traceback (most recent call last):
+    ...
+    typhoon_edu.engine.rules.RulesDataError: map.toml: geo: [geo] has no lat_step or km_per_cell (is 'lat_stpe' meant to be 'lat_step'?); the lessons need lon0, lon_step, lat0, lat_step and km_per_cell: a cell (x, y) lies at longitude lon0 + lon_step * x and latitude lat0 - lat_step * y, and measures km_per_cell km
+    """
+    file, entry = "map.toml", "geo"
+    if "geo" not in data:
+        raise RulesDataError(file, entry, f"the table [geo] is missing; the lessons need {_GEO_NEED}")
+    geo = _need(data, "geo", dict, file, entry)
+    for key, value in geo.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise RulesDataError(file, entry, f"'{key}' must be a number, not {_given(value)}")
+        if not math.isfinite(value):
+            raise RulesDataError(file, entry, f"'{key}' must be a finite number, not {value!r} (a position or a "
+                                              "distance is never nan or inf)")
+    missing = [key for key in GEO_FIELDS if key not in geo]
+    if missing:
+        extra = [str(key) for key in geo if key not in GEO_FIELDS]
+        hints = [f"is {key!r} meant to be {close[0]!r}?" for key in extra
+                 if (close := difflib.get_close_matches(key, missing, n=1, cutoff=0.6))]
+        hint = f" ({'; '.join(hints)})" if hints else ""
+        named = " or ".join(missing) if len(missing) <= 2 else ", ".join(missing[:-1]) + " or " + missing[-1]
+        raise RulesDataError(file, entry, f"[geo] has no {named}{hint}; the lessons need {_GEO_NEED}")
+    for key in ("lon_step", "lat_step", "km_per_cell"):
+        if geo[key] <= 0:
+            raise RulesDataError(file, entry, f"'{key}' must be more than 0; got {geo[key]!r}")
+    km = geo["km_per_cell"]
+    if km < 1 or km != int(km):
+        raise RulesDataError(file, entry, f"'km_per_cell' is a whole number of kilometres, at least 1 (the lessons "
+                                          f"show the scale in whole km); got {km!r}")
+    south = geo["lat0"] - geo["lat_step"] * (height - 1)
+    east = geo["lon0"] + geo["lon_step"] * (width - 1)
+    for what, value, (low, high) in (("lat0", geo["lat0"], LAT_RANGE), ("lon0", geo["lon0"], LON_RANGE)):
+        if not low <= value <= high:
+            raise RulesDataError(file, entry, f"'{what}' must be from {low:g} to {high:g} (degrees "
+                                              f"{'north' if what == 'lat0' else 'east'}); got {value!r}")
+    if south < LAT_RANGE[0]:
+        raise RulesDataError(file, entry, f"the last row (y = {height - 1}) would lie at latitude lat0 - lat_step * "
+                                          f"{height - 1} = {south:g}, south of -90: lower 'lat_step' or raise 'lat0'")
+    if east > LON_RANGE[1]:
+        raise RulesDataError(file, entry, f"the last column (x = {width - 1}) would lie at longitude lon0 + lon_step * "
+                                          f"{width - 1} = {east:g}, east of 360: lower 'lon_step' or 'lon0'")
+    return MappingProxyType(dict(geo))
+
+
+_GEO_NEED = (f"{', '.join(GEO_FIELDS[:-1])} and {GEO_FIELDS[-1]}: a cell (x, y) lies at longitude lon0 + lon_step * x "
+             "and latitude lat0 - lat_step * y, and measures km_per_cell km")
 
 
 def _effect(raw: Any, file: str, entry: str, points: Mapping[str, CompassPoint], owner: str = "card") -> Effect:
