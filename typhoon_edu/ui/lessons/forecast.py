@@ -336,6 +336,46 @@ def _diamond(x: float, y: float, r: float) -> tuple[tuple[float, float], ...]:
     return ((x, y - r), (x + r, y), (x, y + r), (x - r, y))
 
 
+def fan_out(points: Mapping[int, tuple[float, float]], r: float) -> dict[int, tuple[float, float]]:
+    """Where to draw markers of radius ``r`` for ``points`` (lead → canvas px) so that none hides another: a marker
+    stays on its point unless another's point is closer than ``1.5 r``; such a group is spread on a small ring around
+    its middle, in the order of the leads from the left (west) clockwise, touching-free. Two guesses of the same
+    place ("it stalls there") so show both numbers, not only the one drawn last.
+
+    >>> fan_out({24: (100.0, 100.0), 48: (300.0, 100.0)}, 13)
+    {24: (100.0, 100.0), 48: (300.0, 100.0)}
+    >>> fan_out({24: (100.0, 100.0), 48: (100.0, 100.0)}, 13)
+    {24: (85.96, 100.0), 48: (114.04, 100.0)}
+    >>> spots = fan_out({24: (0.0, 0.0), 48: (1.0, 0.0), 72: (0.0, 1.0)}, 10)
+    >>> min(math.dist(a, b) for i, a in enumerate(spots.values()) for b in list(spots.values())[i + 1:]) > 20
+    True
+    """
+    leads = list(points)
+    group = {h: h for h in leads}  # union-find on the leads: a group's points are chained by near neighbours
+
+    def root(h: int) -> int:
+        while group[h] != h:
+            h = group[h]
+        return h
+
+    for i, a in enumerate(leads):
+        for b in leads[i + 1:]:
+            if math.dist(points[a], points[b]) < 1.5 * r:
+                group[root(b)] = root(a)
+    out = {h: (float(points[h][0]), float(points[h][1])) for h in leads}
+    for head in {root(h) for h in leads}:
+        members = [h for h in leads if root(h) == head]
+        k = len(members)
+        if k < 2:
+            continue
+        cx, cy = (sum(points[h][0] for h in members) / k, sum(points[h][1] for h in members) / k)
+        ring = 1.08 * r / math.sin(math.pi / k)  # neighbours on the ring 2.16 r apart: the circles do not touch
+        for i, h in enumerate(members):
+            a = math.pi + 2 * math.pi * i / k  # the first on the left (west), then clockwise on the screen
+            out[h] = (round(cx + ring * math.cos(a), 3), round(cy + ring * math.sin(a), 3))
+    return out
+
+
 # --- where the texts go: inside the map, clear of the markers and of each other ----------------------------------
 
 #: The shapes a text beside something must keep off: the guesses, the truth's diamonds, the teams' guesses, the track's
@@ -550,9 +590,9 @@ def forecast_scene(rnd: ForecastRound, teams: Mapping[str, Mapping[int, LatLon]]
             tx, ty = proj.xy(t.lon, t.lat)
             shapes.append(Line(points=((gx, gy), (tx, ty)), stroke=ERROR_COLOUR, line_width=2.5, dash=(2, 3), role="error",
                                key=str(h)))
-        for h in LEADS:
-            t = case.truth[h]
-            tx, ty = proj.xy(t.lon, t.lat)
+        truths = {h: proj.xy(case.truth[h].lon, case.truth[h].lat) for h in LEADS}
+        for h, (tx, ty) in fan_out(truths, diamond).items():
+            shapes += _tie(truths[h], (tx, ty), diamond, TRUTH_COLOUR, "truth", str(h))
             shapes.append(Polygon(points=_diamond(tx, ty, diamond), fill=TRUTH_COLOUR, stroke=palette.INK, line_width=1.5,
                                   role="truth-mark", key=str(h)))
             shapes.append(Text(x=tx, y=ty, text=str(h), size=label, bold=True, fill="#ffffff", role="truth-label",
@@ -563,21 +603,38 @@ def forecast_scene(rnd: ForecastRound, teams: Mapping[str, Mapping[int, LatLon]]
                 shapes.append(Line(points=tuple(proj.xy(f.lon, f.lat) for f in
                                                 [case.partner.six_hourly()[case.partner_index or 0], *pt.values()]),
                                    stroke="#475569", line_width=3, dash=(8, 4), role="partner-truth"))
+    spots = fan_out({h: proj.xy(lon, lat) for h, (lat, lon) in guesses}, guess_r)
     for h, (lat, lon) in guesses:
-        gx, gy = proj.xy(lon, lat)
+        gx, gy = spots[h]
+        shapes += _tie(proj.xy(lon, lat), (gx, gy), guess_r, GUESS_COLOUR, "guess", str(h))
         ring = h == rnd.active and not rnd.revealed
         shapes.append(Circle(cx=gx, cy=gy, r=guess_r, fill="#ffffff", stroke=GUESS_COLOUR, line_width=4 if ring else 2.5,
                              role="guess", key=str(h)))
         shapes.append(Text(x=gx, y=gy, text=str(h), size=label, bold=True, fill=GUESS_COLOUR, role="guess-label",
                            key=str(h)))
-    return shapes + _texts_beside(rnd, shapes, min_text, guess_r)
+    return shapes + _texts_beside(rnd, shapes, min_text, guess_r, spots)
 
 
-def _texts_beside(rnd: ForecastRound, shapes: Sequence[Shape], min_text: float, guess_r: float) -> list[Shape]:
+def _tie(point: tuple[float, float], spot: tuple[float, float], r: float, colour: str, role: str,
+         key: str) -> list[Shape]:
+    """For a marker moved off its point by :func:`fan_out`: a dot on the point and a line from it to the marker's
+    edge (``role``-spot and ``role``-tie); nothing for a marker on its point."""
+    gap = math.dist(point, spot)
+    if gap < 0.5:
+        return []
+    edge = (round(spot[0] + r * (point[0] - spot[0]) / gap, 3), round(spot[1] + r * (point[1] - spot[1]) / gap, 3))
+    return [Line(points=(point, edge), stroke=colour, line_width=2, role=f"{role}-tie", key=key),
+            Circle(cx=point[0], cy=point[1], r=3.5, fill=colour, stroke=palette.INK, line_width=1, role=f"{role}-spot",
+                   key=key)]
+
+
+def _texts_beside(rnd: ForecastRound, shapes: Sequence[Shape], min_text: float, guess_r: float,
+                  spots: Mapping[int, tuple[float, float]]) -> list[Shape]:
     """The texts :func:`forecast_scene` sets beside its markers, placed inside the map and clear of every marker and of
     each other (:class:`_Room`): the storm's name (below the storm now where it can), the other storm's (above it), and
     after the reveal each guess's error ("108 km") beside its guess, on the side away from the truth where it can,
-    with a leader line from the guess where it had to move further out. Drawn last, over the rest."""
+    with a leader line from the guess where it had to move further out. Drawn last, over the rest. ``spots``: where
+    each guess's marker is drawn (:func:`fan_out`)."""
     case, proj, lang = rnd.case, rnd.proj, rnd.lang
     name_size, partner_size, error_size = max(15.0, min_text), max(14.0, min_text), max(13.0, min_text)
     pad = 2.0 if not min_text else 3.0
@@ -609,7 +666,7 @@ def _texts_beside(rnd: ForecastRound, shapes: Sequence[Shape], min_text: float, 
             continue
         lat, lon = rnd.guesses[h]
         t = case.truth[h]
-        gx, gy = proj.xy(lon, lat)
+        gx, gy = spots[h]
         tx, ty = proj.xy(t.lon, t.lat)
         text = lt("forecast.error_label", lang, km=f"{great_circle_km(lat, lon, t.lat, t.lon):.0f}")
         d = math.hypot(tx - gx, ty - gy)
