@@ -42,7 +42,9 @@ free answer, how many wrote one; then one line per student.
   (:class:`DateOrder`); a file none of whose dates says is read as month/day and named in the summary.
 * **Folders.** A folder's files are read with those of the folders in it (:data:`MAX_DEPTH` deep: a learning
   platform's download puts each student's file in a folder of its own), hidden ones aside; every other file there
-  (a spreadsheet's own file, an archive, a notebook, anything else) is named with what to do.
+  (a spreadsheet's own file, an archive, a notebook, anything else) is named with what to do, but the lessons' own
+  notebooks in a folder of the lessons (:func:`_lesson_folder`), said in one line, and a table an earlier run wrote
+  with ``--csv`` (:func:`_is_summary_table`), said in one line and never read as answers.
 * **Spreadsheets' saves.** UTF-8, UTF-16 with a byte-order mark ("Unicode Text") or Big5; cells separated by
   commas, or by tabs or semicolons when the header, so read, is the answers table's (:func:`_delimiter`).
 * **Bad input.** A file that is not an answers file, cannot be read, or a folder without answers files is named
@@ -78,7 +80,7 @@ from .i18n import LANGS, catalog, cell_label, join_names, normalize_lang, t, tem
 
 __all__ = ["Answer", "DateOrder", "Lesson", "Problem", "QuestionInfo", "Reading", "SameName", "add_parser",
            "known_questions", "lesson_title", "merge", "parse_csv", "parse_json", "read_paths", "run", "same_names",
-           "summarise", "summary_lines", "table_csv"]
+           "skipped_lines", "summarise", "summary_lines", "table_csv"]
 
 #: The biggest answers file read (a lesson's download is a few kilobytes).
 MAX_FILE_BYTES = 8 * 1024 * 1024
@@ -689,12 +691,16 @@ def parse_json(text: str, source: str) -> tuple[list[Answer], int]:
 class Reading:
     """What :func:`read_paths` found: the answers, the files they came from, what was left out and why, and
     what the summary says of how a file was read (``notes``: files whose dates were read as month/day though
-    they could be day/month)."""
+    they could be day/month); the files passed over as known not to hold answers, said in one line each kind:
+    ``lesson_notebooks`` (the lessons' own notebooks in a lesson folder: :func:`_lesson_folder`) and ``tables``
+    (a table this command wrote with ``--csv``: :func:`_is_summary_table`)."""
 
     answers: list[Answer] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     notes: list[Problem] = field(default_factory=list)
+    lesson_notebooks: list[str] = field(default_factory=list)
+    tables: list[str] = field(default_factory=list)
 
 
 #: The files read as answers files: the lessons' downloads (``.csv``) and answers files (``.json``), and a
@@ -713,12 +719,54 @@ MAX_FILES = 2000
 _NOT_LOOKED_AT = re.compile(r"^(?:\.|~\$)|^(?:__MACOSX|__pycache__|Thumbs\.db|desktop\.ini)$", re.IGNORECASE)
 
 
+#: A lesson notebook's name (``01_compass_rolls.ipynb``, the copy's index ``00_index.ipynb``), as the lessons name them.
+_LESSON_NOTEBOOK = re.compile(r"\d\d_[^/\\]+\.ipynb", re.IGNORECASE)
+
+
+@cache
+def _shipped_notebook_names() -> frozenset[str]:
+    """The names of the lessons' notebooks as this version ships them (both languages' are the same), and of the
+    index ``typhoon-edu lessons`` writes into a copy; only the index's name on an installation without them."""
+    from .lessonbook import INDEX_NAME, LESSON_LANGS, LessonsError, shipped_lessons
+
+    names = {INDEX_NAME}
+    for lang in LESSON_LANGS:
+        try:
+            names.update(p.name for p in shipped_lessons(lang))
+        except (LessonsError, OSError):
+            pass
+    return frozenset(names)
+
+
+def _lesson_folder(where: Path, names: Iterable[str]) -> bool:
+    """Whether ``where`` (holding files ``names``) is a folder of the lessons: a copy ``typhoon-edu lessons`` made
+    (its record of what it copied, or its index notebook) or a folder with two of the lessons' notebooks or more
+    (the package's or the repository's own, a class server's). Its lesson notebooks are then passed over in one line
+    of the summary; a notebook elsewhere (a student handed in a notebook instead of the download) is named, with
+    what to ask for.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _lesson_folder(folder, ["01_compass_rolls.ipynb"]), _lesson_folder(folder, ["00_index.ipynb", "x.csv"])
+    (False, True)
+    >>> _lesson_folder(folder, ["01_compass_rolls.ipynb", "02_grid_pathing.ipynb"])
+    True
+    """
+    from .lessonbook import INDEX_NAME, MANIFEST_NAME
+
+    names = [n for n in names if _LESSON_NOTEBOOK.fullmatch(n)]
+    if INDEX_NAME in names or (where / MANIFEST_NAME).is_file():
+        return True
+    return sum(1 for n in names if n in _shipped_notebook_names()) >= 2
+
+
 def _answer_files(folder: Path, reading: Reading) -> list[Path]:
     """The files to read in ``folder`` and the folders in it (:data:`MAX_DEPTH` deep, :data:`MAX_FILES` at most),
     each folder's files before its folders, by name. Every other file is a problem of ``reading`` with the reason it
     is not read, and so is a folder that cannot be listed (the others' files are still read), a link to a folder
     (not followed), a folder too deep, and the files beyond :data:`MAX_FILES`; hidden files and folders
-    (:data:`_NOT_LOOKED_AT`) are not looked at.
+    (:data:`_NOT_LOOKED_AT`) are not looked at, and the lessons' own notebooks in a lesson folder
+    (:func:`_lesson_folder`) are counted in ``reading.lesson_notebooks``, not named one by one.
 
     >>> import tempfile
     >>> top = Path(tempfile.mkdtemp()); (top / "Mei_1_file").mkdir(); (top / ".git").mkdir()
@@ -739,6 +787,7 @@ def _answer_files(folder: Path, reading: Reading) -> list[Path]:
             reading.problems.append(Problem(str(where), "os", {"reason": exc}))
             return
         folders = []
+        lessons = _lesson_folder(where, (p.name for p in entries))
         for p in entries:
             if p.is_dir():
                 folders.append(p)
@@ -748,6 +797,8 @@ def _answer_files(folder: Path, reading: Reading) -> list[Path]:
                 continue
             if p.suffix.lower() in READ_SUFFIXES or not p.exists():  # a dangling link: said when it is read
                 found.append(p)
+            elif lessons and _LESSON_NOTEBOOK.fullmatch(p.name):
+                reading.lesson_notebooks.append(str(p))
             else:
                 reading.problems.append(Problem(str(p), LEFT_OUT_SUFFIXES.get(p.suffix.lower(), "other_kind"),
                                                 {"kind": p.suffix or p.name}))
@@ -800,6 +851,35 @@ def read_paths(paths: Iterable[str | os.PathLike[str]], *, skip: Iterable[Path] 
     return reading
 
 
+#: The columns of the table ``--csv`` writes (``answers.csv.<column>``), in order.
+TABLE_COLUMNS = ("student", "lesson", "number", "question", "answer", "result", "first", "time", "observed", "matched",
+                 "file")
+
+
+@cache
+def _table_headers() -> tuple[tuple[str, ...], ...]:
+    """The first six column titles of the ``--csv`` table in each language, as :func:`_norm` writes them."""
+    return tuple(tuple(_norm(_lt(f"csv.{c}", lang)) for c in TABLE_COLUMNS[:6]) for lang in LANGS)
+
+
+def _is_summary_table(text: str) -> bool:
+    """Whether ``text`` is a table this command wrote (``--csv``, in either language, perhaps re-saved by a
+    spreadsheet with tabs or semicolons): its first line is the table's header. It holds the answers of files read
+    already, so it is never read as answers.
+
+    >>> _is_summary_table("\\ufeffstudent,lesson,no.,question,answer,result,first try\\nMei,x\\n")
+    True
+    >>> _is_summary_table("學生\\t課程\\t題號\\t題目\\t回答\\t結果\\n"), _is_summary_table("name,question,answer,right or wrong\\n")
+    (True, False)
+    """
+    first = next((line for line in text.lstrip("\ufeff").splitlines() if line.strip()), "")
+    for delimiter in (",", "\t", ";"):
+        cells = next(csv.reader([first], delimiter=delimiter), [])
+        if tuple(_norm(cell) for cell in cells[:6]) in _table_headers():
+            return True
+    return False
+
+
 def _read_file(path: Path, reading: Reading) -> None:
     name = str(path)
     try:
@@ -814,6 +894,9 @@ def _read_file(path: Path, reading: Reading) -> None:
     cut = 0
     try:
         text, cut = _decode(raw)
+        if _is_summary_table(text):  # a table of an earlier run (--csv) left in the folder
+            reading.tables.append(name)
+            return
         if text.lstrip("\ufeff \t\r\n").startswith(("{", "[")):
             answers, bad = parse_json(text, name)
         else:
@@ -1182,6 +1265,7 @@ def summary_lines(lessons: Sequence[Lesson], reading: Reading, repeats: int, lan
     students = {_norm(s.name) for lesson in lessons for s in lesson.students}
     lines = [_lt("head", lang, files=_count("files", len(reading.files), lang),
                  students=_count("students", len(students), lang), lessons=_count("lessons", len(lessons), lang))]
+    lines += skipped_lines(reading, lang)
     if reading.problems:
         lines += ["", _lt("problems_head", lang, n=len(reading.problems))]
         lines += ["  - " + p.text(lang) for p in reading.problems]
@@ -1237,6 +1321,21 @@ def summary_lines(lessons: Sequence[Lesson], reading: Reading, repeats: int, lan
     return lines
 
 
+def skipped_lines(reading: Reading, lang: str = "en") -> list[str]:
+    """The files passed over as known not to hold answers, in ``lang``: the lessons' own notebooks in one line, and
+    each table of an earlier ``--csv``.
+
+    >>> skipped_lines(Reading(lesson_notebooks=["en/01_compass_rolls.ipynb"] * 8, tables=["class.csv"]))[0][:35]
+    '8 lesson notebooks skipped (the les'
+    """
+    lines = []
+    if reading.lesson_notebooks:
+        n = len(reading.lesson_notebooks)
+        lines.append(_lt(_one("skipped_notebooks", n), lang, n=n))
+    lines += [_lt("skipped_table", lang, path=path) for path in reading.tables]
+    return lines
+
+
 def table_csv(answers: Sequence[Answer], lang: str = "en") -> str:
     """Every answer in one table for a spreadsheet, in ``lang``: student, lesson, question number and text, answer,
     result, whether it is the student's first marked answer to that question, when, what was observed, and the
@@ -1249,8 +1348,7 @@ def table_csv(answers: Sequence[Answer], lang: str = "en") -> str:
     known = known_questions()
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([_lt(f"csv.{c}", lang) for c in ("student", "lesson", "number", "question", "answer", "result",
-                                                       "first", "time", "observed", "matched", "file")])
+    writer.writerow([_lt(f"csv.{c}", lang) for c in TABLE_COLUMNS])
     rows = sorted(answers, key=lambda a: (*_lesson_order(a.lesson), _norm(a.student), a.when))
     marked: set[tuple[str, str, str]] = set()  # (student, lesson, question) given a marked answer already
     for a in rows:
@@ -1321,7 +1419,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, err: TextIO | None = N
     reading = read_paths(args.paths, skip=[table] if table is not None else [])
     answers, repeats = merge(reading.answers)
     for line in summary_lines(summarise(answers, lang), reading, repeats, lang, same_names(answers)) if answers else \
-            [p.text(lang) for p in reading.problems]:
+            [p.text(lang) for p in reading.problems] + skipped_lines(reading, lang):
         out.write(line + "\n")
     if not answers:
         return refuse(_lt("err.nothing", lang))

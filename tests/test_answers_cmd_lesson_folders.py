@@ -1,0 +1,108 @@
+"""``typhoon-edu answers`` pointed at a folder of the lessons (the copy ``typhoon-edu lessons`` makes, with its
+``answers/`` folder) or at a folder holding the table an earlier run wrote: the lessons' own notebooks are said in one
+line, not one "left out" line each; the table is skipped in one quiet line and never read as answers; anything else
+that is not read is still named with what to do."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+from test_answers_cmd import download, sheet_of
+
+from typhoon_edu.answers_cmd import read_paths
+from typhoon_edu.cli import main
+from typhoon_edu.lessonbook import prepare_copy, shipped_lessons
+from typhoon_edu.ui.quiz import AnswerStore
+
+GOOD = [("first_roll", "c"), ("reachable", "6")]
+
+
+def run(argv: list[str]) -> tuple[int, str]:
+    out = io.StringIO()
+    return main(["answers", *argv], out=out), out.getvalue()
+
+
+def lesson_copy(base: Path, lang: str = "en") -> Path:
+    """A copy of the lessons as ``typhoon-edu lessons`` makes it, in which two students answered lesson 01 (the
+    lesson keeps their answers in ``answers/`` beside the notebooks)."""
+    folder = prepare_copy(lang, base).folder
+    store = AnswerStore(folder / "answers")
+    sheet_of(lang, "Mei", GOOD, store=store)
+    sheet_of(lang, "Kai", GOOD, store=store)
+    return folder
+
+
+def left_out(text: str) -> list[str]:
+    """The "Left out" lines of a summary in either language."""
+    return [line for line in text.splitlines() if line.startswith("  - ")]
+
+
+@pytest.mark.parametrize(("lang", "line"), [
+    ("en", "8 lesson notebooks skipped (the lessons themselves, which keep no answers"),
+    ("zh-TW", "略過 8 個課程筆記本（課程本身沒有存作答")])
+def test_a_lesson_folders_notebooks_are_one_line_and_other_files_are_still_named(tmp_path: Path, lang: str,
+                                                                                line: str) -> None:
+    folder = lesson_copy(tmp_path, lang)
+    (folder / "notes.docx").write_bytes(b"PK\x03\x04")
+    code, text = run([str(folder), "--lang", lang])
+    assert code == 0 and ("2 students" in text or "2 位學生" in text)
+    assert [x for x in text.splitlines() if x.startswith(line)] and text.count(".ipynb") == 0
+    assert left_out(text) == [x for x in left_out(text) if "notes.docx" in x] and len(left_out(text)) == 1
+
+
+def test_the_lessons_base_folder_with_two_languages_and_a_newer_version_is_one_line(tmp_path: Path) -> None:
+    lesson_copy(tmp_path, "en")
+    lesson_copy(tmp_path, "zh-TW")
+    newer = tmp_path / "en-9.9"  # a newer version copied beside the copy: its notebooks, no answers yet
+    newer.mkdir()
+    for p in shipped_lessons("en"):
+        (newer / p.name).write_bytes(p.read_bytes())
+    reading = read_paths([tmp_path])
+    assert len(reading.lesson_notebooks) == 8 + 8 + 7 and not reading.problems
+    code, text = run([str(tmp_path)])
+    assert code == 0 and "23 lesson notebooks skipped" in text and "Left out" not in text
+
+
+def test_a_notebook_a_student_handed_in_is_still_named_with_what_to_ask_for(tmp_path: Path) -> None:
+    """Outside a folder of the lessons a notebook is what a student handed in instead of the download."""
+    download(sheet_of("en", "Mei", GOOD), tmp_path)
+    sub = tmp_path / "Ann_1_assignsubmission_file"
+    sub.mkdir()
+    handed = sub / "01_compass_rolls.ipynb"
+    handed.write_bytes((shipped_lessons("en")[0]).read_bytes())
+    code, text = run([str(tmp_path)])
+    assert code == 0 and "skipped" not in text
+    assert left_out(text) == [f"  - {handed}: a notebook, which does not keep the answers: ask for the lesson's "
+                              "“Download my answers (CSV)” file, or give the answers folder beside the notebook"]
+
+
+@pytest.mark.parametrize("written_in", ["en", "zh-TW"])
+@pytest.mark.parametrize("read_in", ["en", "zh-TW"])
+def test_the_table_of_an_earlier_run_is_skipped_in_one_line_and_not_read(tmp_path: Path, written_in: str,
+                                                                         read_in: str) -> None:
+    download(sheet_of("en", "Mei", GOOD), tmp_path)
+    download(sheet_of("zh-TW", "陳小美", GOOD), tmp_path)
+    table = tmp_path / "class.csv"
+    assert run([str(tmp_path), "--csv", str(table), "--lang", written_in])[0] == 0
+    code, text = run([str(tmp_path), "--lang", read_in])  # the next lesson: no --csv this time
+    assert code == 0
+    assert ("2 files read, 2 students" in text) or ("讀了 2 個檔案，2 位學生" in text)
+    skipped = [x for x in text.splitlines() if str(table) in x]
+    assert len(skipped) == 1 and ("a table this command wrote (--csv)" in skipped[0] or "這個指令寫的總表" in skipped[0])
+    assert not left_out(text)
+    assert "(class.csv)" not in text  # its rows are not read as answers of a student without a name
+
+
+def test_a_table_a_spreadsheet_re_saved_with_semicolons_is_still_recognised(tmp_path: Path) -> None:
+    download(sheet_of("en", "Mei", GOOD), tmp_path)
+    table = tmp_path / "class.csv"
+    assert run([str(tmp_path), "--csv", str(table)])[0] == 0
+    rows = list(csv.reader(io.StringIO(table.read_text(encoding="utf-8-sig"))))
+    out = io.StringIO()
+    csv.writer(out, delimiter=";", lineterminator="\r\n").writerows(rows)
+    table.write_text(out.getvalue(), encoding="utf-8")
+    reading = read_paths([tmp_path])
+    assert reading.tables == [str(table)] and not reading.problems and len(reading.files) == 1
