@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 
-from .engine.rules import EFFECT_KINDS, Param, Rules, load_rules
+from .engine.rules import EFFECT_KINDS, Rules, load_rules
 
 KIND_EN = {
     "level": "change one typhoon's level",
@@ -75,45 +75,10 @@ def _params(effect_params: object) -> str:
     return ", ".join(f"{k} = {v}" for k, v in items.items()) or "–"
 
 
-def allowed_en(param: Param, rules: Rules) -> str:
-    """What ``param`` may be, in English: the loader's own words (``Param.allowed``), with the compass points.
-
-    >>> allowed_en(Param("int", 1, 60), load_rules())
-    'a whole number from 1 to 60'
-    >>> allowed_en(Param("direction"), load_rules()).startswith("a compass point of compass.toml: N, NNE, NE, ENE,")
-    True
-    """
-    if param.kind == "direction":
-        return f"{param.allowed()}: {', '.join(rules.points)}"
-    return param.allowed()
-
-
-def allowed_zh(param: Param, rules: Rules) -> str:
-    """What ``param`` may be, in Chinese, from the same fields as ``Param.allowed``.
-
-    >>> allowed_zh(Param("int", -5, 5, nonzero=True), load_rules())
-    '-5 到 5 的整數（0 除外）'
-    >>> allowed_zh(Param("int", 1), load_rules()), allowed_zh(Param("choices"), load_rules())
-    ('至少 1 的整數', "'ring'（方位羅盤的 7 個方位格）或 'all'（全部 16 個方位）")
-    """
-    if param.kind == "direction":
-        return f"compass.toml 裡的方位：{'、'.join(rules.points)}"
-    if param.kind == "choices":
-        return f"'ring'（方位羅盤的 {len(rules.ring)} 個方位格）或 'all'（全部 {len(rules.points)} 個方位）"
-    if param.kind != "int":
-        raise ValueError(f"the reference cannot describe a parameter of kind {param.kind!r}; "
-                         "add it to typhoon_edu/reference.py (allowed_zh) next to 'int', 'direction' and 'choices'")
-    if param.low is not None and param.high is not None:
-        text = f"{param.low} 到 {param.high} 的整數"
-    elif param.low is not None:
-        text = f"至少 {param.low} 的整數"
-    else:  # pragma: no cover - every whole-number parameter has a lower end
-        text = "整數"
-    return text + ("（0 除外）" if param.nonzero else "")
-
-
 def effect_kinds_markdown(rules: Rules | None = None) -> list[str]:
     """The section "Effect kinds": every kind of ``rules.EFFECT_KINDS``, used in this edition or not.
+
+    Each parameter's allowed values are ``Param.allowed`` in English and in Chinese, for this edition.
 
     >>> lines = effect_kinds_markdown()
     >>> lines[0], next(line for line in lines if line.startswith("| `heal`")).split(" | ")[2]
@@ -155,7 +120,7 @@ def effect_kinds_markdown(rules: Rules | None = None) -> list[str]:
         "|---|---|---|---|---|---|---|",
     ]
     for kind, spec in EFFECT_KINDS.items():
-        params = "<br>".join(f"`{name}`: {allowed_en(p, rules)} / {allowed_zh(p, rules)}"
+        params = "<br>".join(f"`{name}`: {p.allowed('en', rules)} / {p.allowed('zh-TW', rules)}"
                              for name, p in spec.params.items()) or "– 無"
         if not spec.cards:
             users = "region abilities only 僅限地區能力"

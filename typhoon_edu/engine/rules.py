@@ -49,6 +49,8 @@ FOOTPRINT_SHAPES: Mapping[str, tuple[tuple[int, int], ...]] = MappingProxyType(
 )
 
 MAX_LEVEL = 5  # the top intensity level (levels.toml lists levels 1 to 5)
+COMPASS_POINTS = 16  # compass.toml has 16 points
+SHIPPED_RING_STOPS = 7  # the shipped edition's ring (compass.toml [ring] stops), as the loader's messages count it
 
 
 class Param(NamedTuple):
@@ -61,6 +63,8 @@ class Param(NamedTuple):
     'a whole number from -5 to 5 other than 0'
     >>> Param("int", 1).allowed(), Param("choices").allowed()
     ('a whole number, at least 1', "'ring' (the 7 ring stops) or 'all' (16 points)")
+    >>> Param("int", -5, 5, nonzero=True).allowed("zh-TW"), Param("int", 1).allowed("zh-TW")
+    ('-5 到 5 的整數（0 除外）', '至少 1 的整數')
     """
 
     kind: str = "int"
@@ -68,19 +72,41 @@ class Param(NamedTuple):
     high: int | None = None
     nonzero: bool = False
 
-    def allowed(self) -> str:
-        """What this parameter may be, in words (for error messages)."""
+    def allowed(self, lang: str = "en", rules: Rules | None = None) -> str:
+        """What this parameter may be, in words, in ``lang`` (the texts ``error.rules.param.*`` of the catalogs).
+
+        Without ``rules`` these are the loader's words (a choice counts the shipped edition's ring stops); with
+        ``rules``, a compass point lists that edition's points and a choice counts its ring and its points, as
+        the card reference (docs/cards.md) shows them.
+
+        >>> rules = load_rules()
+        >>> Param("choices").allowed("zh-TW", rules)
+        "'ring'（方位羅盤的 7 個方位格）或 'all'（全部 16 個方位）"
+        >>> Param("direction").allowed(), Param("direction").allowed("zh-TW", rules)[:26]
+        ('a compass point of compass.toml', 'compass.toml 裡的方位：N、NNE、NE')
+        """
+        from ..i18n import t  # read only when words are wanted: loading an edition that is right needs none
+
+        key = "error.rules.param."
         if self.kind == "direction":
-            return "a compass point of compass.toml"
+            if rules is None:
+                return t(key + "direction", lang)
+            return t(key + "direction_points", lang, points=t("lang.list_sep", lang).join(rules.points))
         if self.kind == "choices":
-            return "'ring' (the 7 ring stops) or 'all' (16 points)"
+            ring, points = (len(rules.ring), len(rules.points)) if rules is not None else (SHIPPED_RING_STOPS,
+                                                                                           COMPASS_POINTS)
+            return t(key + "choices", lang, ring=ring, points=points)
+        if self.kind != "int":
+            raise ValueError(f"there are no words for a parameter of kind {self.kind!r}; add them to Param.allowed "
+                             "(typhoon_edu/engine/rules.py) and to [error.rules.param] of both errors catalogs, "
+                             "next to 'int', 'direction' and 'choices'")
         if self.low is not None and self.high is not None:
-            text = f"a whole number from {self.low} to {self.high}"
+            name = "int_range"
         elif self.low is not None:
-            text = f"a whole number, at least {self.low}"
+            name = "int_min"
         else:  # pragma: no cover - every whole-number parameter has a lower end
-            text = "a whole number"
-        return text + (" other than 0" if self.nonzero else "")
+            name = "int"
+        return t(key + name + ("_nonzero" if self.nonzero else ""), lang, low=self.low, high=self.high)
 
 
 class EffectKind(NamedTuple):
@@ -480,8 +506,8 @@ def _load_compass(data: dict[str, Any]) -> tuple[dict[str, CompassPoint], tuple[
         points[key] = CompassPoint(
             key, _need(raw, "name_en", str, file, entry), _need(raw, "name_zh", str, file, entry), cycle
         )
-    if len(points) != 16:
-        raise RulesDataError(file, "points", f"the compass has 16 points; found {len(points)}")
+    if len(points) != COMPASS_POINTS:
+        raise RulesDataError(file, "points", f"the compass has {COMPASS_POINTS} points; found {len(points)}")
     ring_data = _need(data, "ring", dict, file, "ring")
     ring = tuple(_need(ring_data, "stops", list, file, "ring"))
     for stop in ring:
@@ -646,16 +672,14 @@ def _effect(raw: Any, file: str, entry: str, points: Mapping[str, CompassPoint],
         value = raw[name]
         if param.kind == "direction":
             ok = isinstance(value, str) and value in points
-            allowed = f"a compass point: {', '.join(points)}"
         elif param.kind == "choices":
             ok = isinstance(value, str) and value in ("ring", "all")
-            allowed = param.allowed()
         else:
             ok = (isinstance(value, int) and not isinstance(value, bool)
                   and (param.low is None or value >= param.low) and (param.high is None or value <= param.high)
                   and not (param.nonzero and value == 0))
-            allowed = param.allowed()
         if not ok:
+            allowed = f"a compass point: {', '.join(points)}" if param.kind == "direction" else param.allowed()
             raise RulesDataError(file, entry, f"the effect {kind!r}: '{name}' must be {allowed}; got {_given(value)}")
     params = {k: v for k, v in raw.items() if k != "kind"}
     return Effect(kind, MappingProxyType(params))
