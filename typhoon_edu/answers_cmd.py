@@ -1,6 +1,6 @@
 """``typhoon-edu answers``: a class summary of the answers students handed in.
 
-``typhoon-edu answers FILES_OR_FOLDERS... [--csv OUT] [--overwrite] [--lang en|zh-TW]``
+``typhoon-edu answers FILES_OR_FOLDERS... [--roster FILE] [--csv OUT] [--overwrite] [--lang en|zh-TW]``
 
 Students hand in the lessons' *Download my answers (CSV)* files (:meth:`~typhoon_edu.ui.quiz.AnswerSheet.csv`: a
 header in the lesson's language, English or Chinese; files saved before the prediction columns have five columns),
@@ -47,6 +47,12 @@ free answer, how many wrote one; then one line per student.
   with ``--csv`` (:func:`_is_summary_table`), said in one line and never read as answers.
 * **Spreadsheets' saves.** UTF-8, UTF-16 with a byte-order mark ("Unicode Text") or Big5; cells separated by
   commas, or by tabs or semicolons when the header, so read, is the answers table's (:func:`_delimiter`).
+* **The roster** (``--roster``, :func:`read_roster`): a class list, a name per line or in a CSV file's first column
+  (or the one headed ``name`` / ``姓名``), as a teacher or a spreadsheet saves it. Each lesson's summary then says
+  who on it handed nothing in and which names handed in are not on it, with the missing name each may be a
+  misspelling of (:func:`check_roster`); ``--csv`` adds a column and a row per name that handed nothing in. A Latin
+  name matches whatever its capitals, width and spaces; a Chinese one as written (:func:`roster_key`). A roster
+  that cannot be used stops the command before anything is read or written.
 * **Bad input.** A file that is not an answers file, cannot be read, or a folder without answers files is named
   with the reason and left out; the rest are summarised. A file that stops being text part-way (NUL bytes, bytes
   that are not UTF-8) keeps its whole lines before that and is named with the line. The exit code is 2 only if
@@ -78,8 +84,9 @@ from .answers_format import CSV_COLUMNS, RESULT_OF_WORD
 from .fileio import atomic_write_text, os_reason, read_bounded
 from .i18n import LANGS, catalog, cell_label, join_names, normalize_lang, t, template
 
-__all__ = ["Answer", "DateOrder", "Lesson", "Problem", "QuestionInfo", "Reading", "SameName", "add_parser",
-           "known_questions", "lesson_title", "merge", "parse_csv", "parse_json", "read_paths", "run", "same_names",
+__all__ = ["Answer", "DateOrder", "Lesson", "Problem", "QuestionInfo", "Reading", "Roster", "RosterCheck", "RosterError",
+           "SameName", "add_parser", "check_roster", "known_questions", "lesson_title", "merge", "parse_csv", "parse_json",
+           "read_paths", "read_roster", "roster_key", "roster_lines", "roster_names", "run", "same_names",
            "skipped_lines", "summarise", "summary_lines", "table_csv"]
 
 #: The biggest answers file read (a lesson's download is a few kilobytes).
@@ -1074,6 +1081,200 @@ def same_names(answers: Sequence[Answer]) -> list[SameName]:
     return notes
 
 
+# ------------------------------------------------------------------------------------------------ the roster
+#: The biggest roster read (a class list is a few kilobytes).
+MAX_ROSTER_BYTES = 1024 * 1024
+#: A roster's header cell over the names' column (as :func:`_norm` writes it), besides the answers files' own
+#: titles of the name column (``lesson.common.csv_name``, ``answers.csv.student``) in every language.
+ROSTER_HEADERS = frozenset({"name", "names", "student", "students", "student name", "full name", "姓名", "名字",
+                            "學生", "學生姓名"})
+#: Characters of Chinese (and other East Asian) names: such a name is matched exactly as written.
+_EAST_ASIAN = re.compile("[\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
+                         "\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003ffff]")
+#: A seat number before the name (``1``, ``01.``, ``１``).
+_SEAT = re.compile(r"\d+\.?")
+
+
+def roster_key(name: str) -> str:
+    """A name as the roster matches it: a name written in Chinese characters exactly as written, the spaces around
+    it aside; any other name whatever its capitals, its width (``ＭＥＩ``, typed with a Chinese keyboard) and its
+    spaces.
+
+    >>> roster_key(" Mei  Chen "), roster_key("ＭＥＩ chen"), roster_key("MeiChen")
+    ('meichen', 'meichen', 'meichen')
+    >>> roster_key("\u3000陳小美 "), roster_key("陳 小美") == roster_key("陳小美")
+    ('陳小美', False)
+    """
+    text = name.strip()
+    if _EAST_ASIAN.search(text):
+        return text
+    return "".join(unicodedata.normalize("NFKC", text).split()).casefold()
+
+
+class RosterError(ValueError):
+    """A roster that cannot be used: ``key`` is an ``answers.err.*`` catalog key, said with ``fields``."""
+
+    def __init__(self, key: str, **fields: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.fields = fields
+
+    def text(self, lang: str) -> str:
+        """The error in ``lang``.
+
+        >>> RosterError("roster_empty", path="class.txt").text("en")[:34]
+        '--roster: class.txt holds no names'
+        """
+        fields = {k: os_reason(v, lang) if isinstance(v, OSError) else v for k, v in self.fields.items()}
+        return _lt(f"err.{self.key}", lang, **fields)
+
+
+@cache
+def _roster_headers() -> frozenset[str]:
+    return ROSTER_HEADERS | {_norm(t(key, lang)) for key in ("lesson.common.csv_name", "answers.csv.student")
+                             for lang in LANGS}
+
+
+def roster_names(text: str, suffix: str = ".txt") -> list[str]:
+    """The names of a roster's ``text``, in its order, each once (the first spelling of names the roster matches
+    as one: :func:`roster_key`). A CSV file (``suffix`` ``.csv``; cells separated by commas, semicolons or tabs)
+    gives the column headed ``name`` / ``姓名`` (or ``student`` / ``學生`` …), else each row's first cell; a seat
+    number before the name is passed over. Any other file gives a name per line (of a tab-separated one, the
+    first cell). Blank lines and the spaces around a name are passed over.
+
+    >>> roster_names("\\ufeff座號,姓名\\n1,陳小美\\n2, 王大明 \\n\\n3,陳小美\\n", ".csv")
+    ['陳小美', '王大明']
+    >>> roster_names("Name\\nMei Chen\\n  mei  chen\\nKai\\n"), roster_names("1\\tTom\\n2\\tAnn\\n")
+    (['Mei Chen', 'Kai'], ['Tom', 'Ann'])
+    """
+    lines = [line for line in text.lstrip("\ufeff").splitlines() if line.strip()]
+    if suffix.lower() in (".csv", ".tsv") or any("\t" in line for line in lines):
+        first = lines[0] if lines else ""
+        delimiter = "\t" if "\t" in first else ";" if ";" in first and "," not in first else ","
+        rows = list(csv.reader(lines, delimiter=delimiter))
+    else:
+        rows = [[line] for line in lines]
+    column = None
+    if rows:
+        headers = [k for k, cell in enumerate(rows[0]) if _norm(cell) in _roster_headers()]
+        if headers:
+            column, rows = headers[0], rows[1:]
+    names: dict[str, str] = {}
+    for row in rows:
+        cells = [" ".join(cell.split()) for cell in row]
+        if column is not None:
+            name = cells[column] if column < len(cells) else ""
+        else:
+            name = next((c for c in cells if c and not _SEAT.fullmatch(unicodedata.normalize("NFKC", c))), "")
+        if name:
+            names.setdefault(roster_key(name), name)
+    return list(names.values())
+
+
+@dataclass(frozen=True)
+class Roster:
+    """A class list (``--roster``): the file and its names (:func:`read_roster`)."""
+
+    path: str
+    names: tuple[str, ...]
+
+    def keys(self) -> set[str]:
+        """The names as they are matched (:func:`roster_key`)."""
+        return {roster_key(name) for name in self.names}
+
+
+def read_roster(path: str | os.PathLike[str]) -> Roster:
+    """The roster in the file ``path``: UTF-8 (with or without a byte-order mark), UTF-16 with its mark (a
+    spreadsheet's "Unicode Text") or Big5 (:func:`roster_names`); :class:`RosterError` for a file that cannot be read,
+    is not text or holds no names.
+
+    >>> import tempfile
+    >>> file = Path(tempfile.mkdtemp()) / "class.txt"
+    >>> _ = file.write_text("姓名\\n陳小美\\n王大明\\n", encoding="utf-16")
+    >>> read_roster(file).names
+    ('陳小美', '王大明')
+    >>> read_roster(file.parent / "none.txt")
+    Traceback (most recent call last):
+    ...
+    typhoon_edu.answers_cmd.RosterError: roster_read
+    """
+    try:
+        raw = read_bounded(path, MAX_ROSTER_BYTES)
+    except OSError as exc:
+        raise RosterError("roster_read", path=path, reason=exc) from None
+    if raw.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")):  # a spreadsheet's own file
+        raise RosterError("roster_not_text", path=path)
+    try:
+        text, cut = _decode(raw)
+    except NotAnswers:
+        raise RosterError("roster_not_text", path=path) from None
+    if cut:
+        raise RosterError("roster_not_text", path=path)
+    names = roster_names(text, Path(path).suffix)
+    if not names:
+        raise RosterError("roster_empty", path=path)
+    return Roster(str(path), tuple(names))
+
+
+@dataclass(frozen=True)
+class RosterCheck:
+    """A lesson's answers against the roster: the roster's names with no answer to it (``missing``), and the names
+    that handed answers in but are not on the roster (``unknown``: each with the missing name it may be a misspelling
+    of, else ``""``)."""
+
+    lesson: str
+    total: int
+    missing: tuple[str, ...]
+    unknown: tuple[tuple[str, str], ...]
+
+
+def check_roster(answers: Iterable[Answer], roster: Roster) -> dict[str, RosterCheck]:
+    """Per lesson of ``answers``: who on ``roster`` handed nothing in, and which names are not on it. A name the class
+    server kept apart on two devices (``Ann (1)``) is the name typed (``Ann``).
+
+    >>> a = Answer("mei chen", "compass", "Q?", "E", "right", datetime(2026, 5, 1, 9, 30))
+    >>> check = check_roster([a, replace(a, student="Tomm")], Roster("class.txt", ("Mei Chen", "Tom", "Ann")))
+    >>> check["compass"].missing, check["compass"].unknown
+    (('Tom', 'Ann'), (('Tomm', 'Tom'),))
+    """
+    import difflib
+
+    handed: dict[str, dict[str, str]] = defaultdict(dict)  # lesson -> key -> the name as handed in
+    for a in answers:
+        name = a.typed or a.student
+        handed[a.lesson].setdefault(roster_key(name), name)
+    keys = roster.keys()
+    out = {}
+    for lesson, names in handed.items():
+        missing = tuple(name for name in roster.names if roster_key(name) not in names)
+        by_key = {roster_key(name): name for name in missing}
+        unknown = []
+        for key, name in sorted(names.items(), key=lambda item: _norm(item[1])):
+            if key not in keys:
+                close = difflib.get_close_matches(key, list(by_key), n=1, cutoff=0.6)
+                unknown.append((name, by_key[close[0]] if close else ""))
+        out[lesson] = RosterCheck(lesson, len(roster.names), missing, tuple(unknown))
+    return out
+
+
+def roster_lines(check: RosterCheck, lang: str = "en") -> list[str]:
+    """What a lesson's summary says of the roster, in ``lang``.
+
+    >>> roster_lines(RosterCheck("compass", 3, ("Tom", "Ann"), (("Tomm", "Tom"),)))
+    ['No answers from 2 of the 3 on the roster: Tom and Ann', 'Not on the roster (1; a misspelt name?): “Tomm” (perhaps Tom)']
+    """
+    if check.missing:
+        lines = [_lt("roster_missing", lang, n=len(check.missing), total=check.total,
+                     names=join_names(check.missing, lang))]
+    else:
+        lines = [_lt("roster_all", lang, total=check.total)]
+    if check.unknown:
+        names = [_lt("roster_guess", lang, name=_lt("quoted", lang, text=name), guess=guess) if guess else
+                 _lt("quoted", lang, text=name) for name, guess in check.unknown]
+        lines.append(_lt("roster_unknown", lang, n=len(check.unknown), names=_lt("list_sep", lang).join(names)))
+    return lines
+
+
 # ------------------------------------------------------------------------------------------------ the summary
 @dataclass
 class QuestionStats:
@@ -1258,14 +1459,18 @@ def _people(n: int, lang: str) -> str:
 
 
 def summary_lines(lessons: Sequence[Lesson], reading: Reading, repeats: int, lang: str = "en",
-                  names: Sequence[SameName] = ()) -> list[str]:
+                  names: Sequence[SameName] = (), roster: Roster | None = None,
+                  checks: Mapping[str, RosterCheck] | None = None) -> list[str]:
     """The summary as the terminal shows it, in ``lang``: the files read and left out, the answers handed in twice,
-    what ``names`` says of students' names (:func:`same_names`), then each lesson."""
+    what ``names`` says of students' names (:func:`same_names`), then each lesson, with what ``checks`` says of it
+    against the ``roster`` (:func:`check_roster`): who handed nothing in, and names not on the roster."""
     known = known_questions()
     students = {_norm(s.name) for lesson in lessons for s in lesson.students}
     lines = [_lt("head", lang, files=_count("files", len(reading.files), lang),
                  students=_count("students", len(students), lang), lessons=_count("lessons", len(lessons), lang))]
     lines += skipped_lines(reading, lang)
+    if roster is not None:
+        lines.append(_lt("roster_head", lang, path=roster.path, names=_count("names", len(roster.names), lang)))
     if reading.problems:
         lines += ["", _lt("problems_head", lang, n=len(reading.problems))]
         lines += ["  - " + p.text(lang) for p in reading.problems]
@@ -1318,6 +1523,8 @@ def summary_lines(lessons: Sequence[Lesson], reading: Reading, repeats: int, lan
                 if s.missing:
                     score += _lt("student_missing", lang, n=s.missing)
                 lines.append(f"    {_pad(s.name, width)}  {score}")
+        if checks is not None and lesson.lesson in checks:
+            lines += ["  " + line for line in roster_lines(checks[lesson.lesson], lang)]
     return lines
 
 
@@ -1336,10 +1543,12 @@ def skipped_lines(reading: Reading, lang: str = "en") -> list[str]:
     return lines
 
 
-def table_csv(answers: Sequence[Answer], lang: str = "en") -> str:
+def table_csv(answers: Sequence[Answer], lang: str = "en", roster: Roster | None = None) -> str:
     """Every answer in one table for a spreadsheet, in ``lang``: student, lesson, question number and text, answer,
     result, whether it is the student's first marked answer to that question, when, what was observed, and the
-    file it came from (UTF-8 with a byte-order mark, so spreadsheet programs read Chinese right).
+    file it came from (UTF-8 with a byte-order mark, so spreadsheet programs read Chinese right). With a ``roster``,
+    a last column says whether the student is on it, and after each lesson's answers a row for each name on the
+    roster with no answers to that lesson says so (its other cells empty).
 
     >>> a = Answer("Mei", "compass", "Q?", "E", "right", datetime(2026, 5, 1, 9, 30), source="a.csv")
     >>> table_csv([a]).splitlines()[1]
@@ -1348,10 +1557,12 @@ def table_csv(answers: Sequence[Answer], lang: str = "en") -> str:
     known = known_questions()
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([_lt(f"csv.{c}", lang) for c in TABLE_COLUMNS])
+    writer.writerow([_lt(f"csv.{c}", lang) for c in TABLE_COLUMNS] + ([_lt("csv.roster", lang)] if roster else []))
     rows = sorted(answers, key=lambda a: (*_lesson_order(a.lesson), _norm(a.student), a.when))
+    checks = check_roster(rows, roster) if roster is not None else {}
+    keys = roster.keys() if roster is not None else set()
     marked: set[tuple[str, str, str]] = set()  # (student, lesson, question) given a marked answer already
-    for a in rows:
+    for k, a in enumerate(rows):
         info = known.by_key.get(a.key)
         mark = (_norm(a.student), a.lesson, a.group)
         again = mark in marked  # a marked answer after another one to the same question: not a first try
@@ -1360,9 +1571,14 @@ def table_csv(answers: Sequence[Answer], lang: str = "en") -> str:
             marked.add(mark)
         word = "right_later" if a.result == "right" and (a.later or again) else a.result
         matched = "" if a.matched is None else t(f"lesson.common.csv_matched_{'yes' if a.matched else 'no'}", lang)
+        on_roster = [_lt("csv.roster_yes" if roster_key(a.typed or a.student) in keys else "csv.roster_no", lang)]
         writer.writerow([a.student, lesson_title(a.lesson, lang), info.label if info else "",
                          info.prompt(lang) if info else a.question, a.answer, t(f"lesson.common.csv_{word}", lang),
-                         first, a.when.isoformat(sep=" "), a.observed, matched, a.source])
+                         first, a.when.isoformat(sep=" "), a.observed, matched, a.source] + (on_roster if roster else []))
+        if roster is not None and (k + 1 == len(rows) or rows[k + 1].lesson != a.lesson):  # the lesson's last answer
+            for name in checks[a.lesson].missing:
+                writer.writerow([name, lesson_title(a.lesson, lang)] + [""] * (len(TABLE_COLUMNS) - 2) +
+                                [_lt("csv.roster_missing", lang)])
     return "\ufeff" + out.getvalue()
 
 
@@ -1377,6 +1593,7 @@ def add_parser(sub: Any, help_text: Any, lang: str = "en") -> argparse.ArgumentP
     p.add_argument("paths", nargs="+", type=file_path(lang), metavar="FILE_OR_FOLDER", help=help_text("answers_paths"))
     p.add_argument("--csv", type=file_path(lang), default=None, metavar="OUT", help=help_text("answers_csv"))
     p.add_argument("--overwrite", action="store_true", help=help_text("answers_overwrite"))
+    p.add_argument("--roster", type=file_path(lang), default=None, metavar="FILE", help=help_text("answers_roster"))
     p.add_argument("--lang", type=language(lang), default=None, help=help_text("answers_lang"))
     return p
 
@@ -1393,8 +1610,9 @@ def build_parser_for_tests(lang: str = "en") -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace, lang: str, out: TextIO, err: TextIO | None = None) -> int:
-    """Read the files and folders of ``args.paths``, print the summary in ``lang`` and write ``args.csv``; the exit
-    code is 2 when nothing could be read or the table cannot be written, else 0.
+    """Read the files and folders of ``args.paths``, print the summary in ``lang`` (checked against the class list
+    ``args.roster``, when given: :func:`check_roster`) and write ``args.csv``; the exit code is 2 when the roster
+    cannot be used (nothing is read or written then), nothing could be read or the table cannot be written, else 0.
 
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
@@ -1416,16 +1634,23 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, err: TextIO | None = N
     table: Path | None = getattr(args, "csv", None)
     if table is not None and not getattr(args, "overwrite", False) and (table.exists() or table.is_symlink()):
         return refuse(_lt("err.csv_exists", lang, path=table))
-    reading = read_paths(args.paths, skip=[table] if table is not None else [])
+    roster_path: Path | None = getattr(args, "roster", None)
+    try:
+        roster = read_roster(roster_path) if roster_path is not None else None
+    except RosterError as exc:
+        return refuse(exc.text(lang))
+    reading = read_paths(args.paths, skip=[p for p in (table, roster_path) if p is not None])
     answers, repeats = merge(reading.answers)
-    for line in summary_lines(summarise(answers, lang), reading, repeats, lang, same_names(answers)) if answers else \
+    checks = check_roster(answers, roster) if roster is not None else None
+    for line in summary_lines(summarise(answers, lang), reading, repeats, lang, same_names(answers), roster,
+                              checks) if answers else \
             [p.text(lang) for p in reading.problems] + skipped_lines(reading, lang):
         out.write(line + "\n")
     if not answers:
         return refuse(_lt("err.nothing", lang))
     if table is not None:
         try:
-            atomic_write_text(table, table_csv(answers, lang))
+            atomic_write_text(table, table_csv(answers, lang, roster))
         except OSError as exc:
             return refuse(_lt("err.csv_write", lang, path=table, reason=os_reason(exc, lang)))
         out.write("\n" + _lt("csv_written_one" if len(answers) == 1 else "csv_written", lang, path=table, n=len(answers)) + "\n")
