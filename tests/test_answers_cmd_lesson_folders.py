@@ -106,3 +106,20 @@ def test_a_table_a_spreadsheet_re_saved_with_semicolons_is_still_recognised(tmp_
     table.write_text(out.getvalue(), encoding="utf-8")
     reading = read_paths([tmp_path])
     assert reading.tables == [str(table)] and not reading.problems and len(reading.files) == 1
+
+
+@pytest.mark.parametrize(("name", "words"), [("01_compass_rolls.ipynb", "a notebook, which does not keep the answers"),
+                                             ("Ann-answers.xlsx", "a spreadsheet's own file"),
+                                             ("Kai.zip", "a compressed file (.zip)")])
+def test_a_notebook_or_spreadsheet_named_on_the_command_line_is_named_with_what_to_do(tmp_path: Path, name: str,
+                                                                                      words: str) -> None:
+    """Given by name rather than in a folder, such a file gets the same advice (it was "a JSON file that is not an
+    answers file" for a notebook, "not a text file" for a spreadsheet's)."""
+    good = download(sheet_of("en", "Mei", GOOD), tmp_path)
+    other = tmp_path / name
+    if name.endswith(".ipynb"):
+        other.write_bytes(shipped_lessons("en")[0].read_bytes())
+    else:
+        other.write_bytes(b"PK\x03\x04\x14\x00\x06\x00 not text \x00")
+    code, text = run([str(good), str(other)])
+    assert code == 0 and left_out(text) == [x for x in left_out(text) if x.startswith(f"  - {other}: {words}")] != []

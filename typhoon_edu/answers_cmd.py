@@ -894,6 +894,9 @@ def _read_file(path: Path, reading: Reading) -> None:
     except OSError as exc:
         reading.problems.append(Problem(name, "os", {"reason": exc}))
         return
+    if path.suffix.lower() in LEFT_OUT_SUFFIXES:  # named on the command line: a notebook, a spreadsheet's own file …
+        reading.problems.append(Problem(name, LEFT_OUT_SUFFIXES[path.suffix.lower()], {"kind": path.suffix}))
+        return
     if raw.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")) and path.suffix.lower() in READ_SUFFIXES:
         reading.problems.append(Problem(name, "spreadsheet", {"kind": path.suffix}))  # an Excel file renamed
         return
