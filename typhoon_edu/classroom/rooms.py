@@ -66,7 +66,7 @@ from .store import (
     devices_allowed,
     valid_speed,
 )
-from .teachers import Teacher
+from .teachers import Teacher, key_withdrawn
 
 log = logging.getLogger(__name__)
 
@@ -376,6 +376,7 @@ class Room:
         self.issued_tokens: dict[str, str] = {}
         self._bots: dict[tuple[str, str], Any] = {}
         self._dead: TokenRejected | None = None
+        self._lost: str | None = None  # the teacher's key was taken away (teacher_lost)
         self._row = row
         self._seats: tuple[SeatRow, ...] = tuple(seats)
         self._setup = setup_of(row)
@@ -437,6 +438,9 @@ class Room:
         """
         if not isinstance(teacher, Teacher):
             raise NotAllowed("only a teacher may set up a room (this page has no teacher's key)", kind="teacher_only")
+        if key_withdrawn(store, teacher) is not None:  # a page still open with a key taken away sets up nothing
+            raise NotAllowed("only a teacher may set up a room (this page's teacher key was removed or replaced)",
+                             kind="teacher_only")
         if after is not None and not owns(store.room(after.id), teacher):
             raise NotAllowed(f"room {after.code} belongs to another teacher", kind="not_your_room")
         rules = load_rules()
@@ -758,6 +762,36 @@ class Room:
         """HP of every region at the start and after each action that dealt damage (and at the end)."""
         return [dict(h) for h in self._hp_track]
 
+    @property
+    def teacher_lost(self) -> str | None:
+        """Whether the key this (teacher's) room was opened with has been taken away since, as this kernel last saw:
+        ``"removed"`` (``typhoon-edu teacher remove``: the room went to the local teacher) or ``"replaced"``
+        (``teacher new-key``: the room went to the teacher's new id); None otherwise (a seat's room too).
+
+        Noticed by :meth:`sync` when the room changes owner, and by a teacher action it refuses; from then on every
+        teacher action is refused (NotAllowed ``not_your_room``) and no bot is run here. The teams' devices play on.
+
+        >>> from typhoon_edu.classroom.store import RoomStore
+        >>> from typhoon_edu.classroom.teachers import add_teacher, remove_teacher
+        >>> store = RoomStore("sqlite://")
+        >>> lin, _ = add_teacher(store, "Ms Lin")
+        >>> room = Room.create(store, [Seat("Taiwan"), Seat("Japan", "greedy"), Seat("Korea")], seed=3, teacher=lin)
+        >>> room.teacher_lost is None
+        True
+        >>> _ = remove_teacher(store, lin)
+        >>> room.sync().meta_changed, room.teacher_lost, room.bot_to_move()
+        (True, 'removed', None)
+        """
+        return self._lost
+
+    def _check_owner(self, row: RoomRow) -> bool:
+        """Whether this room's teacher owns ``row``; if not, note whether their key was taken away (teacher_lost)."""
+        if self.teacher is None or owns(row, self.teacher):
+            return True
+        if self._lost is None:
+            self._lost = key_withdrawn(self.store, self.teacher)
+        return False
+
     def _need_teacher(self, what: str, *, fresh: bool = True) -> None:
         """NotAllowed unless this room was opened with the key of the teacher who owns it.
 
@@ -766,8 +800,11 @@ class Room:
         """
         if self.viewer is not None or self.teacher is None:
             raise NotAllowed(f"only the teacher may {what}", kind="teacher_only")
+        if self._lost is not None:
+            raise NotAllowed(f"only the teacher whose room this is may {what} (this page's teacher key was "
+                             f"{self._lost})", kind="not_your_room")
         row = self.store.room(self.id) if fresh else self._row
-        if not owns(row, self.teacher):
+        if not self._check_owner(row):
             raise NotAllowed(f"only the teacher whose room this is may {what}", kind="not_your_room")
 
     def _alive(self) -> None:
@@ -813,6 +850,8 @@ class Room:
         self._row = row
         self._seats = tuple(seats)
         self._check_seats()
+        if self.viewer is None and self._lost is None and not self._check_owner(row) and self._lost is not None:
+            self._pending_meta = True  # the page's teacher key was taken away: news to the teacher's page
         if old != (row.status, row.paused, row.hints_enabled, row.lang, row.lobby, row.successor, row.speed,
                    _without_seen(self._seats)) or timer_changed:  # a page's heartbeat is no news to the views
             self._pending_meta = True
@@ -1009,7 +1048,8 @@ class Room:
 
     def bot_to_move(self) -> str | None:
         """The seat whose bot decides now (or ``"chance"`` for an automatic die that is due); None otherwise."""
-        if self.viewer is not None or self.teacher is None or not self.is_open or self.paused or not self.begun:
+        if self.viewer is not None or self.teacher is None or self._lost is not None or not self.is_open \
+                or self.paused or not self.begun:
             return None
         who = self._game.current_player
         if who is None:

@@ -13,7 +13,8 @@ opened with the key of the teacher who owns it.
   :func:`remove_teacher` takes a colleague's key away (their rooms go to the local teacher, nothing
   is deleted); :func:`replace_key` gives them a new key (and a new id) when the old one leaked.
   Both work at once: a page is proved a teacher's by a store read of the key each time it opens,
-  and every teacher action re-reads the room's owner, which is no longer the old id.
+  and every teacher action re-reads the room's owner, which is no longer the old id. A page already
+  open asks :func:`key_withdrawn` to tell its teacher which of the two happened.
 
 >>> from typhoon_edu.classroom.store import RoomStore
 >>> store = RoomStore("sqlite://")
@@ -30,7 +31,7 @@ import os
 import secrets
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -38,9 +39,9 @@ import sqlalchemy as sa
 from .codes import token_hash
 from .store import LOCAL_TEACHER, ROOMS, TEACHERS, RoomStore, TeacherRow
 
-__all__ = ["KEY_BYTES", "LOCAL_TEACHER", "MIN_ID_PREFIX", "Teacher", "TeacherNotFound", "add_teacher",
-           "default_key_file", "ensure_local_teacher", "find_teacher", "local_teacher", "new_teacher_key",
-           "remove_teacher", "replace_key", "same_name", "teacher_for_key", "teachers"]
+__all__ = ["KEY_BYTES", "LOCAL_TEACHER", "MIN_ID_PREFIX", "REMOVED", "REPLACED", "Teacher", "TeacherNotFound",
+           "add_teacher", "default_key_file", "ensure_local_teacher", "find_teacher", "key_withdrawn", "local_teacher",
+           "new_teacher_key", "remove_teacher", "replace_key", "same_name", "teacher_for_key", "teachers"]
 
 KEY_BYTES = 24  # 192 bits (at least 128 are needed so a key cannot be guessed)
 MAX_KEY_LENGTH = 200  # longer text is not a key (and is not hashed)
@@ -57,6 +58,8 @@ class Teacher:
 
     id: str
     name: str
+    #: When the teacher was added (kept through a new key: :func:`key_withdrawn` tells a new key from a removal by it).
+    created: float = field(default=0.0, compare=False)
 
     @property
     def is_local(self) -> bool:
@@ -64,7 +67,7 @@ class Teacher:
 
 
 def _teacher(row: TeacherRow) -> Teacher:
-    return Teacher(row.id, row.name)
+    return Teacher(row.id, row.name, row.created)
 
 
 def new_teacher_key() -> str:
@@ -298,4 +301,35 @@ def replace_key(store: RoomStore, teacher: Teacher) -> tuple[Teacher, str]:
                                                 created=row.created))
         _move_rooms(conn, teacher.id, new_id)
         conn.execute(sa.delete(TEACHERS).where(TEACHERS.c.id == teacher.id))
-    return Teacher(new_id, row.name), key
+    return Teacher(new_id, row.name, float(row.created)), key
+
+
+#: What :func:`key_withdrawn` says of a key taken away: ``teacher remove`` / ``teacher new-key``.
+REMOVED, REPLACED = "removed", "replaced"
+
+
+def key_withdrawn(store: RoomStore, teacher: Teacher) -> str | None:
+    """Whether the key a page proved ``teacher`` with has been taken away since, and how: :data:`REMOVED`
+    (``teacher remove``: their rooms went to the local teacher), :data:`REPLACED` (``teacher new-key``: the same
+    teacher, added at the same moment, now has another id and key, and their rooms went with it), or None while
+    the key still opens this teacher (the local teacher's always does: it is never removed here).
+
+    One store read while the key stands (a page asks it when an action of its teacher is refused, or its room
+    changed owner), two once it is gone.
+
+    >>> store = RoomStore("sqlite://")
+    >>> lin, _ = add_teacher(store, "Ms Lin")
+    >>> key_withdrawn(store, lin) is None
+    True
+    >>> _ = replace_key(store, lin)
+    >>> key_withdrawn(store, lin)
+    'replaced'
+    >>> chen, _ = add_teacher(store, "Mr Chen")
+    >>> _ = remove_teacher(store, chen)
+    >>> key_withdrawn(store, chen)
+    'removed'
+    """
+    if teacher.is_local or store.teacher(teacher.id) is not None:
+        return None
+    same = [t for t in store.teachers() if t.id != teacher.id and t.name == teacher.name and t.created == teacher.created]
+    return REPLACED if same and teacher.created else REMOVED

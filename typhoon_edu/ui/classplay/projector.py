@@ -170,7 +170,12 @@ class ProjectorApp:
         self._die_shown = False  # the class's die is awaited now (its entry box shown)
         self._pause_told = False  # the pause now on was said to a screen reader (once, when it began)
         self._tokens: dict[str, str] = {}
-        self.problems = Problems(lambda: self.lang, on_error=lambda _exc: self.redraw())
+        #: Why this page's teacher key no longer works ("removed" / "replaced", :func:`.teachers.key_withdrawn`):
+        #: once set, the page shows only that, in its language (:meth:`check_teacher`).
+        self.key_gone: str | None = None
+        self.key_notice = widgets.HTML()
+        self.key_notice.add_class("typhoon-key-gone")
+        self.problems = Problems(lambda: self.lang, on_error=self._after_error)
         self.message = widgets.HTML()
         self.message.add_class("typhoon-message")
         self.status = PageStatus(self.message, self.problems)
@@ -272,6 +277,8 @@ class ProjectorApp:
         return self.root._repr_mimebundle_(**kwargs)
 
     def _go(self, screen: str) -> None:
+        if self.key_gone is not None:
+            return  # the page's key was taken away: it shows only that (check_teacher)
         self.screen = screen
         if screen != "setup":
             self._build_play()
@@ -306,6 +313,8 @@ class ProjectorApp:
         self.link.set_lang(lang)
         self.access.set_lang(lang)
         self._sync_address()
+        if self.key_gone is not None:
+            self._render_key_gone()
         if self._played:
             self._relabel_play(lang)
         if self.screen == "results":
@@ -460,6 +469,8 @@ class ProjectorApp:
 
         problems: list[tuple[str, str]] = []
         rooms: list[Any] = []
+        if self.check_teacher(ask=True) is not None:
+            return rooms
         try:
             if self.teacher is not None and self.teacher.is_local:  # the computer user's own save folder
                 import_saves(self.store)
@@ -484,8 +495,9 @@ class ProjectorApp:
         try:
             return act()
         except ClassroomError as exc:
-            self.setup.show_error(_error_text(exc, self.lang))
             log.warning("the setup screen's action was refused: %s", exc)
+            if not self._key_refused(exc):
+                self.setup.show_error(_error_text(exc, self.lang))
             return None
 
     def start(self, choices: SetupChoices | None = None, *, after: Any = None) -> Any:
@@ -894,7 +906,85 @@ class ProjectorApp:
 
     def _refused(self, exc: BaseException, where: str) -> None:
         """Tell the teacher why ``exc`` stopped what they did, and log it (:func:`.runtime.refusal`)."""
-        self._say(refusal(exc, self.lang, where))
+        text = refusal(exc, self.lang, where)
+        if not self._key_refused(exc):
+            self._say(text)
+
+    def _after_error(self, exc: BaseException) -> None:
+        """After a button, menu or the update loop failed (told by :attr:`problems`): the page as the room is now,
+        or only the notice if the teacher's key was taken away."""
+        if not self._key_refused(exc):
+            self.redraw()
+
+    # ------------------------------------------------------------------ a teacher key taken away
+    def _key_refused(self, exc: BaseException) -> bool:
+        """Whether ``exc`` refused a teacher's action because this page's teacher key was taken away (the page then
+        shows only that)."""
+        if not isinstance(exc, ClassroomError) or exc.kind not in ("not_your_room", "teacher_only"):
+            return False
+        return self.check_teacher(ask=True) is not None
+
+    def check_teacher(self, *, ask: bool = False) -> str | None:
+        """Whether this page's teacher key was taken away since the page opened: ``"removed"`` (``typhoon-edu
+        teacher remove``) or ``"replaced"`` (``teacher new-key``), else None. If so, the page shows only that, in its
+        language, and what to do; no teacher's control, join link or hand stays on it, and nothing is run from it
+        any more (the teams' phones play on: their room now belongs to another teacher's key).
+
+        Without ``ask`` it reads what the open room last saw (:attr:`.rooms.Room.teacher_lost`, noticed by the poll:
+        no query); ``ask`` asks the store too (a refused action, the rooms list).
+
+        >>> from typhoon_edu.classroom.store import RoomStore
+        >>> from typhoon_edu.classroom.teachers import add_teacher, remove_teacher
+        >>> store = RoomStore("sqlite://")
+        >>> lin, _ = add_teacher(store, "Ms Lin")
+        >>> app = ProjectorApp(lang="en", store=store, fullscreen=False, teacher=lin)
+        >>> app.check_teacher(ask=True) is None
+        True
+        >>> _ = remove_teacher(store, lin)
+        >>> app.check_teacher(ask=True), app.screen, "This teacher key was removed" in app.key_notice.value
+        ('removed', 'key_gone', True)
+        """
+        if self.key_gone is not None:
+            return self.key_gone
+        room = self.room
+        gone = getattr(room, "teacher_lost", None) if room is not None else None
+        if gone is None and ask and self.teacher is not None:
+            from ...classroom.teachers import key_withdrawn
+
+            try:
+                gone = key_withdrawn(self.store, self.teacher)
+            except ClassroomError as exc:  # the store is away a moment: the next action or poll asks again
+                log.warning("could not check the page's teacher key: %s", exc)
+                return None
+        if gone is not None:
+            self._show_key_gone(gone)
+        return gone
+
+    def _show_key_gone(self, gone: str) -> None:
+        log.warning("this page's teacher key was %s: the page shows only that now", gone)
+        self._stop()
+        self.room = None
+        self._tokens = {}
+        if self._played:
+            self.curtain.hide()
+            self.drawer.close()
+            self._hand_up(False)
+        self.problems.clear()
+        self.key_gone = gone
+        self.screen = "key_gone"
+        self._render_key_gone()
+        self.body.children = [self.setup_header, self.key_notice]
+        self._sync_address()
+
+    def _render_key_gone(self) -> None:
+        gone, lang = self.key_gone, self.lang
+        if gone is None:
+            return
+        title, text, todo = (i18n.t(f"classplay.key_gone.{k}", lang)
+                             for k in (f"title_{gone}", gone, f"do_{gone}"))
+        self.key_notice.value = (f"<div class='typhoon-key-gone-box' role='alert' style='{_NOTICE_STYLE}'>"
+                                 f"<h2 style='margin-top:0;color:#b91c1c'>⚠ {escape(title)}</h2>"
+                                 f"<p>{escape(text)}</p><p><b>{escape(todo)}</b></p></div>")
 
     def enter_die(self, face: int) -> bool:
         """The face of the class's real die (already checked by the entry box)."""
@@ -925,6 +1015,8 @@ class ProjectorApp:
         """Show what an update brought: animate new events, or redraw from scratch after an undo."""
         if self.room is None:
             return
+        if update.meta_changed and self.check_teacher() is not None:
+            return  # the poll saw this page's teacher key taken away: the page shows only that
         if update.rebuilt or force_exact:
             self.pacer.cancel()
             self.game.stage.lines = []
@@ -1001,6 +1093,8 @@ class ProjectorApp:
             try:
                 if self.pacer.idle:
                     self._take(room.sync())
+                    if self.room is not room:
+                        return  # (its teacher key was taken away: check_teacher)
                     if room.is_over or not room.is_open:
                         await asyncio.sleep(RESULTS_PAUSE / self.speed if self.speed > 0 else 0.05)
                         if self.room is room:
@@ -1049,6 +1143,11 @@ class ProjectorApp:
         self._take(update)
         if self.speed <= 0:
             await asyncio.sleep(0)  # let the page breathe between instant bot moves
+
+
+#: The notice of a teacher key taken away: large enough to read on the wall, one column of text.
+_NOTICE_STYLE = ("max-width:52em;margin:3rem auto;padding:1.5rem 2rem;border:3px solid #b91c1c;border-radius:10px;"
+                 "background:#fff;color:#111;font-size:1.35rem;line-height:1.6")
 
 
 def _save_problem_text(kind: str, error: str, lang: str) -> str:
