@@ -25,8 +25,9 @@ ENTER_WAIT = 0.3
 def on_blank_enter(box: widgets.Text, act: Callable[[], Any], problems: Problems, where: str,
                    wait: float = ENTER_WAIT) -> None:
     """Call ``act()`` when Enter is pressed in ``box`` and the box is empty: ``wait`` seconds after the ``submit``
-    event (at once without an event loop), unless the box's text changed within ``wait`` of it (the text typed with
-    that Enter, which a box that takes it, lesson 01's die, may have emptied again: it was answered then).
+    event (at once without an event loop), unless the box got a text within ``wait`` of it (the text typed with
+    that Enter, which a box that takes it, lesson 01's die, may have emptied again: it was answered then). A box the
+    person emptied (deleted the text, then pressed Enter) is answered too.
 
     >>> box, said = widgets.Text(), []
     >>> on_blank_enter(box, lambda: said.append("type a number"), Problems(lambda: "en"), "demo")
@@ -35,14 +36,16 @@ def on_blank_enter(box: widgets.Text, act: Callable[[], Any], problems: Problems
     >>> box.value = "5"; box._handle_custom_msg({"event": "submit"}, []); said  # typed with that Enter
     ['type a number']
     """
-    last = [-math.inf]  # when the box's text last changed (time.monotonic())
+    last = [-math.inf]  # when the box last got a text (time.monotonic()); emptying it is not counted
 
-    def changed(_change: Any) -> None:
-        last[0] = time.monotonic()
+    def changed(change: Any) -> None:
+        if str(change["new"]).strip():
+            last[0] = time.monotonic()
 
     def look() -> None:
-        # a change within ``wait`` of the Enter, before or after it, was the Enter's own text (Chromium sends it before
-        # the event, and a box that takes it, lesson 01's die, empties itself again): answered already
+        # a text within ``wait`` of the Enter, before or after it, was the Enter's own (Chromium sends it before the
+        # event, and a box that takes it, lesson 01's die, empties itself again): answered already. A box the person
+        # emptied before pressing Enter is answered like one never typed in.
         if time.monotonic() - last[0] >= 2 * wait and not str(box.value).strip():
             act()
 
