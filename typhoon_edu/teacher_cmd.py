@@ -111,15 +111,27 @@ def run(args: argparse.Namespace, lang: str, out: TextIO) -> int:
     except Exception as exc:  # noqa: BLE001 - whatever the driver says is told with the store's name
         return refuse(store_problem("store_open", where, exc).text(lang))
     try:
-        return _carry_out(store, args, lang, out, refuse)
+        done = _carry_out(store, args, lang, refuse)
     except Exception as exc:  # noqa: BLE001
         return refuse(store_problem("store_read" if command == "list" else "store_write", where, exc).text(lang))
     finally:
         store.close()
+    if isinstance(done, int):
+        return done
+    text, teacher_id = done
+    try:  # written after the store's work: a reader that left is not the store's failure
+        out.write(text)
+        out.flush()
+    except OSError as exc:
+        if teacher_id is None:  # list, remove: nothing is lost (BrokenPipeError: the command line stops quietly)
+            raise
+        return refuse(t("cli.teacher.key_not_shown", lang, id=teacher_id, error=exc))
+    return 0
 
 
-def _carry_out(store: Any, args: argparse.Namespace, lang: str, out: TextIO, refuse: Any) -> int:
-    """One ``teacher`` command on an open store (a store's own failure is raised, and named by :func:`run`)."""
+def _carry_out(store: Any, args: argparse.Namespace, lang: str, refuse: Any) -> int | tuple[str, str | None]:
+    """One ``teacher`` command on an open store (a store's own failure is raised, and named by :func:`run`): the
+    exit code of a refusal, or the text to write and, for a new key, its teacher's id (the key is shown only then)."""
     from .classroom.teachers import (
         MIN_ID_PREFIX,
         TeacherNotFound,
@@ -140,16 +152,12 @@ def _carry_out(store: Any, args: argparse.Namespace, lang: str, out: TextIO, ref
                 return refuse(t("cli.teacher.same_name", lang, name=named[0].name,
                                 ids=", ".join(teacher.id for teacher in named)))
         teacher, key = add_teacher(store, args.name)
-        out.write(t("cli.teacher.added", lang, name=teacher.name, key=key) + "\n")
-        return 0
+        return t("cli.teacher.added", lang, name=teacher.name, key=key) + "\n", teacher.id
     if command == "list":
         found = teachers(store)
-        if not found:
-            out.write(t("cli.teacher.none", lang) + "\n")
-        for teacher in found:
-            row = "row_local" if teacher.is_local else "row"
-            out.write(t(f"cli.teacher.{row}", lang, name=teacher.name or "—", id=teacher.id) + "\n")
-        return 0
+        rows = [t(f"cli.teacher.{'row_local' if teacher.is_local else 'row'}", lang, name=teacher.name or "—",
+                  id=teacher.id) for teacher in found]
+        return "".join(row + "\n" for row in rows or [t("cli.teacher.none", lang)]), None
     try:
         teacher = find_teacher(store, args.id)
     except TeacherNotFound as exc:
@@ -158,11 +166,9 @@ def _carry_out(store: Any, args: argparse.Namespace, lang: str, out: TextIO, ref
         return refuse(t(f"cli.teacher.{exc.kind}_id", lang, id=args.id, ids=", ".join(exc.ids), least=MIN_ID_PREFIX))
     if command == "remove":
         moved = remove_teacher(store, teacher)
-        out.write(t("cli.teacher.removed", lang, name=teacher.name, id=teacher.id, rooms=moved) + "\n")
-        return 0
+        return t("cli.teacher.removed", lang, name=teacher.name, id=teacher.id, rooms=moved) + "\n", None
     renewed, key = replace_key(store, teacher)
-    out.write(t("cli.teacher.new_key", lang, name=renewed.name, key=key, id=renewed.id, old=teacher.id) + "\n")
-    return 0
+    return t("cli.teacher.new_key", lang, name=renewed.name, key=key, id=renewed.id, old=teacher.id) + "\n", renewed.id
 
 
 def _missing(path: Path) -> bool:
