@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import ipywidgets as widgets
 import pytest
+from test_classplay_apps import all_text
 
 from typhoon_edu.classroom.errors import NotAllowed
 from typhoon_edu.classroom.rooms import Room, Seat
@@ -52,16 +52,6 @@ def take_away(store: RoomStore, how: str, teacher) -> None:  # noqa: ANN001
         replace_key(store, teacher)
 
 
-def all_text(w: widgets.Widget) -> str:
-    out, stack = [], [w]
-    while stack:
-        x = stack.pop()
-        for attr in ("value", "description"):
-            v = getattr(x, attr, None)
-            if isinstance(v, str):
-                out.append(v)
-        stack.extend(getattr(x, "children", ()))
-    return "\n".join(out)
 
 
 # ---------------------------------------------------------------------- the kernel
