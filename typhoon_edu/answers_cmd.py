@@ -458,15 +458,67 @@ def _time(text: str, order: DateOrder = DateOrder()) -> datetime:
     return datetime(year, month, day, hour, int(m["M"]), int(m["S"] or 0), micro)
 
 
+def _utf8_tally(data: bytes) -> tuple[int, int, int]:
+    """How ``data`` reads as UTF-8: its characters beyond ASCII that are UTF-8, its runs of bytes that are not, and
+    the lines that have such runs.
+
+    >>> _utf8_tally("大,é\\ufffd".encode()), _utf8_tally("簡小明\\n羅\\n".encode("cp950")), _utf8_tally(b"abc")
+    ((3, 0, 0), (2, 3, 1), (0, 0, 0))
+    """
+    good = bad = lines = 0
+    for line in data.split(b"\n"):
+        text = line.decode("utf-8", "replace")
+        runs = text.count("\ufffd") - line.count("\ufffd".encode())  # a replacement character written in the file
+        good += sum(1 for c in text if c > "\x7f") - runs
+        bad += runs
+        lines += runs > 0
+    return good, bad, lines
+
+
+def _is_text(data: bytes, encoding: str) -> bool:
+    try:
+        data.decode(encoding)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _big5_or_damaged(raw: bytes, error: UnicodeDecodeError) -> str:
+    """Whether ``raw`` (no byte-order mark, no NUL byte), which stops being UTF-8 at ``error``, is ``big5``, is
+    ``not_text`` (neither), or is UTF-8 ``damaged`` there (:func:`_decode`).
+
+    Some Big5 characters are UTF-8 too (簡, 羅, 蘇 are ``C2 B2``, ``C3 B9``, ``C4 AC``) but seldom the name's next one:
+    read as UTF-8, a Big5 file has bytes that are not UTF-8 on every line with a Chinese name (a download repeats the
+    name on each line), or at least one run of them for every three characters beyond ASCII that are UTF-8. A UTF-8
+    file with a stray byte is not UTF-8 in one line only, among all its characters (and its Chinese is seldom Big5
+    throughout); one broken off inside its last character is UTF-8 up to there. A file that is not Big5 either is
+    ``not_text`` when nothing before ``error`` and little after it is UTF-8 (say, Latin-1), else ``damaged``.
+
+    >>> big5, stray = "name\\n羅婷\\n羅婷\\n".encode("cp950"), "Zoë\\nJosé\\n".encode() + b"\\xa4M\\n" + "Zoë\\nJosé\\n".encode()
+    >>> [_big5_or_damaged(b, UnicodeDecodeError("utf-8", b, 0, 1, "x")) for b in (big5, stray, b"\\xe9\\n")]
+    ['big5', 'damaged', 'not_text']
+    """
+    if error.reason == "unexpected end of data" and error.end == len(raw):
+        return "damaged"
+    good, bad, lines = _utf8_tally(raw)
+    if _is_text(raw, "cp950"):
+        return "big5" if good < 3 * bad or lines > 1 else "damaged"
+    return "not_text" if good < bad and not any(b >= 0x80 for b in raw[:error.start]) else "damaged"
+
+
 def _decode(raw: bytes) -> tuple[str, int]:
     """A file's text: UTF-8 (with or without a byte-order mark), UTF-16 with its byte-order mark (a spreadsheet's
     "Unicode Text"), else Big5 (a spreadsheet in Taiwan saves so); and ``0``, or the line where a damaged UTF-8 file
     stops being text (a NUL byte, or bytes that are not UTF-8: a download broken off, a bad copy). Of a damaged file,
-    only the whole lines before that line are returned; a file that is none of these is :class:`NotAnswers`.
+    only the whole lines before that line are returned; a file that is none of these is :class:`NotAnswers`. A file
+    without a byte-order mark or NUL byte that is Big5 throughout is Big5 unless it reads as UTF-8 damaged in one
+    place (:func:`_big5_or_damaged`), even when its first Chinese characters are UTF-8 too (簡 is ``C2 B2`` in Big5).
 
-    >>> _decode("名,Q\\n".encode("utf-16")), _decode("名".encode("cp950"))
-    (('名,Q\\n', 0), ('名', 0))
+    >>> _decode("名,Q\\n".encode("utf-16")), _decode("名".encode("cp950")), _decode("n\\n簡小明\\n".encode("cp950"))
+    (('名,Q\\n', 0), ('名', 0), ('n\\n簡小明\\n', 0))
     >>> _decode(b"\\xef\\xbb\\xbfa,b\\n\\xe5\\xa4\\xa7,c\\n\\xe5\\x00\\x00x")  # cut inside a character, then NUL bytes
+    ('a,b\\n大,c\\n', 3)
+    >>> _decode("a,b\\n大,c\\n大".encode()[:-1])  # broken off inside its last character
     ('a,b\\n大,c\\n', 3)
     """
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
@@ -481,13 +533,18 @@ def _decode(raw: bytes) -> tuple[str, int]:
         bad = nul
     except UnicodeDecodeError as exc:
         bad = exc.start
+        if body is raw:  # no byte-order mark says it is UTF-8: Big5, or not text?
+            if nul < 0:
+                verdict = _big5_or_damaged(raw, exc)
+            else:  # a NUL byte: damaged, or not text from its first character beyond ASCII on
+                ascii_before = not any(b >= 0x80 for b in raw[:bad])
+                verdict = "not_text" if ascii_before and not _is_text(raw, "cp950") else "damaged"
+            if verdict == "big5":
+                return raw.decode("cp950"), 0
+            if verdict == "not_text":
+                raise NotAnswers("not_text") from None
     if bad < 0:
         return body.decode("utf-8"), 0
-    if body is raw and bad != nul and not any(b >= 0x80 for b in raw[:bad]):  # nothing says it is UTF-8 (no
-        try:  # byte-order mark, no character beyond ASCII before the first byte that is not UTF-8): Big5?
-            return raw.decode("cp950"), 0
-        except UnicodeDecodeError:
-            raise NotAnswers("not_text") from None
     good = body[:body.rfind(b"\n", 0, bad) + 1]  # the whole lines before the damage
     if not good.strip():
         raise NotAnswers("not_text")
