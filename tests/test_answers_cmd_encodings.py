@@ -1,7 +1,8 @@
 """``typhoon-edu answers`` and how a handed-in file is encoded: Big5 (a spreadsheet in Taiwan re-saved the download)
 is read whole even when its first Chinese characters are UTF-8 too (簡, 羅, 蘇 are ``C2 B2``, ``C3 B9``, ``C4 AC`` in
 Big5), while a UTF-8 file broken off inside a character or with a stray byte in the middle keeps its rows before the
-damage and is named with the line it stops at."""
+damage and is named with the line it stops at. A folder whose one answers file (``.txt``/``.tsv`` as well as
+``.csv``/``.json``) holds no readable answer is named once, by that file, not also as a folder without answers files."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typhoon_edu.answers_cmd import read_paths, read_roster
 from typhoon_edu.cli import main
 
 GOOD = [("first_roll", "c"), ("rulebook_last", "b"), ("same_stop", "c"), ("reachable", "6")]
+FOLDER_LINE = {"en": "no answers files (.csv or .json) in this folder", "zh-TW": "這個資料夾和裡面的資料夾都沒有作答檔"}
 
 
 def run(argv: list[str]) -> tuple[int, str]:
@@ -162,3 +164,64 @@ def test_a_chinese_utf8_file_without_a_byte_order_mark_with_a_stray_byte_is_dama
     path.write_bytes(b"\n".join([*lines[:3], lines[3][:5] + b"\xa4" + lines[3][5:], *lines[4:]]))
     reading = read_paths([path])
     assert [(p.key, p.fields["line"]) for p in reading.problems] == [("cut", 4)] and len(reading.answers) == 2
+
+
+# ------------------------------------------------------------------------------------------------ folder line
+def unicode_text(rows: list[list[str]]) -> bytes:
+    """Excel's "Unicode Text": UTF-16 with its byte-order mark, tabs, CRLF."""
+    out = io.StringIO()
+    csv.writer(out, delimiter="\t", lineterminator="\r\n").writerows(rows)
+    return out.getvalue().encode("utf-16")
+
+
+HEADER = ["name", "question", "answer", "right or wrong", "when"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+@pytest.mark.parametrize(("name", "content", "said"), [
+    ("Mei-compass-answers.txt", unicode_text([HEADER, ["Mei", "Q?", "E", "maybe", "yesterday"]]),
+     {"en": "its one answer could not be read", "zh-TW": "裡面只有 1 筆作答，而且讀不懂"}),
+    ("Mei-compass-answers.tsv", unicode_text([HEADER, *[["Mei", "Q?", "E", "maybe", "yesterday"]] * 2]),
+     {"en": "none of its 2 answers could be read", "zh-TW": "裡面的 2 筆作答都讀不懂"}),
+    ("Mei-compass-answers.txt", unicode_text([HEADER]), {"en": "no answers in it", "zh-TW": "裡面沒有作答"}),
+], ids=["txt_one_row", "tsv_two_rows", "txt_header_only"])
+def test_a_folder_whose_one_answers_file_has_no_readable_answer_is_named_by_that_file_only(
+        tmp_path: Path, lang: str, name: str, content: bytes, said: dict[str, str]) -> None:
+    folder = tmp_path / "u16"
+    folder.mkdir()
+    path = folder / name
+    path.write_bytes(content)
+    code, text = run([str(folder), "--lang", lang])
+    assert code == 2 and str(path) in text and said[lang] in text
+    assert FOLDER_LINE[lang] not in text, text
+
+
+@pytest.mark.parametrize("name", ["notes.csv", "notes.tsv", "notes.txt", "notes.json"])
+def test_a_folder_whose_files_are_all_not_answers_files_is_still_said_to_hold_none(tmp_path: Path, name: str) -> None:
+    """Whatever the suffix of a file read: every file named 'not an answers file', then the folder."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / name).write_text('{"cells": []}' if name.endswith(".json") else "date,temperature\n2026-05-01,31\n")
+    code, text = run([str(folder), "--lang", "en"])
+    assert code == 2 and f"{folder / name}: " in text and "not an answers file" in text
+    assert f"{folder}: {FOLDER_LINE['en']}" in text
+
+
+@pytest.mark.parametrize("roster", ["class.txt", "class.csv"])
+def test_a_folder_holding_only_the_roster_is_said_to_hold_no_answers_files(tmp_path: Path, roster: str) -> None:
+    """The roster is not read as answers (nor named): the folder is, as holding none, whatever the roster's suffix."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / roster).write_text("name\nMei\nTom\n")
+    code, text = run([str(folder), "--roster", str(folder / roster), "--lang", "en"])
+    assert code == 2 and f"{folder}: {FOLDER_LINE['en']}" in text, text
+
+
+def test_a_folder_whose_file_was_read_already_is_not_said_to_hold_none(tmp_path: Path) -> None:
+    folder = tmp_path / "class"
+    folder.mkdir()
+    path = folder / "Mei-compass-answers.txt"
+    question = "The indicator is on N. You roll a 3. Where does it stop?"
+    path.write_bytes(unicode_text([HEADER, ["Mei", question, "E (east)", "right", "2026-05-04 09:01:00"]]))
+    code, text = run([str(path), str(folder), "--lang", "en"])
+    assert code == 0 and "1 file read, 1 student" in text and FOLDER_LINE["en"] not in text, text

@@ -887,30 +887,41 @@ def _real(path: Path) -> str:
         return str(path)
 
 
+#: The problems that say a file is not an answers file (of any other, it is or may be one: its name is said with
+#: what was wrong in it).
+_NOT_ANSWERS_FILE = frozenset({"not_answers", "not_answers_json"})
+
+
 def read_paths(paths: Iterable[str | os.PathLike[str]], *, skip: Iterable[Path] = ()) -> Reading:
     """Read every answers file named in ``paths`` and in the folders named there, but the files of ``skip`` (the
     table this command writes); nothing raises: a file or folder that cannot be used is a :class:`Problem` of the
-    result.
+    result. A folder is said to hold no answers files (``empty_folder``) only when none of the files it holds of a
+    kind read (:data:`READ_SUFFIXES`) is or may be one: each was found not to be an answers file, or there is none
+    (a file that is one but holds no answer that could be read is named with what was wrong in it, not the folder).
 
     >>> reading = read_paths(["/no/such/folder"])
     >>> reading.answers, [p.text("en") for p in reading.problems]
     ([], ['/no/such/folder: there is no such file or folder'])
     """
     reading = Reading()
-    seen = {_real(Path(p)) for p in skip}
+    skipped = {_real(Path(p)) for p in skip}
+    seen = set(skipped)
     for given in paths:
         path = Path(given)
         folder = path.is_dir()
         files = _answer_files(path, reading) if folder else [path]
-        read = len(reading.files)
+        read, tables, named = len(reading.files), len(reading.tables), len(reading.problems)
+        held = False  # a file of the folder read already (given twice); not the table written nor the roster
         for file in files:
             real = _real(file)
             if real in seen:
+                held = held or real not in skipped
                 continue
             seen.add(real)
             _read_file(file, reading)
-        if folder and len(reading.files) == read and not any(f.suffix.lower() in (".csv", ".json") for f in files) \
-                and not any(p.path == str(path) and p.key == "os" for p in reading.problems):
+        held = held or len(reading.files) > read or len(reading.tables) > tables \
+            or any(p.key not in _NOT_ANSWERS_FILE for p in reading.problems[named:])
+        if folder and not held and not any(p.path == str(path) and p.key == "os" for p in reading.problems):
             reading.problems.append(Problem(str(path), "empty_folder"))
     return reading
 
