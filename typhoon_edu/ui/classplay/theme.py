@@ -49,6 +49,14 @@ def _notebook_css() -> str:
   {cell} .typhoon-board canvas {{
     width: min(calc((100vh - {_TOP} - 2.6rem) * {width} / {height}), calc(100cqw - 36.8rem)) !important; }}
 }}
+@media (min-width: 1500px) and (max-width: 1699.98px) and (min-height: 820px) {{  /* those sizes times .8 (WALL_125) */
+  {cell} .typhoon-board canvas {{
+    width: min(calc((100vh - {_TOP} - 2.6rem) * {width} / {height}), calc(100cqw - 29.6rem)) !important; }}
+}}
+@media (min-width: 1240px) and (max-width: 1499.98px) and (min-height: 680px) and (max-height: 740px) {{  /* 2/3 */
+  {cell} .typhoon-board canvas {{
+    width: min(calc((100vh - {_TOP} - 2.6rem) * {width} / {height}), calc(100cqw - 25rem)) !important; }}
+}}
 @container typhoon-cell (max-width: {STACK_BELOW_PX - 0.02}px) {{
   /* one column: the map the whole width, then the die and ring, the HP and the hand, each at its own height */
   {cell} .typhoon-stage {{ flex-direction: column; flex: 0 0 auto; }}
@@ -73,6 +81,90 @@ def _notebook_css() -> str:
 }}
 """
 
+
+def _px(value: float, scale: float) -> str:
+    """``value`` px times ``scale``, in CSS.
+
+    >>> _px(30, 1), _px(30, .8), _px(24, .8)
+    ('30px', '24px', '19.2px')
+    """
+    return f"{round(value * scale, 1):g}px"
+
+
+def back_row_css(scale: float = 1.0) -> str:
+    """The projector's back-row sizes (the game screen at 1920x1080) times ``scale``: :data:`BACK_ROW_CSS` and, for a
+    window 0.8 or 2/3 as large in CSS px (the projector's browser zoomed to 125 % or 150 %), the same sizes times 0.8
+    or 2/3, so that the wall shows them as large as at 100 %.
+
+    >>> "font-size: 30px; line-height: 1.3" in back_row_css(), "font-size: 24px; line-height: 1.3" in back_row_css(.8)
+    (True, True)
+    """
+    def px(value: float) -> str:
+        return _px(value, scale)
+
+    return f"""
+  .typhoon-app {{ --jp-widgets-font-size: {_px(18, max(scale, 15 / 18))}; font-size: {_px(18, max(scale, 15 / 18))};
+    --jp-widgets-inline-height: {_px(38, max(scale, 32 / 38))}; }}  /* controls never below the laptop's 15 px */
+  /* the back row of a class (px: the page's rem is the browser's 16 px): HP and "what happens now" >= 28 px,
+     every other text a team reads >= 24 px, the ring's names >= 18 px, the die >= 160 px
+     (tests/browser/test_classroom_backrow.py) */
+  .typhoon-projector .typhoon-hp-panel .widget-html-content {{ font-size: {px(30)}; line-height: 1.3; }}
+  /* a team's name on one line ("▶ Blue Team (Taiwan)" took two in 11em): the name 13em, the bar what is left */
+  .typhoon-projector .typhoon-hp-name {{ flex: 0 1 13em; }}
+  .typhoon-projector .typhoon-hp-bar {{ flex: 1 1 4em; min-width: 2.5em; }}
+  .typhoon-projector .typhoon-hp-value {{ flex-basis: 4.6em; }}
+  .typhoon-projector .typhoon-hp-detail {{ font-size: .8em; }}  /* "(computer, medium)": 24 px of the panel's 30 */
+  .typhoon-projector .typhoon-now .widget-html-content, .typhoon-projector .typhoon-now-text {{ font-size: {px(30)}; }}
+  .typhoon-projector .typhoon-log {{ font-size: {px(24)}; line-height: 1.3; }}
+  .typhoon-projector .typhoon-banner-head {{ font-size: {px(30)}; }}
+  .typhoon-projector .typhoon-banner-detail {{ font-size: {px(24)}; }}
+  .typhoon-projector .typhoon-banner[data-paused='1'] .typhoon-banner-head {{ font-size: {px(44)}; }}
+  .typhoon-instruments .typhoon-compass {{ width: {px(520)}; flex-basis: {px(520)}; }}
+  .typhoon-instruments .typhoon-compass .widget-html-content {{ font-size: {px(20)}; }}  /* its words in <b> 1.2em */
+  .typhoon-bigdie .typhoon-die-svg {{ width: {px(162)}; height: {px(162)}; }}
+  .typhoon-projector .typhoon-instruments .typhoon-bigdie {{ flex-basis: {px(188)}; }}  /* the compass keeps its width */
+  .typhoon-projector .typhoon-board canvas {{ max-width: 60vw !important; }}
+  .typhoon-projector .typhoon-die-caption {{ font-size: {px(24)}; }}
+  .typhoon-projector .typhoon-status .widget-html-content {{ font-size: {px(24)}; }}  /* round, turn, rules, pile */
+  .typhoon-projector .typhoon-title .widget-html-content, .typhoon-projector .typhoon-room-code .widget-html-content {{
+    font-size: {px(24)}; }}  /* the room's code: a team that lost its page joins again with it */
+  .typhoon-projector .typhoon-wait, .typhoon-projector .typhoon-message {{ font-size: {px(24)}; }}  /* "waiting for …" */
+  .typhoon-projector .typhoon-countdown .typhoon-timer-text, .typhoon-projector .typhoon-countdown .typhoon-timer-out {{
+    font-size: {px(30)}; }}
+"""
+
+
+def results_back_row_css(scale: float = 1.0) -> str:
+    """The results' back-row sizes (1920x1080) times ``scale`` (see :func:`back_row_css`).
+
+    >>> ".typhoon-fact-value { font-size: 44.8px; }" in results_back_row_css(.8)
+    True
+    """
+    def px(value: float) -> str:
+        return _px(value, scale)
+
+    return f"""
+  .typhoon-fact-value {{ font-size: {px(56)}; }}
+  .typhoon-facts-title {{ font-size: {px(28)}; }}
+  .typhoon-fact-label, .typhoon-facts-table, .typhoon-facts-none,
+  .typhoon-results-screen .typhoon-summary li {{ font-size: {px(24)}; }}
+  .typhoon-facts-table thead th {{ font-size: {px(24)}; }}
+"""
+
+
+#: The projector's window at 1920x1080 and wider (the back row's sizes), and windows 0.8 and 2/3 as large (1536x864 and
+#: 1280x720 CSS px: the same projector with its browser zoomed to 125 % and 150 %; also a laptop at 125 % scaling
+#: shown on it, a 720p projector), which get those sizes times 0.8 and 2/3, so the wall shows them as large as at
+#: 100 %: before, such a window fell under 1700 px and got the laptop's sizes, so a teacher's Ctrl + made the HP on
+#: the wall smaller (30 px became 15.7 CSS px: 19.6 px on the wall at 125 %, 23.5 px at 150 %) instead of larger.
+WALL_MEDIA = "@media (min-width: 1700px)"
+WALL_125_MEDIA = "@media (min-width: 1500px) and (max-width: 1699.98px) and (min-height: 820px)"
+WALL_150_MEDIA = "@media (min-width: 1240px) and (max-width: 1499.98px) and (min-height: 680px) and (max-height: 740px)"
+BACK_ROW_CSS = "\n".join([f"{WALL_MEDIA} {{{back_row_css()}}}", f"{WALL_125_MEDIA} {{{back_row_css(.8)}}}",
+                          f"{WALL_150_MEDIA} {{{back_row_css(2 / 3)}}}"])
+RESULTS_BACK_ROW_CSS = "\n".join([
+    f"{WALL_MEDIA} {{  /* the projector: read from the back row */{results_back_row_css()}}}",
+    f"{WALL_125_MEDIA} {{{results_back_row_css(.8)}}}", f"{WALL_150_MEDIA} {{{results_back_row_css(2 / 3)}}}"])
 
 #: The game screen in a notebook (lesson 04); part of :data:`CSS`.
 NOTEBOOK_CSS = _notebook_css()
@@ -217,36 +309,7 @@ CSS = """
 .typhoon-log-over { color: #15803d; font-weight: bold; }
 .typhoon-log-counter { color: #7c2d12; font-weight: bold; }
 .typhoon-log-card { color: #6d28d9; }
-@media (min-width: 1700px) {
-  .typhoon-app { --jp-widgets-font-size: 18px; --jp-widgets-inline-height: 38px; font-size: 18px; }
-  /* the back row of a class (px: the page's rem is the browser's 16 px): HP and "what happens now" >= 28 px,
-     every other text a team reads >= 24 px, the ring's names >= 18 px, the die >= 160 px
-     (tests/browser/test_classroom_backrow.py) */
-  .typhoon-projector .typhoon-hp-panel .widget-html-content { font-size: 30px; line-height: 1.3; }
-  /* a team's name on one line ("▶ Blue Team (Taiwan)" took two in 11em): the name 13em, the bar what is left */
-  .typhoon-projector .typhoon-hp-name { flex: 0 1 13em; }
-  .typhoon-projector .typhoon-hp-bar { flex: 1 1 4em; min-width: 2.5em; }
-  .typhoon-projector .typhoon-hp-value { flex-basis: 4.6em; }
-  .typhoon-projector .typhoon-hp-detail { font-size: .8em; }  /* "(computer, medium)": 24 px of the panel's 30 */
-  .typhoon-projector .typhoon-now .widget-html-content, .typhoon-projector .typhoon-now-text { font-size: 30px; }
-  .typhoon-projector .typhoon-log { font-size: 24px; line-height: 1.3; }
-  .typhoon-projector .typhoon-banner-head { font-size: 30px; }
-  .typhoon-projector .typhoon-banner-detail { font-size: 24px; }
-  .typhoon-projector .typhoon-banner[data-paused='1'] .typhoon-banner-head { font-size: 44px; }
-  .typhoon-instruments .typhoon-compass { width: 520px; flex-basis: 520px; }
-  .typhoon-instruments .typhoon-compass .widget-html-content { font-size: 20px; }  /* its words in <b> 1.2em: 24 px */
-  .typhoon-bigdie .typhoon-die-svg { width: 162px; height: 162px; }
-  .typhoon-projector .typhoon-instruments .typhoon-bigdie { flex-basis: 188px; }  /* the compass keeps its 520 px */
-  .typhoon-projector .typhoon-board canvas { max-width: 60vw !important; }
-  .typhoon-projector .typhoon-die-caption { font-size: 24px; }
-  .typhoon-projector .typhoon-status .widget-html-content { font-size: 24px; }  /* round, turn, rules, pile */
-  .typhoon-projector .typhoon-title .widget-html-content, .typhoon-projector .typhoon-room-code .widget-html-content {
-    font-size: 24px; }  /* the room's code: a team that lost its page joins again with it */
-  .typhoon-projector .typhoon-wait, .typhoon-projector .typhoon-message { font-size: 24px; }  /* "waiting for …" */
-  .typhoon-projector .typhoon-countdown .typhoon-timer-text, .typhoon-projector .typhoon-countdown .typhoon-timer-out {
-    font-size: 30px; }
-}
-
+""" + BACK_ROW_CSS + """
 /* ---- a narrow window (a phone opening the projector page): one column that scrolls ---- */
 @media (max-width: 1500px) {
   /* a smaller projector (1366 or 1024 px): the header's line of round, turn, rules and pile, smaller, on one line
@@ -324,14 +387,7 @@ CSS = """
 .typhoon-facts-table td { font-variant-numeric: tabular-nums; font-weight: bold; }
 .typhoon-facts-none { font-size: 1.15rem; margin: 0; }
 .typhoon-results-screen .typhoon-summary li { font-size: 1.1rem; margin: .15em 0; }
-@media (min-width: 1700px) {  /* the projector: read from the back row */
-  .typhoon-fact-value { font-size: 56px; }
-  .typhoon-facts-title { font-size: 28px; }
-  .typhoon-fact-label, .typhoon-facts-table, .typhoon-facts-none,
-  .typhoon-results-screen .typhoon-summary li { font-size: 24px; }
-  .typhoon-facts-table thead th { font-size: 24px; }
-}
-
+""" + RESULTS_BACK_ROW_CSS + """
 /* ---- the teacher's drawer (over the side column, so the layout never changes) ---- */
 .typhoon-teacher { position: fixed; top: 3.2rem; right: .7rem; width: min(34rem, 96vw); max-height: calc(100vh - 4rem);
   overflow-y: auto; z-index: 70; background: #f8fafc; border: 3px solid #0f172a; border-radius: 10px; padding: .5rem .8rem;
