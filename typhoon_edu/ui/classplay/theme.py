@@ -316,6 +316,18 @@ CSS = """
      or two rather than losing its end to "…" */
   .typhoon-status .widget-html-content { font-size: 1em; }  /* 15 px (.85em was 12.75 px) */
 }
+/* ---- a short window beside the map: the projector's browser zoomed in (Ctrl +: 1920x1080 at 150 % is 1280x720
+   CSS px, at 200 % 960x540; 1366x768 at 125 % is 1093x614). The side column held more than its height, cut off
+   at its foot (the log squeezed to 6 px, "Waiting for …" cut in half, a lifted hand's last cards out of reach);
+   now the compass and the die give way to the height first, the log keeps two lines, and what still does not fit
+   the side column scrolls to (tests/browser/test_zoom_browser.py) ---- */
+@media (max-height: 740px) and (min-width: 901px) {
+  .typhoon-projector .typhoon-side { overflow-y: auto; }
+  .typhoon-projector .typhoon-instruments .typhoon-compass { width: min(22rem, 34vh); flex: 0 1 min(22rem, 34vh); }
+  .typhoon-projector .typhoon-bigdie .typhoon-die-svg { width: min(6.5rem, 14vh); height: min(6.5rem, 14vh); }
+  .typhoon-projector .typhoon-log-box { min-height: 5.6rem; }
+  .typhoon-projector .typhoon-log { min-height: 2.9em; }
+}
 .typhoon-chart-narrow { display: none; }
 """ + PHONE_MEDIA + """ {
   .typhoon-chart-wide { display: none; }
@@ -395,6 +407,9 @@ CSS = """
 /* a row of buttons wraps whole buttons onto the next line; a button never shrinks below its words (on a phone
    the row squeezed 暫停 into one character a line) and wraps its words only when wider than the drawer */
 .typhoon-teacher .widget-hbox { flex-wrap: wrap; row-gap: .3rem; }
+/* each row at its own height, the drawer scrolls: in a short window (the projector's browser at 200 %, 960x540)
+   its rows shrank instead, over one another, their buttons and menus cut at the top and foot */
+.typhoon-teacher > *, .typhoon-teacher .widget-vbox > * { flex: 0 0 auto !important; }
 .typhoon-teacher .typhoon-teacher-seat { border-top: 1px solid #cbd5e1; padding: .35rem 0; gap: .25rem; }
 .typhoon-teacher .typhoon-teacher-kind { height: auto; align-items: center; }
 .typhoon-teacher .typhoon-teacher-kind .widget-label { white-space: normal; overflow: visible; text-overflow: clip;
