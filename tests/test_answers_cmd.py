@@ -197,7 +197,7 @@ def test_empty_and_missing_folders_are_named(tmp_path: Path) -> None:
     (tmp_path / "empty" / "notes.txt").write_text("not answers")
     code, text = run([str(tmp_path / "class"), str(tmp_path / "empty"), str(tmp_path / "nowhere")])
     assert code == 0
-    assert f"{tmp_path / 'empty'}: no answers files (.csv or .json) in this folder" in text
+    assert f"{tmp_path / 'empty'}: no answers files (.csv, .json, .txt or .tsv) in this folder" in text
     assert f"{tmp_path / 'nowhere'}: there is no such file or folder" in text
 
 

@@ -17,7 +17,7 @@ from typhoon_edu.answers_cmd import read_paths, read_roster
 from typhoon_edu.cli import main
 
 GOOD = [("first_roll", "c"), ("rulebook_last", "b"), ("same_stop", "c"), ("reachable", "6")]
-FOLDER_LINE = {"en": "no answers files (.csv or .json) in this folder", "zh-TW": "這個資料夾和裡面的資料夾都沒有作答檔"}
+FOLDER_LINE = {"en": "no answers files (.csv, .json, .txt or .tsv) in this folder", "zh-TW": "這個資料夾和裡面的資料夾都沒有作答檔"}
 
 
 def run(argv: list[str]) -> tuple[int, str]:
