@@ -17,8 +17,13 @@ or zero-width character reaches the projector, so "Owls\u200b" is "Owls"), and a
 first device that sent for it in the round: another device sending under that name is refused (``NotAllowed``,
 kind ``team_taken``), while the team's own device may replace its answer as long as the stage is open.
 
-Every teacher action (:meth:`LessonRounds.set_stage`, :meth:`LessonRounds.close`) names the teacher and is
-refused (``NotAllowed``, kind ``teacher_only``) unless that teacher owns the round; an answer sent to a
+Every teacher action (:meth:`LessonRounds.open_round`, :meth:`LessonRounds.set_stage`, :meth:`LessonRounds.close`)
+names the teacher and is refused (``NotAllowed``, kind ``teacher_only``) unless that teacher owns the round. A page
+names its teacher by the :class:`~typhoon_edu.classroom.teachers.Teacher` its key proved: then the action is also
+refused, in the same write transaction as its write, once ``typhoon-edu teacher remove`` or ``teacher new-key`` has
+taken that key away (:func:`~typhoon_edu.classroom.store.hold_teacher`; the error's ``params["withdrawn"]`` is
+True), so a page still open with the old key opens, reveals and moves on nothing. (A plain id string is taken
+as given: a label for tests and tools, never what a served page passes.) An answer sent to a
 closed stage, or to a stage that is no longer the round's, is refused (kind ``round_closed``); the check and
 the write are one transaction that first claims the round's row (an ``UPDATE … WHERE accepting``, which
 PostgreSQL locks and checks again against a concurrent reveal), so an answer can never slip in after the
@@ -60,6 +65,12 @@ from .codes import new_code, normalize_code
 from .errors import NotAllowed, RoomNotFound, StoreError
 from .names import clean_name
 from .rooms import device_hash
+from .store import hold_teacher
+from .teachers import Teacher
+
+#: Who a teacher action names: the Teacher a page's key proved (checked against the store in the action's own
+#: transaction), or a bare id taken as given.
+Owner = Teacher | str | None
 
 #: The rounds' own tables: not in the game tables' metadata, so the game schema's version is not theirs.
 round_metadata = sa.MetaData()
@@ -171,17 +182,44 @@ class LessonRounds:
             raise RoomNotFound(f"there is no lesson round {code!r}", kind="round_unknown", code=code)
         return _round(r)
 
-    def open_round(self, lesson: str, *, owner: str, stage: str) -> RoundRow:
-        """A new round of ``lesson`` owned by teacher ``owner``, taking answers for ``stage``."""
-        if not owner:
+    @staticmethod
+    def _hold(conn: sa.engine.Connection, owner: Owner, what: str) -> str | None:
+        """The id ``owner`` names; a Teacher must still be one of this store's (checked, and on PostgreSQL held,
+        in ``conn``'s write transaction: :func:`~typhoon_edu.classroom.store.hold_teacher`)."""
+        if isinstance(owner, Teacher):
+            hold_teacher(conn, owner.id, what)
+            return owner.id
+        return owner or None
+
+    def open_round(self, lesson: str, *, owner: Owner, stage: str) -> RoundRow:
+        """A new round of ``lesson`` owned by teacher ``owner``, taking answers for ``stage``.
+
+        ``owner``: the Teacher the page's key proved (NotAllowed ``teacher_only``, and no round, once that key was
+        removed or replaced: checked in the transaction that inserts the round), or a bare id.
+
+        >>> from typhoon_edu.classroom.store import RoomStore
+        >>> from typhoon_edu.classroom.teachers import add_teacher, remove_teacher
+        >>> store = RoomStore("sqlite://")
+        >>> lin, _ = add_teacher(store, "Ms Lin")
+        >>> rounds = LessonRounds(store)
+        >>> rounds.open_round("forecast", owner=lin, stage="steady").owner == lin.id
+        True
+        >>> _ = remove_teacher(store, lin)
+        >>> rounds.open_round("forecast", owner=lin, stage="steady")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        typhoon_edu.classroom.errors.NotAllowed: only a teacher may open a lesson round: teacher ... is no longer ...
+        """
+        if not (owner.id if isinstance(owner, Teacher) else owner):
             raise NotAllowed("only a teacher may open a lesson round", kind="teacher_only")
         now = time.time()
         for _ in range(20):  # a clash of codes is rare; try another
             code = new_code()
             with self.store.transaction("open a lesson round", write=True) as conn:
+                who = self._hold(conn, owner, "open a lesson round")  # first, in the transaction that inserts
                 if conn.execute(sa.select(LESSON_ROUNDS.c.code).where(LESSON_ROUNDS.c.code == code)).first():
                     continue
-                conn.execute(sa.insert(LESSON_ROUNDS).values(code=code, lesson=lesson, owner=owner, stage=stage,
+                conn.execute(sa.insert(LESSON_ROUNDS).values(code=code, lesson=lesson, owner=who, stage=stage,
                                                              accepting=True, version=1, created=now, updated=now))
                 return self._row(conn, code)
         raise StoreError("no free code for a lesson round", kind="io", what="open a lesson round")  # pragma: no cover
@@ -192,22 +230,30 @@ class LessonRounds:
         with self.store.transaction("read the lesson round", single=True) as conn:
             return self._row(conn, code)
 
-    def _teacher_change(self, code: str, owner: str | None, what: str, **values: Any) -> RoundRow:
+    def _teacher_change(self, code: str, owner: Owner, what: str, **values: Any) -> RoundRow:
         code = normalize_code(code)
         with self.store.transaction(what, write=True) as conn:
+            # the teacher first (their row held on PostgreSQL, as a removal locks it before it moves their rounds),
+            # then the round, whose owner the write checks again: a removal or new key that moved it meanwhile
+            # leaves nothing for the UPDATE to match
+            who = self._hold(conn, owner, "change a lesson round")
             row = self._row(conn, code)
-            if not owner or owner != row.owner:
+            if not who or who != row.owner:
                 raise NotAllowed(f"only the teacher who opened lesson round {code} may do this", kind="teacher_only")
-            conn.execute(sa.update(LESSON_ROUNDS).where(LESSON_ROUNDS.c.code == code)
-                         .values(version=LESSON_ROUNDS.c.version + 1, updated=time.time(), **values))
+            done = conn.execute(sa.update(LESSON_ROUNDS).where((LESSON_ROUNDS.c.code == code)
+                                                               & (LESSON_ROUNDS.c.owner == who))
+                                .values(version=LESSON_ROUNDS.c.version + 1, updated=time.time(), **values)).rowcount
+            if done != 1:
+                raise NotAllowed(f"only the teacher who opened lesson round {code} may do this", kind="teacher_only")
             return self._row(conn, code)
 
-    def close(self, code: str, *, owner: str | None) -> RoundRow:
-        """Stop taking answers for the current stage (the reveal); only the round's teacher may."""
+    def close(self, code: str, *, owner: Owner) -> RoundRow:
+        """Stop taking answers for the current stage (the reveal); only the round's teacher may (a Teacher whose key
+        was since removed or replaced may not: see :meth:`open_round`)."""
         return self._teacher_change(code, owner, "close the lesson round's stage", accepting=False)
 
-    def set_stage(self, code: str, stage: str, *, owner: str | None) -> RoundRow:
-        """Move the round on to ``stage`` and take answers for it; only the round's teacher may."""
+    def set_stage(self, code: str, stage: str, *, owner: Owner) -> RoundRow:
+        """Move the round on to ``stage`` and take answers for it; only the round's teacher may (as :meth:`close`)."""
         return self._teacher_change(code, owner, "move the lesson round on", stage=stage, accepting=True)
 
     def submit(self, code: str, stage: str, team: str, value: Any, *, device: str | None = None) -> EntryRow:
@@ -286,4 +332,5 @@ class LessonRounds:
         return out
 
 
-__all__ = ["LESSON_ENTRIES", "LESSON_ROUNDS", "EntryRow", "LessonRounds", "RoundRow", "round_metadata", "team_name"]
+__all__ = ["LESSON_ENTRIES", "LESSON_ROUNDS", "EntryRow", "LessonRounds", "Owner", "RoundRow", "round_metadata",
+           "team_name"]

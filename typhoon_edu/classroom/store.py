@@ -376,6 +376,35 @@ def _owned_by(owner: str | None) -> Any:
     return ROOMS.c.owner == owner
 
 
+def hold_teacher(conn: sa.engine.Connection, teacher_id: str | None, what: str = "do this") -> None:
+    """In a write transaction that is about to give ``teacher_id`` something (a new room, a lesson round), make sure
+    they are still a teacher of this store until it commits: NotAllowed (``teacher_only``) if ``teacher remove`` or
+    ``teacher new-key`` took their id away, and nothing is written. The local teacher always counts (it is never
+    removed), and so does no owner (None: a room from before teachers, the local teacher's).
+
+    The check and the write are one transaction, so a removal by another process (the CLI while the server serves)
+    lands before it (refused here) or after it (the removal then moves the new room or round as it moves every
+    other): on SQLite every write holds the write lock (``BEGIN IMMEDIATE``); on PostgreSQL the teacher's row is
+    read ``FOR SHARE``, which a removal or a new key (both lock that row ``FOR UPDATE`` first) waits for, and
+    which waits for them and then finds the row gone.
+
+    >>> store = RoomStore("sqlite://")
+    >>> with store.transaction("check the owner", write=True) as conn:
+    ...     hold_teacher(conn, LOCAL_TEACHER)
+    ...     hold_teacher(conn, "0f" * 16, "open a lesson round")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    typhoon_edu.classroom.errors.NotAllowed: only a teacher may open a lesson round: teacher 0f0f0f... is no longer ...
+    """
+    if teacher_id is None or teacher_id == LOCAL_TEACHER:
+        return
+    found = conn.execute(sa.select(TEACHERS.c.id).where(TEACHERS.c.id == teacher_id)
+                         .with_for_update(read=True)).first()
+    if found is None:
+        raise NotAllowed(f"only a teacher may {what}: teacher {teacher_id} is no longer a teacher of this server (the "
+                         f"key this page proved was removed or replaced)", kind="teacher_only", withdrawn=True)
+
+
 def devices_allowed(setup: Mapping[str, Any] | str | None) -> bool:
     """Whether teams may join a room with this setup from their devices (its ``options``' ``devices``).
 
@@ -721,6 +750,8 @@ class RoomStore:
         (no decision is stored before). ``predecessor``: the id of the room this one is a rematch of,
         which names this one as its successor in the same transaction (RoomNotFound, and nothing
         is created, if there is no such room). ``speed``: the class's animation speed (:meth:`set_speed`).
+        ``owner``: the teacher whose room it is; NotAllowed (``teacher_only``), and nothing is created, when that id
+        is no longer a teacher of this store, checked in the same transaction (:func:`hold_teacher`).
         The first rematch wins: when the predecessor already
         names an open successor (a second teacher page, a reload of the results, a double tap, or a
         rematch a moment ago on another kernel), nothing is created and that room's row is returned
@@ -736,6 +767,7 @@ class RoomStore:
             rid, code, now = room_id or uuid.uuid4().hex, new_code(), time.time()
             try:
                 with self._tx("create the room", write=True, integrity_raw=True) as conn:
+                    hold_teacher(conn, owner, "set up a room")  # first: a removal that came first is seen here
                     if predecessor is not None:  # a rematch: first, atomically, the old room names this one
                         self._name_successor(conn, predecessor, rid)
                     conn.execute(sa.insert(ROOMS).values(

@@ -272,6 +272,10 @@ def remove_teacher(store: RoomStore, teacher: Teacher) -> int:
     if teacher.is_local:
         raise ValueError("the local teacher (the server computer's own) cannot be removed")
     with store.transaction("remove the teacher", write=True) as conn:
+        # First lock the teacher's row (PostgreSQL): a room or round being made for them right now (store.hold_teacher
+        # holds that row FOR SHARE) commits before the rooms are moved, so it moves too; one that starts later finds
+        # no teacher. (SQLite runs one writer at a time.)
+        conn.execute(sa.select(TEACHERS.c.id).where(TEACHERS.c.id == teacher.id).with_for_update())
         moved = _move_rooms(conn, teacher.id, LOCAL_TEACHER)
         if conn.execute(sa.delete(TEACHERS).where(TEACHERS.c.id == teacher.id)).rowcount != 1:
             raise TeacherNotFound(teacher.id, "unknown")
@@ -294,7 +298,8 @@ def replace_key(store: RoomStore, teacher: Teacher) -> tuple[Teacher, str]:
         raise ValueError("the local teacher's key is kept by serve (delete its key file and start serve again)")
     key, new_id = new_teacher_key(), uuid.uuid4().hex
     with store.transaction("give the teacher a new key", write=True) as conn:
-        row = conn.execute(sa.select(TEACHERS).where(TEACHERS.c.id == teacher.id)).first()
+        # locked first, as remove_teacher does: a room or round being made for the old id lands before the move
+        row = conn.execute(sa.select(TEACHERS).where(TEACHERS.c.id == teacher.id).with_for_update()).first()
         if row is None:
             raise TeacherNotFound(teacher.id, "unknown")
         conn.execute(sa.insert(TEACHERS).values(id=new_id, name=row.name, key_hash=token_hash(key),

@@ -11,6 +11,11 @@ next storm) need the teacher's id, which a page has only when the server proved 
 (:func:`~typhoon_edu.ui.classplay.projector.page_teacher`), and the store refuses them from anyone but the round's
 owner; a team's page has no teacher, and while the class's stage is open its own Reveal is refused too.
 
+A teacher page still open after ``typhoon-edu teacher remove`` or ``teacher new-key`` took its key away is refused
+every teacher action by the store (checked in the action's own transaction, :func:`~typhoon_edu.classroom.store.
+hold_teacher`), and says so in its language, with what to do, in place of its round controls
+(:meth:`ClassRoundPanel.check_teacher`); the teams' pages keep working.
+
 >>> from typhoon_edu.classroom.store import RoomStore
 >>> from typhoon_edu.classroom.lesson_rounds import LessonRounds
 >>> from typhoon_edu.realdata.forecast_cases import find_case
@@ -26,16 +31,18 @@ owner; a team's page has no teacher, and while the class's stage is open its own
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import ipywidgets as widgets
 
-from ...classroom.errors import NotAllowed
+from ...classroom.errors import ClassroomError, NotAllowed
 from ...classroom.lesson_rounds import MAX_TEAM, LessonRounds, RoundRow, team_name
 from ...classroom.names import clean_name
+from ...classroom.teachers import Teacher, key_withdrawn
 from ...realdata.forecast_cases import LEADS, Case, forecast_cases
 from ..query import CLASS_SERVER_ENV_VAR, on_class_server
 from .common import heading, lt, note
@@ -46,6 +53,8 @@ if TYPE_CHECKING:
 LatLon = tuple[float, float]
 LESSON = "forecast"
 POLL_SECONDS = 1.0
+T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 def guesses_value(guesses: Mapping[int, LatLon]) -> dict[str, list[float]]:
@@ -88,13 +97,17 @@ def read_guesses(value: Any) -> dict[int, LatLon] | None:
 
 class TeacherRound:
     """The teacher's side of a class round: open it on a storm, read the teams' forecasts, reveal, next storm.
-    Every action names the teacher; the store refuses it from anyone but the round's owner."""
+    Every action names the teacher; the store refuses it from anyone but the round's owner.
 
-    def __init__(self, rounds: LessonRounds, teacher: str, cases: Sequence[Case] | None = None) -> None:
-        if not teacher:
+    ``teacher``: the :class:`~typhoon_edu.classroom.teachers.Teacher` the page's key proved (the store then also
+    refuses every action once that key was removed or replaced), or a bare id; :attr:`teacher` is the id."""
+
+    def __init__(self, rounds: LessonRounds, teacher: Teacher | str, cases: Sequence[Case] | None = None) -> None:
+        if not (teacher.id if isinstance(teacher, Teacher) else teacher):
             raise NotAllowed("only a teacher may run a class round", kind="teacher_only")
         self.rounds = rounds
-        self.teacher = teacher
+        self.who: Teacher | str = teacher  # what each action names (the store checks a Teacher in its transaction)
+        self.teacher = teacher.id if isinstance(teacher, Teacher) else teacher
         self.cases = list(cases if cases is not None else forecast_cases())
         self.row: RoundRow | None = None
 
@@ -113,7 +126,7 @@ class TeacherRound:
     def open(self, case_key: str) -> RoundRow:
         """A new round, taking forecasts for the storm ``case_key``."""
         self._case(case_key)
-        self.row = self.rounds.open_round(LESSON, owner=self.teacher, stage=case_key)
+        self.row = self.rounds.open_round(LESSON, owner=self.who, stage=case_key)
         return self.row
 
     def teams(self) -> dict[str, dict[int, LatLon]]:
@@ -133,7 +146,7 @@ class TeacherRound:
 
         if self.row is None:
             raise ValueError("no class round is open yet")
-        self.row = self.rounds.close(self.row.code, owner=self.teacher)
+        self.row = self.rounds.close(self.row.code, owner=self.who)
         return team_table(self.case, self.teams())
 
     def next(self, case_key: str) -> RoundRow:
@@ -141,7 +154,7 @@ class TeacherRound:
         self._case(case_key)
         if self.row is None:
             return self.open(case_key)
-        self.row = self.rounds.set_stage(self.row.code, case_key, owner=self.teacher)
+        self.row = self.rounds.set_stage(self.row.code, case_key, owner=self.who)
         return self.row
 
     def refresh(self) -> bool:
@@ -214,9 +227,13 @@ def sent_html(names: Sequence[str], lang: str = "en") -> str:
 class ClassRoundPanel(widgets.VBox):
     """The class round's controls: the teacher's (open, code, who sent, reveal, next storm), beside the map on the
     projector, or a team's (code and name, send), under the map on its device; ``refresh()`` reads the store (polled
-    every second in a served kernel). ``device``: a team's page's device id (see :class:`TeamRound`)."""
+    every second in a served kernel). ``device``: a team's page's device id (see :class:`TeamRound`).
 
-    def __init__(self, challenge: ForecastChallenge, rounds: LessonRounds, teacher: str | None,
+    ``teacher``: the Teacher the page's key proved (or a bare id), None on a team's page. Once that key is taken
+    away (``typhoon-edu teacher remove`` / ``teacher new-key``), the store refuses the page's next round action (or
+    the poll sees the round change owner) and the panel shows only why, and what to do (:meth:`check_teacher`)."""
+
+    def __init__(self, challenge: ForecastChallenge, rounds: LessonRounds, teacher: Teacher | str | None,
                  device: str | None = None) -> None:
         lang = challenge.lang
         self.ch = challenge
@@ -228,6 +245,10 @@ class ClassRoundPanel(widgets.VBox):
         self.view.add_class("forecast-class-view")
         self.feedback = widgets.HTML()
         self._task: Any = None
+        #: Why this page's teacher key no longer works ("removed" / "replaced", :func:`.teachers.key_withdrawn`), or None
+        self.key_gone: str | None = None
+        self.key_notice = widgets.HTML()
+        self.key_notice.add_class("forecast-class-key-gone")
         row = widgets.Layout(flex_flow="row wrap", align_items="center")
         p = challenge.problems
         if self.teacher_side is not None:
@@ -266,7 +287,8 @@ class ClassRoundPanel(widgets.VBox):
             body = [note(lt("forecast.class_team_note", lang)),
                     widgets.HBox([self.code, self.team, self.join_button], layout=row),
                     widgets.HBox([self.send_button], layout=row)]
-        super().__init__([heading(lt("forecast.class_server_round", lang), 4), *body, self.feedback, self.view])
+        self.title = heading(lt("forecast.class_server_round", lang), 4)
+        super().__init__([self.title, *body, self.feedback, self.view])
         self.add_class("forecast-class-round")
 
     # --- the teacher's actions -------------------------------------------------------------------------
@@ -276,9 +298,73 @@ class ClassRoundPanel(widgets.VBox):
             raise NotAllowed("only the teacher may do this", kind="teacher_only")
         return self.teacher_side
 
-    def open_round(self) -> RoundRow:
-        """Open a round on the storm shown (the teacher's page only)."""
+    def _as_teacher(self, act: Callable[[TeacherRound], T]) -> T | None:
+        """``act`` on the teacher's side; None, with the notice shown instead of an error, when the store refused it
+        because this page's teacher key was taken away (or the page already knows it was: then nothing is tried)."""
         side = self._teacher()
+        if self.key_gone is None:
+            try:
+                return act(side)
+            except NotAllowed:
+                if self.check_teacher(ask=True) is None:
+                    raise
+        self.ch.problems.clear()
+        return None
+
+    def check_teacher(self, *, ask: bool = False) -> str | None:
+        """Whether this teacher page's key has been taken away (``"removed"`` / ``"replaced"``); if so the panel
+        shows that, in the page's language, with what to do, in place of its round controls (open, code, who sent,
+        reveal, next storm) and stops reading the round. ``ask``: ask the store (after a refused action); without
+        it only the open round's owner, read by the poll, is looked at (no query while it is still this teacher's).
+
+        >>> from typhoon_edu.classroom.store import RoomStore
+        >>> from typhoon_edu.classroom.teachers import add_teacher, remove_teacher
+        >>> from typhoon_edu.ui.lessons.forecast import challenge
+        >>> store = RoomStore("sqlite://")
+        >>> lin, _ = add_teacher(store, "Ms Lin")
+        >>> panel = ClassRoundPanel(challenge("en"), LessonRounds(store), lin)
+        >>> _ = remove_teacher(store, lin)
+        >>> panel.open_round() is None, panel.key_gone, "This teacher key was removed" in panel.key_notice.value
+        (True, 'removed', True)
+        """
+        if self.key_gone is not None or self.teacher_side is None:
+            return self.key_gone
+        side = self.teacher_side
+        who = side.who
+        if not isinstance(who, Teacher):  # a bare id (tests, tools): the store's owner check is all there is
+            return None
+        if not ask and (side.row is None or side.row.owner == side.teacher):
+            return None
+        try:
+            gone = key_withdrawn(self.rounds.store, who)
+        except ClassroomError as exc:  # the store is away a moment: the next action or poll asks again
+            log.warning("could not check the class round page's teacher key: %s", exc)
+            return None
+        if gone is not None:
+            self._show_key_gone(gone)
+        return gone
+
+    def _show_key_gone(self, gone: str) -> None:
+        log.warning("this lesson 07 page's teacher key was %s: its class round controls are gone", gone)
+        self.key_gone = gone
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+        lang = self.lang
+        title, text, todo = (lt(f"forecast.class_key_{k}", lang) for k in (f"title_{gone}", gone, f"do_{gone}"))
+        self.key_notice.value = (f"<div class='forecast-class-key-gone-box' role='alert' style='border:2px solid #b91c1c;"
+                                 f"border-radius:8px;padding:.8em 1em;background:#fef2f2;color:#1f2937;{PROJECTOR_TEXT}'>"
+                                 f"<h3 style='margin-top:0;color:#b91c1c'>⚠ {escape(title)}</h3>"
+                                 f"<p>{escape(text)}</p><p><b>{escape(todo)}</b></p></div>")
+        self.feedback.value = self.view.value = ""
+        self.children = [self.title, self.key_notice]
+        self.ch.problems.clear()
+
+    def open_round(self) -> RoundRow | None:
+        """Open a round on the storm shown (the teacher's page only); None when this page's key was taken away."""
+        return self._as_teacher(self._open_round)
+
+    def _open_round(self, side: TeacherRound) -> RoundRow:
         if self.ch.rnd.revealed:  # the truth must not be on the projector while teams forecast
             self.ch.again()
         row = side.open(self.ch.rnd.case.key)
@@ -287,9 +373,12 @@ class ClassRoundPanel(widgets.VBox):
         self.start_polling()
         return row
 
-    def reveal_class(self) -> list[tuple[int, str, list[Any], float]]:
-        """Close the storm's forecasts and draw and score every team's (the teacher's page only)."""
-        side = self._teacher()
+    def reveal_class(self) -> list[tuple[int, str, list[Any], float]] | None:
+        """Close the storm's forecasts and draw and score every team's (the teacher's page only); None when this
+        page's key was taken away."""
+        return self._as_teacher(self._reveal_class)
+
+    def _reveal_class(self, side: TeacherRound) -> list[tuple[int, str, list[Any], float]]:
         table = side.reveal()
         teams = side.teams()
         self.ch.class_lock = False
@@ -297,9 +386,12 @@ class ClassRoundPanel(widgets.VBox):
         self._after_teacher()
         return table
 
-    def next_storm(self) -> RoundRow:
-        """Move the round and this map on to the next storm (the teacher's page only)."""
-        side = self._teacher()
+    def next_storm(self) -> RoundRow | None:
+        """Move the round and this map on to the next storm (the teacher's page only); None when this page's key was
+        taken away."""
+        return self._as_teacher(self._next_storm)
+
+    def _next_storm(self, side: TeacherRound) -> RoundRow:
         keys = [c.key for c in self.ch.cases]
         now = side.row.stage if side.row is not None else self.ch.rnd.case.key
         following = keys[(keys.index(now) + 1) % len(keys)]
@@ -407,7 +499,11 @@ class ClassRoundPanel(widgets.VBox):
     def refresh(self) -> bool:
         """Read the round from the store and update the page; True when something changed."""
         if self.teacher_side is not None:
+            if self.key_gone is not None:
+                return False
             changed = self.teacher_side.refresh()
+            if self.check_teacher() is not None:  # the round changed owner: was this page's key taken away?
+                return True
             if changed:
                 self._show()
             return changed
@@ -457,7 +553,7 @@ def class_round_panel(challenge: ForecastChallenge, *, store: Any = None, query:
         query = page_query()
     teacher = page_teacher(rounds.store, query)
     device = query.get("device") or None if query is not None else None
-    return ClassRoundPanel(challenge, rounds, teacher.id if teacher is not None else None, device)
+    return ClassRoundPanel(challenge, rounds, teacher, device)
 
 __all__ = ["CLASS_SERVER_ENV_VAR", "ClassRoundPanel", "TeacherRound", "TeamRound", "class_round_panel",
            "guesses_value", "on_class_server", "read_guesses", "sent_html"]
