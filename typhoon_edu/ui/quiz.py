@@ -270,6 +270,12 @@ _RATIO = re.compile(r"(?:(?P<part>\d+)\s*(?:in|out\s+of)\s*(?P<whole>\d+)"
 _UNIT = re.compile(r"(?<=[\d%.])\s*[A-Za-z°\u3000-\u9fff]+\.?$")
 
 
+#: What :func:`parse_number` hands to ``Fraction``, once words, units and thousands separators are gone: a whole number
+#: over a whole number, or a decimal with an exponent of at most 3 digits, each part at most 40 digits (any answer of
+#: the lessons fits; a longer one is not a number a student means, and a huge exponent costs minutes to work out).
+_NUMBER = re.compile(r"[+-]?(?:\d{1,40}/\d{1,40}|(?:\d{1,40}(?:\.\d{0,40})?|\.\d{1,40})(?:[eE][+-]?\d{1,3})?)")
+
+
 def parse_number(text: Any, lang: str = "en") -> float:
     """A number typed by a student: ``12``, ``3.75``, ``1/7``, ``14%``, full-width digits, a ``,`` as
     thousands separator, and a unit after it (``18 hours``, ``18 小時``, ``18h``); ``ValueError`` (in
@@ -289,6 +295,10 @@ def parse_number(text: Any, lang: str = "en") -> float:
     Traceback (most recent call last):
     ...
     ValueError: Type a number, for example 12, 3.5 or 1/7.
+    >>> parse_number("1e99999999")  # refused at once (Fraction would take minutes of CPU)
+    Traceback (most recent call last):
+    ...
+    ValueError: Type a number, for example 12, 3.5 or 1/7.
     """
     if isinstance(text, (int, float)) and not isinstance(text, bool):
         return float(text)
@@ -303,6 +313,8 @@ def parse_number(text: Any, lang: str = "en") -> float:
     percent = s.endswith("%")
     if percent:
         s = s[:-1]
+    if _NUMBER.fullmatch(s) is None:  # checked first: Fraction("1e99999999") works out 10**99999999 (minutes of CPU)
+        raise ValueError(_lt("common.bad_number", lang))
     try:
         value = float(Fraction(s))
     except (ValueError, ZeroDivisionError, OverflowError):  # "1e400": too large for any answer
