@@ -23,14 +23,17 @@ from .viewdata import d, data_uri
 
 
 def summary_lines(summary: dict[str, Any], seats: Seats, rules: Any, lang: str) -> list[str]:
-    """Winners, the biggest storm, the region that took the most damage.
+    """Winners, the biggest storm, the region hit hardest: the largest share of its HP lost
+    (:func:`~typhoon_edu.classroom.results.summary`), said with its HP at the start, so that a 40-HP region that lost
+    29 is not "most damage" beside a 43-HP region that lost 30 without a word of why.
 
     >>> from typhoon_edu.engine.rules import load_rules
     >>> from typhoon_edu.ui.classplay.model import SeatInfo
     >>> s = {"winners": ["Japan"], "biggest_typhoon": 3, "biggest_level": 4, "most_damaged": "Taiwan",
     ...      "damage_taken": {"Taiwan": 12, "Japan": 0}}
-    >>> summary_lines(s, {"Japan": SeatInfo("Japan", "person", "Ann")}, load_rules(), "en")[0]
-    'Winner: Ann (Japan)'
+    >>> lines = summary_lines(s, {"Japan": SeatInfo("Japan", "person", "Ann")}, load_rules(), "en")
+    >>> lines[0], lines[-1]
+    ('Winner: Ann (Japan)', 'Hardest hit: Taiwan lost 12 of 42 HP')
     """
     winners = summary["winners"]
     lines = [d("results.winners_one" if len(winners) == 1 else "results.winners", lang,
@@ -41,7 +44,7 @@ def summary_lines(summary: dict[str, Any], seats: Seats, rules: Any, lang: str) 
     worst = summary.get("most_damaged")
     if worst is not None and summary["damage_taken"].get(worst, 0) > 0:
         lines.append(d("results.most_damage", lang, player=seat_label(seats, worst, lang),
-                       amount=summary["damage_taken"][worst]))
+                       amount=summary["damage_taken"][worst], full=rules.regions[worst].hp))
     else:
         lines.append(d("results.no_damage", lang))
     return lines
