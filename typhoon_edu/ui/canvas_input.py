@@ -48,7 +48,7 @@ from typing import Any
 
 import anywidget
 import traitlets
-from ipycanvas import MultiCanvas
+from ipycanvas import Canvas, MultiCanvas
 
 from .page_writes import PageMaySet
 
@@ -114,11 +114,8 @@ def canvas_event_problem(content: Any) -> str | None:
     return None
 
 
-def check_canvas_events(canvas: MultiCanvas) -> None:
-    """Put :func:`canvas_event_problem` before ipycanvas's handler of ``canvas``'s events: a malformed one is left
-    out, with one line in the kernel's log (a browser never sends one: it is a crafted frame, not a person's tap)."""
-    handler = canvas._canvases[-1]._handle_frontend_event  # the top layer's: MultiCanvas routes its events there
-    canvas.on_msg(handler, remove=True)
+def _checked(handler: Callable[[Any, Any, Any], Any]) -> Callable[[Any, Any, Any], None]:
+    """``handler`` (an ipycanvas ``_handle_frontend_event``) behind :func:`canvas_event_problem`."""
 
     def checked(widget: Any, content: Any, buffers: Any) -> None:
         problem = canvas_event_problem(content)
@@ -127,7 +124,38 @@ def check_canvas_events(canvas: MultiCanvas) -> None:
             return
         handler(widget, content, buffers)
 
-    canvas.on_msg(checked)
+    return checked
+
+
+def check_canvas_events(canvas: Canvas | MultiCanvas) -> None:
+    """Put :func:`canvas_event_problem` before ipycanvas's handler of ``canvas``'s events: a malformed one is left
+    out, with one line in the kernel's log (a browser never sends one: it is a crafted frame, not a person's tap).
+
+    Every comm that reaches a handler is checked: a ``MultiCanvas``'s own (it hands its events to the top layer's
+    handler) and each layer's, since each layer ``Canvas`` is a widget of its own whose model id the page knows
+    (``_canvases``) and which reads the events sent to it, the taps the ``MultiCanvas`` registered on its top layer
+    among them. Checking a canvas twice changes nothing.
+
+    >>> canvas, taps = MultiCanvas(2, width=10, height=10), []
+    >>> check_canvas_events(canvas); check_canvas_events(canvas)
+    >>> canvas.on_mouse_down(lambda x, y: taps.append((x, y)))
+    >>> canvas._canvases[-1]._handle_custom_msg({"event": "mouse_down", "x": "nan", "y": 1}, [])  # left out
+    >>> canvas._canvases[-1]._handle_custom_msg({"event": "mouse_down", "x": 2, "y": 1}, [])
+    >>> taps
+    [(2, 1)]
+    """
+    if getattr(canvas, "_te_events_checked", False):
+        return
+    layers: list[Canvas] = list(canvas._canvases) if isinstance(canvas, MultiCanvas) else [canvas]
+    if isinstance(canvas, MultiCanvas):
+        handler = layers[-1]._handle_frontend_event  # the top layer's: MultiCanvas routes its events there
+        canvas.on_msg(handler, remove=True)
+        canvas.on_msg(_checked(handler))
+    for layer in layers:
+        own = layer._handle_frontend_event
+        layer.on_msg(own, remove=True)
+        layer.on_msg(_checked(own))
+    canvas._te_events_checked = True
 
 
 class TapCanvas(MultiCanvas):
@@ -512,7 +540,8 @@ def announcer() -> MapAccess:
 
 
 def make_accessible(canvas: Any, label: str, roledescription: str = "map", interactive: bool = False) -> MapAccess:
-    """Give ``canvas`` (any ipycanvas widget) a name, a live region and a way out for the keyboard.
+    """Give ``canvas`` (any ipycanvas widget) a name, a live region and a way out for the keyboard; its events are
+    checked (:func:`check_canvas_events`).
 
     Show the returned widget next to the canvas (it takes no room).
 
@@ -523,6 +552,8 @@ def make_accessible(canvas: Any, label: str, roledescription: str = "map", inter
     """
     target = new_map_class()
     canvas.add_class(target)
+    if isinstance(canvas, (Canvas, MultiCanvas)):  # a crafted event sent to a map is left out, whatever the map
+        check_canvas_events(canvas)
     return MapAccess(target=target, label=label, roledescription=roledescription, interactive=interactive)
 
 
