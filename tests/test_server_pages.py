@@ -267,6 +267,10 @@ def test_only_an_address_the_teacher_opened_sets_or_clears_the_teachers_cookie(
     assert status == 403, (status, body[:300])
     assert _teacher_cookie_set(answer) is None, _cookies(answer)  # the teacher's cookie is left as it was
     assert "Open the teacher's address yourself" in html.unescape(body) and "請自己開啟老師的網址" in body
+    # the button's effect, said before it where it is one a student's link would want: out, or another teacher's key
+    said = html.unescape(body)
+    assert ("signs this browser out" in said and "登出老師身分" in said) == (change == "clear"), said
+    assert ("in place of the one this browser has" in said and "取代這個瀏覽器原有的金鑰" in said) == (change == "swap")
     assert answer["x-frame-options"] == "DENY" and "frame-ancestors 'none'" in answer["content-security-policy"]
     assert answer["cache-control"] == "no-store"
     links = re.findall(r"class='typhoon-direct-open' href='([^']*)'", body)

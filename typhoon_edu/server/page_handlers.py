@@ -133,20 +133,39 @@ def opened_directly(fetch_site: str | None) -> bool:
     return fetch_site is None or fetch_site.strip().lower() in DIRECT_FETCH_SITES
 
 
-def direct_page(address: str, lang: str) -> str:
+def key_effect(key: str, cookie: str | None) -> str:
+    """What opening a teacher's address with ``key`` would do to a browser whose teacher cookie is ``cookie``:
+    ``"sign_out"`` (an empty key clears a key the browser has), ``"replace"`` (another key takes the place of the
+    browser's), else ``""`` (a first key, the same key, or nothing the server takes).
+
+    >>> key_effect("", "k" * 32), key_effect("a" * 32, "k" * 32), key_effect("a" * 32, None), key_effect("", None)
+    ('sign_out', 'replace', '', '')
+    """
+    had = plausible_teacher_key(cookie)
+    if key == "":
+        return "sign_out" if had else ""
+    return "replace" if had and plausible_teacher_key(key) and key != cookie else ""
+
+
+def direct_page(address: str, lang: str, effect: str = "") -> str:
     """The page a teacher's address opened by another site gets: nothing was changed, and a button to ``address``
     (the same address, which pressed on this page is a request of this server's own), in ``lang`` and then the
-    other language.
+    other language. ``effect`` (:func:`key_effect`): a button that would sign the browser out, or put another
+    teacher's key in place of its own, says so before it, in bold (a student's link is what it may well be).
 
     >>> page = direct_page("/?teacher=k&lang=en", "en")
     >>> "href='/?teacher=k&amp;lang=en'" in page and "請自己開啟老師的網址" in page
     True
+    >>> "signs this browser out" in direct_page("/?teacher=", "en", "sign_out")
+    True
     """
     blocks = []
     for each in (lang, *[other for other in LANGS if other != lang]):
+        warning = f"<p class='typhoon-direct-effect'><strong>{html.escape(t(f'serve.direct.{effect}', each))}</strong>" \
+                  "</p>" if effect else ""
         blocks.append(f"<section lang='{each}'><h1>{html.escape(t('serve.direct.title', each))}</h1>"
                       f"<p>{html.escape(t('serve.direct.body', each))}</p>"
-                      f"<p>{html.escape(t('serve.direct.action', each))}</p>"
+                      f"<p>{html.escape(t('serve.direct.action', each))}</p>{warning}"
                       f"<p><a class='typhoon-direct-open' href='{html.escape(address, quote=True)}'>"
                       f"{html.escape(t('serve.direct.button', each))}</a></p></section>")
     return ("<!DOCTYPE html><html><head><meta charset='utf-8'>"
@@ -203,7 +222,7 @@ class PageHandler(TornadoVoilaHandler):
         if key is not None:
             fetch_site = self.request.headers.get("Sec-Fetch-Site")
             if not opened_directly(fetch_site):
-                self.refuse_key(here + "?" + query, fetch_site or "")
+                self.refuse_key(here + "?" + query, fetch_site or "", key_effect(key, self.get_cookie(TEACHER_COOKIE)))
                 return None
             if plausible_teacher_key(key):
                 self.set_cookie(TEACHER_COOKIE, key, path="/", httponly=True, samesite="Strict")
@@ -239,9 +258,10 @@ class PageHandler(TornadoVoilaHandler):
             chunk = local_only(chunk)
         super().write(chunk)
 
-    def refuse_key(self, address: str, fetch_site: str) -> None:
+    def refuse_key(self, address: str, fetch_site: str, effect: str = "") -> None:
         """Answer a teacher's address that another site opened (step 1 of the module's docstring): no cookie changes,
-        a page with a button to ``address``; never in a frame (a page elsewhere must not get the button pressed)."""
+        a page with a button to ``address`` that says what it would change (``effect``, :func:`key_effect`); never
+        in a frame (a page elsewhere must not get the button pressed)."""
         log.warning("Ignored a teacher's address opened by another site (Sec-Fetch-Site: %s) for %s",
                     fetch_site[:20], self.request.remote_ip)
         self.set_status(403)
@@ -252,7 +272,7 @@ class PageHandler(TornadoVoilaHandler):
         self.set_header("Content-Security-Policy",
                         "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; "
                         "base-uri 'none'; form-action 'none'")
-        self.finish(direct_page(address, _server_lang()))
+        self.finish(direct_page(address, _server_lang(), effect))
 
     def refuse(self, reason: str) -> None:
         """Answer 503 with the "server full" page (``reason``: ``client`` or ``total``)."""
