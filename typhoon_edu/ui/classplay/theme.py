@@ -318,7 +318,7 @@ CSS = """
 }
 /* ---- a short window beside the map: the projector's browser zoomed in (Ctrl +: 1920x1080 at 150 % is 1280x720
    CSS px, at 200 % 960x540; 1366x768 at 125 % is 1093x614). The side column held more than its height, cut off
-   at its foot (the log squeezed to 6 px, "Waiting for …" cut in half, a lifted hand's last cards out of reach);
+   at its foot (the log squeezed to 6 px, "Waiting for …" cut in half, at 200 % the log out of sight);
    now the compass and the die give way to the height first, the log keeps two lines, and what still does not fit
    the side column scrolls to (tests/browser/test_zoom_browser.py) ---- */
 @media (max-height: 740px) and (min-width: 901px) {
@@ -363,6 +363,14 @@ CSS = """
   .typhoon-app .widget-checkbox { height: auto; min-height: 44px; }
   .typhoon-app .widget-checkbox label { min-height: 44px; display: flex; align-items: center; }
   .typhoon-app a.typhoon-join-link { display: inline-flex; align-items: center; min-height: 44px; }
+}
+@media (max-width: 360px) {
+  /* a phone zoomed in (390 px at 125 % is 312 CSS px; WCAG 1.4.10 asks for a page that reflows at 320): a team's
+     name on its own line over its bar and HP ("Korea (computer, medium)" ended in "…" at 312 px; at 195 px the HP
+     ran past the window's edge) */
+  .typhoon-hp-row { flex-wrap: wrap; row-gap: 0; }
+  .typhoon-hp-name { flex: 1 1 100%; display: block; -webkit-line-clamp: none; }
+  .typhoon-hp-bar { flex: 1 1 3em; }
 }
 @media (max-width: 480px) {
   /* a phone as the teacher's device: the seat's name gives the menu room for its longest choice */
