@@ -227,7 +227,19 @@ _UPGRADE = {"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Vers
     ("/logout", None),
     ("/voila/templates/", None),
     ("/voila/templates/lab/nostatic/x", None),
-], ids=["unknown-kernel", "logout", "templates", "templates-path"])
+    # a template file path that climbs out, however it is written (a 500 and ~1 KB of traceback each before)
+    ("/voila/templates/lab/static/../x", None),
+    ("/voila/templates/lab/static/%2e%2e/%2e%2e/x", None),
+    ("/voila/templates/lab/static/..%2f..%2fx", None),
+    ("/voila/templates/lab/static/../static/index.css", None),
+    ("/voila/templates/lab/static/..\\..\\x", None),
+    ("/voila/templates/lab/static/..%5c..%5cx", None),
+    ("/voila/templates/../static/x", None),
+    ("/voila/templates/lab/static/./index.css", None),
+    ("/voila/templates/lab/static//index.css", None),
+], ids=["unknown-kernel", "logout", "templates", "templates-path", "templates-up", "templates-up-quoted",
+        "templates-up-slash-quoted", "templates-up-and-back", "templates-backslash", "templates-backslash-quoted",
+        "templates-up-template", "templates-dot", "templates-empty"])
 def test_an_unknown_kernel_and_odd_paths_get_a_short_status_and_one_log_line(
         guarded_server: VoilaProcess, path: str, headers: dict[str, str] | None) -> None:
     """Each such request was a 500 or a 404 whose error page failed (no static_path): ~3.6 KB of traceback in the log
@@ -241,6 +253,12 @@ def test_an_unknown_kernel_and_odd_paths_get_a_short_status_and_one_log_line(
     mine = [line for line in logged.splitlines() if path.split("?")[0] in line]
     assert len(mine) == 20 and all(len(line) < 200 for line in mine), mine[:3]
     assert len(logged) < 20 * 200
+
+
+def test_a_template_file_is_still_served(guarded_server: VoilaProcess) -> None:
+    """The pages' own template files (``TEMPLATE/static/FILE``) pass the path check above."""
+    status, headers, body = http_request(guarded_server.port, "/voila/templates/lab/static/index.css", timeout=30)
+    assert status == 200 and "css" in headers.get("content-type", "") and len(body) > 1000, (status, body[:300])
 
 
 # ------------------------------------------------------------------ issue 19 §7: the pool grows for a class arriving

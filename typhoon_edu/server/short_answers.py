@@ -11,19 +11,21 @@ cases, each now a short status and at most one short log line (the access log's)
   websocket handler, which also answers an unknown id 404 itself before jupyter_server looks.
 * ``/logout``: jupyter_server's logout page (there is no login in Voilà) failed on the same
   ``static_url``: :class:`NotHereHandler` answers 404.
-* ``/voila/templates/<anything but TEMPLATE/static/PATH>``: Voilà's handler split the path
-  unchecked (``ValueError``, 500): :class:`TemplateFiles` answers 404.
+* ``/voila/templates/<anything but TEMPLATE/static/PATH>``, or such a path with an empty, ``.`` or ``..`` segment
+  or a backslash (``lab/static/../x``, ``lab/static/%2e%2e/%2e%2e/x``): Voilà's handler split the path unchecked
+  (``ValueError``, ``AssertionError``, 500): :class:`TemplateFiles` answers 404.
 """
 
 from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import unquote
 
 from tornado.web import HTTPError, RequestHandler
 from voila.static_file_handler import TemplateStaticFileHandler
 
-__all__ = ["NotHereHandler", "PlainErrors", "TemplateFiles", "plain_answer"]
+__all__ = ["NotHereHandler", "PlainErrors", "TemplateFiles", "plain_answer", "template_path_problem"]
 
 #: What Voilà's template files handler can serve: ``TEMPLATE/static/PATH``.
 _TEMPLATE_FILE = re.compile(r"^[^/]+/static/.+")
@@ -59,11 +61,36 @@ class NotHereHandler(RequestHandler):
         return None
 
 
-class TemplateFiles(TemplateStaticFileHandler):
-    """Voilà's template files (``/voila/templates/TEMPLATE/static/PATH``); any other path is 404, not a 500."""
+def template_path_problem(path: str) -> str | None:
+    """Why ``path`` (what follows ``/voila/templates/``, as tornado unquoted it) names no template file, or None.
+
+    A template file is ``TEMPLATE/static/PATH`` whose every segment, unquoted once more, is a name: not empty, not
+    ``.`` or ``..``, no backslash (a separator on Windows). Voilà's handler normalised such a path and split it
+    unchecked (an ``AssertionError`` or ``ValueError``: a 500 and a traceback in the log).
+
+    >>> template_path_problem("lab/static/index.css") is None
+    True
+    >>> template_path_problem("lab/static/../x")
+    'a template file path has no empty, . or .. segment and no backslash'
+    >>> template_path_problem("lab/static/%2e%2e/x")  # a second quoting is read too
+    'a template file path has no empty, . or .. segment and no backslash'
+    >>> template_path_problem("lab/nostatic/x")
+    'a template file path is TEMPLATE/static/PATH'
+    """
+    if not _TEMPLATE_FILE.match(path):
+        return "a template file path is TEMPLATE/static/PATH"
+    for form in (path, unquote(path)):
+        if "\\" in form or any(segment in ("", ".", "..") for segment in form.split("/")):
+            return "a template file path has no empty, . or .. segment and no backslash"
+    return None
+
+
+class TemplateFiles(PlainErrors, TemplateStaticFileHandler):
+    """Voilà's template files (``/voila/templates/TEMPLATE/static/PATH``); any other path
+    (:func:`template_path_problem`) is a short 404, not a 500 with a traceback."""
 
     def parse_url_path(self, path: str) -> str:
-        if not _TEMPLATE_FILE.match(path):
+        if template_path_problem(path) is not None:
             raise HTTPError(404)
         result: str = super().parse_url_path(path)
         return result
