@@ -140,7 +140,8 @@ class JoinScreen:
             return False
         self.app._enter(room, token)
         link = f"?seat={token}"
-        self.app._say(i18n.t("classplay.seat.bookmark", self.app.lang), error=False)
-        self.app.message.value += (f"<a class='typhoon-own-link' href='{escape(link)}'>"
-                                   f"{escape(i18n.t('classplay.seat.own_link', self.app.lang))}</a>")
+        # both said again in the language the team switches to, the link with them
+        self.app._say(lambda lang: i18n.t("classplay.seat.bookmark", lang), error=False,
+                      after=lambda lang: (f"<a class='typhoon-own-link' href='{escape(link)}'>"
+                                          f"{escape(i18n.t('classplay.seat.own_link', lang))}</a>"))
         return True

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from ... import i18n
@@ -57,24 +58,53 @@ def _error_text(exc: BaseException, lang: str) -> str:
     return i18n.error_text(exc, lang)
 
 
-def refusal(exc: BaseException, lang: str, where: str) -> str:
-    """What a page says when ``exc`` stopped a person's move, undo or setting, logged too (a store failure as a
-    warning with its traceback): a refused request is "Not possible: …", a store that failed says so itself.
+def refusal_words(exc: BaseException) -> Callable[[str], str]:
+    """What a page says when ``exc`` stopped a person's move, undo or setting, in every language (a function of the
+    language; nothing is logged, so a page may say it again after a switch of language): a refused request is
+    "Not possible: …", a store that failed says so itself.
 
-    >>> from typhoon_edu.classroom.errors import StoreError
-    >>> refusal(ValueError("no storm there"), "en", "decide")
+    >>> words = refusal_words(ValueError("no storm there"))
+    >>> words("en")
     'Not possible: no storm there'
-    >>> refusal(StoreError("disk I/O error"), "en", "decide").startswith("Not possible")
+    >>> from typhoon_edu.classroom.errors import StoreError
+    >>> refusal_words(StoreError("disk I/O error"))("en").startswith("Not possible")
     False
     """
-    from ..guard import is_system_failure, log_refusal
+    from ..guard import is_system_failure
     from .viewdata import d
 
+    failed = is_system_failure(exc)
+
+    def words(lang: str) -> str:
+        text = _error_text(exc, lang)
+        return text if failed else d("error.illegal", lang, error=text)
+
+    return words
+
+
+def refused(exc: BaseException, where: str) -> Callable[[str], str]:
+    """A refusal as it happens: logged once (a store failure as a warning with its traceback), and its words in every
+    language (:func:`refusal_words`) for the page's message line.
+
+    >>> refused(ValueError("no storm there"), "decide")("zh-TW").startswith("不能這樣做")
+    True
+    """
+    from ..guard import log_refusal
+
     log_refusal(exc, where)
-    text = _error_text(exc, lang)
-    return text if is_system_failure(exc) else d("error.illegal", lang, error=text)
+    return refusal_words(exc)
+
+
+def refusal(exc: BaseException, lang: str, where: str) -> str:
+    """:func:`refused`, said in ``lang`` (logged once per call: a page that says it again in another language uses
+    :func:`refusal_words`).
+
+    >>> refusal(ValueError("no storm there"), "en", "decide")
+    'Not possible: no storm there'
+    """
+    return refused(exc, where)(lang)
 
 
 running_loop, open_store, error_text = _running_loop, _open_store, _error_text
 
-__all__ = ["POLL", "error_text", "open_store", "refusal", "running_loop"]
+__all__ = ["POLL", "error_text", "open_store", "refusal", "refusal_words", "refused", "running_loop"]

@@ -50,7 +50,7 @@ from .hppanel import hp_panel_html
 from .model import Situation, nobody_hurt, screen_banner, seat_label
 from .pacer import Pacer, Stage, board_state_of, hurry_for
 from .pagelink import PageLink
-from .runtime import POLL, _error_text, _open_store, _running_loop, refusal
+from .runtime import POLL, _error_text, _open_store, _running_loop, refused
 from .screens import LANG_OPTIONS, LogBox, banner_html
 from .seatmap import SEAT_CELL, SeatBoard
 from .status import PageStatus, Words, room_state
@@ -224,6 +224,8 @@ class SeatApp:
         self._offer: Any = None
         self._offer_for: str | None = None
         self._old_token: str | None = None
+        # why following that rematch was refused, in every language (said with the offer until another comes)
+        self._rematch_refused: Words | None = None
         self.rematch_text = widgets.HTML()
         self.rematch_button = legible(widgets.Button(button_style="success", icon="repeat", layout=widgets.Layout(width="auto")))
         self.rematch_button.add_class("typhoon-rematch-go")
@@ -389,7 +391,7 @@ class SeatApp:
         from ...classroom.rooms import rematch_for
 
         self._old_token = token
-        self._offer = rematch_for(self.store, token, self.device)
+        self._offer, self._rematch_refused = rematch_for(self.store, token, self.device), None
         if self._offer is not None:
             self.body.children = [self.rematch_box, self.join.box]
             self._show_rematch()
@@ -410,12 +412,14 @@ class SeatApp:
             room, new = Room.follow(self.store, token, self.device)
         except ClassroomError as exc:
             self._offer = dataclasses.replace(offer, seat=False)  # the join page of the new game instead
-            self._show_rematch(refused=_error_text(exc, self.lang))
+            # kept with the offer, and said again in the language the team switches to
+            self._rematch_refused = lambda lang, exc=exc: _error_text(exc, lang)
+            self._show_rematch()
             log.info("a device could not follow the rematch: %s", exc)
             return False
         self._stop()
         self.pacer.cancel()
-        self._offer, self._offer_for, self._old_token = None, None, None
+        self._offer, self._offer_for, self._old_token, self._rematch_refused = None, None, None, None
         self._lost_exc, self._rung, self._timed_out = None, -1, False
         self.rematch_box.layout.display = "none"
         self.status.say("")
@@ -432,12 +436,13 @@ class SeatApp:
         if successor is None or successor == self._offer_for:
             return
         self._offer_for = successor
-        self._offer = rematch_for(self.store, self.token, self.device)
+        self._offer, self._rematch_refused = rematch_for(self.store, self.token, self.device), None
 
-    def _show_rematch(self, refused: str = "") -> None:
+    def _show_rematch(self) -> None:
         """The offer of the teacher's new game, in this page's language: one tap into this team's own seat, or
-        the new game's join page when this team's region does not play in it (or the tap was refused)."""
+        the new game's join page when this team's region does not play in it (or the tap was refused: why, too)."""
         offer, lang = self._offer, self.lang
+        refused = self._rematch_refused(lang) if self._rematch_refused is not None else ""
         if offer is None:
             self.rematch_box.layout.display = "none"
             return
@@ -594,11 +599,11 @@ class SeatApp:
         if tuple(tuple(c) for c in cells) != tuple(self.board.state.highlights):
             self.board.highlight(cells)
 
-    def _say(self, text: str | Words, error: bool = True, *, drawn: bool = False) -> None:
+    def _say(self, text: str | Words, error: bool = True, *, drawn: bool = False, after: Words | None = None) -> None:
         """Say ``text`` on the page's message line; words in every language (a function of the language) are said
-        again in the language the team switches to while they are shown. ``drawn``: about the state drawn now
-        (:meth:`PageStatus.say`)."""
-        self.status.say(text, error, drawn=drawn)
+        again in the language the team switches to while they are shown. ``drawn``: about the state drawn now;
+        ``after``: the page's own HTML after the words (:meth:`PageStatus.say`)."""
+        self.status.say(text, error, drawn=drawn, after=after)
 
     def _board_click(self, px: float, py: float) -> None:
         cell = self.board.geometry.pixel_to_cell(px, py)
@@ -653,14 +658,14 @@ class SeatApp:
         if room is None or action is None:
             return False
         if not self.pacer.idle:
-            self._say(i18n.t("classplay.busy", self.lang))
+            self._say(lambda lang: i18n.t("classplay.busy", lang))
             return False
         before = self.decisions.table
         expected = before.seq + 1 if before is not None else room.next_seq
         try:
             update = room.act(action, expected_seq=expected)
         except StaleWrite:
-            self._say(i18n.t("classplay.stale", self.lang))
+            self._say(lambda lang: i18n.t("classplay.stale", lang))
             self._take(room.sync())
             return False
         except RoomNotFound as exc:  # the teacher deleted the room
@@ -674,11 +679,10 @@ class SeatApp:
             # teacher's rematch, Room.follow), so the page shows the ended game as the other pages do and keeps
             # reading the room; only the tap is refused, saying why.
             self._take(room.sync())
-            over = NotAllowed(str(exc), kind="game_over")
-            self._say(lambda lang: refusal(over, lang, "the seat's decision"))
+            self._say(refused(NotAllowed(str(exc), kind="game_over"), "the seat's decision"))
             return False
         except (IllegalActionError, ClassroomError) as exc:
-            self._say(lambda lang, exc=exc: refusal(exc, lang, "the seat's decision"))
+            self._say(refused(exc, "the seat's decision"))  # logged once: a switch of language says it again
             self.render()
             return False
         self.decisions.pending_card = None
@@ -760,7 +764,7 @@ class SeatApp:
                 # the teacher took a decision back: said here too, or the team sees its move vanish unexplained
                 self.undo_lines.note(self.stage, self.room)
                 # about the state just drawn: gone at the next one
-                self.status.say(d(UNDONE_KEY, self.lang), error=False, drawn=True)
+                self.status.say(lambda lang: d(UNDONE_KEY, lang), error=False, drawn=True)
             return
         if update.events:
             # several decisions at once (the bots played on while this page animated): played faster, so the phone

@@ -47,6 +47,7 @@ class PageStatus:
         self._stamp: Any = None  # the state the message belongs to; _PENDING until the page draws one
         self._key: Any = None
         self._words: Words | None = None  # the message in every language, when it was given so
+        self._after: Words | None = None  # HTML shown after the words (a link), in every language
         self._error = True
         problems.widget.observe(self._problem_shown, "value")
 
@@ -54,13 +55,14 @@ class PageStatus:
         if change["new"] and self._stamp is None:
             self._stamp = _PENDING
 
-    def say(self, text: str | Words, error: bool = True, *, drawn: bool = False) -> None:
+    def say(self, text: str | Words, error: bool = True, *, drawn: bool = False, after: Words | None = None) -> None:
         """Show ``text`` (in the person's language) until the room's state after this one.
 
         ``text`` may be words in every language (a function of the language): :meth:`relabel` then says them again
         in the language the person switches to while they are shown. ``drawn``: the message is about the state the
         page has just drawn (an undo said after its redraw), not the one it draws next; it is cleared when the page
-        draws any other.
+        draws any other. ``after``: HTML of the page's own (escaped already, such as a link) put after the words, as a
+        function of the language too.
 
         >>> status = PageStatus(widgets.HTML(), Problems(lambda: "en"))
         >>> status.seen((7, 1)); status.say("The last decision was taken back.", False, drawn=True)
@@ -71,8 +73,12 @@ class PageStatus:
         >>> status.say(lambda l: {"en": "You chose: Pass.", "zh-TW": "你們選擇了：跳過。"}[l], error=False)
         >>> lang[0] = "zh-TW"; status.relabel(); status.message.value
         "<div class='typhoon-message-ok'>你們選擇了：跳過。</div>"
+        >>> status.say(lambda l: "Keep this page.", error=False, after=lambda l: f"<a href='?seat=x'>{l}</a>")
+        >>> status.message.value
+        "<div class='typhoon-message-ok'>Keep this page.</div><a href='?seat=x'>zh-TW</a>"
         """
         self._words = text if callable(text) else None
+        self._after = after
         self._error = error
         shown = self._show(text(self.problems.lang) if callable(text) else text)
         self._stamp = (self._key if drawn and self._key is not None else _PENDING) if shown else None
@@ -85,7 +91,8 @@ class PageStatus:
 
     def _show(self, text: str) -> str:
         css = "typhoon-message-error" if self._error else "typhoon-message-ok"
-        self.message.value = f"<div class='{css}'>{escape(text)}</div>" if text else ""
+        after = self._after(self.problems.lang) if self._after is not None and text else ""
+        self.message.value = f"<div class='{css}'>{escape(text)}</div>{after}" if text else ""
         return text
 
     def hold(self, text: str, key: Hashable) -> None:
@@ -103,7 +110,7 @@ class PageStatus:
 
     def clear(self) -> None:
         self.message.value = ""
-        self._words = None
+        self._words = self._after = None
         self.problems.clear()
         self._stamp = None
 
