@@ -51,10 +51,10 @@ from .joincard import join_card_html
 from .model import BOT_LEVEL, Situation, banner, private_decision, screen_banner, seat_label
 from .pacer import Pacer, board_state_of, hurry_for
 from .pagelink import PageLink
-from .runtime import POLL, _error_text, _open_store, _running_loop, refusal
+from .runtime import POLL, _error_text, _open_store, _running_loop, refused
 from .screens import LANG_OPTIONS, ProjectorGameScreen, banner_html
 from .setup import SetupChoices, SetupScreen, speed_options
-from .status import PageStatus, room_state
+from .status import PageStatus, Words, room_state
 from .tables import public_table, seat_infos, seat_table, view_digest
 from .teacher import PRESENCE_EVERY, presence_words
 from .theme import CSS
@@ -317,6 +317,7 @@ class ProjectorApp:
             self._render_key_gone()
         if self._played:
             self._relabel_play(lang)
+        self.status.relabel()  # what the message line says, said again in the new language
         if self.screen == "results":
             self.results.render()
         if self.room is not None and self.screen == "game":
@@ -375,7 +376,7 @@ class ProjectorApp:
             except ClassroomError as exc:
                 self._refused(exc, "turn timer")
             except ValueError as exc:
-                self._say(d("error.illegal", self.lang, error=str(exc)))
+                self._say(lambda lang, exc=exc: d("error.illegal", lang, error=str(exc)))
         if self._played:
             self._show_timer_setting()
         self._timed_out = None
@@ -840,12 +841,12 @@ class ProjectorApp:
         if cell is None or self.room is None:
             return
         if not self.pacer.idle:
-            self._say(i18n.t("classplay.busy", self.lang))
+            self._say(lambda lang: i18n.t("classplay.busy", lang))
             return
         action = self.decisions.cell_action(cell)
         if action is None:
             if self.decisions.highlight_cells():
-                self._say(d("error.bad_cell", self.lang, cell=i18n.cell_label(cell, self.lang)))
+                self._say(lambda lang: d("error.bad_cell", lang, cell=i18n.cell_label(cell, lang)))
             else:
                 self._say_why_the_map_is_not_for_now()
             return
@@ -857,13 +858,16 @@ class ProjectorApp:
         if room is None or self.screen != "game":
             return
         if room.paused:
-            self._say(i18n.t("classplay.paused", self.lang))  # as the standing pause message says it
+            self._say(lambda lang: i18n.t("classplay.paused", lang))  # as the standing pause message says it
             return
-        b = banner(public_table(room), seat_infos(room), self.lang, devices=self.devices)
-        if b.detail:
-            self._say(i18n.t("classplay.map_idle", self.lang, why=b.detail), error=False)
+        table, seats, devices = public_table(room), seat_infos(room), self.devices
+        if banner(table, seats, self.lang, devices=devices).detail:
+            self._say(lambda lang: i18n.t("classplay.map_idle", lang,
+                                          why=banner(table, seats, lang, devices=devices).detail), error=False)
 
-    def _say(self, text: str, error: bool = True) -> None:
+    def _say(self, text: str | Words, error: bool = True) -> None:
+        """Say ``text`` on the page's message line; words in every language (a function of the language) are said
+        again in the language the teacher switches to while they are shown (:meth:`PageStatus.say`)."""
         self.status.say(text, error)
 
     # ------------------------------------------------------------------ decisions
@@ -879,14 +883,14 @@ class ProjectorApp:
         """A person's decision made on the projector (one computer), or a typed die; False if refused."""
         room = self.room
         if room is None or self.screen != "game" or not self.pacer.idle:
-            self._say(d("error.wait", self.lang))
+            self._say(lambda lang: d("error.wait", lang))
             return False
         expected = room.next_seq
         who_decided = room.game.current_player
         try:
             update = room.act(action, expected_seq=expected, teacher=True)
         except StaleWrite:
-            self._say(i18n.t("classplay.stale", self.lang))
+            self._say(lambda lang: i18n.t("classplay.stale", lang))
             self._take(room.sync(), force_exact=True)
             return False
         except (IllegalActionError, ClassroomError) as exc:
@@ -905,10 +909,11 @@ class ProjectorApp:
         return True
 
     def _refused(self, exc: BaseException, where: str) -> None:
-        """Tell the teacher why ``exc`` stopped what they did, and log it (:func:`.runtime.refusal`)."""
-        text = refusal(exc, self.lang, where)
+        """Tell the teacher why ``exc`` stopped what they did (in every language: said again after a switch), and log
+        it once (:func:`.runtime.refused`)."""
+        words = refused(exc, where)
         if not self._key_refused(exc):
-            self._say(text)
+            self._say(words)
 
     def _after_error(self, exc: BaseException) -> None:
         """After a button, menu or the update loop failed (told by :attr:`problems`): the page as the room is now,
@@ -1007,7 +1012,7 @@ class ProjectorApp:
             self._refused(exc, "undo")
             return False
         self._take(update, force_exact=True)
-        self.status.say(d("game.undone", self.lang), error=False, drawn=True)  # cleared by the next move
+        self.status.say(lambda lang: d("game.undone", lang), error=False, drawn=True)  # cleared by the next move
         return True
 
     # ------------------------------------------------------------------ keeping in step
