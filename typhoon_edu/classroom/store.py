@@ -389,7 +389,7 @@ def hold_teacher(conn: sa.engine.Connection, teacher_id: str | None, what: str =
     which waits for them and then finds the row gone.
 
     >>> store = RoomStore("sqlite://")
-    >>> with store.transaction("check the owner", write=True) as conn:
+    >>> with store.transaction("check that it can be written", write=True) as conn:
     ...     hold_teacher(conn, LOCAL_TEACHER)
     ...     hold_teacher(conn, "0f" * 16, "open a lesson round")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
