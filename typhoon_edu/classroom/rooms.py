@@ -497,7 +497,7 @@ class Room:
         if not isinstance(teacher, Teacher):
             raise NotAllowed("only a teacher may take over a room (this page has no teacher's key)",
                              kind="teacher_only")
-        row = store.take_room(token_hash(str(handover)), teacher.id)
+        row = store.take_room(token_hash(str(handover)), teacher.id, hold=True)  # a key taken away takes nothing
         return cls.open(store, row.id, teacher=teacher)
 
     @classmethod

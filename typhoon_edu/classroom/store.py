@@ -1274,18 +1274,22 @@ class RoomStore:
         with self._tx("make a hand-over link", write=True) as conn:
             self._bump(conn, room_id, handover_hash=handover_hash)
 
-    def take_room(self, handover_hash: str, owner: str) -> RoomRow:
+    def take_room(self, handover_hash: str, owner: str, *, hold: bool = False) -> RoomRow:
         """Make ``owner`` the owner of the room whose hand-over link this is (the link works once).
 
         TokenRejected ``handover_unknown`` if no room has this link now, also when another take of
         the same link got there first (the write itself checks the link, so two takes at the same
-        moment cannot both succeed on PostgreSQL's READ COMMITTED); nothing changes then.
+        moment cannot both succeed on PostgreSQL's READ COMMITTED); nothing changes then. ``hold``: ``owner`` is a
+        teacher's id, checked in the same transaction (:func:`hold_teacher`: NotAllowed ``teacher_only``, the link
+        left unused, when ``teacher remove`` or ``teacher new-key`` took it away).
         """
         def used() -> TokenRejected:
             return TokenRejected("this hand-over link is not (or no longer) valid: it was used already or replaced "
                                  "(a hand-over link works once; ask for a new one)", kind="handover_unknown")
 
         with self._tx("hand the room over", write=True) as conn:
+            if hold:
+                hold_teacher(conn, owner, "take over a room")
             rid = conn.execute(sa.select(ROOMS.c.id).where(ROOMS.c.handover_hash == handover_hash)).scalar()
             if rid is None:
                 raise used()
