@@ -62,6 +62,7 @@ class DieEntry(widgets.VBox):
         self._lang = lang
         self._moment: Hashable = None  # the die the page awaits (its log position), see awaiting()
         self._kept: int | None = None  # a face the room refused, still in the box
+        self._wrong: Any = None  # a text that is no face, explained (again in the other language after a switch)
         #: The last face was typed and sent with Enter: the box takes the keyboard back when it shows again (:meth:`show`).
         self.keep_focus = False
         problems.on_click(self.button, lambda _b: self.submit(self.box.value), where="die entry button")
@@ -78,6 +79,8 @@ class DieEntry(widgets.VBox):
         self.button.description = i18n.t("die.enter", lang)
         if self._kept is not None:
             self._say_kept(self._kept)
+        elif self._wrong is not None:
+            self._say_wrong(self._wrong)
 
     def awaiting(self, moment: Hashable) -> None:
         """The page now awaits the die at ``moment`` (the room's log position): a face kept for another die is dropped."""
@@ -104,10 +107,11 @@ class DieEntry(widgets.VBox):
     def submit(self, text: Any, typed: bool = False) -> None:
         try:
             face = parse_face(text, self._lang())
-        except ValueError as exc:
-            self._kept = None
-            self.message.value = f"<span class='typhoon-message-error'>{escape(str(exc))}</span>"
+        except ValueError:
+            self._kept, self._wrong = None, text
+            self._say_wrong(text)
             return
+        self._wrong = None
         self.message.value = ""
         self._kept = face  # until the room has it: a refusal (or a failure the guard reports) leaves it in the box
         if self.on_face(face) is False:
@@ -116,6 +120,12 @@ class DieEntry(widgets.VBox):
         self.keep_focus = typed
         self._clear()
 
+    def _say_wrong(self, text: Any) -> None:
+        try:
+            parse_face(text, self._lang())
+        except ValueError as exc:  # what is wrong with it, in the page's language now
+            self.message.value = f"<span class='typhoon-message-error'>{escape(str(exc))}</span>"
+
     def _say_kept(self, face: int) -> None:
         lang = self._lang()
         self.message.value = (f"<span class='typhoon-die-kept'>"
@@ -123,7 +133,7 @@ class DieEntry(widgets.VBox):
                               f"</span>")
 
     def _clear(self) -> None:
-        self._kept = None
+        self._kept = self._wrong = None
         self.message.value = ""
         if self.box.value:
             self.box.value = ""  # its observer sees an empty box and does nothing
