@@ -480,7 +480,7 @@ class ProjectorApp:
             rooms = list_rooms(self.store, teacher=self.teacher)
             self.store.check_writable()  # a read-only file or database is said now, not at Start
         except ClassroomError as exc:  # the store cannot be read or written: say so, list what there is
-            self.setup.show_error(_error_text(exc, self.lang))
+            self.setup.show_error(lambda lang, exc=exc: _error_text(exc, lang))
             log.warning("the room store has a problem: %s", exc)
         self.setup.show_rooms(rooms, problems)
         return rooms
@@ -498,7 +498,7 @@ class ProjectorApp:
         except ClassroomError as exc:
             log.warning("the setup screen's action was refused: %s", exc)
             if not self._key_refused(exc):
-                self.setup.show_error(_error_text(exc, self.lang))
+                self.setup.show_error(lambda lang, exc=exc: _error_text(exc, lang))
             return None
 
     def start(self, choices: SetupChoices | None = None, *, after: Any = None) -> Any:
@@ -514,7 +514,7 @@ class ProjectorApp:
         try:
             seats, start = choices.resolve()
         except SetupError as exc:
-            self.setup.show_error(exc.message(self.lang))
+            self.setup.show_error(lambda lang, exc=exc: exc.message(lang))
             return None
         lobby = bool(choices.devices) and any(s.kind == "person" for s in seats)
         room = Room.create(self.store, seats, seed=choices.seed, variant=choices.variant, dice=choices.dice,

@@ -235,6 +235,7 @@ class SetupScreen:
         self.start_button.add_class("typhoon-setup-start")
         self.start_button.add_class("typhoon-big-button")
         self.message = _html(css="typhoon-setup-message")
+        self._error: Callable[[str], str] | None = None  # what the message line says, in any language
         self.rooms_title = labels.bind(_html(), "value", lambda lang: f"<h3>{escape(i18n.t('classplay.rooms.title', lang))}</h3>")
         self.rooms_box = widgets.VBox()
         self.rooms_box.add_class("typhoon-rooms")
@@ -325,11 +326,17 @@ class SetupScreen:
     def _start(self) -> None:
         text = self.seed.value.strip()
         if text and not (text.isdecimal() and len(text) <= 19 and int(text) < 2**63):  # a game's seed is below 2**63
-            self.show_error(d("error.seed", self.labels.lang))
+            self.show_error(lambda lang: d("error.seed", lang))
             return
         self.on_start(self.choices())
 
-    def show_error(self, text: str) -> None:
+    def show_error(self, text: str | Callable[[str], str]) -> None:
+        """Say ``text``, or ``text(lang)`` (said again in the screen's language if it changes later); "" clears it."""
+        self._error = (lambda _lang, said=text: said) if isinstance(text, str) else text
+        self._show_error()
+
+    def _show_error(self) -> None:
+        text = self._error(self.labels.lang) if self._error is not None else ""
         self.message.value = f"<span class='typhoon-message-error'>{escape(text)}</span>" if text else ""
 
     # ------------------------------------------------------------------ the rooms list
@@ -379,3 +386,4 @@ class SetupScreen:
         self.labels.set_lang(lang)
         self._refresh_start()
         self._render_rooms()
+        self._show_error()
