@@ -140,6 +140,8 @@ MAPS: dict[str, Callable[[], Canvas | MultiCanvas]] = {
     "lesson 01's ring": lambda: CompassLesson(lang="en").ring.canvas,
     "the real storm map": lambda: RealStormMap("en").canvas,
     "the heat map": lambda: HeatMapView(lang="en", cell=20).canvas,
+    "the real storm map's phone drawing": lambda: RealStormMap("en").phone_canvas,
+    "the heat map's phone drawing": lambda: HeatMapView(lang="en", cell=20).phone_canvas,
 }
 
 

@@ -39,7 +39,7 @@ from ipycanvas import MultiCanvas
 
 from .. import i18n
 from . import palette
-from .canvas_input import make_accessible
+from .canvas_input import check_canvas_events, make_accessible
 from .canvas_ready import when_client_ready
 from .geometry import BoardGeometry
 from .map_text import LEGIBLE_PX, PHONE_MAP_PX, heat_text, narrow_css, text_box
@@ -380,6 +380,7 @@ class HeatMapView(widgets.VBox):
         phone.add_class("heat-map-phone")
         self.access = make_accessible(canvas, "", i18n.t("maptext.roledescription", lang))
         phone.add_class(self.access.target)  # the same name, description and focus as the usual drawing
+        check_canvas_events(phone)  # a crafted event sent to the phone's drawing is left out too (one log line)
         label = widgets.HTML(layout=widgets.Layout(min_height="1.5em"))
         self.legend = widgets.HTML(legend_html(lang, note=note), layout=widgets.Layout(width="100%"))
         self.legend.add_class("heat-legend-box")

@@ -38,7 +38,7 @@ from ..realdata.jma import Fix, Storm, selected_storms
 from ..realdata.outlines import countries
 from ..realdata.stats import KM_PER_DEGREE, cwa_class, nearest_cell, storm_cells
 from . import palette
-from .canvas_input import make_accessible
+from .canvas_input import check_canvas_events, make_accessible
 from .guard import Problems
 from .map_text import Box, html_text, narrow_css, overlaps, text_box
 from .painter import repaint
@@ -450,6 +450,7 @@ class RealStormMap(widgets.VBox):
         self.phone_canvas.add_class("real-map-phone")
         self.access = make_accessible(self.canvas, "", i18n.t("maptext.roledescription", lang))
         self.phone_canvas.add_class(self.access.target)  # the same name, description and focus as the usual drawing
+        check_canvas_events(self.phone_canvas)  # a crafted event sent to the phone's drawing is left out too
         self.access.button_names = {k: i18n.t(f"maptext.{k}", lang) for k in ("play", "pause", "stop", "repeat")}
         self.choose = widgets.Dropdown(options=[(storm_title(s, lang), s.number) for s in self.storms], description=lt("real.storm", lang),
                                        style={"description_width": "initial"}, layout=widgets.Layout(width="auto"))
