@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -123,3 +124,29 @@ def test_a_notebook_or_spreadsheet_named_on_the_command_line_is_named_with_what_
         other.write_bytes(b"PK\x03\x04\x14\x00\x06\x00 not text \x00")
     code, text = run([str(good), str(other)])
     assert code == 0 and left_out(text) == [x for x in left_out(text) if x.startswith(f"  - {other}: {words}")] != []
+
+
+def test_notebooks_students_ran_and_handed_in_are_named_even_two_lessons_of_them(tmp_path: Path) -> None:
+    """A hand-in folder with two lessons' notebooks (run, so holding outputs) and a browser's second download of one
+    (``(1)``) is not a copy of the lessons: each notebook is named with what to ask for (review: all three were
+    "3 lesson notebooks skipped (the lessons themselves …)")."""
+    download(sheet_of("en", "Mei", GOOD), tmp_path)
+    for name, source in (("01_compass_rolls.ipynb", 0), ("01_compass_rolls (1).ipynb", 0),
+                         ("02_grid_pathing.ipynb", 1)):
+        notebook = json.loads(shipped_lessons("en")[source].read_text(encoding="utf-8"))
+        notebook["metadata"]["widgets"] = {"state": {}}  # as JupyterLab saves a notebook the student ran
+        (tmp_path / name).write_text(json.dumps(notebook), encoding="utf-8")
+    code, text = run([str(tmp_path)])
+    assert code == 0 and "skipped" not in text
+    named = left_out(text)
+    assert len(named) == 3 and all("a notebook, which does not keep the answers" in line for line in named), named
+    # unchanged copies of two lessons (a newer version copied beside a copy) are still the lessons themselves
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    for p in shipped_lessons("en")[:2]:
+        (shipped / p.name).write_bytes(p.read_bytes())
+    (shipped / "01_compass_rolls (1).ipynb").write_bytes(shipped_lessons("en")[0].read_bytes())
+    reading = read_paths([shipped])
+    assert len(reading.lesson_notebooks) == 2
+    named = [p.path for p in reading.problems if p.path.endswith(".ipynb")]
+    assert named == [str(shipped / "01_compass_rolls (1).ipynb")]

@@ -67,6 +67,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import io
 import os
 import re
@@ -783,8 +784,9 @@ MAX_FILES = 2000
 _NOT_LOOKED_AT = re.compile(r"^(?:\.|~\$)|^(?:__MACOSX|__pycache__|Thumbs\.db|desktop\.ini)$", re.IGNORECASE)
 
 
-#: A lesson notebook's name (``01_compass_rolls.ipynb``, the copy's index ``00_index.ipynb``), as the lessons name them.
-_LESSON_NOTEBOOK = re.compile(r"\d\d_[^/\\]+\.ipynb", re.IGNORECASE)
+#: A lesson notebook's name (``01_compass_rolls.ipynb``, the copy's index ``00_index.ipynb``), as the lessons name them;
+#: not a browser's second download of one (``01_compass_rolls (1).ipynb``: a student's, named with what to ask for).
+_LESSON_NOTEBOOK = re.compile(r"\d\d_[^/\\()\s]+\.ipynb", re.IGNORECASE)
 
 
 @cache
@@ -804,8 +806,9 @@ def _shipped_notebook_names() -> frozenset[str]:
 
 def _lesson_folder(where: Path, names: Iterable[str]) -> bool:
     """Whether ``where`` (holding files ``names``) is a folder of the lessons: a copy ``typhoon-edu lessons`` made
-    (its record of what it copied, or its index notebook) or a folder with two of the lessons' notebooks or more
-    (the package's or the repository's own, a class server's). Its lesson notebooks are then passed over in one line
+    (its record of what it copied, or its index notebook) or a folder with two of the lessons' notebooks or more, as
+    shipped and unchanged (the package's or the repository's own, a newer version's copy: two lessons a student ran
+    and downloaded hold their outputs, and are named). Its lesson notebooks are then passed over in one line
     of the summary; a notebook elsewhere (a student handed in a notebook instead of the download) is named, with
     what to ask for.
 
@@ -813,15 +816,39 @@ def _lesson_folder(where: Path, names: Iterable[str]) -> bool:
     >>> folder = Path(tempfile.mkdtemp())
     >>> _lesson_folder(folder, ["01_compass_rolls.ipynb"]), _lesson_folder(folder, ["00_index.ipynb", "x.csv"])
     (False, True)
-    >>> _lesson_folder(folder, ["01_compass_rolls.ipynb", "02_grid_pathing.ipynb"])
-    True
+    >>> _lesson_folder(folder, ["01_compass_rolls.ipynb", "02_grid_pathing.ipynb"])  # no such files there
+    False
     """
     from .lessonbook import INDEX_NAME, MANIFEST_NAME
 
     names = [n for n in names if _LESSON_NOTEBOOK.fullmatch(n)]
     if INDEX_NAME in names or (where / MANIFEST_NAME).is_file():
         return True
-    return sum(1 for n in names if n in _shipped_notebook_names()) >= 2
+    return sum(1 for n in names if n in _shipped_notebook_names() and _shipped_copy(where / n)) >= 2
+
+
+@cache
+def _shipped_digests() -> frozenset[str]:
+    """The SHA-256 of each lesson notebook this version ships (both languages)."""
+    from .lessonbook import LESSON_LANGS, LessonsError, shipped_lessons
+
+    found: set[str] = set()
+    for lang in LESSON_LANGS:
+        try:
+            found.update(hashlib.sha256(p.read_bytes()).hexdigest() for p in shipped_lessons(lang))
+        except (LessonsError, OSError):
+            pass
+    return frozenset(found)
+
+
+def _shipped_copy(path: Path) -> bool:
+    """Whether the notebook at ``path`` is a lesson as shipped, unchanged (a copy of the lessons, not a student's
+    download: one that was run holds its outputs)."""
+    try:
+        return path.stat().st_size <= 8 * 1024 * 1024 and hashlib.sha256(path.read_bytes()).hexdigest() in \
+            _shipped_digests()
+    except OSError:
+        return False
 
 
 def _answer_files(folder: Path, reading: Reading) -> list[Path]:
@@ -1164,6 +1191,8 @@ _EAST_ASIAN = re.compile("[\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\
                          "\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003ffff]")
 #: A seat number before the name (``1``, ``01.``, ``１``).
 _SEAT = re.compile(r"\d+\.?")
+#: A seat number written before the name in the same cell or line (``1 Mei Chen``, ``01. 陳小美``, ``3、王大明``).
+_SEAT_BEFORE = re.compile(r"\d{1,3}(?:[.)、:]\s*|\s+)(?=\D)")
 
 
 def roster_key(name: str) -> str:
@@ -1217,6 +1246,8 @@ def roster_names(text: str, suffix: str = ".txt") -> list[str]:
     ['陳小美', '王大明']
     >>> roster_names("Name\\nMei Chen\\n  mei  chen\\nKai\\n"), roster_names("1\\tTom\\n2\\tAnn\\n")
     (['Mei Chen', 'Kai'], ['Tom', 'Ann'])
+    >>> roster_names("1 Mei Chen\\n02. 陳小美\\n3、王大明\\n4) Ann\\n")  # the seat number in the same line
+    ['Mei Chen', '陳小美', '王大明', 'Ann']
     """
     lines = [line for line in text.lstrip("\ufeff").splitlines() if line.strip()]
     if suffix.lower() in (".csv", ".tsv") or any("\t" in line for line in lines):
@@ -1237,6 +1268,9 @@ def roster_names(text: str, suffix: str = ".txt") -> list[str]:
             name = cells[column] if column < len(cells) else ""
         else:
             name = next((c for c in cells if c and not _SEAT.fullmatch(unicodedata.normalize("NFKC", c))), "")
+        seat = _SEAT_BEFORE.match(unicodedata.normalize("NFKC", name))
+        if seat is not None:  # the seat number before the name, in the same cell
+            name = unicodedata.normalize("NFKC", name)[seat.end():].strip()
         if name:
             names.setdefault(roster_key(name), name)
     return list(names.values())
