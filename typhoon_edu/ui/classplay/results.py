@@ -43,8 +43,10 @@ def summary_lines(summary: dict[str, Any], seats: Seats, rules: Any, lang: str) 
                        level=i18n.level_name(rules, summary["biggest_level"], lang)))
     worst = summary.get("most_damaged")
     if worst is not None and summary["damage_taken"].get(worst, 0) > 0:
-        lines.append(d("results.most_damage", lang, player=seat_label(seats, worst, lang),
-                       amount=summary["damage_taken"][worst], full=rules.regions[worst].hp))
+        amount, full = summary["damage_taken"][worst], rules.regions[worst].hp
+        # healed on the way, a region can lose more in all than it started with: then no "of"
+        lines.append(d("results.most_damage" if amount <= full else "results.most_damage_healed", lang,
+                       player=seat_label(seats, worst, lang), amount=amount, full=full))
     else:
         lines.append(d("results.no_damage", lang))
     return lines
