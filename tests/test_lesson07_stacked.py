@@ -23,7 +23,18 @@ def _stacks(case: Case) -> dict[str, dict[int, tuple[float, float]]]:
     t = {h: (case.truth[h].lat, case.truth[h].lon) for h in LEADS}
     return {"all-three": {h: t[48] for h in LEADS},
             "last-two": {24: t[24], 48: t[72], 72: t[72]},
-            "a-hair-apart": {h: (t[48][0] + 0.01 * k, t[48][1]) for k, h in enumerate(LEADS)}}
+            "a-hair-apart": {h: (t[48][0] + 0.01 * k, t[48][1]) for k, h in enumerate(LEADS)},
+            # it stalls, then moves a little: the third just outside the first two's group, near their ring
+            **{f"stall-then-{px}-px-east": {24: t[48], 48: t[48], 72: _east_of(case, t[48], px)}
+               for px in range(20, 68, 4)}}
+
+
+def _east_of(case: Case, place: tuple[float, float], px: float) -> tuple[float, float]:
+    """The place ``px`` canvas pixels east of ``place`` on the case's map."""
+    proj = fw.case_projection(case)
+    x, y = proj.xy(place[1], place[0])
+    lon, lat = proj.lonlat(x + px, y)
+    return (lat, lon)
 
 
 @pytest.mark.parametrize("revealed", [False, True])
@@ -51,7 +62,7 @@ def test_every_guess_number_shows_when_guesses_share_a_place(drawing: str, revea
                 c = circles[str(h)]
                 label = next(s for s in shapes if s.role == "guess-label" and s.key == str(h))
                 assert isinstance(label, Text) and (label.x, label.y) == (c.cx, c.cy), where
-                lat, lon = guesses[h]
+                lat, lon = rnd.guesses[h]  # as placed (rounded)
                 px, py = rnd.proj.xy(lon, lat)
                 ties = [s for s in shapes if s.role == "guess-tie" and s.key == str(h)]
                 dots = [s for s in shapes if s.role == "guess-spot" and s.key == str(h)]
@@ -66,7 +77,7 @@ def test_every_guess_number_shows_when_guesses_share_a_place(drawing: str, revea
                 assert (dot.cx, dot.cy) == tie.points[0]
                 assert math.hypot(bx - c.cx, by - c.cy) == pytest.approx(c.r, abs=0.01)
             checked += 1
-    assert checked == 3 * len(forecast_cases())
+    assert checked == 15 * len(forecast_cases())
 
 
 def test_guesses_apart_stay_on_their_places() -> None:

@@ -336,19 +336,24 @@ def _diamond(x: float, y: float, r: float) -> tuple[tuple[float, float], ...]:
     return ((x, y - r), (x + r, y), (x, y + r), (x - r, y))
 
 
-def fan_out(points: Mapping[int, tuple[float, float]], r: float) -> dict[int, tuple[float, float]]:
+def fan_out(points: Mapping[int, tuple[float, float]], r: float,
+            bounds: tuple[float, float] | None = None) -> dict[int, tuple[float, float]]:
     """Where to draw markers of radius ``r`` for ``points`` (lead → canvas px) so that none hides another: a marker
     stays on its point unless another's point is closer than ``1.5 r``; such a group is spread on a small ring around
-    its middle, in the order of the leads from the left (west) clockwise, touching-free. Two guesses of the same
-    place ("it stalls there") so show both numbers, not only the one drawn last.
+    its middle, in the order of the leads from the left (west) clockwise, touching-free. A marker that a spread group's
+    ring comes near (one "that stalls, then moves a little") joins the group, until no two markers touch. Two guesses
+    of the same place ("it stalls there") so show both numbers, not only the one drawn last. ``bounds`` (the canvas's
+    width and height): a ring is moved inside it.
 
     >>> fan_out({24: (100.0, 100.0), 48: (300.0, 100.0)}, 13)
     {24: (100.0, 100.0), 48: (300.0, 100.0)}
     >>> fan_out({24: (100.0, 100.0), 48: (100.0, 100.0)}, 13)
     {24: (85.96, 100.0), 48: (114.04, 100.0)}
-    >>> spots = fan_out({24: (0.0, 0.0), 48: (1.0, 0.0), 72: (0.0, 1.0)}, 10)
-    >>> min(math.dist(a, b) for i, a in enumerate(spots.values()) for b in list(spots.values())[i + 1:]) > 20
+    >>> spots = fan_out({24: (100.0, 100.0), 48: (100.0, 100.0), 72: (120.0, 100.0)}, 13)  # 72 near the ring
+    >>> min(math.dist(a, b) for i, a in enumerate(spots.values()) for b in list(spots.values())[i + 1:]) > 26
     True
+    >>> fan_out({24: (2.0, 50.0), 48: (2.0, 50.0)}, 13, bounds=(400, 300))[24]  # kept on the canvas
+    (13.0, 50.0)
     """
     leads = list(points)
     group = {h: h for h in leads}  # union-find on the leads: a group's points are chained by near neighbours
@@ -362,17 +367,27 @@ def fan_out(points: Mapping[int, tuple[float, float]], r: float) -> dict[int, tu
         for b in leads[i + 1:]:
             if math.dist(points[a], points[b]) < 1.5 * r:
                 group[root(b)] = root(a)
-    out = {h: (float(points[h][0]), float(points[h][1])) for h in leads}
-    for head in {root(h) for h in leads}:
-        members = [h for h in leads if root(h) == head]
-        k = len(members)
-        if k < 2:
-            continue
-        cx, cy = (sum(points[h][0] for h in members) / k, sum(points[h][1] for h in members) / k)
-        ring = 1.08 * r / math.sin(math.pi / k)  # neighbours on the ring 2.16 r apart: the circles do not touch
-        for i, h in enumerate(members):
-            a = math.pi + 2 * math.pi * i / k  # the first on the left (west), then clockwise on the screen
-            out[h] = (round(cx + ring * math.cos(a), 3), round(cy + ring * math.sin(a), 3))
+    out: dict[int, tuple[float, float]] = {}
+    for _ in range(len(leads)):  # each pass merges two groups or ends: at most one pass a lead
+        out = {h: (float(points[h][0]), float(points[h][1])) for h in leads}
+        for head in {root(h) for h in leads}:
+            members = [h for h in leads if root(h) == head]
+            k = len(members)
+            if k < 2:
+                continue
+            cx, cy = (sum(points[h][0] for h in members) / k, sum(points[h][1] for h in members) / k)
+            ring = 1.08 * r / math.sin(math.pi / k)  # neighbours on the ring 2.16 r apart: the circles do not touch
+            if bounds is not None:
+                cx = min(max(cx, ring + r), max(ring + r, bounds[0] - ring - r))
+                cy = min(max(cy, ring + r), max(ring + r, bounds[1] - ring - r))
+            for i, h in enumerate(members):
+                a = math.pi + 2 * math.pi * i / k  # the first on the left (west), then clockwise on the screen
+                out[h] = (round(cx + ring * math.cos(a), 3), round(cy + ring * math.sin(a), 3))
+        touching = next(((a, b) for i, a in enumerate(leads) for b in leads[i + 1:]
+                         if root(a) != root(b) and math.dist(out[a], out[b]) < 2.05 * r), None)
+        if touching is None:
+            break
+        group[root(touching[1])] = root(touching[0])
     return out
 
 
@@ -591,7 +606,7 @@ def forecast_scene(rnd: ForecastRound, teams: Mapping[str, Mapping[int, LatLon]]
             shapes.append(Line(points=((gx, gy), (tx, ty)), stroke=ERROR_COLOUR, line_width=2.5, dash=(2, 3), role="error",
                                key=str(h)))
         truths = {h: proj.xy(case.truth[h].lon, case.truth[h].lat) for h in LEADS}
-        for h, (tx, ty) in fan_out(truths, diamond).items():
+        for h, (tx, ty) in fan_out(truths, diamond, (proj.width, proj.height)).items():
             shapes += _tie(truths[h], (tx, ty), diamond, TRUTH_COLOUR, "truth", str(h))
             shapes.append(Polygon(points=_diamond(tx, ty, diamond), fill=TRUTH_COLOUR, stroke=palette.INK, line_width=1.5,
                                   role="truth-mark", key=str(h)))
@@ -603,7 +618,7 @@ def forecast_scene(rnd: ForecastRound, teams: Mapping[str, Mapping[int, LatLon]]
                 shapes.append(Line(points=tuple(proj.xy(f.lon, f.lat) for f in
                                                 [case.partner.six_hourly()[case.partner_index or 0], *pt.values()]),
                                    stroke="#475569", line_width=3, dash=(8, 4), role="partner-truth"))
-    spots = fan_out({h: proj.xy(lon, lat) for h, (lat, lon) in guesses}, guess_r)
+    spots = fan_out({h: proj.xy(lon, lat) for h, (lat, lon) in guesses}, guess_r, (proj.width, proj.height))
     for h, (lat, lon) in guesses:
         gx, gy = spots[h]
         shapes += _tie(proj.xy(lon, lat), (gx, gy), guess_r, GUESS_COLOUR, "guess", str(h))
