@@ -13,21 +13,15 @@ from collections.abc import Iterator
 
 import pytest
 import sqlalchemy as sa
+from test_teacher_revoked_page import WORDS, take_away
 
 from typhoon_edu.classroom.errors import NotAllowed
 from typhoon_edu.classroom.lesson_rounds import LESSON_ROUNDS, LessonRounds
 from typhoon_edu.classroom.store import RoomStore
-from typhoon_edu.classroom.teachers import add_teacher, local_teacher, remove_teacher, replace_key
+from typhoon_edu.classroom.teachers import add_teacher, local_teacher, remove_teacher
 from typhoon_edu.realdata import forecast_cases as fc
 from typhoon_edu.ui.lessons import forecast as fw
 from typhoon_edu.ui.lessons import forecast_class as fcl
-
-WORDS = {
-    ("removed", "en"): ("This teacher key was removed", "ask the local teacher"),
-    ("replaced", "en"): ("This teacher key was replaced", "sign in again with your new key"),
-    ("removed", "zh-TW"): ("這把老師金鑰已被收回", "請本機老師"),
-    ("replaced", "zh-TW"): ("這把老師金鑰已換成新的", "請用新金鑰重新登入"),
-}
 
 
 @pytest.fixture
@@ -35,13 +29,6 @@ def db(db_url: str) -> Iterator[RoomStore]:
     store = RoomStore(db_url)
     yield store
     store.close()
-
-
-def take_away(store: RoomStore, how: str, teacher) -> None:  # noqa: ANN001
-    if how == "removed":
-        remove_teacher(store, teacher)
-    else:
-        replace_key(store, teacher)
 
 
 def round_rows(store: RoomStore) -> list[tuple[str, str, str, bool]]:
