@@ -187,7 +187,7 @@ def static_scene(proj: Projection, lang: str = "en", rules: Rules | None = None,
                            role="graticule"))
         label = Text(x=3, y=y - 2, text=lt("real.lat_label", lang, deg=lat), size=coord_size, align="left",
                      baseline="bottom", fill="#334155", halo=palette.HALO, role="graticule-label")
-        if min_text and text_box(label)[1] < 0:  # a latitude's value that would stick out above the map
+        if text_box(label)[1] < 0:  # a latitude's value that would stick out above the map (cut, or not seen at all)
             continue
         coords.append(label)
         shapes.append(label)
@@ -199,12 +199,24 @@ def static_scene(proj: Projection, lang: str = "en", rules: Rules | None = None,
             x, y = proj.xy(lon, lat)
             name = Text(x=x, y=y, text=i18n.region_name(rules, key, lang), size=name_size, bold=True,
                         fill=palette.INK, halo=palette.HALO, role="label", key=key)
-            if min_text:
+            if min_text or _inside(name, w, h) is not name:  # a phone's, or a name past the map's edge (it was cut)
                 name, coords = _place_name(name, proj, coords, names)
             names.append(name)
-    if min_text:  # the coordinates a name took the place of
-        shapes = [s for s in shapes if not isinstance(s, Text) or s in coords]
+    # the coordinates a name took the place of
+    shapes = [s for s in shapes if not isinstance(s, Text) or s in coords]
     return shapes + names
+
+
+def _inside(t: Text, w: float, h: float) -> Text:
+    """``t`` moved just enough to lie inside a ``w`` × ``h`` map (a name at the map's edge was cut in half).
+
+    >>> _inside(Text(x=40, y=2, text="Central China", size=15), 760, 500).y > 2
+    True
+    """
+    x0, y0, x1, y1 = text_box(t)
+    dx = -x0 if x0 < 0 else (w - x1 if x1 > w else 0.0)
+    dy = -y0 if y0 < 0 else (h - y1 if y1 > h else 0.0)
+    return replace(t, x=round(t.x + dx, 3), y=round(t.y + dy, 3)) if dx or dy else t
 
 
 def _padded(box: Box, by: float) -> Box:
@@ -219,7 +231,8 @@ def _bold_box(t: Text) -> Box:
 
 
 def _place_name(name: Text, proj: Projection, coords: list[Text], names: Sequence[Text]) -> tuple[Text, list[Text]]:
-    """A phone's region name where it covers no coordinate and no other name, inside the map; and the coordinates left.
+    """A phone's region name (or one past the map's edge) where it covers no coordinate and no other name, inside the
+    map; and the coordinates left.
 
     The name is tried where it belongs, then moved up or down by half an em or a whole one, then sideways (its place
     still under it); kept inside the map's edges. Where no place is clear, it stays and the coordinates it covers are
