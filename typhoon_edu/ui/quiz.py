@@ -60,6 +60,7 @@ import ipywidgets as widgets
 
 from .. import i18n
 from ..answers_format import CSV_COLUMNS
+from ..classroom.names import clean_name
 from ..fileio import atomic_write_text
 from ..typed import WHOLE_DIGITS
 from .blank_enter import on_blank_enter
@@ -153,6 +154,22 @@ class Question:
         keys = [f"lesson.{self.key}.prompt", f"lesson.{self.key}.why"]
         keys += [f"lesson.{self.key}.{o}" for o in self.options]
         return keys
+
+
+#: The longest free-text answer kept (characters): a few paragraphs; a longer one is refused, nothing is kept.
+MAX_TEXT_ANSWER = 2000
+#: The longest typed number or cell kept (characters): "1,800 km", "7 次中 1 次" and "(7, 4)" are far shorter.
+MAX_TYPED_ANSWER = 100
+
+
+def answer_limit(question: Question) -> int:
+    """How many characters a typed answer to ``question`` may have (:data:`MAX_TEXT_ANSWER` for free text,
+    :data:`MAX_TYPED_ANSWER` for a number or a cell); a longer one is not marked, nor kept (:func:`check`).
+
+    >>> answer_limit(Question("risk", "explain", "text", answer=None)), answer_limit(Question("i", "n", "number", answer=1))
+    (2000, 100)
+    """
+    return MAX_TEXT_ANSWER if question.kind == "text" else MAX_TYPED_ANSWER
 
 
 def reminder_html(note: str) -> str:
@@ -378,9 +395,17 @@ def check(question: Question, answer: Any, lang: str = "en", *, limited: bool = 
     True
     >>> check(PATHING[2], "99, 99", "en", limited=False).verdict
     'Not quite.'
+    >>> check(q, "7, 4" + " " * 200, "en").problem
+    'This answer is 204 characters long; at most 100 are allowed here. Shorten it and try again: nothing was kept.'
     """
     lang = i18n.normalize_lang(lang)
     expected = question.expected(lang)
+    if limited and isinstance(answer, str) and question.kind != "choice" and len(answer) > answer_limit(question):
+        # too long to keep; a number or cell this long is no number or cell at all: then how to type one
+        problem = _lt("common.too_long", lang, n=len(answer), limit=answer_limit(question))
+        if question.kind != "text" and len(answer.strip()) > answer_limit(question):
+            problem = _lt("common.bad_cell" if question.kind == "cell" else "common.bad_number", lang)
+        return Feedback(False, "", "", expected, graded=question.kind != "text", problem=problem)
     if question.kind == "text":
         if not str(answer or "").strip():
             return Feedback(False, "", "", expected, problem=_lt("common.write_something", lang), graded=False)
@@ -452,6 +477,14 @@ def file_stem(name: str) -> str:
 #: kernel's working directory, in Jupyter and in Voilà), or the folder in TYPHOON_EDU_ANSWERS.
 ANSWERS_DIR = "answers"
 RESULTS = ("right", "wrong", "free", "prediction")
+#: On the class server, the most names (answers files) one device may keep answers under in one lesson of a folder:
+#: a device that typed name after name filled the folder, and the teacher's summary (which reads a folder's first
+#: files only) left the real students out. A name the device has used already is always fine.
+MAX_NAMES_PER_DEVICE = 5
+#: The most answers one sheet keeps (a lesson asks a few dozen questions): a further answer is not kept.
+MAX_ENTRIES = 300
+#: The largest answers file written (bytes), well below what ``typhoon-edu answers`` reads (8 MiB).
+MAX_SHEET_BYTES = 4 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -491,6 +524,21 @@ class Entry:
                    matched)
 
 
+#: What a spreadsheet program reads as a formula at the start of a cell (``=HYPERLINK(…)``, ``+``, ``-``, ``@``, a
+#: tab or a carriage return before one).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_text(text: str) -> str:
+    """A text cell of a CSV a teacher may open in a spreadsheet: one that would start a formula gets a leading ``'``
+    (the project's convention; ``typhoon-edu answers`` takes exactly one off again before those characters).
+
+    >>> spreadsheet_text("=HYPERLINK(A1)"), spreadsheet_text("-3"), spreadsheet_text("Mei")
+    ("'=HYPERLINK(A1)", "'-3", 'Mei')
+    """
+    return f"'{text}" if text.startswith(FORMULA_START) else text
+
+
 def device_tag(device: str) -> str:
     """What an answer file's name keeps of a device id: 16 hex digits of its SHA-256 (the id itself, a secret of
     the browser's cookie, is never written).
@@ -499,6 +547,16 @@ def device_tag(device: str) -> str:
     (True, 16, True)
     """
     return hashlib.sha256(f"answers/{device}".encode()).hexdigest()[:16]
+
+
+class SheetRefused(ValueError):
+    """An answers file :class:`AnswerStore` will not write: ``kind`` is ``"names"`` (this device keeps answers under
+    :data:`MAX_NAMES_PER_DEVICE` other names in the lesson already) or ``"size"`` (the file would be larger than
+    :data:`MAX_SHEET_BYTES`); nothing was written."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 class NotAnswersFile(ValueError):
@@ -607,6 +665,34 @@ class AnswerStore:
                 return existing
         return self.directory / f"{stem}-{lesson}.json"
 
+    def device_names(self, lesson: str) -> int:
+        """How many answers files of ``lesson`` this store's device has in the folder (0 without a device).
+
+        >>> import tempfile
+        >>> store = AnswerStore(tempfile.mkdtemp(), device="d" * 22)
+        >>> _ = store.save("compass", "Mei", []); _ = store.save("compass", "Ann", []); store.device_names("compass")
+        2
+        """
+        device = self.device
+        if device is None or not self.directory.is_dir():
+            return 0
+        return sum(1 for _ in self.directory.glob(f"*-{device_tag(device)}-{lesson}.json"))
+
+    def may_open(self, lesson: str, student: str) -> bool:
+        """Whether answers to ``lesson`` may be kept under ``student`` here: always without a device (a student's own
+        JupyterLab) and for a name the device has a file of already; otherwise while the device has fewer than
+        :data:`MAX_NAMES_PER_DEVICE` files of the lesson.
+
+        >>> import tempfile
+        >>> store = AnswerStore(tempfile.mkdtemp(), device="d" * 22)
+        >>> for k in range(MAX_NAMES_PER_DEVICE):
+        ...     _ = store.save("compass", f"Name{k}", [])
+        >>> store.may_open("compass", "name0"), store.may_open("compass", "Zoe"), store.may_open("pathing", "Zoe")
+        (True, False, True)
+        """
+        return self.device is None or self.path(lesson, student).exists() \
+            or self.device_names(lesson) < MAX_NAMES_PER_DEVICE
+
     def load(self, lesson: str, student: str) -> list[Entry]:
         """The entries saved for this student and lesson ([] when there are none; a damaged file is set aside)."""
         path = self.path(lesson, student)
@@ -623,13 +709,22 @@ class AnswerStore:
         return list(read.entries)
 
     def save(self, lesson: str, student: str, entries: Iterable[Entry]) -> Path:
+        """Write the answers file of ``student`` in ``lesson``; :class:`SheetRefused` (nothing written) for a new name
+        past this device's :data:`MAX_NAMES_PER_DEVICE`, or a file larger than :data:`MAX_SHEET_BYTES`."""
         path = self.path(lesson, student)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        data = {"format": 1, "lesson": lesson, "student": " ".join(str(student).split()),
+        if not path.exists() and not self.may_open(lesson, student):
+            raise SheetRefused("names", f"this device keeps answers to {lesson} under {MAX_NAMES_PER_DEVICE} names "
+                                        "already, the most one device may")
+        data = {"format": 1, "lesson": lesson, "student": clean_name(student),
                 "entries": [e.to_json() for e in entries]}
+        text = json.dumps(data, ensure_ascii=False, indent=1)
+        size = len(text.encode("utf-8"))
+        if size > MAX_SHEET_BYTES:
+            raise SheetRefused("size", f"an answers file is at most {MAX_SHEET_BYTES} bytes, this one would be {size}")
+        path.parent.mkdir(parents=True, exist_ok=True)
         # atomic, through a fresh temporary file of this write's own (never a fixed name another page writes too,
         # nor a link planted there): a crash or a second page saving at once never leaves half a file
-        return atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=1))
+        return atomic_write_text(path, text)
 
 
 class QuestionWidget(widgets.VBox):
@@ -860,8 +955,13 @@ class Quiz(widgets.VBox):
             self._update_score()
             return
         if item.result is not None:
-            self.sheet.add(item.question.prompt(self.lang), item.given, item.result.correct if item.result.graded else None,
-                           key=f"quiz.{item.question.lesson}.{item.question.id}", value=item.value)
+            kept = self.sheet.keep(item.question.prompt(self.lang), item.given,
+                                   item.result.correct if item.result.graded else None, key=key, value=item.value)
+            if kept is None and self.sheet.full:  # not kept: the feedback ends with what to do (said too)
+                item.result = replace(item.result, note=self.sheet.reminder())
+                item.feedback.value = item.result.html(self.lang)
+                if item.live is not None:
+                    item.live.say(item.result.text(self.lang))
         self._update_score()
 
     @property
@@ -937,6 +1037,8 @@ class AnswerSheet:
         self.entries: list[Entry] = []
         self.saved_to: Path | None = None
         self.save_failed = False  # the last write of the answers file failed: they are in the page only
+        self._too_large = False  # an answer was refused: the file would have been larger than MAX_SHEET_BYTES
+        self._refused_name = False  # the last write was refused: this device keeps MAX_NAMES_PER_DEVICE names already
         self.name = widgets.Text(description=_lt("common.name", self.lang), placeholder=_lt("common.name_placeholder", self.lang),
                                  continuous_update=False, style={"description_width": "initial"},
                                  layout=widgets.Layout(width="22em"))
@@ -977,9 +1079,24 @@ class AnswerSheet:
         >>> sheet.set_student("Mei"); sheet.reminder(), AnswerSheet("en", "compass", store=None).reminder()
         ('', '')
         """
+        if self.full:
+            return _lt("common.sheet_full", self.lang, n=len(self.entries))
         if self.student or self.store is None:
             return ""
         return _lt("common.name_reminder", self.lang)
+
+    @property
+    def full(self) -> bool:
+        """Whether the sheet keeps no further answer: it holds :data:`MAX_ENTRIES`, or its file would be larger than
+        :data:`MAX_SHEET_BYTES` (:meth:`reminder` and the status then say so, and what to do).
+
+        >>> sheet = AnswerSheet("en", "compass", store=None)
+        >>> for k in range(MAX_ENTRIES + 1):
+        ...     sheet.add("q?", str(k), None)
+        >>> sheet.full, len(sheet.entries), sheet.reminder().startswith("Your answer sheet is full (300 answers)")
+        (True, 300, True)
+        """
+        return len(self.entries) >= MAX_ENTRIES or self._too_large
 
     def on_student(self, callback: Callable[[AnswerSheet], Any]) -> None:
         """Call ``callback(sheet)`` after the student's name changes (and their saved answers are loaded)."""
@@ -988,19 +1105,38 @@ class AnswerSheet:
     def set_student(self, name: str) -> None:
         """Make ``name`` the student of this sheet: load their saved answers and save the ones given so far.
 
-        Answers given before any name was typed are kept and saved under the new name.
+        Answers given before any name was typed are kept and saved under the new name. The name is cleaned
+        (:func:`~typhoon_edu.classroom.names.clean_name`: no control, bidi or zero-width characters, at most
+        :data:`~typhoon_edu.classroom.names.MAX_NAME_LENGTH` long); one with no letter or digit left is refused, and so
+        is a new name on a device that keeps :data:`MAX_NAMES_PER_DEVICE` names in the lesson already (the status says
+        what to do); a refused name changes nothing.
+
+        >>> sheet = AnswerSheet("en", "compass", store=None)
+        >>> sheet.set_student("Mei\x1b[2J\u202e"); sheet.student
+        'Mei[2J'
+        >>> sheet.set_student("\u200b\x1b"); sheet.student
+        'Mei[2J'
         """
-        name = " ".join(str(name).split())
-        if student_key(name) == student_key(self.student):
+        raw = str(name)
+        name = clean_name(raw)
+        if student_key(name) == student_key(self.student) and (name or not raw.strip()):
+            if name and self.name.value != name:  # "Mei\u200b" is Mei: the box shows the name as kept
+                self.name.value = name
             return
-        if name and not file_stem(name):
+        if (raw.strip() or name) and not file_stem(name):
             self.status.value = f"<span style='color:{WRONG}'>{escape(_lt('common.name_bad', self.lang))}</span>"
+            return
+        if name and self.store is not None and not self.store.may_open(self.lesson, name):
+            text = _lt("common.name_too_many", self.lang, n=MAX_NAMES_PER_DEVICE)
+            self.status.value = f"<span style='color:{WRONG}'>{escape(text)}</span>"
             return
         unnamed = self.entries if not self.student else []
         self.student = name
         if self.name.value != name:
             self.name.value = name
-        self.entries = (self.store.load(self.lesson, name) if self.store is not None and name else []) + list(unnamed)
+        self._too_large = False
+        loaded = self.store.load(self.lesson, name) if self.store is not None and name else []
+        self.entries = loaded + list(unnamed)[: max(0, MAX_ENTRIES - len(loaded))]
         self._save()
         self._refresh()
         for callback in list(self._listeners):
@@ -1010,14 +1146,32 @@ class AnswerSheet:
             result: str | None = None, value: str = "") -> None:
         """Record one answer (a later answer to the same question is recorded too: the sheet is a log).
 
-        ``correct`` is ``None`` for an answer that is not marked; ``result="prediction"`` marks a prediction.
+        ``correct`` is ``None`` for an answer that is not marked; ``result="prediction"`` marks a prediction. A full
+        sheet (:attr:`full`) keeps nothing more and says so (:meth:`keep` tells whether the answer was kept).
+        """
+        self.keep(question, answer, correct, when, key=key, result=result, value=value)
+
+    def keep(self, question: str, answer: str, correct: bool | None, when: datetime | None = None, *, key: str = "",
+             result: str | None = None, value: str = "") -> Entry | None:
+        """:meth:`add`, and the entry kept (``None``: the sheet is full, and nothing was kept).
+
+        >>> AnswerSheet("en", "compass", store=None).keep("q?", "E", True).result
+        'right'
         """
         result = result or ("free" if correct is None else "right" if correct else "wrong")
         if result not in RESULTS:
             raise ValueError(f"an answer's result is one of {', '.join(RESULTS)}, not {result!r}")
-        self.entries.append(Entry(key, question, answer, result, when or datetime.now().replace(microsecond=0), value))
-        self._save()
+        if self.full:
+            self._refresh()
+            return None
+        entry = Entry(key, question, answer, result, when or datetime.now().replace(microsecond=0), value)
+        self.entries.append(entry)
+        if not self._save():  # the file would be too large: the answer is not kept
+            self.entries.pop()
+            self._too_large = True
+            entry = None
         self._refresh()
+        return entry
 
     def latest(self, key: str) -> Entry | None:
         """The last entry recorded for ``key`` (None if there is none)."""
@@ -1040,14 +1194,17 @@ class AnswerSheet:
                 missed.add(e.key)
             matched = "" if e.matched is None else _lt("common.csv_matched_yes" if e.matched else "common.csv_matched_no",
                                                       self.lang)
-            writer.writerow([self.student, e.question, e.answer, result, e.when.isoformat(sep=" "), e.observed, matched])
+            writer.writerow([spreadsheet_text(self.student), spreadsheet_text(e.question), spreadsheet_text(e.answer),
+                             result, e.when.isoformat(sep=" "), spreadsheet_text(e.observed), matched])
         return out.getvalue()
 
     def replace(self, old: Entry, new: Entry) -> None:
         """Put ``new`` in the place of entry ``old`` (a prediction that now says what was observed) and save."""
         index = next(k for k, e in enumerate(self.entries) if e is old)
         self.entries[index] = new
-        self._save()
+        if not self._save():  # the file would be too large: the entry stays as it was
+            self.entries[index] = old
+            self._too_large = True
         self._refresh()
 
     def data_url(self) -> str:
@@ -1055,18 +1212,27 @@ class AnswerSheet:
         payload = base64.b64encode(("\ufeff" + self.csv()).encode("utf-8")).decode("ascii")
         return f"data:text/csv;charset=utf-8;base64,{payload}"
 
-    def _save(self) -> None:
+    def _save(self) -> bool:
+        """Write the answers file; ``False`` only when the store refuses it for its size (nothing was written)."""
+        self._refused_name = False
         if self.store is None or not self.student:
-            return
+            return True
         if not self.entries and not self.store.path(self.lesson, self.student).exists():
-            return  # typing a name alone leaves no empty file behind
+            return True  # typing a name alone leaves no empty file behind
         try:
             self.saved_to = self.store.save(self.lesson, self.student, self.entries)
             self.save_failed = False
+        except SheetRefused as exc:
+            if exc.kind == "size":
+                return False
+            # another page of this device took the last name meanwhile: the answers stay in the page, and it says why
+            self.saved_to = None
+            self.save_failed = self._refused_name = True
         except OSError as exc:  # a read-only folder: the answers stay in the page, and the person is told why
             self.saved_to = None
             self.save_failed = True
             self.problems.report(exc, "answer sheet: save")
+        return True
 
     def status_text(self) -> str:
         """What the line under the name box says: to type a name; where the answers are kept (or will be, from the
@@ -1082,6 +1248,10 @@ class AnswerSheet:
         >>> page_only = AnswerSheet("en", "compass", store=None); page_only.set_student("Mei"); page_only.status_text()
         'Answers of Mei are kept in this page only: download them before you leave.'
         """
+        if self.full:
+            return _lt("common.sheet_full", self.lang, n=len(self.entries))
+        if self._refused_name:
+            return _lt("common.name_too_many", self.lang, n=MAX_NAMES_PER_DEVICE)
         if not self.student:
             return _lt("common.name_hint", self.lang)
         if self.saved_to is not None:
@@ -1233,9 +1403,11 @@ class Prediction(widgets.VBox):
             return self.entry
         if option not in self.options:
             raise ValueError(_lt("common.predict_pick", self.lang))
-        self.sheet.add(self.prompt(), self.option_text(option), None, key=self.key, result="prediction", value=option)
-        entry = self.sheet.latest(self.key)
-        assert entry is not None  # just added
+        kept = self.sheet.keep(self.prompt(), self.option_text(option), None, key=self.key, result="prediction",
+                               value=option)
+        # a full sheet keeps no more: the prediction still guards the lesson's reveal, in this page only
+        entry = kept if kept is not None else Entry(self.key, self.prompt(), self.option_text(option), "prediction",
+                                                    datetime.now().replace(microsecond=0), option)
         self._show(entry)
         self._locking = True
         try:
