@@ -12,10 +12,18 @@ tables (``SCHEMA_VERSION`` of :mod:`.store` is unchanged):
   keeps one answer per team and stage (sending again replaces it, while the stage is open), with the hash of
   the device that sent it (``device``; a column added "if missing" to a table made before it existed).
 
-A team's name is cleaned as every name is (:func:`~typhoon_edu.classroom.names.clean_name`: no control, bidi
-or zero-width character reaches the projector, so "Owls\u200b" is "Owls"), and a team name belongs to the
-first device that sent for it in the round: another device sending under that name is refused (``NotAllowed``,
-kind ``team_taken``), while the team's own device may replace its answer as long as the stage is open.
+A team's name is cleaned as every name is (:func:`~typhoon_edu.classroom.names.clean_name`: no control, bidi,
+zero-width or other invisible character reaches the projector, so "Owls\u200b" and "Owls\u3164" are "Owls"), and
+a team name belongs to the first device that sent for it in the round. Names are compared by their
+:func:`~typhoon_edu.classroom.names.name_key` (case, fullwidth forms and Cyrillic or Greek look-alikes folded): another
+device sending under that name, or under one that looks like it ("owls", "Оwls"), is refused (``NotAllowed``, kind
+``team_taken``, ``params["why"]`` ``"same"`` or ``"alike"``, ``params["team"]`` the name as the first device spelled
+it), while the team's own device may replace its answer as long as the stage is open, under the first spelling. A
+device sends for one team in a round: once it sent as "Owls" it is refused any other name there (kind
+``team_taken``, ``why`` ``"device"``, ``team`` its team). Both checks are made in the transaction that writes the
+answer, after it claimed the round's row (below), so two sends never both pass them. (A page that cannot say
+which device it is, ``device=None``, is not limited to one team: that is a page off the class server, whose pages
+always say.)
 
 Every teacher action (:meth:`LessonRounds.open_round`, :meth:`LessonRounds.set_stage`, :meth:`LessonRounds.close`)
 names the teacher and is refused (``NotAllowed``, kind ``teacher_only``) unless that teacher owns the round. A page
@@ -38,6 +46,16 @@ reveal, and sends to one round never interleave.
 Traceback (most recent call last):
 ...
 typhoon_edu.classroom.errors.NotAllowed: another device already sent answers as team 'Owls' in lesson round ...
+>>> rounds.submit(r.code, "steady", "\u041ewls", {"24": [0, 0]}, device="bats-phone")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+typhoon_edu.classroom.errors.NotAllowed: team name 'Оwls' looks like team 'Owls', which another device already ...
+>>> rounds.submit(r.code, "steady", "Owls II", {"24": [0, 0]}, device="owls-tablet")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+typhoon_edu.classroom.errors.NotAllowed: this device already sent answers as team 'Owls' in lesson round ...
+>>> rounds.submit(r.code, "steady", "owls", {"24": [15, 117]}, device="owls-tablet").team
+'Owls'
 >>> rounds.close(r.code, owner="someone else")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -63,7 +81,7 @@ import sqlalchemy as sa
 
 from .codes import new_code, normalize_code
 from .errors import NotAllowed, RoomNotFound, StoreError
-from .names import clean_name
+from .names import clean_name, name_key
 from .rooms import device_hash
 from .store import hold_teacher
 from .teachers import Teacher
@@ -261,7 +279,10 @@ class LessonRounds:
 
         ``device``: the id of the device that sends (the class server's, from the page's query). A team name
         belongs to the first device that sent for it in this round: another device (or a page without a device)
-        sending under it is refused (``NotAllowed``, kind ``team_taken``) and nothing changes.
+        sending under it, or under a name with the same :func:`~typhoon_edu.classroom.names.name_key`, is refused
+        (``NotAllowed``, kind ``team_taken``) and nothing changes; so is a device that already sent for another team
+        in this round (``why`` ``"device"``). The answer is kept under the team's first spelling (the returned
+        ``team``).
         """
         code, team = normalize_code(code), team_name(team)
         mine = device_hash(device)
@@ -287,7 +308,7 @@ class LessonRounds:
                 row = self._row(conn, code)  # RoomNotFound when there is no such round
                 raise NotAllowed(f"lesson round {code} takes no answers for {stage!r} now (its stage is {row.stage!r}, "
                                  f"{'open' if row.accepting else 'closed'})", kind="round_closed")
-            self._check_team(conn, code, team, mine)
+            team = self._check_team(conn, code, team, mine)  # in this transaction, after the claim: sends queue
             key = (LESSON_ENTRIES.c.code == code) & (LESSON_ENTRIES.c.stage == stage) & (LESSON_ENTRIES.c.team == team)
             if conn.execute(sa.update(LESSON_ENTRIES).where(key).values(value=text, at=now)).rowcount == 0:
                 conn.execute(sa.insert(LESSON_ENTRIES).values(code=code, stage=stage, team=team, value=text, at=now,
@@ -295,24 +316,46 @@ class LessonRounds:
         return EntryRow(team, stage, json.loads(text), now)
 
     @staticmethod
-    def _check_team(conn: sa.engine.Connection, code: str, team: str, mine: str | None) -> None:
-        """Refuse (``team_taken``) when another device already sent under ``team`` in round ``code`` (any stage)."""
-        other = conn.execute(sa.select(LESSON_ENTRIES.c.team).where(
-            (LESSON_ENTRIES.c.code == code) & (LESSON_ENTRIES.c.team == team)
-            & LESSON_ENTRIES.c.device.is_distinct_from(mine)).limit(1)).first()
-        if other is not None:
-            raise NotAllowed(f"another device already sent answers as team {team!r} in lesson round {code}; only that "
-                             f"device may send for it: choose another team name", kind="team_taken", team=team, code=code)
+    def _check_team(conn: sa.engine.Connection, code: str, team: str, mine: str | None) -> str:
+        """The name ``team`` is kept under in round ``code`` when device ``mine`` sends for it: the first spelling of
+        a name with its :func:`~typhoon_edu.classroom.names.name_key`, or ``team`` for a new one. Refused
+        (``team_taken``) when ``mine`` already sent for another team in the round (``why="device"``), or when the
+        first device that sent under that key (any stage) is another (``why="same"``, or ``"alike"`` for a
+        look-alike spelling)."""
+        rows = conn.execute(
+            sa.select(LESSON_ENTRIES.c.team, LESSON_ENTRIES.c.device, sa.func.min(LESSON_ENTRIES.c.at).label("first"))
+            .where(LESSON_ENTRIES.c.code == code)
+            .group_by(LESSON_ENTRIES.c.team, LESSON_ENTRIES.c.device)
+            .order_by(sa.func.min(LESSON_ENTRIES.c.at), LESSON_ENTRIES.c.team)).all()
+        key = name_key(team)
+        if mine is not None:  # one team per device: the first it sent for
+            own = next((r.team for r in rows if r.device == mine), None)
+            if own is not None and name_key(own) != key:
+                raise NotAllowed(f"this device already sent answers as team {own!r} in lesson round {code}; a device "
+                                 f"sends for one team only: send as {own!r}, not {team!r}", kind="team_taken",
+                                 team=own, asked=team, why="device", code=code)
+        first = next((r for r in rows if name_key(r.team) == key), None)
+        if first is None:
+            return team
+        if first.device != mine:  # another device's (or, without a device, any device's) team
+            if first.team == team:
+                raise NotAllowed(f"another device already sent answers as team {team!r} in lesson round {code}; only "
+                                 f"that device may send for it: choose another team name", kind="team_taken",
+                                 team=team, asked=team, why="same", code=code)
+            raise NotAllowed(f"team name {team!r} looks like team {first.team!r}, which another device already sent "
+                             f"answers as in lesson round {code}; choose a name that looks different",
+                             kind="team_taken", team=first.team, asked=team, why="alike", code=code)
+        return str(first.team)
 
     def check_team(self, code: str, team: str, *, device: str | None = None) -> str:
-        """``team``'s name as kept, when ``device`` may send for it in round ``code`` (a team's page asks on joining,
-        to say so at once); ``NotAllowed`` (``team_taken``) when another device sent under it. :meth:`submit` checks
-        again in its own transaction."""
+        """``team``'s name as kept (the first spelling of a name with its key), when ``device`` may send for it in round
+        ``code`` (a team's page asks on joining, to say so at once); ``NotAllowed`` (``team_taken``) when another
+        device sent under it or a look-alike, or ``device`` sent for another team. :meth:`submit` checks again in its
+        own transaction."""
         code, team = normalize_code(code), team_name(team)
         with self.store.transaction("read the teams of the lesson round", snapshot=True) as conn:
             self._row(conn, code)
-            self._check_team(conn, code, team, device_hash(device))
-        return team
+            return self._check_team(conn, code, team, device_hash(device))
 
     def entries(self, code: str, stage: str) -> dict[str, EntryRow]:
         """Every team's answer to ``stage``, in the order they were sent."""

@@ -167,11 +167,39 @@ class TeacherRound:
         return changed
 
 
+class TeamRefused(NotAllowed):
+    """The store's ``team_taken`` refusal of a look-alike name (``why="alike"``) or of a second team on one device
+    (``why="device"``), saying itself in the page's language with lesson 07's words (the classroom's own
+    ``team_taken`` sentence is for the name itself being taken); still a ``NotAllowed`` of kind ``team_taken``.
+
+    >>> err = TeamRefused.of(NotAllowed("x", kind="team_taken", team="Owls", asked="owls", why="alike"))
+    >>> err.kind, err.text("en").startswith("The name owls looks too much like team Owls")
+    ('team_taken', True)
+    >>> TeamRefused.of(NotAllowed("x", kind="team_taken", team="Owls", asked="Owls", why="same")) is None
+    True
+    """
+
+    KEYS = {"alike": "forecast.class_team_alike", "device": "forecast.class_one_team"}
+
+    @classmethod
+    def of(cls, exc: NotAllowed) -> TeamRefused | None:
+        """``exc`` as a TeamRefused, or None when it is another refusal."""
+        if exc.kind != "team_taken" or exc.params.get("why") not in cls.KEYS:
+            return None
+        return cls(str(exc), kind=exc.kind, **exc.params)
+
+    def text(self, lang: str = "en") -> str:
+        return lt(self.KEYS[str(self.params["why"])], lang, team=self.params.get("team", ""),
+                  asked=self.params.get("asked", ""))
+
+
 class TeamRound:
     """A team's side: join a round by its code with a name, send the three guesses for the round's storm.
 
     ``device``: this page's device id (the class server's ``device`` in the page's query): the store keeps a team
-    name for the first device that sent under it, and refuses it to any other (``team_taken``)."""
+    name (and its look-alikes) for the first device that sent under it, and refuses it to any other
+    (``team_taken``); a device sends for one team in a round. :attr:`team` is the name as kept: a look-alike spelling
+    this device typed for its own team ("owls" for "Owls") becomes the first spelling."""
 
     def __init__(self, rounds: LessonRounds, device: str | None = None) -> None:
         self.rounds = rounds
@@ -187,7 +215,7 @@ class TeamRound:
         row = self.rounds.round(code)
         if row.lesson != LESSON:
             raise NotAllowed(f"round {row.code} is not a forecast round", kind="round_closed")
-        self.rounds.check_team(row.code, name, device=self.device)  # said at once, not only on sending
+        name = self.rounds.check_team(row.code, name, device=self.device)  # said at once, not only on sending
         self.row, self.team, self.sent_for = row, name, None
         return row
 
@@ -195,7 +223,7 @@ class TeamRound:
         """Send ``guesses`` for ``case``; the store refuses it once the teacher has revealed that storm."""
         if self.row is None:
             raise ValueError("join a round first")
-        self.rounds.submit(self.row.code, case.key, self.team, guesses_value(guesses), device=self.device)
+        self.team = self.rounds.submit(self.row.code, case.key, self.team, guesses_value(guesses), device=self.device).team
         self.sent_for = case.key
         return self.refresh()
 
@@ -204,6 +232,17 @@ class TeamRound:
             raise ValueError("join a round first")
         self.row = self.rounds.round(self.row.code)
         return self.row
+
+
+def _said(act: Callable[[], T]) -> T:
+    """``act()``, its look-alike and one-team-per-device refusals raised as :class:`TeamRefused` (lesson 07's words)."""
+    try:
+        return act()
+    except NotAllowed as exc:
+        refused = TeamRefused.of(exc)
+        if refused is None:
+            raise
+        raise refused from exc
 
 
 #: the style of what the projector shows of a class round (who sent, the ranked table): 24 px at 1920×1080 for the
@@ -429,7 +468,7 @@ class ClassRoundPanel(widgets.VBox):
             from .forecast import ForecastInputError
 
             raise ForecastInputError(lt("forecast.team_need_name", self.lang))
-        row = side.join(code, team)
+        row = _said(lambda: side.join(code, team))
         if self.ch.rnd.revealed:  # a storm this team already revealed alone: start it afresh for the class
             self.ch.class_lock = False
             self.ch.again()
@@ -449,7 +488,8 @@ class ClassRoundPanel(widgets.VBox):
         if self.ch.rnd.missing():
             raise ForecastInputError(lt("forecast.team_need_guesses", self.lang, team=side.team, missing=", ".join(
                 f"{h} h" for h in self.ch.rnd.missing())))
-        row = side.send(self.ch.rnd.case, self.ch.rnd.guesses)
+        row = _said(lambda: side.send(self.ch.rnd.case, self.ch.rnd.guesses))
+        self.team.value = side.team
         self.feedback.value = (f"<div role='status' class='forecast-class-sent-ok' style='color:#166534;font-size:1.1em'>"
                                f"✔ {escape(lt('forecast.class_sent', self.lang, team=side.team, time=time.strftime('%H:%M:%S')))}"
                                f"</div>")
@@ -555,5 +595,5 @@ def class_round_panel(challenge: ForecastChallenge, *, store: Any = None, query:
     device = query.get("device") or None if query is not None else None
     return ClassRoundPanel(challenge, rounds, teacher, device)
 
-__all__ = ["CLASS_SERVER_ENV_VAR", "ClassRoundPanel", "TeacherRound", "TeamRound", "class_round_panel",
+__all__ = ["CLASS_SERVER_ENV_VAR", "ClassRoundPanel", "TeacherRound", "TeamRefused", "TeamRound", "class_round_panel",
            "guesses_value", "on_class_server", "read_guesses", "sent_html"]
