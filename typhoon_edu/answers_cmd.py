@@ -66,6 +66,7 @@ free answer, how many wrote one; then one line per student.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import hashlib
 import io
@@ -73,15 +74,15 @@ import os
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cache
-from itertools import takewhile
+from itertools import islice, takewhile
 from pathlib import Path
 from typing import Any, TextIO
 
-from .answers_format import CSV_COLUMNS, RESULT_OF_WORD
+from .answers_format import CSV_COLUMNS, RESULT_OF_WORD, as_typed, formula_safe
 from .fileio import atomic_write_text, os_reason, read_bounded
 from .i18n import LANGS, catalog, cell_label, join_names, normalize_lang, t, template
 
@@ -112,6 +113,46 @@ def _norm(text: object) -> str:
     from .ui.quiz import student_key
 
     return student_key(str(text))
+
+
+def _clean(text: object, limit: int = 0) -> str:
+    """A name read from a file as names are shown everywhere (:func:`~typhoon_edu.classroom.names.clean_name`:
+    without control, bidi and zero-width characters, at most ``limit`` long, by default a name's limit).
+
+    >>> _clean("Mei\x1b[2J\u202eChen\u200b"), _clean("x" * 80, 70) == "x" * 70
+    ('Mei[2JChen', True)
+    """
+    from .classroom.names import MAX_NAME_LENGTH, clean_name
+
+    return clean_name(text, limit or MAX_NAME_LENGTH)
+
+
+#: Unicode categories never written to the teacher's terminal as they are: controls (an escape sequence clears the
+#: screen or plants a link), format characters (bidi overrides, zero-width characters), surrogates, line breaks.
+_UNSEEN = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+
+def _visible(text: str) -> str:
+    """``text`` as the terminal may show it: each character of :data:`_UNSEEN` replaced by U+FFFD, visibly.
+
+    >>> _visible("Mei\x1b]8;;http://evil.example\x07click"), _visible("A\u202eB"), _visible("颱風 · 30%")
+    ('Mei\ufffd]8;;http://evil.example\ufffdclick', 'A\ufffdB', '颱風 · 30%')
+    """
+    if text.isprintable():
+        return text
+    return "".join("\ufffd" if ch != " " and unicodedata.category(ch) in _UNSEEN else ch for ch in text)
+
+
+@contextlib.contextmanager
+def _long_cells() -> Iterator[None]:
+    """CSV cells up to a whole file (:data:`MAX_FILE_BYTES`) long while the block runs: Python's CSV reader refuses a
+    cell over 131,072 characters with an error (a long first line of a JSON file, a pasted essay)."""
+    old = csv.field_size_limit()
+    csv.field_size_limit(max(old, MAX_FILE_BYTES))
+    try:
+        yield
+    finally:
+        csv.field_size_limit(old)
 
 
 def _lesson_order(lesson: str) -> tuple[int, str]:
@@ -315,7 +356,7 @@ class Problem:
         'x.csv：不是作答檔（第一行不是作答表的標題列）'
         """
         fields = {k: os_reason(v, lang) if isinstance(v, OSError) else v for k, v in self.fields.items()}
-        return _lt("problem.line", lang, path=self.path, reason=_lt(f"problem.{self.key}", lang, **fields))
+        return _visible(_lt("problem.line", lang, path=self.path, reason=_lt(f"problem.{self.key}", lang, **fields)))
 
 
 class NotAnswers(ValueError):
@@ -566,7 +607,7 @@ def _lesson_from_name(name: str) -> str:
 
 
 def _no_name(source: str) -> str:
-    return f"({Path(source).name})"
+    return f"({_clean(Path(source).name, 255)})"
 
 
 _NUMBER = r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?"
@@ -634,6 +675,10 @@ def _with_question(answer: Answer) -> Answer:
     return replace(answer, key=info.key, lesson=info.lesson, value=value)
 
 
+#: The longest first line looked at as a header (the answers table's and the summary table's are ~100 characters).
+_HEADER_CHARS = 4096
+
+
 def _delimiter(text: str) -> str:
     """How a CSV file's cells are separated: by commas, as the lessons write them, or by tabs (a spreadsheet's
     "Unicode Text") or semicolons (a spreadsheet where the comma is the decimal mark) when the first line read so
@@ -643,8 +688,13 @@ def _delimiter(text: str) -> str:
     (';', '\\t', ',')
     """
     first = next((line for line in text.splitlines() if line.strip()), "")
+    if len(first) > _HEADER_CHARS:  # no header is so long
+        return ","
     for delimiter in (",", "\t", ";"):
-        cells = next(csv.reader([first], delimiter=delimiter), [])
+        try:
+            cells = next(csv.reader([first], delimiter=delimiter), [])
+        except csv.Error:
+            continue
         if {"question", "answer", "result"} <= {_header_words().get(_norm(cell)) for cell in cells}:
             return delimiter
     return ","
@@ -688,7 +738,7 @@ def parse_csv(text: str, source: str, *, notes: list[Problem] | None = None) -> 
 
     def cell(row: list[str], column: str) -> str:
         k = columns.get(column)
-        return row[k].strip() if k is not None and k < len(row) else ""
+        return as_typed(row[k]).strip() if k is not None and k < len(row) else ""
 
     for row in rows:
         if not any(c.strip() for c in row):
@@ -704,7 +754,7 @@ def parse_csv(text: str, source: str, *, notes: list[Problem] | None = None) -> 
         if word is None or not question or (matched_text and matched_text not in matched_words):
             bad += 1
             continue
-        name = " ".join(cell(row, "name").split()) or _no_name(source)
+        name = _clean(cell(row, "name")) or _no_name(source)
         out.append(Answer(name, "", question, cell(row, "answer"), RESULT_WORDS[word], when,
                           observed=cell(row, "observed"), matched=matched_words.get(matched_text),
                           later=word == "right_later", source=source, seconds=seconds))
@@ -744,7 +794,7 @@ def parse_json(text: str, source: str) -> tuple[list[Answer], int]:
     lesson = read.lesson or lesson
     if read.student and named.casefold() != file_stem(read.student).casefold():
         device = ""  # a file renamed: its name's tag may not be the device it was saved from
-    student = read.student or _no_name(source)
+    student = _clean(read.student) or _no_name(source)
     out = [_with_question(Answer(student, lesson, e.question, e.answer, e.result, e.when, key=e.key, value=e.value,
                                  observed=e.observed, matched=e.matched, source=source, device=device))
            for e in read.entries]
@@ -776,9 +826,11 @@ READ_SUFFIXES = (".csv", ".json", ".tsv", ".txt")
 LEFT_OUT_SUFFIXES = {**dict.fromkeys((".xlsx", ".xlsm", ".xls", ".ods", ".numbers"), "spreadsheet"),
                      **dict.fromkeys((".zip", ".7z", ".rar", ".tar", ".gz", ".tgz"), "archive"), ".ipynb": "notebook"}
 #: How deep the folders inside a folder given are looked into (a learning platform's download puts each student's
-#: file in a folder of its own, perhaps inside a folder of the assignment), and how many files are looked at.
+#: file in a folder of its own, perhaps inside a folder of the assignment), how many answers files of a folder given
+#: are read at most (:func:`_fair_share` chooses which, when there are more), and how many files are looked at.
 MAX_DEPTH = 4
 MAX_FILES = 2000
+MAX_LISTED = 20_000
 #: Folders and files not looked at: hidden ones (names starting with a dot, as a save's temporary files), a
 #: spreadsheet's lock files (``~$``), and what systems add (a Mac's archive folder, Windows' thumbnails).
 _NOT_LOOKED_AT = re.compile(r"^(?:\.|~\$)|^(?:__MACOSX|__pycache__|Thumbs\.db|desktop\.ini)$", re.IGNORECASE)
@@ -852,12 +904,14 @@ def _shipped_copy(path: Path) -> bool:
 
 
 def _answer_files(folder: Path, reading: Reading) -> list[Path]:
-    """The files to read in ``folder`` and the folders in it (:data:`MAX_DEPTH` deep, :data:`MAX_FILES` at most),
-    each folder's files before its folders, by name. Every other file is a problem of ``reading`` with the reason it
-    is not read, and so is a folder that cannot be listed (the others' files are still read), a link to a folder
-    (not followed), a folder too deep, and the files beyond :data:`MAX_FILES`; hidden files and folders
-    (:data:`_NOT_LOOKED_AT`) are not looked at, and the lessons' own notebooks in a lesson folder
-    (:func:`_lesson_folder`) are counted in ``reading.lesson_notebooks``, not named one by one.
+    """The files to read in ``folder`` and the folders in it (:data:`MAX_DEPTH` deep), each folder's files before its
+    folders, by name: :data:`MAX_FILES` at most, chosen by :func:`_fair_share` when there are more (never the first by
+    name: a device that made thousands of files named ``00000…`` would crowd out the class). Every other file is a
+    problem of ``reading`` with the reason it is not read, and so is a folder that cannot be listed (the others' files
+    are still read), a link to a folder (not followed), a folder too deep, the answers files left out (by device) and
+    the files beyond :data:`MAX_LISTED`, not looked at; hidden files and folders (:data:`_NOT_LOOKED_AT`) are not
+    looked at, and the lessons' own notebooks in a lesson folder (:func:`_lesson_folder`) are counted in
+    ``reading.lesson_notebooks``, not named one by one.
 
     >>> import tempfile
     >>> top = Path(tempfile.mkdtemp()); (top / "Mei_1_file").mkdir(); (top / ".git").mkdir()
@@ -872,8 +926,9 @@ def _answer_files(folder: Path, reading: Reading) -> list[Path]:
 
     def walk(where: Path, depth: int) -> None:
         nonlocal looked
-        try:
-            entries = sorted(p for p in where.iterdir() if not _NOT_LOOKED_AT.search(p.name))
+        try:  # a folder of a million names is not listed whole
+            entries = sorted(p for p in islice(where.iterdir(), MAX_LISTED + 1 - looked)
+                             if not _NOT_LOOKED_AT.search(p.name))
         except OSError as exc:
             reading.problems.append(Problem(str(where), "os", {"reason": exc}))
             return
@@ -884,7 +939,7 @@ def _answer_files(folder: Path, reading: Reading) -> list[Path]:
                 folders.append(p)
                 continue
             looked += 1
-            if looked > MAX_FILES:
+            if looked > MAX_LISTED:
                 continue
             if p.suffix.lower() in READ_SUFFIXES or not p.exists():  # a dangling link: said when it is read
                 found.append(p)
@@ -894,6 +949,8 @@ def _answer_files(folder: Path, reading: Reading) -> list[Path]:
                 reading.problems.append(Problem(str(p), LEFT_OUT_SUFFIXES.get(p.suffix.lower(), "other_kind"),
                                                 {"kind": p.suffix or p.name}))
         for p in folders:
+            if looked > MAX_LISTED:
+                return
             if p.is_symlink():
                 reading.problems.append(Problem(str(p), "folder_link"))
             elif depth >= MAX_DEPTH:
@@ -902,9 +959,54 @@ def _answer_files(folder: Path, reading: Reading) -> list[Path]:
                 walk(p, depth + 1)
 
     walk(folder, 0)
-    if looked > MAX_FILES:
-        reading.problems.append(Problem(str(folder), "too_many", {"n": MAX_FILES, "more": looked - MAX_FILES}))
-    return found
+    if looked > MAX_LISTED:
+        reading.problems.append(Problem(str(folder), "too_many_listed", {"n": MAX_LISTED}))
+    chosen, left = _fair_share(found, MAX_FILES)
+    by_device: dict[str, list[Path]] = defaultdict(list)
+    for p in left:
+        by_device[_device_of(p)].append(p)
+    totals = Counter(_device_of(p) for p in found)
+    for device, files in sorted(by_device.items(), key=lambda item: (item[0] == "", -len(item[1]), item[0])):
+        names = ", ".join(p.name for p in files[:2])
+        if device:
+            reading.problems.append(Problem(str(folder), "flood", {"tag": device, "more": len(files),
+                                                                   "total": totals[device], "names": names}))
+        else:
+            reading.problems.append(Problem(str(folder), "too_many", {"n": MAX_FILES, "more": len(files)}))
+    return chosen
+
+
+def _device_of(path: Path) -> str:
+    """The class server's device tag in an answers file's name (``Mei-0123456789abcdef-compass.json``), else ``""``."""
+    if path.suffix.lower() != ".json":
+        return ""
+    from .ui.quiz import answers_file_name
+
+    return answers_file_name(path.name)[1]
+
+
+def _fair_share(files: Sequence[Path], limit: int) -> tuple[list[Path], list[Path]]:
+    """Of ``files``, the ``limit`` to read (in their order) and the ones left out, chosen device by device: every file
+    without a device tag (a download, a file outside the class server) and each device's first file come first, then
+    each device's second file, and so on (:func:`_device_of`), so the device with the most files is the one left out,
+    whatever its files are named.
+
+    >>> flood = [Path(f"{k:05}-{'f' * 16}-compass.json") for k in range(5)]
+    >>> class_ = [Path("Mei-compass-answers.csv"), Path(f"Ann-{'a' * 16}-compass.json"), Path(f"Ann-{'a' * 16}-pathing.json")]
+    >>> chosen, left = _fair_share(flood + class_, 5)
+    >>> [p.name[:5] for p in chosen], len(left), {_device_of(p) for p in left} == {"f" * 16}
+    (['00000', '00001', 'Mei-c', 'Ann-a', 'Ann-a'], 3, True)
+    """
+    if len(files) <= limit:
+        return list(files), []
+    seen: Counter[str] = Counter()
+    rank: dict[Path, int] = {}
+    for p in files:
+        device = _device_of(p)
+        rank[p] = seen[device] if device else 0
+        seen[device] += 1
+    keep = set(sorted(files, key=lambda p: rank[p])[:limit])  # stable: by name within a rank
+    return [p for p in files if p in keep], [p for p in files if p not in keep]
 
 
 def _real(path: Path) -> str:
@@ -975,8 +1077,13 @@ def _is_summary_table(text: str) -> bool:
     (True, False)
     """
     first = next((line for line in text.lstrip("\ufeff").splitlines() if line.strip()), "")
+    if len(first) > _HEADER_CHARS:  # a long first line (a JSON file on one line) is no table's header
+        return False
     for delimiter in (",", "\t", ";"):
-        cells = next(csv.reader([first], delimiter=delimiter), [])
+        try:
+            cells = next(csv.reader([first], delimiter=delimiter), [])
+        except csv.Error:
+            continue
         if tuple(_norm(cell) for cell in cells[:6]) in _table_headers():
             return True
     return False
@@ -1005,7 +1112,8 @@ def _read_file(path: Path, reading: Reading) -> None:
         if text.lstrip("\ufeff \t\r\n").startswith(("{", "[")):
             answers, bad = parse_json(text, name)
         else:
-            answers, bad = parse_csv(text, name, notes=notes)
+            with _long_cells():  # a cell may be as long as the file (a pasted essay): read, not an error
+                answers, bad = parse_csv(text, name, notes=notes)
     except NotAnswers as exc:
         reading.problems.append(Problem(name, "cut_all" if cut and exc.key != "not_answers" else exc.key,
                                         {**exc.fields, "line": cut}))
@@ -1271,6 +1379,7 @@ def roster_names(text: str, suffix: str = ".txt") -> list[str]:
         seat = _SEAT_BEFORE.match(unicodedata.normalize("NFKC", name))
         if seat is not None:  # the seat number before the name, in the same cell
             name = unicodedata.normalize("NFKC", name)[seat.end():].strip()
+        name = _clean(name)  # as the answers' names are read
         if name:
             names.setdefault(roster_key(name), name)
     return list(names.values())
@@ -1315,7 +1424,8 @@ def read_roster(path: str | os.PathLike[str]) -> Roster:
         raise RosterError("roster_not_text", path=path) from None
     if cut:
         raise RosterError("roster_not_text", path=path)
-    names = roster_names(text, Path(path).suffix)
+    with _long_cells():
+        names = roster_names(text, Path(path).suffix)
     if not names:
         raise RosterError("roster_empty", path=path)
     return Roster(str(path), tuple(names))
@@ -1630,7 +1740,7 @@ def summary_lines(lessons: Sequence[Lesson], reading: Reading, repeats: int, lan
                 lines.append(f"    {_pad(s.name, width)}  {score}")
         if checks is not None and lesson.lesson in checks:
             lines += ["  " + line for line in roster_lines(checks[lesson.lesson], lang)]
-    return lines
+    return [_visible(line) for line in lines]
 
 
 def skipped_lines(reading: Reading, lang: str = "en") -> list[str]:
@@ -1645,7 +1755,17 @@ def skipped_lines(reading: Reading, lang: str = "en") -> list[str]:
         n = len(reading.lesson_notebooks)
         lines.append(_lt(_one("skipped_notebooks", n), lang, n=n))
     lines += [_lt("skipped_table", lang, path=path) for path in reading.tables]
-    return lines
+    return [_visible(line) for line in lines]
+
+
+@dataclass(frozen=True)
+class _SafeWriter:
+    """A CSV writer whose every cell a spreadsheet shows as text, never as a formula (:func:`formula_safe`)."""
+
+    writer: Any
+
+    def writerow(self, cells: Iterable[str]) -> None:
+        self.writer.writerow([formula_safe(str(cell)) for cell in cells])
 
 
 def table_csv(answers: Sequence[Answer], lang: str = "en", roster: Roster | None = None) -> str:
@@ -1661,7 +1781,7 @@ def table_csv(answers: Sequence[Answer], lang: str = "en", roster: Roster | None
     """
     known = known_questions()
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = _SafeWriter(csv.writer(out, lineterminator="\n"))
     writer.writerow([_lt(f"csv.{c}", lang) for c in TABLE_COLUMNS] + ([_lt("csv.roster", lang)] if roster else []))
     rows = sorted(answers, key=lambda a: (*_lesson_order(a.lesson), _norm(a.student), a.when))
     checks = check_roster(rows, roster) if roster is not None else {}
@@ -1733,7 +1853,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, err: TextIO | None = N
     lang = normalize_lang(lang)
 
     def refuse(text: str) -> int:
-        err.write(t("cli.err.prefix", lang, error=text) + "\n")
+        err.write(_visible(t("cli.err.prefix", lang, error=text)) + "\n")
         return 2
 
     table: Path | None = getattr(args, "csv", None)
@@ -1750,7 +1870,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, err: TextIO | None = N
     for line in summary_lines(summarise(answers, lang), reading, repeats, lang, same_names(answers), roster,
                               checks) if answers else \
             [p.text(lang) for p in reading.problems] + skipped_lines(reading, lang):
-        out.write(line + "\n")
+        out.write(_visible(line) + "\n")
     if not answers:
         return refuse(_lt("err.nothing", lang))
     if table is not None:
