@@ -112,12 +112,13 @@ def test_alternating_two_answers_stops_at_a_full_sheet(tmp_path: Path) -> None:
     sheet = _served(tmp_path, device=None)
     sheet.set_student("Mei")
     qz = Quiz([TEXT_Q], "en", sheet=sheet)
-    for k in range(320):
+    for k in range(321):  # the last answer differs from the last one kept
         qz.items[0].answer("first" if k % 2 else "second")
     assert len(sheet.entries) == 300
     saved = json.loads(_files(tmp_path)[0].read_text(encoding="utf-8"))
     assert len(saved["entries"]) == 300
     assert "Your answer sheet is full (300 answers)" in qz.items[0].feedback.value
+    assert "Saved" not in qz.items[0].feedback.value  # a free-text answer not kept is not said to be saved
     assert "ask your teacher" in sheet.status_text()
 
 

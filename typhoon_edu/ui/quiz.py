@@ -958,7 +958,9 @@ class Quiz(widgets.VBox):
             kept = self.sheet.keep(item.question.prompt(self.lang), item.given,
                                    item.result.correct if item.result.graded else None, key=key, value=item.value)
             if kept is None and self.sheet.full:  # not kept: the feedback ends with what to do (said too)
-                item.result = replace(item.result, note=self.sheet.reminder())
+                # a free-text answer is not "Saved": the feedback says only that it was not kept, and what to do
+                item.result = replace(item.result, note=self.sheet.reminder()) if item.result.graded \
+                    else replace(item.result, problem=self.sheet.reminder())
                 item.feedback.value = item.result.html(self.lang)
                 if item.live is not None:
                     item.live.say(item.result.text(self.lang))
@@ -1264,8 +1266,11 @@ class AnswerSheet:
 
     def _refresh(self) -> None:
         text = escape(self.status_text())
-        self.status.value = (f"<span style='color:{RIGHT}'>✔ {text}</span>" if self.student and self.saved_to is not None
-                             else f"<span style='color:#334155'>{text}</span>")
+        if self.full or self._refused_name:  # nothing more is kept: said in the colour of a refusal
+            self.status.value = f"<span style='color:{WRONG}'>{text}</span>"
+        else:
+            self.status.value = (f"<span style='color:{RIGHT}'>✔ {text}</span>" if self.student and self.saved_to is not None
+                                 else f"<span style='color:#334155'>{text}</span>")
         label = escape(_lt("common.download", self.lang))
         n = len(self.entries)
         count = escape(_lt("common.download_count_one" if n == 1 else "common.download_count", self.lang, n=n))
