@@ -59,7 +59,7 @@ from typing import Any, Protocol
 import ipywidgets as widgets
 
 from .. import i18n
-from ..answers_format import CSV_COLUMNS
+from ..answers_format import CSV_COLUMNS, formula_safe
 from ..classroom.names import clean_name
 from ..fileio import atomic_write_text
 from ..typed import WHOLE_DIGITS
@@ -522,21 +522,6 @@ class Entry:
         return cls(str(data.get("key", "")), str(data["question"]), str(data["answer"]), str(data["result"]),
                    datetime.fromisoformat(str(data["when"])), str(data.get("value", "")), str(data.get("observed", "")),
                    matched)
-
-
-#: What a spreadsheet program reads as a formula at the start of a cell (``=HYPERLINK(…)``, ``+``, ``-``, ``@``, a
-#: tab or a carriage return before one).
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def spreadsheet_text(text: str) -> str:
-    """A text cell of a CSV a teacher may open in a spreadsheet: one that would start a formula gets a leading ``'``
-    (the project's convention; ``typhoon-edu answers`` takes exactly one off again before those characters).
-
-    >>> spreadsheet_text("=HYPERLINK(A1)"), spreadsheet_text("-3"), spreadsheet_text("Mei")
-    ("'=HYPERLINK(A1)", "'-3", 'Mei')
-    """
-    return f"'{text}" if text.startswith(FORMULA_START) else text
 
 
 def device_tag(device: str) -> str:
@@ -1196,8 +1181,8 @@ class AnswerSheet:
                 missed.add(e.key)
             matched = "" if e.matched is None else _lt("common.csv_matched_yes" if e.matched else "common.csv_matched_no",
                                                       self.lang)
-            writer.writerow([spreadsheet_text(self.student), spreadsheet_text(e.question), spreadsheet_text(e.answer),
-                             result, e.when.isoformat(sep=" "), spreadsheet_text(e.observed), matched])
+            writer.writerow([formula_safe(self.student), formula_safe(e.question), formula_safe(e.answer),
+                             result, e.when.isoformat(sep=" "), formula_safe(e.observed), matched])
         return out.getvalue()
 
     def replace(self, old: Entry, new: Entry) -> None:
