@@ -9,7 +9,7 @@ from race_helpers import race
 
 from typhoon_edu.classroom.errors import NotAllowed, error_text
 from typhoon_edu.classroom.lesson_rounds import LessonRounds
-from typhoon_edu.classroom.names import clean_name, name_key
+from typhoon_edu.classroom.names import alike, clean_name, name_key
 from typhoon_edu.classroom.store import RoomStore
 from typhoon_edu.realdata import forecast_cases as fc
 from typhoon_edu.ui.guard import describe
@@ -61,14 +61,22 @@ def test_a_decomposed_accent_is_kept_composed():
     assert clean_name("Zoe\u0308") == "Zoë"
 
 
-@pytest.mark.parametrize("alike", LOOK_ALIKES + [f"Owls{ch}" for ch in INVISIBLE])
-def test_look_alike_names_have_one_key(alike):
-    assert name_key(alike) == name_key("Owls")
+@pytest.mark.parametrize("name", LOOK_ALIKES + [f"Owls{ch}" for ch in INVISIBLE])
+def test_look_alike_names_are_alike(name):
+    assert alike(name, "Owls")
 
 
 @pytest.mark.parametrize("other", ["Owl", "Owls 2", "Bats", "Öwls", "The Owls", "貓頭鷹", "Owls \u2764\ufe0f"])
-def test_names_that_look_different_have_different_keys(other):
-    assert name_key(other) != name_key("Owls")
+def test_names_that_look_different_are_not_alike(other):
+    assert not alike(other, "Owls") and name_key(other) != name_key("Owls")
+
+
+@pytest.mark.parametrize(("a", "b"), [("Team I", "Team L"), ("Team 11", "Team LL"), ("L組", "I組"), ("Lions", "Iions"),
+                                      ("Team 1", "Team 2"), ("A隊", "B隊"), ("Team A", "Team B")])
+def test_lettered_and_numbered_teams_are_told_apart(a, b):
+    """Review: with capital I read as a small L and case folded, "Team L" was refused as a look-alike of "Team I"
+    (a class with teams A to L)."""
+    assert not alike(a, b)
 
 
 def test_an_emojis_presentation_is_kept_for_show_but_not_for_the_key():

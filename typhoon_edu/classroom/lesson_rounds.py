@@ -15,7 +15,7 @@ tables (``SCHEMA_VERSION`` of :mod:`.store` is unchanged):
 A team's name is cleaned as every name is (:func:`~typhoon_edu.classroom.names.clean_name`: no control, bidi,
 zero-width or other invisible character reaches the projector, so "Owls\u200b" and "Owls\u3164" are "Owls"), and
 a team name belongs to the first device that sent for it in the round. Names are compared by their
-:func:`~typhoon_edu.classroom.names.name_key` (case, fullwidth forms and Cyrillic or Greek look-alikes folded): another
+:func:`~typhoon_edu.classroom.names.alike` (case, fullwidth forms, Cyrillic or Greek look-alikes and strokes like I, 1, | folded): another
 device sending under that name, or under one that looks like it ("owls", "Оwls"), is refused (``NotAllowed``, kind
 ``team_taken``, ``params["why"]`` ``"same"`` or ``"alike"``, ``params["team"]`` the name as the first device spelled
 it), while the team's own device may replace its answer as long as the stage is open, under the first spelling. A
@@ -81,7 +81,7 @@ import sqlalchemy as sa
 
 from .codes import new_code, normalize_code
 from .errors import NotAllowed, RoomNotFound, StoreError
-from .names import clean_name, name_key
+from .names import alike, clean_name
 from .rooms import device_hash
 from .store import hold_teacher
 from .teachers import Teacher
@@ -279,7 +279,7 @@ class LessonRounds:
 
         ``device``: the id of the device that sends (the class server's, from the page's query). A team name
         belongs to the first device that sent for it in this round: another device (or a page without a device)
-        sending under it, or under a name with the same :func:`~typhoon_edu.classroom.names.name_key`, is refused
+        sending under it, or under a name that looks alike (:func:`~typhoon_edu.classroom.names.alike`), is refused
         (``NotAllowed``, kind ``team_taken``) and nothing changes; so is a device that already sent for another team
         in this round (``why`` ``"device"``). The answer is kept under the team's first spelling (the returned
         ``team``).
@@ -318,7 +318,7 @@ class LessonRounds:
     @staticmethod
     def _check_team(conn: sa.engine.Connection, code: str, team: str, mine: str | None) -> str:
         """The name ``team`` is kept under in round ``code`` when device ``mine`` sends for it: the first spelling of
-        a name with its :func:`~typhoon_edu.classroom.names.name_key`, or ``team`` for a new one. Refused
+        a name that looks alike (:func:`~typhoon_edu.classroom.names.alike`), or ``team`` for a new one. Refused
         (``team_taken``) when ``mine`` already sent for another team in the round (``why="device"``), or when the
         first device that sent under that key (any stage) is another (``why="same"``, or ``"alike"`` for a
         look-alike spelling)."""
@@ -327,14 +327,13 @@ class LessonRounds:
             .where(LESSON_ENTRIES.c.code == code)
             .group_by(LESSON_ENTRIES.c.team, LESSON_ENTRIES.c.device)
             .order_by(sa.func.min(LESSON_ENTRIES.c.at), LESSON_ENTRIES.c.team)).all()
-        key = name_key(team)
         if mine is not None:  # one team per device: the first it sent for
             own = next((r.team for r in rows if r.device == mine), None)
-            if own is not None and name_key(own) != key:
+            if own is not None and not alike(own, team):
                 raise NotAllowed(f"this device already sent answers as team {own!r} in lesson round {code}; a device "
                                  f"sends for one team only: send as {own!r}, not {team!r}", kind="team_taken",
                                  team=own, asked=team, why="device", code=code)
-        first = next((r for r in rows if name_key(r.team) == key), None)
+        first = next((r for r in rows if alike(r.team, team)), None)
         if first is None:
             return team
         if first.device != mine:  # another device's (or, without a device, any device's) team

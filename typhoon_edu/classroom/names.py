@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["CONFUSABLES", "INVISIBLE", "MAX_NAME_LENGTH", "clean_name", "name_key"]
+__all__ = ["CONFUSABLES", "INVISIBLE", "MAX_NAME_LENGTH", "STROKES", "alike", "clean_name", "name_key"]
 
 #: The longest name kept (longer ones are cut, so a pasted essay cannot fill the projector).
 MAX_NAME_LENGTH = 60
@@ -61,17 +61,22 @@ INVISIBLE: frozenset[str] = frozenset(
 CONFUSABLES: dict[str, str] = {
     # Cyrillic capitals and small letters
     "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T", "Х": "X",
-    "Ү": "Y", "Ѕ": "S", "І": "I", "Ј": "J", "Ԛ": "Q", "Ԝ": "W", "Ӏ": "l", "ӏ": "l",
+    "Ү": "Y", "Ѕ": "S", "І": "I", "Ј": "J", "Ԛ": "Q", "Ԝ": "W",
     "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ј": "j",
     "ԛ": "q", "ԝ": "w", "һ": "h", "ԁ": "d", "ү": "y",
     # Greek capitals and small letters
     "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P",
     "Τ": "T", "Υ": "Y", "Χ": "X", "ο": "o", "ν": "v", "ρ": "p", "α": "a", "ι": "i", "υ": "u", "γ": "y",
     # Latin look-alikes of other Latin letters, and digits and signs
-    "ɑ": "a", "ɡ": "g", "ı": "i", "ǀ": "l", "I": "l", "1": "l", "|": "l", "0": "o",
+    "ɑ": "a", "ɡ": "g", "ı": "i", "0": "o",
     "‐": "-", "‑": "-", "‒": "-", "–": "-", "—": "-", "―": "-", "−": "-", "‘": "'", "’": "'", "ʼ": "'", "′": "'",
 }
 _CONFUSABLE_TABLE = str.maketrans(CONFUSABLES)
+#: Strokes that look like a small L on a projector in a sans-serif font, whatever their case: capital I, 1, |, and
+#: the Latin and Cyrillic palochka. They are compared as they are written, before case folding, by :func:`alike`
+#: (folded with case, "Team L" would look like "Team I": L is l, and l is I).
+STROKES: dict[str, str] = {"I": "l", "1": "l", "|": "l", "ǀ": "l", "Ӏ": "l", "ӏ": "l"}
+_STROKE_TABLE = str.maketrans(STROKES)
 
 
 def clean_name(text: object, limit: int = MAX_NAME_LENGTH) -> str:
@@ -103,11 +108,11 @@ def clean_name(text: object, limit: int = MAX_NAME_LENGTH) -> str:
 
 
 def name_key(text: object) -> str:
-    """What a name is compared by: :func:`clean_name`'s text without presentation selectors, folded by NFKD
-    (fullwidth, mathematical and circled letters), :data:`CONFUSABLES` (Cyrillic and Greek look-alikes, 0 I 1 |),
-    case (``casefold``) and NFKC. Two names with one key look alike on a screen.
+    """What a name is compared by, case aside: :func:`clean_name`'s text without presentation selectors, folded by
+    NFKD (fullwidth, mathematical and circled letters), :data:`CONFUSABLES` (Cyrillic and Greek look-alikes, 0 as
+    o), case (``casefold``) and NFKC. Names that look alike by a stroke (``OwIs``) are found by :func:`alike`.
 
-    >>> name_key("Owls") == name_key("owls") == name_key("ＯＷＬＳ") == name_key("\\u041ewls") == name_key("OwIs")
+    >>> name_key("Owls") == name_key("owls") == name_key("ＯＷＬＳ") == name_key("\\u041ewls")
     True
     >>> name_key("Owls") == name_key("Owl"), name_key("颱風隊"), name_key("Zoë") == name_key("Zoe\\u0308")
     (False, '颱風隊', True)
@@ -115,3 +120,23 @@ def name_key(text: object) -> str:
     name = "".join(ch for ch in clean_name(text, limit=10 * MAX_NAME_LENGTH) if ch not in _VS_EMOJI)
     folded = unicodedata.normalize("NFKD", name).translate(_CONFUSABLE_TABLE).casefold()
     return unicodedata.normalize("NFKC", folded.translate(_CONFUSABLE_TABLE))
+
+
+def _stroke_key(text: object) -> str:
+    """A name with its case kept and :data:`STROKES` read as a small L (``OwIs`` and ``Owls`` alike)."""
+    name = "".join(ch for ch in clean_name(text, limit=10 * MAX_NAME_LENGTH) if ch not in _VS_EMOJI)
+    folded = unicodedata.normalize("NFKD", name).translate(_CONFUSABLE_TABLE).translate(_STROKE_TABLE)
+    return unicodedata.normalize("NFKC", folded)
+
+
+def alike(a: object, b: object) -> bool:
+    """Whether two names look alike on a screen: the same :func:`name_key` (case, width, Cyrillic and Greek
+    look-alikes), or the same letters with capital I, 1 and | read as a small L, case kept. "Team I" and "Team L"
+    are told apart (lettered teams), "OwIs" and "Owls" are not.
+
+    >>> alike("Owls", "OwIs"), alike("Owls", "OWLS"), alike("Team I", "Team L"), alike("Team 1", "Team I")
+    (True, True, False, True)
+    >>> alike("L組", "I組"), alike("Lions", "Iions"), alike("Team 11", "Team LL"), alike("A隊", "B隊")
+    (False, False, False, False)
+    """
+    return name_key(a) == name_key(b) or _stroke_key(a) == _stroke_key(b)
