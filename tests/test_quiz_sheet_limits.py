@@ -37,22 +37,48 @@ def _files(tmp_path: Path) -> list[Path]:
 @pytest.mark.parametrize(("lang", "words"), [("en", "ask your teacher"), ("zh-TW", "請老師幫忙")])
 def test_one_device_keeps_answers_under_a_few_names_only(tmp_path: Path, lang: str, words: str) -> None:
     sheet = _served(tmp_path, lang)
-    for k in range(5):
+    n = quiz_mod.MAX_NAMES_PER_DEVICE
+    for k in range(n):
         sheet.set_student(f"Name{k}")
         sheet.add("q?", "E", True)
-    assert len(_files(tmp_path)) == 5
-    sheet.set_student("Zoe")  # a sixth name on this device: refused, nothing changes
-    assert sheet.student == "Name4"
-    assert words in sheet.status.value and "5" in sheet.status.value
+    assert len(_files(tmp_path)) == n
+    sheet.set_student("Zoe")  # one name more on this device within the hour: refused
+    # the page no longer answers as the last name (review: Zoe's answers went into Name{n-1}'s file)
+    assert sheet.student == "" and sheet.entries == []
+    assert words in sheet.status.value and str(n) in sheet.status.value
     sheet.add("q?", "W", False)
-    assert len(_files(tmp_path)) == 5
+    assert len(_files(tmp_path)) == n
+    last = json.loads((tmp_path / _files(tmp_path)[-1].name).read_text(encoding="utf-8"))
+    assert [e["answer"] for e in last["entries"]] == ["E"], "an answer of the refused name went into another's file"
+    assert words in sheet.status_text() and words in sheet.reminder()  # still said after the answer
     sheet.set_student("name1")  # a name the device has already is fine
-    assert sheet.student == "name1" and [e.answer for e in sheet.entries] == ["E"]
+    # a name the device has already is fine; the answer given while no name was kept goes with it, as any answer
+    # given before a name is typed does (the reminder said so)
+    assert sheet.student == "name1" and [e.answer for e in sheet.entries] == ["E", "W"]
     # another device (another student) is not held back by this one
     other = AnswerSheet(lang, "compass", store=AnswerStore(tmp_path, device="e" * 22))
     other.set_student("Zoe")
     other.add("q?", "E", True)
-    assert other.student == "Zoe" and len(_files(tmp_path)) == 6
+    assert other.student == "Zoe" and len(_files(tmp_path)) == n + 1
+
+
+def test_a_shared_computer_counts_the_last_hour_only(tmp_path: Path) -> None:
+    """A lab PC that class after class uses (its device cookie lasts 400 days) is never refused for good: names
+    started more than an hour ago do not count (review: the 6th class on one lab PC was refused)."""
+    import os
+    import time
+
+    sheet = _served(tmp_path)
+    n = quiz_mod.MAX_NAMES_PER_DEVICE
+    for k in range(n):
+        sheet.set_student(f"Earlier{k}")
+        sheet.add("q?", "E", True)
+    old = time.time() - quiz_mod.NAMES_WINDOW - 60
+    for path in _files(tmp_path):
+        os.utime(path, (old, old))
+    sheet.set_student("Next class")
+    sheet.add("q?", "E", True)
+    assert sheet.student == "Next class" and len(_files(tmp_path)) == n + 1
 
 
 def test_many_name_changes_of_one_device_leave_the_folder_small(tmp_path: Path) -> None:
@@ -60,29 +86,30 @@ def test_many_name_changes_of_one_device_leave_the_folder_small(tmp_path: Path) 
     for k in range(60):  # the review's device sent 2,100 of these
         sheet.set_student(f"Fake{k:04d}")
         sheet.add("q?", "E", True)
-    assert len(_files(tmp_path)) == 5
+    assert len(_files(tmp_path)) == quiz_mod.MAX_NAMES_PER_DEVICE
 
 
-def test_a_second_page_of_the_same_device_cannot_write_a_sixth_file(tmp_path: Path) -> None:
+def test_a_second_page_of_the_same_device_cannot_write_a_file_past_the_limit(tmp_path: Path) -> None:
     # two pages (kernels) of one device: the store itself refuses a new file past the limit
     pages = [_served(tmp_path) for _ in range(2)]
+    n = quiz_mod.MAX_NAMES_PER_DEVICE
     for page in pages:
         page.set_student("Mei")  # both open a name while the device has fewer files
-    for k in range(5):
+    for k in range(n):
         pages[0].set_student(f"Name{k}")
         pages[0].add("q?", "E", True)
-    pages[1].add("q?", "E", True)  # "Mei" would be the device's sixth file
-    assert len(_files(tmp_path)) == 5
+    pages[1].add("q?", "E", True)  # "Mei" would be one file too many
+    assert len(_files(tmp_path)) == n
     assert "ask your teacher" in pages[1].status_text() and pages[1].saved_to is None
     assert [e.answer for e in pages[1].entries] == ["E"]  # still in the page (downloadable)
 
 
 def test_without_a_device_any_number_of_names_is_fine(tmp_path: Path) -> None:
     sheet = _served(tmp_path, device=None)  # a student's own JupyterLab
-    for k in range(8):
+    for k in range(12):
         sheet.set_student(f"Name{k}")
         sheet.add("q?", "E", True)
-    assert len(_files(tmp_path)) == 8
+    assert len(_files(tmp_path)) == 12
 
 
 # 2. sizes
@@ -179,9 +206,13 @@ def test_a_zero_width_character_does_not_make_another_student(tmp_path: Path) ->
 def test_a_name_of_invisible_characters_only_is_refused(tmp_path: Path) -> None:
     sheet = _served(tmp_path)
     sheet.set_student("Mei")
+    sheet.add("q?", "E", True)
     sheet.set_student("\u200b\u202e\x1b")
-    assert sheet.student == "Mei"
+    assert sheet.student == ""  # the page no longer answers as Mei: the next answer is not Mei's
     assert "A name needs at least one letter or digit." in sheet.status.value
+    sheet.add("q?", "W", False)
+    saved = json.loads(_files(tmp_path)[0].read_text(encoding="utf-8"))
+    assert [e["answer"] for e in saved["entries"]] == ["E"]
 
 
 def test_a_long_name_is_cut() -> None:

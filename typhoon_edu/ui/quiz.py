@@ -47,6 +47,7 @@ import json
 import os
 import random
 import re
+import time
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -477,10 +478,12 @@ def file_stem(name: str) -> str:
 #: kernel's working directory, in Jupyter and in Voilà), or the folder in TYPHOON_EDU_ANSWERS.
 ANSWERS_DIR = "answers"
 RESULTS = ("right", "wrong", "free", "prediction")
-#: On the class server, the most names (answers files) one device may keep answers under in one lesson of a folder:
-#: a device that typed name after name filled the folder, and the teacher's summary (which reads a folder's first
-#: files only) left the real students out. A name the device has used already is always fine.
-MAX_NAMES_PER_DEVICE = 5
+#: On the class server, the most new names (answers files) one device may start in one lesson of a folder within
+#: :data:`NAMES_WINDOW` seconds: a device that typed name after name filled the folder, and the teacher's summary
+#: left the real students out. A name the device has used already is always fine; a shared computer (a lab PC a
+#: class after class uses, a group's laptop) counts only the last hour's names, so it is never refused for good.
+MAX_NAMES_PER_DEVICE = 8
+NAMES_WINDOW = 3600.0
 #: The most answers one sheet keeps (a lesson asks a few dozen questions): a further answer is not kept.
 MAX_ENTRIES = 300
 #: The largest answers file written (bytes), well below what ``typhoon-edu answers`` reads (8 MiB).
@@ -651,7 +654,8 @@ class AnswerStore:
         return self.directory / f"{stem}-{lesson}.json"
 
     def device_names(self, lesson: str) -> int:
-        """How many answers files of ``lesson`` this store's device has in the folder (0 without a device).
+        """How many answers files of ``lesson`` this store's device has written in the folder in the last
+        :data:`NAMES_WINDOW` seconds (0 without a device).
 
         >>> import tempfile
         >>> store = AnswerStore(tempfile.mkdtemp(), device="d" * 22)
@@ -661,12 +665,19 @@ class AnswerStore:
         device = self.device
         if device is None or not self.directory.is_dir():
             return 0
-        return sum(1 for _ in self.directory.glob(f"*-{device_tag(device)}-{lesson}.json"))
+        since = time.time() - NAMES_WINDOW
+        count = 0
+        for path in self.directory.glob(f"*-{device_tag(device)}-{lesson}.json"):
+            try:
+                count += path.stat().st_mtime >= since
+            except OSError:  # removed meanwhile
+                pass
+        return count
 
     def may_open(self, lesson: str, student: str) -> bool:
         """Whether answers to ``lesson`` may be kept under ``student`` here: always without a device (a student's own
-        JupyterLab) and for a name the device has a file of already; otherwise while the device has fewer than
-        :data:`MAX_NAMES_PER_DEVICE` files of the lesson.
+        JupyterLab) and for a name the device has a file of already; otherwise while the device has written fewer
+        than :data:`MAX_NAMES_PER_DEVICE` files of the lesson in the last :data:`NAMES_WINDOW` seconds.
 
         >>> import tempfile
         >>> store = AnswerStore(tempfile.mkdtemp(), device="d" * 22)
@@ -1026,6 +1037,7 @@ class AnswerSheet:
         self.save_failed = False  # the last write of the answers file failed: they are in the page only
         self._too_large = False  # an answer was refused: the file would have been larger than MAX_SHEET_BYTES
         self._refused_name = False  # the last write was refused: this device keeps MAX_NAMES_PER_DEVICE names already
+        self._name_refused = ""  # the catalog key of why the name typed last was refused ("" when it was taken)
         self.name = widgets.Text(description=_lt("common.name", self.lang), placeholder=_lt("common.name_placeholder", self.lang),
                                  continuous_update=False, style={"description_width": "initial"},
                                  layout=widgets.Layout(width="22em"))
@@ -1070,6 +1082,8 @@ class AnswerSheet:
             return _lt("common.sheet_full", self.lang, n=len(self.entries))
         if self.student or self.store is None:
             return ""
+        if self._name_refused:
+            return _lt(self._name_refused, self.lang, n=MAX_NAMES_PER_DEVICE)
         return _lt("common.name_reminder", self.lang)
 
     @property
@@ -1095,14 +1109,15 @@ class AnswerSheet:
         Answers given before any name was typed are kept and saved under the new name. The name is cleaned
         (:func:`~typhoon_edu.classroom.names.clean_name`: no control, bidi or zero-width characters, at most
         :data:`~typhoon_edu.classroom.names.MAX_NAME_LENGTH` long); one with no letter or digit left is refused, and so
-        is a new name on a device that keeps :data:`MAX_NAMES_PER_DEVICE` names in the lesson already (the status says
-        what to do); a refused name changes nothing.
+        is a new name on a device that started :data:`MAX_NAMES_PER_DEVICE` names in the lesson within the last hour (the
+        status says what to do). After a refused name the page answers as no one (the name before's answers are in
+        its file): on a shared computer the next student's answers went into the last student's file.
 
         >>> sheet = AnswerSheet("en", "compass", store=None)
         >>> sheet.set_student("Mei\x1b[2J\u202e"); sheet.student
         'Mei[2J'
-        >>> sheet.set_student("\u200b\x1b"); sheet.student
-        'Mei[2J'
+        >>> sheet.set_student("\u200b\x1b"); sheet.student  # refused: the page no longer answers as Mei
+        ''
         """
         raw = str(name)
         name = clean_name(raw)
@@ -1110,13 +1125,18 @@ class AnswerSheet:
             if name and self.name.value != name:  # "Mei\u200b" is Mei: the box shows the name as kept
                 self.name.value = name
             return
-        if (raw.strip() or name) and not file_stem(name):
-            self.status.value = f"<span style='color:{WRONG}'>{escape(_lt('common.name_bad', self.lang))}</span>"
+        refused = "common.name_bad" if (raw.strip() or name) and not file_stem(name) else \
+            "common.name_too_many" if name and self.store is not None and not self.store.may_open(self.lesson, name) \
+            else ""
+        if refused:
+            # the page no longer answers as the name before (its answers are in its file already): a refused name on
+            # a shared computer sent the next student's answers into the last student's file
+            if self.student:
+                self.student, self.entries, self.saved_to, self.save_failed = "", [], None, False
+            self._name_refused = refused
+            self._refresh()
             return
-        if name and self.store is not None and not self.store.may_open(self.lesson, name):
-            text = _lt("common.name_too_many", self.lang, n=MAX_NAMES_PER_DEVICE)
-            self.status.value = f"<span style='color:{WRONG}'>{escape(text)}</span>"
-            return
+        self._name_refused = ""
         unnamed = self.entries if not self.student else []
         self.student = name
         if self.name.value != name:
@@ -1239,6 +1259,8 @@ class AnswerSheet:
             return _lt("common.sheet_full", self.lang, n=len(self.entries))
         if self._refused_name:
             return _lt("common.name_too_many", self.lang, n=MAX_NAMES_PER_DEVICE)
+        if self._name_refused and not self.student:
+            return _lt(self._name_refused, self.lang, n=MAX_NAMES_PER_DEVICE)
         if not self.student:
             return _lt("common.name_hint", self.lang)
         if self.saved_to is not None:
@@ -1251,7 +1273,7 @@ class AnswerSheet:
 
     def _refresh(self) -> None:
         text = escape(self.status_text())
-        if self.full or self._refused_name:  # nothing more is kept: said in the colour of a refusal
+        if self.full or self._refused_name or (self._name_refused and not self.student):  # said as a refusal
             self.status.value = f"<span style='color:{WRONG}'>{text}</span>"
         else:
             self.status.value = (f"<span style='color:{RIGHT}'>✔ {text}</span>" if self.student and self.saved_to is not None
