@@ -1036,7 +1036,7 @@ class AnswerSheet:
         self.saved_to: Path | None = None
         self.save_failed = False  # the last write of the answers file failed: they are in the page only
         self._too_large = False  # an answer was refused: the file would have been larger than MAX_SHEET_BYTES
-        self._refused_name = False  # the last write was refused: this device keeps MAX_NAMES_PER_DEVICE names already
+        self._save_refused = False  # the last write was refused: this device keeps MAX_NAMES_PER_DEVICE names already
         self._name_refused = ""  # the catalog key of why the name typed last was refused ("" when it was taken)
         self.name = widgets.Text(description=_lt("common.name", self.lang), placeholder=_lt("common.name_placeholder", self.lang),
                                  continuous_update=False, style={"description_width": "initial"},
@@ -1221,7 +1221,7 @@ class AnswerSheet:
 
     def _save(self) -> bool:
         """Write the answers file; ``False`` only when the store refuses it for its size (nothing was written)."""
-        self._refused_name = False
+        self._save_refused = False
         if self.store is None or not self.student:
             return True
         if not self.entries and not self.store.path(self.lesson, self.student).exists():
@@ -1234,7 +1234,7 @@ class AnswerSheet:
                 return False
             # another page of this device took the last name meanwhile: the answers stay in the page, and it says why
             self.saved_to = None
-            self.save_failed = self._refused_name = True
+            self.save_failed = self._save_refused = True
         except OSError as exc:  # a read-only folder: the answers stay in the page, and the person is told why
             self.saved_to = None
             self.save_failed = True
@@ -1257,7 +1257,7 @@ class AnswerSheet:
         """
         if self.full:
             return _lt("common.sheet_full", self.lang, n=len(self.entries))
-        if self._refused_name:
+        if self._save_refused:
             return _lt("common.name_too_many", self.lang, n=MAX_NAMES_PER_DEVICE)
         if self._name_refused and not self.student:
             return _lt(self._name_refused, self.lang, n=MAX_NAMES_PER_DEVICE)
@@ -1273,7 +1273,7 @@ class AnswerSheet:
 
     def _refresh(self) -> None:
         text = escape(self.status_text())
-        if self.full or self._refused_name or (self._name_refused and not self.student):  # said as a refusal
+        if self.full or self._save_refused or (self._name_refused and not self.student):  # said as a refusal
             self.status.value = f"<span style='color:{WRONG}'>{text}</span>"
         else:
             self.status.value = (f"<span style='color:{RIGHT}'>✔ {text}</span>" if self.student and self.saved_to is not None
